@@ -1,0 +1,68 @@
+"""The dpl dialects, one module each: torch, tensor, loop, tile, kernel.
+
+`DIALECTS` maps each dialect name dpl's tools accept to a factory; upstream `builtin`, `func`,
+`arith`, `math`, `memref` and `scf` are included so scalar bodies and programs parse. Our `tensor`
+dialect takes the place of xDSL's upstream one of the same name.
+"""
+
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+
+
+def _torch() -> Dialect:
+    from dpl.dialects.torch import Torch
+
+    return Torch
+
+
+def _tensor() -> Dialect:
+    from dpl.dialects.tensor import Tensor
+
+    return Tensor
+
+
+def _loop() -> Dialect:
+    from dpl.dialects.loop import Loop
+
+    return Loop
+
+
+def _tile() -> Dialect:
+    from dpl.dialects.tile import Tile
+
+    return Tile
+
+
+def _kernel() -> Dialect:
+    from dpl.dialects.kernel import Kernel
+
+    return Kernel
+
+
+def _upstream(name: str) -> Callable[[], Dialect]:
+    def factory() -> Dialect:
+        from xdsl.universe import Universe
+
+        return Universe.get_multiverse().all_dialects[name]()
+
+    return factory
+
+
+DIALECTS: dict[str, Callable[[], Dialect]] = {
+    **{name: _upstream(name) for name in ("builtin", "func", "arith", "math", "memref", "scf")},
+    "torch": _torch,
+    "tensor": _tensor,
+    "loop": _loop,
+    "tile": _tile,
+    "kernel": _kernel,
+}
+
+
+def make_context() -> Context:
+    """A context with every dialect dpl uses registered (loaded lazily)."""
+    ctx = Context()
+    for name, factory in DIALECTS.items():
+        ctx.register_dialect(name, factory)
+    return ctx

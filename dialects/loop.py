@@ -1,0 +1,485 @@
+"""The loop dialect: one loop nest per kernel.
+
+A `loop.kernel` names the buffers it reads (`ins`) and writes (`outs`) and holds a nest of
+`loop.for` ops. A `free` loop runs its iterations independently; a `reduce` loop folds the values
+its body accumulates into the loop's results (`acc <- add(acc, v)` in the seeds' notation).
+Memory is touched only by `loop.load` / `loop.store`, whose indices are affine expressions of the
+enclosing loops' induction variables (like `affine.load`). Scalar arithmetic is upstream
+`arith` / `math`.
+
+    func.func @main(%x: memref<32x2048xf32>, %p_weight: memref<2048xf32>,
+                    %rms_norm: memref<32x2048xf32>) {
+      loop.kernel @k_rms_norm ins(%x, %p_weight : memref<32x2048xf32>, memref<2048xf32>)
+                              outs(%rms_norm : memref<32x2048xf32>) {
+        loop.for free %a0 < 32 {
+          %acc0 = loop.for reduce %a1 < 2048 -> f32 {
+            %in2 = loop.load %x[%a0, %a1] : memref<32x2048xf32>
+            %v1 = arith.mulf %in2, %in2 : f32
+            loop.accumulate add %v1 : f32
+          }
+          ...
+          loop.store %v6, %rms_norm[%a0, %a2] : memref<32x2048xf32>
+        }
+      }
+      func.return
+    }
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import auto
+
+from xdsl.dialects.affine import _print_affine_map_of_ssa_ids
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    IndexType,
+    IntAttr,
+    MemRefType,
+    StringAttr,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Dialect,
+    Operation,
+    Region,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+)
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import (
+    IsTerminator,
+    NoTerminator,
+    RecursiveMemoryEffect,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+
+class IterKind(StrEnum):
+    """How a loop's iterations relate: independent (`free`) or folded (`reduce`)."""
+
+    FREE = auto()
+    REDUCE = auto()
+
+
+@irdl_attr_definition
+class IterKindAttr(EnumAttribute[IterKind], SpacedOpaqueSyntaxAttribute):
+    name = "loop.iter_kind"
+
+
+class CombineKind(StrEnum):
+    """The binary operator that folds accumulated values; each has an identity."""
+
+    ADD = auto()
+    MUL = auto()
+    MAX = auto()
+    MIN = auto()
+
+
+@irdl_attr_definition
+class CombineKindAttr(EnumAttribute[CombineKind], SpacedOpaqueSyntaxAttribute):
+    name = "loop.combine"
+
+
+def _print_access(printer: Printer, memref: SSAValue, amap: AffineMap, indices) -> None:
+    printer.print_ssa_value(memref)
+    _print_affine_map_of_ssa_ids(printer, amap, indices)
+    printer.print_string(" : ")
+    printer.print_attribute(memref.type)
+
+
+def _verify_access(op: Operation, memref: SSAValue, amap: AffineMap, indices) -> None:
+    memref_type = memref.type
+    assert isinstance(memref_type, MemRefType)
+    if len(amap.results) != memref_type.get_num_dims():
+        raise VerifyException(
+            f"'{op.name}' indexes a rank-{memref_type.get_num_dims()} buffer with "
+            f"{len(amap.results)} indices"
+        )
+    if amap.num_dims + amap.num_symbols != len(indices):
+        raise VerifyException(
+            f"'{op.name}' index map takes {amap.num_dims + amap.num_symbols} values "
+            f"but {len(indices)} were given"
+        )
+    kernel = op.parent_op()
+    while kernel is not None and not isinstance(kernel, KernelOp):
+        kernel = kernel.parent_op()
+    if kernel is not None and memref not in (*kernel.ins, *kernel.outs):
+        raise VerifyException(
+            f"'{op.name}' uses a buffer that is not among its kernel's ins/outs"
+        )
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """`%v = loop.load %x[%a0, %a1 + 1] : memref<...>`: read one element."""
+
+    name = "loop.load"
+
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    map = prop_def(AffineMapAttr)
+    result = result_def()
+
+    def __init__(self, memref: SSAValue, indices: Sequence[SSAValue], amap: AffineMap):
+        assert isinstance(memref.type, MemRefType)
+        super().__init__(
+            operands=[memref, indices],
+            properties={"map": AffineMapAttr(amap)},
+            result_types=[memref.type.element_type],
+        )
+
+    def verify_(self) -> None:
+        _verify_access(self, self.memref, self.map.data, self.indices)
+        assert isinstance(self.memref.type, MemRefType)
+        if self.result.type != self.memref.type.element_type:
+            raise VerifyException(
+                f"'loop.load' result type {self.result.type} differs from the element "
+                f"type of {self.memref.type}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        memref = parser.parse_unresolved_operand()
+        amap, indices = parser.parse_affine_map_of_ssa_ids()
+        parser.parse_punctuation(":")
+        memref_type = parser.parse_type()
+        if not isinstance(memref_type, MemRefType):
+            parser.raise_error("'loop.load' expects a memref type")
+        return cls(parser.resolve_operand(memref, memref_type), indices, amap)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self.memref, self.map.data, self.indices)
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """`loop.store %v, %out[%a0, %a1] : memref<...>`: write one element."""
+
+    name = "loop.store"
+
+    value = operand_def()
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    map = prop_def(AffineMapAttr)
+
+    def __init__(
+        self, value: SSAValue, memref: SSAValue, indices: Sequence[SSAValue], amap: AffineMap
+    ):
+        super().__init__(
+            operands=[value, memref, indices], properties={"map": AffineMapAttr(amap)}
+        )
+
+    def verify_(self) -> None:
+        _verify_access(self, self.memref, self.map.data, self.indices)
+        assert isinstance(self.memref.type, MemRefType)
+        if self.value.type != self.memref.type.element_type:
+            raise VerifyException(
+                f"'loop.store' value type {self.value.type} differs from the element "
+                f"type of {self.memref.type}"
+            )
+        parent = self.parent_op()
+        while parent is not None and not isinstance(parent, KernelOp):
+            if isinstance(parent, ForOp) and parent.kind.data == IterKind.REDUCE:
+                raise VerifyException(
+                    "'loop.store' inside a reduce loop: reduce loops only accumulate"
+                )
+            parent = parent.parent_op()
+        kernel = parent
+        if kernel is not None and self.memref not in kernel.outs:
+            raise VerifyException("'loop.store' writes a buffer that is not a kernel out")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        memref = parser.parse_unresolved_operand()
+        amap, indices = parser.parse_affine_map_of_ssa_ids()
+        parser.parse_punctuation(":")
+        memref_type = parser.parse_type()
+        if not isinstance(memref_type, MemRefType):
+            parser.raise_error("'loop.store' expects a memref type")
+        return cls(
+            parser.resolve_operand(value, memref_type.element_type),
+            parser.resolve_operand(memref, memref_type),
+            indices,
+            amap,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(", ")
+        _print_access(printer, self.memref, self.map.data, self.indices)
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Terminator of a free loop (implicit in the textual form)."""
+
+    name = "loop.yield"
+    assembly_format = "attr-dict"
+    traits = traits_def(IsTerminator())
+
+
+@irdl_op_definition
+class AccumulateOp(IRDLOperation):
+    """`loop.accumulate add %v, max %w : f32, f32` terminates a reduce loop.
+
+    The i-th value is folded into the loop's i-th result with the i-th combiner:
+    `acc_i <- kind_i(acc_i, v_i)`, starting from the combiner's identity.
+    """
+
+    name = "loop.accumulate"
+
+    values = var_operand_def()
+    kinds = prop_def(ArrayAttr[CombineKindAttr])
+    traits = traits_def(IsTerminator())
+
+    def __init__(self, kinds: Sequence[CombineKind], values: Sequence[SSAValue]):
+        super().__init__(
+            operands=[values],
+            properties={"kinds": ArrayAttr([CombineKindAttr(k) for k in kinds])},
+        )
+
+    def verify_(self) -> None:
+        if len(self.kinds) != len(self.values):
+            raise VerifyException(
+                f"'loop.accumulate' has {len(self.kinds)} combiners for "
+                f"{len(self.values)} values"
+            )
+        parent = self.parent_op()
+        if not isinstance(parent, ForOp) or parent.kind.data != IterKind.REDUCE:
+            raise VerifyException("'loop.accumulate' must terminate a reduce loop")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AccumulateOp:
+        def parse_one() -> tuple[CombineKind, UnresolvedOperand]:
+            kind = parser.parse_str_enum(CombineKind)
+            return kind, parser.parse_unresolved_operand()
+
+        pairs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_one)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        values = parser.resolve_operands([o for _, o in pairs], types, parser.pos)
+        return cls([k for k, _ in pairs], values)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(
+            zip(self.kinds, self.values),
+            lambda kv: (printer.print_string(f"{kv[0].data} "), printer.print_ssa_value(kv[1])),
+        )
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.values], printer.print_attribute)
+
+
+@irdl_op_definition
+class ForOp(IRDLOperation):
+    """`loop.for free %a0 < 32 {...}` or `%acc = loop.for reduce %a1 < 2048 -> f32 {...}`.
+
+    The induction variable runs over 0..extent-1. A free loop has no results and its body ends in
+    the implicit `loop.yield`; a reduce loop's body ends in `loop.accumulate`, one value per result.
+    """
+
+    name = "loop.for"
+
+    kind = prop_def(IterKindAttr)
+    extent = prop_def(IntAttr)
+    res = var_result_def()
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        kind: IterKind,
+        extent: int,
+        body: Region | Block,
+        result_types: Sequence[Attribute] = (),
+    ):
+        if isinstance(body, Block):
+            body = Region(body)
+        super().__init__(
+            properties={"kind": IterKindAttr(kind), "extent": IntAttr(extent)},
+            regions=[body],
+            result_types=[result_types],
+        )
+
+    @property
+    def iv(self) -> SSAValue:
+        return self.body.block.args[0]
+
+    @property
+    def is_reduce(self) -> bool:
+        return self.kind.data == IterKind.REDUCE
+
+    def verify_(self) -> None:
+        if self.extent.data < 1:
+            raise VerifyException(f"'loop.for' extent must be positive, got {self.extent.data}")
+        args = self.body.block.args
+        if len(args) != 1 or not isinstance(args[0].type, IndexType):
+            raise VerifyException("'loop.for' body must take one index induction variable")
+        last = self.body.block.last_op
+        if self.is_reduce:
+            if not isinstance(last, AccumulateOp):
+                raise VerifyException("'loop.for' reduce body must end in 'loop.accumulate'")
+            if [v.type for v in last.values] != [r.type for r in self.res]:
+                raise VerifyException(
+                    "'loop.for' reduce results must match the types of the accumulated values"
+                )
+        else:
+            if self.res:
+                raise VerifyException("'loop.for' free loops have no results")
+            if isinstance(last, AccumulateOp):
+                raise VerifyException("'loop.accumulate' must terminate a reduce loop")
+            if not isinstance(last, YieldOp):
+                raise VerifyException("'loop.for' free body must end in 'loop.yield'")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ForOp:
+        kind = parser.parse_str_enum(IterKind)
+        iv = parser.parse_argument(expect_type=False).resolve(IndexType())
+        parser.parse_punctuation("<")
+        extent = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->"):
+            result_types = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_type
+            )
+        body = parser.parse_region((iv,))
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(kind, extent, body, result_types)
+        op.attributes |= attrs
+        last = body.block.last_op
+        if kind == IterKind.FREE and not (last is not None and last.has_trait(IsTerminator)):
+            body.block.add_op(YieldOp())
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        printer.print_ssa_value(self.iv)
+        printer.print_string(f" < {self.extent.data}")
+        if self.res:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.res], printer.print_attribute)
+        printer.print_string(" ")
+        printer.print_region(
+            self.body, print_entry_block_args=False, print_block_terminators=self.is_reduce
+        )
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class KernelOp(IRDLOperation):
+    """`loop.kernel @k ins(%x : memref<..>) outs(%y : memref<..>) { nest }`: one GPU kernel.
+
+    The body refers to the buffers directly; it may use no other outside value.
+    """
+
+    name = "loop.kernel"
+
+    sym_name = prop_def(StringAttr)
+    ins = var_operand_def(MemRefType)
+    outs = var_operand_def(MemRefType)
+    body = region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(NoTerminator(), RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        name: str,
+        ins: Sequence[SSAValue],
+        outs: Sequence[SSAValue],
+        body: Region | Block | None = None,
+    ):
+        if body is None:
+            body = Block()
+        if isinstance(body, Block):
+            body = Region(body)
+        super().__init__(
+            operands=[ins, outs], properties={"sym_name": StringAttr(name)}, regions=[body]
+        )
+
+    def verify_(self) -> None:
+        if not self.outs:
+            raise VerifyException(f"'loop.kernel' @{self.sym_name.data} has no outs")
+        if self.body.block.args:
+            raise VerifyException("'loop.kernel' body takes no arguments")
+        buffers = {*self.ins, *self.outs}
+        for op in self.body.walk():
+            for operand in op.operands:
+                owner = operand.owner
+                owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
+                inside = owner_op is self or (owner_op is not None and self.is_ancestor(owner_op))
+                if not inside and operand not in buffers:
+                    raise VerifyException(
+                        f"'loop.kernel' @{self.sym_name.data} uses an outside value "
+                        "that is not one of its ins/outs"
+                    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> KernelOp:
+        name = parser.parse_symbol_name().data
+
+        def parse_group(keyword: str) -> list[SSAValue]:
+            if not parser.parse_optional_keyword(keyword):
+                return []
+            parser.parse_punctuation("(")
+            operands = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_unresolved_operand
+            )
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+            return parser.resolve_operands(operands, types, parser.pos)
+
+        ins = parse_group("ins")
+        outs = parse_group("outs")
+        body = parser.parse_region()
+        if not body.blocks:
+            body.add_block(Block())
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(name, ins, outs, body)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        for keyword, values in (("ins", self.ins), ("outs", self.outs)):
+            if values:
+                printer.print_string(f" {keyword}(")
+                printer.print_list(values, printer.print_ssa_value)
+                printer.print_string(" : ")
+                printer.print_list([v.type for v in values], printer.print_attribute)
+                printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        printer.print_op_attributes(self.attributes)
+
+
+Loop = Dialect(
+    "loop",
+    [KernelOp, ForOp, LoadOp, StoreOp, AccumulateOp, YieldOp],
+    [IterKindAttr, CombineKindAttr],
+)

@@ -1,0 +1,160 @@
+// RUN: dpl-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// One case per loop-dialect verifier rule.
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 0 {
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.for' extent must be positive, got 0
+
+// -----
+
+func.func @f(%x: memref<8x8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8x8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %v = loop.load %x[%a0] : memref<8x8xf32>
+      loop.store %v, %o[%a0] : memref<8xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.load' indexes a rank-2 buffer with 1 indices
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %s = loop.for reduce %a1 < 8 -> f32 {
+        %v = loop.load %x[%a1] : memref<8xf32>
+        loop.store %v, %o[%a1] : memref<8xf32>
+        loop.accumulate add %v : f32
+      }
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.store' inside a reduce loop: reduce loops only accumulate
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %s = loop.for reduce %a1 < 8 -> f32 {
+        %v = loop.load %x[%a1] : memref<8xf32>
+        loop.yield
+      }
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.for' reduce body must end in 'loop.accumulate'
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %s = loop.for reduce %a1 < 8 -> f64 {
+        %v = loop.load %x[%a1] : memref<8xf32>
+        loop.accumulate add %v : f32
+      }
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.for' reduce results must match the types of the accumulated values
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %v = loop.load %x[%a0] : memref<8xf32>
+      loop.accumulate add %v : f32
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.accumulate' must terminate a reduce loop
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %y: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %v = loop.load %y[%a0] : memref<8xf32>
+      loop.store %v, %o[%a0] : memref<8xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.load' uses a buffer that is not among its kernel's ins/outs
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %v = loop.load %o[%a0] : memref<8xf32>
+      loop.store %v, %x[%a0] : memref<8xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.store' writes a buffer that is not a kernel out
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %v = loop.load %x[%a0] : memref<8xf32>
+      %i = arith.fptosi %v : f32 to i32
+      loop.store %i, %o[%a0] : memref<8xf32>
+    }
+  }
+  func.return
+}
+// CHECK: invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: operand is used with type f32, but has been previously used or defined with type i32
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) {
+  }
+  func.return
+}
+// CHECK: 'loop.kernel' @k has no outs
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  %c = arith.constant 1.0 : f32
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      loop.store %c, %o[%a0] : memref<8xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.kernel' @k uses an outside value that is not one of its ins/outs
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %s, %t = loop.for reduce %a1 < 8 -> f32, f32 {
+        %v = loop.load %x[%a1] : memref<8xf32>
+        loop.accumulate add %v : f32
+      }
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.for' reduce results must match the types of the accumulated values

@@ -1,0 +1,38 @@
+"""dpl's passes: one ModulePass per module, grouped by level (decompose/, loop/, tile/, kernel/).
+
+`PASS_MODULES` lists every module that defines passes; `all_passes()` imports them and returns
+each ModulePass by its kebab-case `name`. Add a new pass by adding its module here, once.
+"""
+
+import importlib
+import inspect
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+PASS_MODULES: list[str] = [
+]
+
+# Upstream xDSL passes that are useful on dpl IR and so are offered too.
+UPSTREAM_PASSES: tuple[str, ...] = ("canonicalize", "cse", "dce")
+
+
+def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every pass dpl-opt and the driver accept, by name."""
+    from xdsl.universe import Universe
+
+    upstream = Universe.get_multiverse().all_passes
+    passes: dict[str, Callable[[], type[ModulePass]]] = {n: upstream[n] for n in UPSTREAM_PASSES}
+    for module_name in PASS_MODULES:
+        module = importlib.import_module(module_name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, ModulePass) and cls.__module__ == module_name:
+                if cls.name in passes:
+                    raise RuntimeError(f"pass '{cls.name}' is registered twice")
+                passes[cls.name] = (lambda c=cls: c)
+    return passes
+
+
+def pass_summary(cls: type[ModulePass]) -> str:
+    """The first line of a pass's docstring."""
+    return (inspect.getdoc(cls) or "").strip().splitlines()[0] if cls.__doc__ else ""
