@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The test command: the lit/FileCheck suite, then pytest (GPU tests skip where there is no GPU).
+# The test command: set up .venv if needed, then the lit/FileCheck suite and pytest
+# (tests marked `gpu` skip where no GPU is present). Fails on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/setup.sh
 lit -v test/lit
 python -m pytest -q tests
