@@ -1,0 +1,818 @@
+"""The torch dialect: one op per captured PyTorch (ATen) op, on builtin ranked tensors.
+
+This is the frontend's output level. Each op keeps PyTorch's meaning (broadcasting, matmul's
+batch rules, SDPA's causal mask) so a reader can map it back to the model code one to one:
+
+    func.func @main(%x: tensor<1x32x2048xf32>, %p_weight: tensor<2048xf32>) -> tensor<1x32x2048xf32> {
+      %0 = torch.rms_norm %x, %p_weight {eps = 1.0e-06 : f64, normalized_rank = 1}
+             : (tensor<1x32x2048xf32>, tensor<2048xf32>) -> tensor<1x32x2048xf32>
+      func.return %0 : tensor<1x32x2048xf32>
+    }
+
+Every op prints as `torch.<op> operands {properties} : (operand types) -> result type`.
+Integer properties (`dim`, `dims`, `normalized_rank`, `start`, ...) print as plain integers
+(`dim = 2`, `dims = [0, 1]`) and are `IntAttr` / `ArrayAttr[IntAttr]` in memory; dims are always
+normalised to be non-negative. Optional operands (`weight`, `bias`, `attn_mask`) are written
+positionally after the required ones, in their declared order. Each op's verifier checks the
+operand ranks / shapes and that the result type is the one PyTorch would produce.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from enum import auto
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Dialect, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    OptOperandDef,
+    VarOperandDef,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+SEGMENTS = "operandSegmentSizes"
+
+
+class GeluApproximate(StrEnum):
+    """`torch.nn.functional.gelu`'s `approximate` argument."""
+
+    NONE = auto()
+    TANH = auto()
+
+
+@irdl_attr_definition
+class GeluApproximateAttr(EnumAttribute[GeluApproximate], SpacedOpaqueSyntaxAttribute):
+    name = "torch.approximate"
+
+
+# ----------------------------------------------------------------------------- shape helpers
+
+
+def shape_of(value: SSAValue | Attribute) -> tuple[int, ...]:
+    t = value.type if isinstance(value, SSAValue) else value
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
+    """NumPy/PyTorch broadcasting of two shapes, or None where they do not broadcast."""
+    out = []
+    for i in range(max(len(a), len(b))):
+        x = a[len(a) - 1 - i] if i < len(a) else 1
+        y = b[len(b) - 1 - i] if i < len(b) else 1
+        if x != y and x != 1 and y != 1:
+            return None
+        out.append(y if x == 1 else x)
+    return tuple(reversed(out))
+
+
+def matmul_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
+    """The result shape of torch.matmul(a, b), or None where the operands do not fit."""
+    if not a or not b:
+        return None
+    a2 = (1, *a) if len(a) == 1 else tuple(a)
+    b2 = (*b, 1) if len(b) == 1 else tuple(b)
+    if a2[-1] != b2[-2]:
+        return None
+    batch = broadcast_shapes(a2[:-2], b2[:-2])
+    if batch is None:
+        return None
+    out = [*batch, a2[-2], b2[-1]]
+    if len(b) == 1:
+        out.pop(-1)
+    if len(a) == 1:
+        out.pop(-2 if len(b) != 1 else -1)
+    return tuple(out)
+
+
+def reduce_shape(shape: Sequence[int], dims: Sequence[int], keepdim: bool) -> tuple[int, ...]:
+    if keepdim:
+        return tuple(1 if i in dims else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in dims)
+
+
+def _fmt(shape: Sequence[int]) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+# ----------------------------------------------------------------------------- common syntax
+
+
+def _print_prop(printer: Printer, value: Attribute) -> None:
+    if isinstance(value, IntAttr):
+        printer.print_string(str(value.data))
+    elif isinstance(value, ArrayAttr) and all(isinstance(v, IntAttr) for v in value.data):
+        printer.print_string("[" + ", ".join(str(v.data) for v in value.data) + "]")  # type: ignore
+    else:
+        printer.print_attribute(value)
+
+
+def _to_prop(value: Attribute) -> Attribute:
+    """Plain integers in the textual form are IntAttr properties in memory."""
+    if isinstance(value, IntegerAttr) and value.type == i64:
+        return IntAttr(value.value.data)
+    if isinstance(value, ArrayAttr) and all(
+        isinstance(v, IntegerAttr) and v.type == i64 for v in value.data
+    ):
+        return ArrayAttr([IntAttr(v.value.data) for v in value.data])  # type: ignore
+    return value
+
+
+class TorchOp(IRDLOperation):
+    """Shared syntax: `torch.op %a, %b {props} : (types) -> type`."""
+
+    traits = traits_def(Pure())
+
+    @property
+    def out_type(self) -> TensorType:
+        t = self.results[0].type
+        assert isinstance(t, TensorType)
+        return t
+
+    @property
+    def out_shape(self) -> tuple[int, ...]:
+        return tuple(self.out_type.get_shape())
+
+    def _fail(self, message: str) -> None:
+        raise VerifyException(f"'{self.name}' {message}")
+
+    def _expect_shape(self, shape: Sequence[int] | None, what: str = "") -> None:
+        if shape is None:
+            return
+        if tuple(shape) != self.out_shape:
+            self._fail(
+                f"result shape {_fmt(self.out_shape)} does not match the expected "
+                f"{what + ' ' if what else ''}shape {_fmt(shape)}"
+            )
+
+    def _same_element_type(self, *values: SSAValue) -> None:
+        for v in values:
+            assert isinstance(v.type, TensorType)
+            if v.type.element_type != self.out_type.element_type:
+                self._fail(
+                    f"operand element type {v.type.element_type} differs from the result "
+                    f"element type {self.out_type.element_type}"
+                )
+
+    def _dim_in_range(self, name: str, dim: int, rank: int) -> None:
+        if not 0 <= dim < rank:
+            self._fail(f"{name} {dim} is out of range for rank {rank} (must be in [0, {rank}))")
+
+    @classmethod
+    def create_from(
+        cls,
+        operands: Sequence[SSAValue],
+        result_type: Attribute,
+        properties: dict[str, Attribute] | None = None,
+    ):
+        """Build the op from positional operands (optional ones trailing, possibly omitted)."""
+        grouped: list[SSAValue | list[SSAValue]] = []
+        rest = list(operands)
+        defs = cls.get_irdl_definition().operands
+        for _, odef in defs:
+            if isinstance(odef, VarOperandDef) and not isinstance(odef, OptOperandDef):
+                grouped.append(rest)
+                rest = []
+            elif isinstance(odef, OptOperandDef):
+                grouped.append([rest.pop(0)] if rest else [])
+            else:
+                if not rest:
+                    raise ValueError(f"'{cls.name}' is missing a required operand")
+                grouped.append(rest.pop(0))
+        if rest:
+            raise ValueError(f"'{cls.name}' takes at most {len(defs)} operands")
+        return cls.build(
+            operands=grouped, result_types=[result_type], properties=dict(properties or {})
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        pos = parser.pos
+        unresolved = parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+        ) or []
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ftype = parser.parse_function_type()
+        if len(ftype.inputs) != len(unresolved) or len(ftype.outputs) != 1:
+            parser.raise_error(
+                f"'{cls.name}' expects one type per operand and one result type", pos, parser.pos
+            )
+        operands = parser.resolve_operands(unresolved, ftype.inputs.data, pos)
+        prop_names = set(cls.get_irdl_definition().properties)
+        props = {k: _to_prop(v) for k, v in attrs.items() if k in prop_names}
+        op = cls.create_from(operands, ftype.outputs.data[0], props)
+        op.attributes |= {k: v for k, v in attrs.items() if k not in prop_names}
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.operands:
+            printer.print_string(" ")
+            printer.print_list(self.operands, printer.print_ssa_value)
+        entries = [(k, v) for k, v in self.properties.items() if k != SEGMENTS]
+        entries += list(self.attributes.items())
+        if entries:
+            printer.print_string(" {")
+            for i, (k, v) in enumerate(sorted(entries, key=lambda kv: kv[0])):
+                if i:
+                    printer.print_string(", ")
+                printer.print_string(f"{k} = ")
+                _print_prop(printer, v)
+            printer.print_string("}")
+        printer.print_string(" : (")
+        printer.print_list([o.type for o in self.operands], printer.print_attribute)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.results[0].type)
+
+
+# ----------------------------------------------------------------------------- constant
+
+
+@irdl_op_definition
+class ConstantOp(TorchOp):
+    """`%c = torch.constant {value = dense<2.0> : tensor<f64>} : () -> tensor<f64>`."""
+
+    name = "torch.constant"
+    value = prop_def(DenseIntOrFPElementsAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        if self.value.type != self.result.type:
+            self._fail(f"value type {self.value.type} differs from the result type {self.result.type}")
+
+
+# ----------------------------------------------------------------------------- elementwise
+
+
+class UnaryOp(TorchOp):
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        self._expect_shape(shape_of(self.input), "(same as input)")
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class NegOp(UnaryOp):
+    name = "torch.neg"
+
+
+@irdl_op_definition
+class ReluOp(UnaryOp):
+    name = "torch.relu"
+
+
+@irdl_op_definition
+class SiluOp(UnaryOp):
+    name = "torch.silu"
+
+
+@irdl_op_definition
+class SigmoidOp(UnaryOp):
+    name = "torch.sigmoid"
+
+
+@irdl_op_definition
+class ExpOp(UnaryOp):
+    name = "torch.exp"
+
+
+@irdl_op_definition
+class TanhOp(UnaryOp):
+    name = "torch.tanh"
+
+
+@irdl_op_definition
+class RsqrtOp(UnaryOp):
+    name = "torch.rsqrt"
+
+
+@irdl_op_definition
+class SqrtOp(UnaryOp):
+    name = "torch.sqrt"
+
+
+@irdl_op_definition
+class ReciprocalOp(UnaryOp):
+    name = "torch.reciprocal"
+
+
+@irdl_op_definition
+class CosOp(UnaryOp):
+    name = "torch.cos"
+
+
+@irdl_op_definition
+class SinOp(UnaryOp):
+    name = "torch.sin"
+
+
+@irdl_op_definition
+class GeluOp(UnaryOp):
+    """`torch.gelu %x {approximate = #torch<approximate tanh>}`."""
+
+    name = "torch.gelu"
+    approximate = prop_def(GeluApproximateAttr)
+
+
+class BinaryOp(TorchOp):
+    """Elementwise with NumPy broadcasting of `lhs` and `rhs` to the result shape."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shape = broadcast_shapes(shape_of(self.lhs), shape_of(self.rhs))
+        if shape is None:
+            self._fail(
+                f"operand shapes {_fmt(shape_of(self.lhs))} and {_fmt(shape_of(self.rhs))} "
+                "do not broadcast"
+            )
+        self._expect_shape(shape, "broadcast")
+        self._same_element_type(self.lhs, self.rhs)
+
+
+@irdl_op_definition
+class AddOp(BinaryOp):
+    name = "torch.add"
+
+
+@irdl_op_definition
+class SubOp(BinaryOp):
+    name = "torch.sub"
+
+
+@irdl_op_definition
+class MulOp(BinaryOp):
+    name = "torch.mul"
+
+
+@irdl_op_definition
+class DivOp(BinaryOp):
+    name = "torch.div"
+
+
+@irdl_op_definition
+class PowOp(BinaryOp):
+    name = "torch.pow"
+
+
+@irdl_op_definition
+class MaximumOp(BinaryOp):
+    name = "torch.maximum"
+
+
+# ----------------------------------------------------------------------------- reductions
+
+
+class ReduceOp(TorchOp):
+    """Reduce `input` over `dims` (distinct, non-negative), keeping them as 1s with `keepdim`."""
+
+    input = operand_def(TensorType)
+    dims = prop_def(ArrayAttr[IntAttr])
+    keepdim = prop_def(BoolAttr)
+    result = result_def(TensorType)
+
+    def __init__(self, input: SSAValue, dims: Sequence[int], keepdim: bool, result_type: Attribute):
+        super().__init__(
+            operands=[input],
+            result_types=[result_type],
+            properties={
+                "dims": ArrayAttr([IntAttr(d) for d in dims]),
+                "keepdim": IntegerAttr(int(keepdim), IntegerType(1)),
+            },
+        )
+
+    @property
+    def dim_list(self) -> list[int]:
+        return [d.data for d in self.dims.data]
+
+    def verify_(self) -> None:
+        shape = shape_of(self.input)
+        dims = self.dim_list
+        for d in dims:
+            self._dim_in_range("dim", d, len(shape))
+        if len(set(dims)) != len(dims):
+            self._fail(f"dims {_fmt(dims)} repeat a dimension")
+        self._expect_shape(reduce_shape(shape, dims, bool(self.keepdim.value.data)), "reduced")
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class MeanOp(ReduceOp):
+    name = "torch.mean"
+
+
+@irdl_op_definition
+class SumOp(ReduceOp):
+    name = "torch.sum"
+
+
+@irdl_op_definition
+class AmaxOp(ReduceOp):
+    name = "torch.amax"
+
+
+@irdl_op_definition
+class SoftmaxOp(TorchOp):
+    """Softmax of `input` along `dim`."""
+
+    name = "torch.softmax"
+    input = operand_def(TensorType)
+    dim = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        self._dim_in_range("dim", self.dim.data, len(shape_of(self.input)))
+        self._expect_shape(shape_of(self.input), "(same as input)")
+        self._same_element_type(self.input)
+
+
+# ----------------------------------------------------------------------------- normalisation
+
+
+class NormOp(TorchOp):
+    normalized_rank = prop_def(IntAttr)
+    eps = prop_def(FloatAttr)
+
+    def _verify_norm(self, params: Sequence[SSAValue | None]) -> None:
+        shape = shape_of(self.input)  # type: ignore[attr-defined]
+        n = self.normalized_rank.data
+        if not 1 <= n <= len(shape):
+            self._fail(f"normalized_rank {n} must be in [1, {len(shape)}] for a rank-{len(shape)} input")
+        if self.eps.value.data < 0:
+            self._fail(f"eps {self.eps.value.data} must be non-negative")
+        for name, p in zip(("weight", "bias"), params):
+            if p is not None and shape_of(p) != shape[len(shape) - n :]:
+                self._fail(
+                    f"{name} shape {_fmt(shape_of(p))} must be the normalized shape "
+                    f"{_fmt(shape[len(shape) - n :])}"
+                )
+        self._expect_shape(shape, "(same as input)")
+        self._same_element_type(self.input, *[p for p in params if p is not None])  # type: ignore
+
+
+@irdl_op_definition
+class RmsNormOp(NormOp):
+    """x / sqrt(mean(x^2 over the trailing `normalized_rank` dims) + eps) * weight."""
+
+    name = "torch.rms_norm"
+    input = operand_def(TensorType)
+    weight = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        self._verify_norm([self.weight])
+
+
+@irdl_op_definition
+class LayerNormOp(NormOp):
+    """(x - mean) / sqrt(var + eps) * weight + bias over the trailing `normalized_rank` dims."""
+
+    name = "torch.layer_norm"
+    input = operand_def(TensorType)
+    weight = opt_operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        self._verify_norm([self.weight, self.bias])
+
+
+# ----------------------------------------------------------------------------- contractions
+
+
+@irdl_op_definition
+class LinearOp(TorchOp):
+    """input @ weight^T + bias, weight is [out, in]."""
+
+    name = "torch.linear"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        x, w = shape_of(self.input), shape_of(self.weight)
+        if len(w) != 2:
+            self._fail(f"weight must be rank 2 ([out, in]), got shape {_fmt(w)}")
+        if not x or x[-1] != w[1]:
+            self._fail(f"input shape {_fmt(x)} does not end in the weight's in-features {w[1]}")
+        if self.bias is not None and shape_of(self.bias) != (w[0],):
+            self._fail(f"bias shape {_fmt(shape_of(self.bias))} must be [{w[0]}]")
+        self._expect_shape((*x[:-1], w[0]))
+        self._same_element_type(self.input, self.weight, *([self.bias] if self.bias else []))
+
+
+@irdl_op_definition
+class MatmulOp(TorchOp):
+    """torch.matmul: 1-d promotion and batch broadcasting."""
+
+    name = "torch.matmul"
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        a, b = shape_of(self.lhs), shape_of(self.rhs)
+        shape = matmul_shape(a, b)
+        if shape is None:
+            self._fail(f"operand shapes {_fmt(a)} and {_fmt(b)} do not fit a matmul")
+        self._expect_shape(shape, "matmul")
+        self._same_element_type(self.lhs, self.rhs)
+
+
+@irdl_op_definition
+class ScaledDotProductAttentionOp(TorchOp):
+    """softmax(q @ k^T * scale + mask) @ v; `is_causal` masks keys after the query position.
+
+    Shapes: query [..., Hq, L, E], key [..., Hk, S, E], value [..., Hk, S, Ev] -> [..., Hq, L, Ev].
+    With `enable_gqa`, Hq may be a multiple of Hk (each key head serves Hq/Hk query heads).
+    """
+
+    name = "torch.scaled_dot_product_attention"
+    query = operand_def(TensorType)
+    key = operand_def(TensorType)
+    value = operand_def(TensorType)
+    attn_mask = opt_operand_def(TensorType)
+    is_causal = prop_def(BoolAttr)
+    scale = prop_def(FloatAttr)
+    enable_gqa = prop_def(BoolAttr)
+    result = result_def(TensorType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        q, k, v = shape_of(self.query), shape_of(self.key), shape_of(self.value)
+        if len(q) < 2 or len(k) != len(q) or len(v) != len(q):
+            self._fail(f"query, key and value must have one rank >= 2, got {len(q)}, {len(k)}, {len(v)}")
+        if q[-1] != k[-1]:
+            self._fail(f"query head dim {q[-1]} differs from key head dim {k[-1]}")
+        if k[-2] != v[-2]:
+            self._fail(f"key length {k[-2]} differs from value length {v[-2]}")
+        if k[:-2] != v[:-2]:
+            self._fail(f"key batch dims {_fmt(k[:-2])} differ from value batch dims {_fmt(v[:-2])}")
+        if len(q) >= 3 and q[-3] != k[-3]:
+            if not self.enable_gqa.value.data or q[-3] % k[-3] != 0:
+                self._fail(
+                    f"query heads {q[-3]} and key heads {k[-3]} differ "
+                    "(needs enable_gqa and a multiple)"
+                )
+        if q[:-3] != k[:-3]:
+            self._fail(f"query batch dims {_fmt(q[:-3])} differ from key batch dims {_fmt(k[:-3])}")
+        if self.attn_mask is not None:
+            if broadcast_shapes(shape_of(self.attn_mask), (*q[:-1], k[-2])) != (*q[:-1], k[-2]):
+                self._fail(
+                    f"attn_mask shape {_fmt(shape_of(self.attn_mask))} does not broadcast to "
+                    f"{_fmt((*q[:-1], k[-2]))}"
+                )
+            if self.is_causal.value.data:
+                self._fail("attn_mask and is_causal cannot both be set")
+        if self.scale.value.data <= 0 or not math.isfinite(self.scale.value.data):
+            self._fail(f"scale {self.scale.value.data} must be positive")
+        self._expect_shape((*q[:-1], v[-1]), "attention")
+        self._same_element_type(self.query, self.key, self.value)
+
+
+# ----------------------------------------------------------------------------- shape ops
+
+
+@irdl_op_definition
+class ReshapeOp(TorchOp):
+    """Reshape (view/flatten) to the result type's shape."""
+
+    name = "torch.reshape"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        if math.prod(shape_of(self.input)) != math.prod(self.out_shape):
+            self._fail(
+                f"cannot reshape {_fmt(shape_of(self.input))} to {_fmt(self.out_shape)}: "
+                "element counts differ"
+            )
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class TransposeOp(TorchOp):
+    name = "torch.transpose"
+    input = operand_def(TensorType)
+    dim0 = prop_def(IntAttr)
+    dim1 = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shape = list(shape_of(self.input))
+        self._dim_in_range("dim0", self.dim0.data, len(shape))
+        self._dim_in_range("dim1", self.dim1.data, len(shape))
+        a, b = self.dim0.data, self.dim1.data
+        shape[a], shape[b] = shape[b], shape[a]
+        self._expect_shape(shape, "transposed")
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class PermuteOp(TorchOp):
+    name = "torch.permute"
+    input = operand_def(TensorType)
+    dims = prop_def(ArrayAttr[IntAttr])
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shape = shape_of(self.input)
+        dims = [d.data for d in self.dims.data]
+        if sorted(dims) != list(range(len(shape))):
+            self._fail(f"dims {_fmt(dims)} must be a permutation of 0..{len(shape) - 1}")
+        self._expect_shape([shape[d] for d in dims], "permuted")
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class UnsqueezeOp(TorchOp):
+    name = "torch.unsqueeze"
+    input = operand_def(TensorType)
+    dim = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shape = list(shape_of(self.input))
+        self._dim_in_range("dim", self.dim.data, len(shape) + 1)
+        shape.insert(self.dim.data, 1)
+        self._expect_shape(shape, "unsqueezed")
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class ExpandOp(TorchOp):
+    """Broadcast `input` to the result type's shape (new dims in front, size-1 dims stretched)."""
+
+    name = "torch.expand"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shape = shape_of(self.input)
+        if broadcast_shapes(shape, self.out_shape) != self.out_shape or len(shape) > len(
+            self.out_shape
+        ):
+            self._fail(f"cannot expand {_fmt(shape)} to {_fmt(self.out_shape)}")
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class SliceOp(TorchOp):
+    """input[..., start:end:step, ...] along `dim`; 0 <= start <= end <= size, step >= 1."""
+
+    name = "torch.slice"
+    input = operand_def(TensorType)
+    dim = prop_def(IntAttr)
+    start = prop_def(IntAttr)
+    end = prop_def(IntAttr)
+    step = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shape = list(shape_of(self.input))
+        self._dim_in_range("dim", self.dim.data, len(shape))
+        size = shape[self.dim.data]
+        start, end, step = self.start.data, self.end.data, self.step.data
+        if step < 1:
+            self._fail(f"step {step} must be positive")
+        if not 0 <= start <= end <= size:
+            self._fail(f"bounds {start}:{end} must satisfy 0 <= start <= end <= {size}")
+        shape[self.dim.data] = (end - start + step - 1) // step
+        self._expect_shape(shape, "sliced")
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class CatOp(TorchOp):
+    """Concatenate `inputs` along `dim`."""
+
+    name = "torch.cat"
+    inputs = var_operand_def(TensorType)
+    dim = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            self._fail("needs at least one input")
+        shapes = [shape_of(v) for v in self.inputs]
+        rank = len(shapes[0])
+        self._dim_in_range("dim", self.dim.data, rank)
+        d = self.dim.data
+        for s in shapes:
+            if len(s) != rank or s[:d] != shapes[0][:d] or s[d + 1 :] != shapes[0][d + 1 :]:
+                self._fail(f"input shapes {', '.join(map(_fmt, shapes))} differ outside dim {d}")
+        out = list(shapes[0])
+        out[d] = sum(s[d] for s in shapes)
+        self._expect_shape(out, "concatenated")
+        self._same_element_type(*self.inputs)
+
+
+@irdl_op_definition
+class EmbeddingOp(TorchOp):
+    """weight[indices]: rows of the [num, dim] table picked by an integer tensor."""
+
+    name = "torch.embedding"
+    weight = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        w = shape_of(self.weight)
+        if len(w) != 2:
+            self._fail(f"weight must be rank 2 ([num, dim]), got shape {_fmt(w)}")
+        assert isinstance(self.indices.type, TensorType)
+        if not isinstance(self.indices.type.element_type, IntegerType):
+            self._fail(f"indices must be an integer tensor, got {self.indices.type}")
+        self._expect_shape((*shape_of(self.indices), w[1]), "embedding")
+        self._same_element_type(self.weight)
+
+
+@irdl_op_definition
+class ToDtypeOp(TorchOp):
+    """Convert `input`'s elements to the result's element type."""
+
+    name = "torch.to_dtype"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        self._expect_shape(shape_of(self.input), "(same as input)")
+
+
+Torch = Dialect(
+    "torch",
+    [
+        ConstantOp,
+        NegOp,
+        ReluOp,
+        SiluOp,
+        SigmoidOp,
+        ExpOp,
+        TanhOp,
+        RsqrtOp,
+        SqrtOp,
+        ReciprocalOp,
+        CosOp,
+        SinOp,
+        GeluOp,
+        AddOp,
+        SubOp,
+        MulOp,
+        DivOp,
+        PowOp,
+        MaximumOp,
+        MeanOp,
+        SumOp,
+        AmaxOp,
+        SoftmaxOp,
+        RmsNormOp,
+        LayerNormOp,
+        LinearOp,
+        MatmulOp,
+        ScaledDotProductAttentionOp,
+        ReshapeOp,
+        TransposeOp,
+        PermuteOp,
+        UnsqueezeOp,
+        ExpandOp,
+        SliceOp,
+        CatOp,
+        EmbeddingOp,
+        ToDtypeOp,
+    ],
+    [GeluApproximateAttr],
+)
