@@ -1,0 +1,142 @@
+"""NumPy reference executor for the tensor level.
+
+`run(module, inputs)` executes `func.func @main` op by op: each tensor-dialect op becomes a few
+whole-array NumPy operations (an elementwise body is evaluated once, on whole arrays, with
+`dpl.backend.scalar_eval`), and `func.return`'s values come back as ndarrays. Run it on f64 IR to
+compare a pass's output with PyTorch in float64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+)
+
+from dpl.backend.scalar_eval import eval_op, is_scalar_op, numpy_dtype
+from dpl.dialects import tensor as T
+
+
+def find_main(module: ModuleOp) -> func.FuncOp:
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and op.sym_name.data == "main":
+            return op
+    raise ValueError("no 'func.func @main' in the module")
+
+
+def eval_affine(expr: AffineExpr, dims: Sequence[np.ndarray]) -> np.ndarray:
+    """Evaluate an affine expression on (broadcastable) integer index arrays."""
+    if isinstance(expr, AffineConstantExpr):
+        return np.asarray(expr.value, dtype=np.int64)
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineBinaryOpExpr):
+        a, b = eval_affine(expr.lhs, dims), eval_affine(expr.rhs, dims)
+        match expr.kind:
+            case AffineBinaryOpKind.Add:
+                return a + b
+            case AffineBinaryOpKind.Mul:
+                return a * b
+            case AffineBinaryOpKind.FloorDiv:
+                return np.floor_divide(a, b)
+            case AffineBinaryOpKind.CeilDiv:
+                return -np.floor_divide(-a, b)
+            case AffineBinaryOpKind.Mod:
+                return np.mod(a, b)
+    raise ValueError(f"cannot evaluate affine expression {expr}")
+
+
+def _shape(v: SSAValue) -> tuple[int, ...]:
+    assert isinstance(v.type, TensorType)
+    return tuple(v.type.get_shape())
+
+
+def _dtype(v: SSAValue) -> np.dtype:
+    assert isinstance(v.type, TensorType)
+    return numpy_dtype(v.type.element_type)
+
+
+def eval_body(block: Block, args: Sequence[np.ndarray], where: str) -> np.ndarray:
+    """Evaluate a scalar body once on whole arrays; return the yielded value."""
+    env: dict[SSAValue, np.ndarray] = dict(zip(block.args, args))
+    for op in block.ops:
+        if isinstance(op, T.YieldOp):
+            return env[op.value]
+        if not is_scalar_op(op):
+            raise ValueError(f"{where}: cannot evaluate '{op.name}' in an elementwise body")
+        env.update(zip(op.results, eval_op(op, [env[v] for v in op.operands])))
+    raise ValueError(f"{where}: elementwise body has no tensor.yield")
+
+
+def dense_to_numpy(value) -> np.ndarray:
+    """A DenseIntOrFPElementsAttr (splat or not) as an ndarray of its type."""
+    t = value.type
+    values = np.array(value.get_values(), dtype=numpy_dtype(t.element_type))
+    shape = tuple(t.get_shape())
+    if values.size == 1:
+        return np.array(np.broadcast_to(values.reshape(()), shape))
+    return values.reshape(shape)
+
+
+_REDUCE = {
+    T.ReduceKind.SUM: np.sum,
+    T.ReduceKind.PROD: np.prod,
+    T.ReduceKind.MAX: np.max,
+    T.ReduceKind.MIN: np.min,
+}
+
+
+def eval_tensor_op(op: Operation, args: list[np.ndarray]) -> np.ndarray:
+    """One tensor-dialect op on NumPy arrays."""
+    if isinstance(op, T.ElementwiseOp):
+        shape = _shape(op.result)
+        idx = list(np.indices(shape, sparse=True)) if op.with_indices is not None else []
+        value = eval_body(op.body.block, [*args, *idx], op.name)
+        return np.array(np.broadcast_to(value, shape), dtype=_dtype(op.result))
+    if isinstance(op, T.ReduceOp):
+        return _REDUCE[op.kind.data](args[0], axis=tuple(op.axis_list), keepdims=True)
+    if isinstance(op, T.IndexMapOp):
+        shape = _shape(op.result)
+        dims = list(np.indices(shape, sparse=True))
+        index = tuple(eval_affine(e, dims) for e in op.map.data.results)
+        return np.array(np.broadcast_to(args[0][index], shape))
+    if isinstance(op, T.GatherOp):
+        return np.take(args[0], args[1].astype(np.int64), axis=op.axis.data)
+    if isinstance(op, T.ConcatOp):
+        return np.concatenate(args, axis=op.axis.data)
+    if isinstance(op, T.ConstantOp):
+        return dense_to_numpy(op.value)
+    raise ValueError(f"the tensor executor cannot run '{op.name}'")
+
+
+def run(module: ModuleOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Execute `@main` on `inputs` (one ndarray per argument); return its results."""
+    main = find_main(module)
+    block = main.body.block
+    if len(inputs) != len(block.args):
+        raise ValueError(f"@main takes {len(block.args)} inputs, {len(inputs)} given")
+    env: dict[SSAValue, np.ndarray] = {}
+    for arg, value in zip(block.args, inputs):
+        want = _shape(arg)
+        value = np.asarray(value)
+        if value.shape != want:
+            raise ValueError(f"@main input {arg.index} has shape {value.shape}, expected {want}")
+        env[arg] = value.astype(_dtype(arg), copy=False)
+    for op in block.ops:
+        if isinstance(op, func.ReturnOp):
+            return [env[v] for v in op.arguments]
+        args = [env[v] for v in op.operands]
+        if is_scalar_op(op):
+            env.update(zip(op.results, eval_op(op, args)))
+        else:
+            env[op.results[0]] = eval_tensor_op(op, args)
+    raise ValueError("@main has no func.return")
