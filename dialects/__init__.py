@@ -1,7 +1,7 @@
 """The dpl dialects, one module each: torch, tensor, loop, tile, kernel.
 
 `DIALECTS` maps each dialect name dpl's tools accept to a factory; upstream `builtin`, `func`,
-`arith`, `math`, `memref` and `scf` are included so scalar bodies and programs parse. Our `tensor`
+`arith`, `math`, `memref`, `scf` and `affine` are included so scalar bodies and programs parse. Our `tensor`
 dialect takes the place of xDSL's upstream one of the same name.
 """
 
@@ -51,7 +51,7 @@ def _upstream(name: str) -> Callable[[], Dialect]:
 
 
 DIALECTS: dict[str, Callable[[], Dialect]] = {
-    **{name: _upstream(name) for name in ("builtin", "func", "arith", "math", "memref", "scf")},
+    **{name: _upstream(name) for name in ("builtin", "func", "arith", "math", "memref", "scf", "affine")},
     "torch": _torch,
     "tensor": _tensor,
     "loop": _loop,

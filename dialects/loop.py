@@ -49,7 +49,7 @@ from xdsl.ir import (
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
 )
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -107,6 +107,16 @@ def _print_access(printer: Printer, memref: SSAValue, amap: AffineMap, indices) 
     printer.print_attribute(memref.type)
 
 
+def _parse_access(parser: Parser) -> tuple[AffineMap, list[SSAValue]]:
+    """`[%a0, %a1 + 1]`: an index map whose dimensions are the SSA values, in order."""
+    amap, indices = parser.parse_affine_map_of_ssa_ids()
+    dims = [AffineExpr.dimension(i) for i in range(amap.num_dims + amap.num_symbols)]
+    amap = amap.replace_dims_and_symbols(
+        dims[: amap.num_dims], dims[amap.num_dims :], len(dims), 0
+    )
+    return amap, list(indices)
+
+
 def _verify_access(op: Operation, memref: SSAValue, amap: AffineMap, indices) -> None:
     memref_type = memref.type
     assert isinstance(memref_type, MemRefType)
@@ -115,10 +125,11 @@ def _verify_access(op: Operation, memref: SSAValue, amap: AffineMap, indices) ->
             f"'{op.name}' indexes a rank-{memref_type.get_num_dims()} buffer with "
             f"{len(amap.results)} indices"
         )
-    if amap.num_dims + amap.num_symbols != len(indices):
+    if amap.num_symbols:
+        raise VerifyException(f"'{op.name}' index map must not have symbols")
+    if amap.num_dims != len(indices):
         raise VerifyException(
-            f"'{op.name}' index map takes {amap.num_dims + amap.num_symbols} values "
-            f"but {len(indices)} were given"
+            f"'{op.name}' index map takes {amap.num_dims} values but {len(indices)} were given"
         )
     kernel = op.parent_op()
     while kernel is not None and not isinstance(kernel, KernelOp):
@@ -160,7 +171,7 @@ class LoadOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
         memref = parser.parse_unresolved_operand()
-        amap, indices = parser.parse_affine_map_of_ssa_ids()
+        amap, indices = _parse_access(parser)
         parser.parse_punctuation(":")
         memref_type = parser.parse_type()
         if not isinstance(memref_type, MemRefType):
@@ -214,7 +225,7 @@ class StoreOp(IRDLOperation):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         memref = parser.parse_unresolved_operand()
-        amap, indices = parser.parse_affine_map_of_ssa_ids()
+        amap, indices = _parse_access(parser)
         parser.parse_punctuation(":")
         memref_type = parser.parse_type()
         if not isinstance(memref_type, MemRefType):

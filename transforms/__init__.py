@@ -11,6 +11,10 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 
 PASS_MODULES: list[str] = [
+    "dpl.transforms.loop.fuse_loops",
+    "dpl.transforms.loop.hoist_invariants",
+    "dpl.transforms.loop.dedup_loads",
+    "dpl.transforms.loop.drop_dead_buffers",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.

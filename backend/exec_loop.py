@@ -1,0 +1,133 @@
+"""NumPy reference executor for loop-level programs.
+
+A loop-level program is `func.func @main(%inputs: memref...) -> (memref...)` whose body allocates
+buffers (`memref.alloc`), runs `loop.kernel`s in order and returns its outputs. Buffers are
+allocated poisoned with NaN, so an element no kernel writes shows up in any comparison.
+
+A kernel runs vectorised: loop nesting depth d is NumPy axis d of every value (size 1 where a
+value does not vary), so a free loop is one array operation over its whole extent and a reduce
+loop is a NumPy reduction along its axis. This is exact for the loop dialect's semantics because
+free iterations are independent and a kernel never reads what it writes in another iteration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects import affine, func, memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+
+from dpl.backend.affine_np import eval_map
+from dpl.backend.scalar_eval import eval_op, is_scalar_op, numpy_dtype
+from dpl.dialects import loop
+
+_REDUCERS = {
+    loop.CombineKind.ADD: np.sum,
+    loop.CombineKind.MUL: np.prod,
+    loop.CombineKind.MAX: np.max,
+    loop.CombineKind.MIN: np.min,
+}
+
+
+def main_func(module: ModuleOp) -> func.FuncOp:
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and op.sym_name.data == "main":
+            return op
+    raise ValueError("the module has no func.func @main")
+
+
+def alloc_poisoned(memref_type: MemRefType) -> np.ndarray:
+    shape = tuple(memref_type.get_shape())
+    dtype = numpy_dtype(memref_type.element_type)
+    if np.issubdtype(dtype, np.floating):
+        return np.full(shape, np.nan, dtype=dtype)
+    return np.full(shape, np.iinfo(dtype).min, dtype=dtype)
+
+
+def run(module: ModuleOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Run `@main` on `inputs` (one array per argument); return its results."""
+    main = main_func(module)
+    args = main.body.block.args
+    if len(inputs) != len(args):
+        raise ValueError(f"@main takes {len(args)} inputs, {len(inputs)} given")
+    env: dict[SSAValue, np.ndarray] = {}
+    for arg, value in zip(args, inputs):
+        assert isinstance(arg.type, MemRefType)
+        env[arg] = np.ascontiguousarray(value, dtype=numpy_dtype(arg.type.element_type))
+    for op in main.body.block.ops:
+        if isinstance(op, memref.AllocOp):
+            env[op.memref] = alloc_poisoned(op.memref.type)
+        elif isinstance(op, loop.KernelOp):
+            run_kernel(op, env)
+        elif isinstance(op, memref.DeallocOp):
+            pass
+        elif isinstance(op, func.ReturnOp):
+            return [env[v].copy() for v in op.arguments]
+        else:
+            raise ValueError(f"unexpected '{op.name}' at the top of @main")
+    return []
+
+
+def nest_depth(block: Block) -> int:
+    depth = 0
+    for op in block.ops:
+        for region in op.regions:
+            for inner in region.blocks:
+                depth = max(depth, nest_depth(inner) + isinstance(op, loop.ForOp))
+    return depth
+
+
+def run_kernel(kernel: loop.KernelOp, env: dict[SSAValue, np.ndarray]) -> None:
+    _Nest(nest_depth(kernel.body.block), env).block(kernel.body.block, 0)
+
+
+class _Nest:
+    def __init__(self, rank: int, env: dict[SSAValue, np.ndarray]):
+        self.rank = max(rank, 1)
+        self.env = env
+
+    def full(self, value) -> np.ndarray:
+        """A value as an array of the nest's rank (broadcastable over every loop axis)."""
+        array = np.asarray(value)
+        if array.ndim == 0:
+            return array.reshape((1,) * self.rank)
+        return array
+
+    def block(self, block: Block, depth: int) -> None:
+        for op in block.ops:
+            self.op(op, depth)
+
+    def op(self, op: Operation, depth: int) -> None:
+        env = self.env
+        if isinstance(op, loop.ForOp):
+            shape = [1] * self.rank
+            shape[depth] = op.extent.data
+            env[op.iv] = np.arange(op.extent.data).reshape(shape)
+            self.block(op.body.block, depth + 1)
+            if op.is_reduce:
+                acc = op.body.block.last_op
+                assert isinstance(acc, loop.AccumulateOp)
+                for result, kind, value in zip(op.res, acc.kinds, acc.values):
+                    v = env[value]
+                    target = list(v.shape)
+                    target[depth] = op.extent.data
+                    v = np.broadcast_to(v, target)
+                    env[result] = _REDUCERS[kind.data](v, axis=depth, keepdims=True)
+        elif isinstance(op, loop.LoadOp):
+            idx = eval_map(op.map.data, [env[i] for i in op.indices])
+            env[op.result] = self.full(env[op.memref][tuple(idx)])
+        elif isinstance(op, loop.StoreOp):
+            idx = eval_map(op.map.data, [env[i] for i in op.indices])
+            arrays = np.broadcast_arrays(env[op.value], *[self.full(i) for i in idx])
+            env[op.memref][tuple(arrays[1:])] = arrays[0]
+        elif isinstance(op, affine.ApplyOp):
+            env[op.result] = self.full(eval_map(op.map.data, [env[v] for v in op.mapOperands])[0])
+        elif isinstance(op, (loop.YieldOp, loop.AccumulateOp)):
+            pass
+        elif is_scalar_op(op):
+            for result, value in zip(op.results, eval_op(op, [env[o] for o in op.operands])):
+                env[result] = self.full(value)
+        else:
+            raise ValueError(f"the loop executor does not know '{op.name}'")

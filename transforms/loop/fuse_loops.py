@@ -1,0 +1,142 @@
+"""fuse-loops: inline producer kernels into the kernels that read them.
+
+A producer is a kernel in producer form (`out[i0..in] = f(i)` over a chain of free loops, see
+`nest.ProducerNest`) whose output is an intermediate buffer (allocated in @main, not returned).
+Each `loop.load` of that buffer in a later kernel is replaced by a copy of the producer's
+computation at the loaded index (sigma-substitution), invariant code is hoisted out of the
+consumer's loops and repeated pure ops are merged. The result is kept only if it passes the
+blow-up guard:
+
+- a producer with a reduce loop is inlined only if, after hoisting, each copy of its reduce loops
+  runs no more often than in the producer itself (no recomputed reductions);
+- a producer without reduce loops is inlined if recomputation is cheap: it runs at most
+  `max-recompute-ops` arithmetic ops per extra evaluation (default 16).
+
+When a producer's buffer is no longer read it is dropped with its kernel (see drop-dead-buffers).
+Each decision (fuse / refuse and why) is logged to the `dpl.passes` logger (`dpl -v`).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from xdsl.context import Context
+from xdsl.dialects import arith, func, memref
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from dpl.dialects import loop
+from dpl.transforms.loop.drop_dead_buffers import drop_dead_buffers
+from dpl.transforms.loop.nest import (
+    ProducerNest,
+    dedup_pure_ops,
+    fold_index_ops,
+    hoist_invariants,
+    inline_at,
+    match_producer,
+)
+
+
+LOG = logging.getLogger("dpl.passes")
+
+
+def executions(op: Operation, stop: Operation) -> int:
+    """How many times `op` runs per run of `stop`: the product of enclosing loop extents."""
+    count = 1
+    parent = op.parent_op()
+    while parent is not None and parent is not stop:
+        if isinstance(parent, loop.ForOp):
+            count *= parent.extent.data
+        parent = parent.parent_op()
+    return count
+
+
+def intermediate_buffers(main: func.FuncOp) -> set[SSAValue]:
+    returned = {v for op in main.body.block.ops if isinstance(op, func.ReturnOp) for v in op.arguments}
+    return {
+        op.memref
+        for op in main.body.block.ops
+        if isinstance(op, memref.AllocOp) and op.memref not in returned
+    }
+
+
+@dataclass(frozen=True)
+class FuseLoops(ModulePass):
+    """Inline producer loop nests into their consumers, with a recomputation guard."""
+
+    name = "fuse-loops"
+
+    max_recompute_ops: int = 16
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for main in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            while self._fuse_one(main):
+                pass
+            drop_dead_buffers(main)
+
+    def _fuse_one(self, main: func.FuncOp) -> bool:
+        intermediates = intermediate_buffers(main)
+        kernels = [k for k in main.body.block.ops if isinstance(k, loop.KernelOp)]
+        writers = {k.outs[0]: k for k in kernels if len(k.outs) == 1}
+        for consumer in kernels:
+            for buffer in consumer.ins:
+                if buffer not in intermediates or buffer not in writers:
+                    continue
+                producer = match_producer(writers[buffer])
+                if producer is None:
+                    LOG.info(
+                        f"keep @{writers[buffer].sym_name.data}: not a single free nest"
+                    )
+                    continue
+                fused = self._try_inline(producer, consumer, buffer)
+                if fused is not None:
+                    main.body.block.insert_op_before(fused, consumer)
+                    consumer.detach()
+                    consumer.erase()
+                    return True
+        return False
+
+    def _try_inline(
+        self, producer: ProducerNest, consumer: loop.KernelOp, buffer: SSAValue
+    ) -> loop.KernelOp | None:
+        candidate = consumer.clone()
+        for load in [o for o in candidate.walk() if isinstance(o, loop.LoadOp) and o.memref == buffer]:
+            inline_at(producer, load)
+        fold_index_ops(candidate)
+        hoist_invariants(candidate)
+        dedup_pure_ops(candidate)
+        name_p, name_c = producer.kernel.sym_name.data, consumer.sym_name.data
+        before = work(consumer) + work(producer.kernel)
+        after = work(candidate)
+        if after > before and producer.has_reduce():
+            LOG.info(
+                f"refuse @{name_p} into @{name_c}: would recompute a reduction "
+                f"({before} -> {after} op executions)"
+            )
+            candidate.erase()
+            return None
+        if after > before and producer.arith_op_count() > self.max_recompute_ops:
+            LOG.info(
+                f"refuse @{name_p} into @{name_c}: {producer.arith_op_count()} ops per element "
+                f"recomputed ({before} -> {after} op executions)"
+            )
+            candidate.erase()
+            return None
+        ins = [v for v in candidate.ins if v != buffer]
+        ins += [v for v in producer.kernel.ins if v not in ins]
+        fused = loop.KernelOp(name_c, ins, list(candidate.outs), candidate.detach_region(0))
+        fused.attributes |= candidate.attributes
+        candidate.erase()
+        LOG.info(f"fuse @{name_p} into @{name_c}")
+        return fused
+
+
+def work(kernel: loop.KernelOp) -> int:
+    """Op executions of a kernel: each arith/math op or load weighted by its enclosing loops."""
+    return sum(
+        executions(o, kernel)
+        for o in kernel.walk()
+        if (o.dialect_name() in ("arith", "math") and not isinstance(o, arith.ConstantOp))
+        or isinstance(o, loop.LoadOp)
+    )

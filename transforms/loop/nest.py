@@ -1,0 +1,260 @@
+"""Helpers shared by the loop-level passes: reading a producer nest, inlining it at a load,
+folding index arithmetic into loads, hoisting invariant code and deduplicating pure ops."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import affine, arith
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, MemRefType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+
+from dpl.dialects import loop
+
+
+@dataclass
+class ProducerNest:
+    """A kernel in producer form: `out[i0, .., in] = f(i)` over a chain of free loops.
+
+    `levels[k]` holds the ops at depth k (kernel body first) other than the chain loop; the
+    innermost level ends with the one store `out[%i0, .., %in]`.
+    """
+
+    kernel: loop.KernelOp
+    loops: list[loop.ForOp]
+    levels: list[list[Operation]]
+    store: loop.StoreOp
+
+    @property
+    def ivs(self) -> list[SSAValue]:
+        return [f.iv for f in self.loops]
+
+    def has_reduce(self) -> bool:
+        return any(
+            isinstance(op, loop.ForOp) and op.is_reduce for level in self.levels for op in level
+        )
+
+    def arith_op_count(self) -> int:
+        return sum(
+            1
+            for level in self.levels
+            for top in level
+            for op in top.walk()
+            if not isinstance(op, (loop.LoadOp, loop.AccumulateOp, loop.YieldOp, arith.ConstantOp))
+            and not isinstance(op, (loop.StoreOp, affine.ApplyOp))
+        )
+
+
+def match_producer(kernel: loop.KernelOp) -> ProducerNest | None:
+    """The kernel as a ProducerNest, or None when it is not one (several stores, outs, ...)."""
+    if len(kernel.outs) != 1:
+        return None
+    out = kernel.outs[0]
+    levels: list[list[Operation]] = []
+    loops: list[loop.ForOp] = []
+    block: Block = kernel.body.block
+    while True:
+        ops = [op for op in block.ops if not isinstance(op, loop.YieldOp)]
+        chain = [op for op in ops if isinstance(op, loop.ForOp) and not op.is_reduce]
+        if any(isinstance(op, loop.StoreOp) for op in ops):
+            break
+        if len(chain) != 1:
+            return None
+        levels.append([op for op in ops if op is not chain[0]])
+        loops.append(chain[0])
+        block = chain[0].body.block
+    ops = [op for op in block.ops if not isinstance(op, loop.YieldOp)]
+    store = ops[-1]
+    if not isinstance(store, loop.StoreOp) or store.memref != out:
+        return None
+    levels.append(ops[:-1])
+    for op in ops[:-1]:
+        for inner in op.walk():
+            if isinstance(inner, loop.StoreOp) or (
+                isinstance(inner, loop.ForOp) and not inner.is_reduce
+            ):
+                return None
+    assert isinstance(out.type, MemRefType)
+    shape = list(out.type.get_shape())
+    ivs = [f.iv for f in loops]
+    if [f.extent.data for f in loops] != shape:
+        return None
+    if list(store.indices) != ivs or store.map.data != AffineMap.identity(len(ivs)):
+        return None
+    return ProducerNest(kernel, loops, levels, store)
+
+
+def index_values(load: loop.LoadOp) -> list[tuple[AffineExpr, SSAValue | None]]:
+    """Each index of a load as (expression over the load's operands, the SSA value if it is one)."""
+    amap = load.map.data
+    result = []
+    for expr in amap.results:
+        value = None
+        if isinstance(expr, AffineDimExpr):
+            value = load.indices[expr.position]
+        result.append((expr, value))
+    return result
+
+
+def materialize_index(expr: AffineExpr, load: loop.LoadOp) -> tuple[SSAValue, list[Operation]]:
+    """An SSA index value equal to `expr` over `load`'s operands, and the ops that compute it."""
+    if isinstance(expr, AffineDimExpr) and expr.position < load.map.data.num_dims:
+        return load.indices[expr.position], []
+    if isinstance(expr, AffineConstantExpr):
+        const = arith.ConstantOp(IntegerAttr(expr.value, IndexType()))
+        return const.result, [const]
+    amap = load.map.data
+    apply = affine.ApplyOp(
+        list(load.indices), AffineMapAttr(AffineMap(amap.num_dims, amap.num_symbols, (expr,)))
+    )
+    return apply.result, [apply]
+
+
+def inline_at(producer: ProducerNest, load: loop.LoadOp) -> None:
+    """Replace `load` (a read of the producer's output) by a copy of the producer's computation."""
+    mapper: dict[SSAValue, SSAValue] = {}
+    block = load.parent_block()
+    assert block is not None
+    for iv, (expr, _) in zip(producer.ivs, index_values(load)):
+        value, ops = materialize_index(expr, load)
+        for op in ops:
+            block.insert_op_before(op, load)
+        mapper[iv] = value
+    for level in producer.levels:
+        for op in level:
+            block.insert_op_before(op.clone(mapper), load)
+    stored = producer.store.value
+    load.result.replace_all_uses_with(mapper.get(stored, stored))
+    load.detach()
+    load.erase()
+
+
+def fold_index_ops(root: Operation) -> None:
+    """Fold `affine.apply` / index constants that feed loads and stores into their index maps."""
+    for op in list(root.walk()):
+        if not isinstance(op, (loop.LoadOp, loop.StoreOp)):
+            continue
+        amap = op.map.data
+        operands = list(op.indices)
+        dims: list[AffineExpr] = []
+        new_operands: list[SSAValue] = []
+        changed = False
+        for position, value in enumerate(operands[: amap.num_dims]):
+            owner = value.owner
+            if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+                dims.append(AffineExpr.constant(owner.value.value.data))
+                changed = True
+            elif isinstance(owner, affine.ApplyOp) and owner.map.data.num_symbols == 0:
+                base = len(new_operands)
+                inner = owner.map.data.results[0]
+                shift = [AffineExpr.dimension(base + i) for i in range(owner.map.data.num_dims)]
+                dims.append(inner.replace_dims_and_symbols(shift, []))
+                new_operands.extend(owner.mapOperands)
+                changed = True
+            else:
+                dims.append(AffineExpr.dimension(len(new_operands)))
+                new_operands.append(value)
+        if not changed or amap.num_symbols:
+            continue
+        # Deduplicate operands so each distinct value is one dimension.
+        unique: list[SSAValue] = []
+        remap: list[AffineExpr] = []
+        for value in new_operands:
+            if value not in unique:
+                unique.append(value)
+            remap.append(AffineExpr.dimension(unique.index(value)))
+        dims = [d.replace_dims_and_symbols(remap, []) for d in dims]
+        new_map = AffineMap(len(unique), 0, tuple(e.replace_dims_and_symbols(dims, []) for e in amap.results))
+        if isinstance(op, loop.LoadOp):
+            new = loop.LoadOp(op.memref, unique, new_map)
+        else:
+            new = loop.StoreOp(op.value, op.memref, unique, new_map)
+        if isinstance(op, loop.LoadOp):
+            new.result.name_hint = op.result.name_hint
+        block = op.parent_block()
+        assert block is not None
+        block.insert_op_before(new, op)
+        for old, fresh in zip(op.results, new.results):
+            old.replace_all_uses_with(fresh)
+        op.detach()
+        op.erase()
+    erase_unused_index_ops(root)
+
+
+def is_pure(op: Operation) -> bool:
+    """Has no effect but its results: arith/math, affine.apply, loads, and reduce loops of such."""
+    if isinstance(op, (loop.StoreOp, loop.YieldOp, loop.AccumulateOp)):
+        return False
+    if isinstance(op, loop.ForOp):
+        return op.is_reduce and all(
+            is_pure(inner) or isinstance(inner, (loop.AccumulateOp, loop.YieldOp))
+            for inner in op.body.block.ops
+        )
+    if isinstance(op, loop.KernelOp):
+        return False
+    return op.dialect_name() in ("arith", "math", "affine") or isinstance(op, loop.LoadOp)
+
+
+def erase_unused_index_ops(root: Operation) -> None:
+    changed = True
+    while changed:
+        changed = False
+        for op in list(root.walk()):
+            if op is root or not is_pure(op) or isinstance(op, loop.ForOp) and not op.res:
+                continue
+            if all(not r.uses for r in op.results):
+                op.detach()
+                op.erase()
+                changed = True
+
+
+def defined_inside(value: SSAValue, op: Operation) -> bool:
+    owner = value.owner
+    owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
+    return owner_op is not None and op.is_ancestor(owner_op)
+
+
+def uses_only_outside(candidate: Operation, loop_op: Operation) -> bool:
+    """Whether every value `candidate` (or its regions) reads is defined outside `loop_op`."""
+    for inner in candidate.walk():
+        for operand in inner.operands:
+            if defined_inside(operand, loop_op) and not defined_inside(operand, candidate):
+                return False
+    return True
+
+
+def hoist_invariants(root: Operation) -> bool:
+    """Move pure ops that do not depend on a loop out of it, innermost loops first."""
+    changed_any = False
+    changed = True
+    while changed:
+        changed = False
+        for for_op in [op for op in root.walk() if isinstance(op, loop.ForOp)]:
+            for op in list(for_op.body.block.ops):
+                if is_pure(op) and uses_only_outside(op, for_op):
+                    op.detach()
+                    for_op.parent_block().insert_op_before(op, for_op)  # type: ignore[union-attr]
+                    changed = changed_any = True
+    return changed_any
+
+
+def dedup_pure_ops(root: Operation) -> bool:
+    """Replace a pure op by an earlier structurally identical one in the same block."""
+    changed = False
+    blocks = [b for op in root.walk() for r in op.regions for b in r.blocks]
+    for block in blocks:
+        seen: list[Operation] = []
+        for op in list(block.ops):
+            if not is_pure(op):
+                continue
+            twin = next((s for s in seen if s.is_structurally_equivalent(op, {block: block})), None)
+            if twin is None:
+                seen.append(op)
+                continue
+            for old, new in zip(op.results, twin.results):
+                old.replace_all_uses_with(new)
+            op.detach()
+            op.erase()
+            changed = True
+    return changed
