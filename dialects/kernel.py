@@ -1,0 +1,1413 @@
+"""The kernel dialect: a GPU kernel as hardware primitives, one step above CUDA C++.
+
+A `kernel.func` is one `__global__` function with its launch geometry. Its body is straight-line
+code over thread/block indices, strided loops, guards, shared-memory and register buffers,
+loads/stores with affine index maps, cp.async fills with commit/wait fences, barriers, warp
+shuffles, and (sm_90) bulk TMA copies completed on an mbarrier. Scalar math is upstream
+`arith` / `math`. `dpl-translate --to-cuda` prints it one op to one CUDA statement.
+
+    kernel.func @k_rms_norm(%x: memref<1x32x2048xf32>, %p_weight: memref<2048xf32>,
+                            %rms_norm: memref<1x32x2048xf32>)
+        grid [32, 1, 1] block [256, 1, 1] smem 0 {
+      %a1 = kernel.block_id x
+      %a0 = kernel.thread_id x
+      %x_smem = kernel.smem : memref<2048xf32, #kernel.smem>
+      kernel.for %f = %a0 to 2048 step 256 {
+        %v = kernel.load %x[0, %a1, %f] : memref<1x32x2048xf32>
+        kernel.store %v, %x_smem[%f] : memref<2048xf32, #kernel.smem>
+      }
+      kernel.barrier
+      %acc0 = kernel.for %a2 = %a0 to 2048 step 256 -> f32 {
+        %in2 = kernel.load %x_smem[%a2] : memref<2048xf32, #kernel.smem>
+        %v1 = arith.mulf %in2, %in2 : f32
+        kernel.accumulate add %v1 : f32
+      }
+      %s16 = kernel.shuffle_xor %acc0, 16 : f32
+      ...
+    }
+
+Buffers: kernel arguments are global memory (memrefs with no memory space); `kernel.smem`
+results are shared memory (`#kernel.smem` memory space); `kernel.alloca` results are per-thread
+register arrays. Every access names one of these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import auto
+
+from xdsl.dialects.affine import _print_affine_map_of_ssa_ids
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntAttr,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    StringAttr,
+    i1,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+)
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import (
+    IsolatedFromAbove,
+    IsTerminator,
+    NoTerminator,
+    RecursiveMemoryEffect,
+    SymbolOpInterface,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from dpl.dialects.loop import CombineKind, CombineKindAttr
+
+MAX_THREADS_PER_BLOCK = 1024
+
+
+# ---------------------------------------------------------------------------------------------
+# Attributes
+
+
+@irdl_attr_definition
+class SharedMemorySpaceAttr(ParametrizedAttribute):
+    """`#kernel.smem`: the memory space of a memref that lives in a CTA's shared memory."""
+
+    name = "kernel.smem"
+
+
+SMEM = SharedMemorySpaceAttr()
+
+
+class Dim(StrEnum):
+    """A launch dimension (CUDA's `.x`, `.y`, `.z`)."""
+
+    X = auto()
+    Y = auto()
+    Z = auto()
+
+
+@irdl_attr_definition
+class DimAttr(EnumAttribute[Dim], SpacedOpaqueSyntaxAttribute):
+    name = "kernel.dim"
+
+
+def is_shared(memref_type: Attribute) -> bool:
+    return isinstance(memref_type, MemRefType) and memref_type.memory_space == SMEM
+
+
+def is_global(memref_type: Attribute) -> bool:
+    return isinstance(memref_type, MemRefType) and isinstance(memref_type.memory_space, NoneAttr)
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+
+
+def enclosing_func(op: Operation) -> KernelFuncOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, KernelFuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _require_in_func(op: Operation) -> KernelFuncOp:
+    func = enclosing_func(op)
+    if func is None:
+        raise VerifyException(f"'{op.name}' must be inside a 'kernel.func'")
+    return func
+
+
+def _is_buffer(value: SSAValue) -> bool:
+    """Kernel argument, shared buffer or register array."""
+    owner = value.owner
+    if isinstance(owner, Block):
+        return isinstance(owner.parent_op(), KernelFuncOp)
+    return isinstance(owner, SmemOp | AllocaOp)
+
+
+def _verify_access(
+    op: Operation, what: str, memref: SSAValue, amap: AffineMap, indices: Sequence[SSAValue]
+) -> MemRefType:
+    memref_type = memref.type
+    assert isinstance(memref_type, MemRefType)
+    rank = memref_type.get_num_dims()
+    if len(amap.results) != rank:
+        raise VerifyException(
+            f"'{op.name}' indexes its rank-{rank} {what} with {len(amap.results)} indices"
+        )
+    if amap.num_dims + amap.num_symbols != len(indices):
+        raise VerifyException(
+            f"'{op.name}' index map takes {amap.num_dims + amap.num_symbols} values "
+            f"but {len(indices)} were given"
+        )
+    if enclosing_func(op) is not None and not _is_buffer(memref):
+        raise VerifyException(
+            f"'{op.name}' {what} must be a kernel argument, a 'kernel.smem' or a 'kernel.alloca'"
+        )
+    return memref_type
+
+
+def _parse_access(parser: Parser) -> tuple[UnresolvedOperand, AffineMap, Sequence[SSAValue]]:
+    memref = parser.parse_unresolved_operand()
+    amap, indices = parser.parse_affine_map_of_ssa_ids()
+    return memref, amap, indices
+
+
+def _parse_memref_type(parser: Parser, op_name: str) -> MemRefType:
+    t = parser.parse_type()
+    if not isinstance(t, MemRefType):
+        parser.raise_error(f"'{op_name}' expects a memref type")
+    return t
+
+
+def _print_access(printer: Printer, memref: SSAValue, amap: AffineMap, indices) -> None:
+    printer.print_ssa_value(memref)
+    _print_affine_map_of_ssa_ids(printer, amap, indices)
+
+
+def _element_bytes(t: Attribute) -> int:
+    if isinstance(t, IntegerType):
+        return max(1, t.width.data // 8)
+    if isinstance(t, IndexType):
+        return 8
+    return getattr(t, "bitwidth", 32) // 8
+
+
+def _verify_mbarrier(op: Operation, memref: SSAValue) -> None:
+    t = memref.type
+    if not (is_shared(t) and isinstance(t, MemRefType) and t.element_type == IntegerType(64)):
+        raise VerifyException(f"'{op.name}' barrier must be an i64 'kernel.smem' buffer")
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernel function
+
+
+@irdl_op_definition
+class KernelFuncOp(IRDLOperation):
+    """`kernel.func @k(%x: memref<...>, ...) grid [gx, gy, gz] block [bx, by, bz] smem N {...}`.
+
+    One `__global__` function. `grid`/`block` are the launch extents, `smem` the bytes of dynamic
+    shared memory the launch reserves (carved up by `kernel.smem dynamic` buffers). The arguments
+    are global memrefs (or scalars); those that some store writes are the outputs, the others are
+    printed `const`.
+    """
+
+    name = "kernel.func"
+
+    sym_name = prop_def(StringAttr)
+    grid = prop_def(ArrayAttr[IntAttr])
+    block = prop_def(ArrayAttr[IntAttr])
+    smem = prop_def(IntAttr)
+    body = region_def("single_block")
+    traits = traits_def(
+        SymbolOpInterface(), IsolatedFromAbove(), NoTerminator(), RecursiveMemoryEffect()
+    )
+
+    def __init__(
+        self,
+        name: str,
+        arg_types: Sequence[Attribute],
+        grid: Sequence[int],
+        block: Sequence[int],
+        smem: int = 0,
+        body: Region | None = None,
+    ):
+        if body is None:
+            body = Region(Block(arg_types=arg_types))
+        super().__init__(
+            properties={
+                "sym_name": StringAttr(name),
+                "grid": ArrayAttr([IntAttr(g) for g in grid]),
+                "block": ArrayAttr([IntAttr(b) for b in block]),
+                "smem": IntAttr(smem),
+            },
+            regions=[body],
+        )
+
+    @property
+    def args(self) -> tuple[SSAValue, ...]:
+        return self.body.block.args
+
+    @property
+    def grid_extents(self) -> tuple[int, ...]:
+        return tuple(g.data for g in self.grid)
+
+    @property
+    def block_extents(self) -> tuple[int, ...]:
+        return tuple(b.data for b in self.block)
+
+    @property
+    def num_threads(self) -> int:
+        n = 1
+        for b in self.block_extents:
+            n *= b
+        return n
+
+    def written_args(self) -> set[SSAValue]:
+        """The arguments some store writes (the kernel's outputs)."""
+        written: set[SSAValue] = set()
+        for op in self.body.walk():
+            memref = getattr(op, "memref", None)
+            if op.name in ("kernel.store", "loop.store") and memref in self.args:
+                written.add(memref)
+        return written
+
+    def read_args(self) -> set[SSAValue]:
+        read: set[SSAValue] = set()
+        for op in self.body.walk():
+            if op.name in ("kernel.load", "loop.load") and op.memref in self.args:  # type: ignore[attr-defined]
+                read.add(op.memref)  # type: ignore[attr-defined]
+            if isinstance(op, CpAsyncOp | TmaLoadOp) and op.src in self.args:
+                read.add(op.src)
+        for arg in self.args:
+            if not isinstance(arg.type, MemRefType):
+                read.add(arg)
+        return read
+
+    def verify_(self) -> None:
+        name = f"'kernel.func' @{self.sym_name.data}"
+        for what, extents in (("grid", self.grid_extents), ("block", self.block_extents)):
+            if len(extents) != 3 or any(e < 1 for e in extents):
+                raise VerifyException(f"{name} {what} must be three positive extents")
+        if self.num_threads > MAX_THREADS_PER_BLOCK:
+            raise VerifyException(
+                f"{name} block of {self.num_threads} threads exceeds {MAX_THREADS_PER_BLOCK}"
+            )
+        if self.smem.data < 0:
+            raise VerifyException(f"{name} dynamic shared memory must be non-negative")
+        for arg in self.args:
+            t = arg.type
+            ok = is_global(t) or isinstance(t, IntegerType | IndexType | Float32Type | Float64Type)
+            if isinstance(t, MemRefType) and not t.has_static_shape():
+                ok = False
+            if not ok:
+                raise VerifyException(
+                    f"{name} arguments must be statically shaped global memrefs or scalars"
+                )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> KernelFuncOp:
+        name = parser.parse_symbol_name().data
+        args = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=True)
+        )
+
+        def extents(keyword: str) -> list[int]:
+            parser.parse_keyword(keyword)
+            return parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+            )
+
+        grid = extents("grid")
+        block = extents("block")
+        smem = 0
+        if parser.parse_optional_keyword("smem"):
+            smem = parser.parse_integer(allow_boolean=False)
+        body = parser.parse_region(args)
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(name, [a.type for a in args], grid, block, smem, body)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string("(")
+
+        def print_arg(arg: SSAValue) -> None:
+            printer.print_ssa_value(arg)
+            printer.print_string(": ")
+            printer.print_attribute(arg.type)
+
+        printer.print_list(self.args, print_arg)
+        printer.print_string(")")
+        printer.print_string(f" grid {list(self.grid_extents)} block {list(self.block_extents)}")
+        printer.print_string(f" smem {self.smem.data} ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        printer.print_op_attributes(self.attributes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Indices
+
+
+class _DimIndexOp(IRDLOperation):
+    dim = prop_def(DimAttr)
+    result = result_def(IndexType)
+
+    def __init__(self, dim: Dim):
+        super().__init__(properties={"dim": DimAttr(dim)}, result_types=[IndexType()])
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        dim = parser.parse_str_enum(Dim)
+        op = cls(dim)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.dim.data}")
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class ThreadIdOp(_DimIndexOp):
+    """`%a0 = kernel.thread_id x`: threadIdx.x."""
+
+    name = "kernel.thread_id"
+
+
+@irdl_op_definition
+class BlockIdOp(_DimIndexOp):
+    """`%a1 = kernel.block_id x`: blockIdx.x."""
+
+    name = "kernel.block_id"
+
+
+@irdl_op_definition
+class BlockDimOp(_DimIndexOp):
+    """`%n = kernel.block_dim x`: blockDim.x."""
+
+    name = "kernel.block_dim"
+
+
+@irdl_op_definition
+class GridDimOp(_DimIndexOp):
+    """`%n = kernel.grid_dim x`: gridDim.x."""
+
+    name = "kernel.grid_dim"
+
+
+class _LinearIndexOp(IRDLOperation):
+    result = result_def(IndexType)
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+
+
+@irdl_op_definition
+class LaneIdOp(_LinearIndexOp):
+    """`%lane = kernel.lane_id`: the thread's lane in its warp (linear thread index & 31)."""
+
+    name = "kernel.lane_id"
+
+
+@irdl_op_definition
+class WarpIdOp(_LinearIndexOp):
+    """`%warp = kernel.warp_id`: the thread's warp in its block (linear thread index >> 5)."""
+
+    name = "kernel.warp_id"
+
+
+# ---------------------------------------------------------------------------------------------
+# Control flow
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Terminator of `kernel.for` without results and of `kernel.if` (implicit in text)."""
+
+    name = "kernel.yield"
+    assembly_format = "attr-dict"
+    traits = traits_def(IsTerminator())
+
+
+@irdl_op_definition
+class AccumulateOp(IRDLOperation):
+    """`kernel.accumulate add %v, max %w : f32, f32` ends a `kernel.for` with results.
+
+    Each thread folds the i-th value into the loop's i-th result, which starts at the
+    combiner's identity: printed `acc0 += v;` / `acc1 = fmaxf(acc1, w);`.
+    """
+
+    name = "kernel.accumulate"
+
+    values = var_operand_def()
+    kinds = prop_def(ArrayAttr[CombineKindAttr])
+    traits = traits_def(IsTerminator())
+
+    def __init__(self, kinds: Sequence[CombineKind], values: Sequence[SSAValue]):
+        super().__init__(
+            operands=[values],
+            properties={"kinds": ArrayAttr([CombineKindAttr(k) for k in kinds])},
+        )
+
+    def verify_(self) -> None:
+        if len(self.kinds) != len(self.values):
+            raise VerifyException(
+                f"'kernel.accumulate' has {len(self.kinds)} combiners for "
+                f"{len(self.values)} values"
+            )
+        parent = self.parent_op()
+        if not isinstance(parent, ForOp) or not parent.res:
+            raise VerifyException("'kernel.accumulate' must end a 'kernel.for' with results")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AccumulateOp:
+        def parse_one() -> tuple[CombineKind, UnresolvedOperand]:
+            kind = parser.parse_str_enum(CombineKind)
+            return kind, parser.parse_unresolved_operand()
+
+        pairs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_one)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        values = parser.resolve_operands([o for _, o in pairs], types, parser.pos)
+        return cls([k for k, _ in pairs], values)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(
+            zip(self.kinds, self.values),
+            lambda kv: (printer.print_string(f"{kv[0].data} "), printer.print_ssa_value(kv[1])),
+        )
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.values], printer.print_attribute)
+
+
+def _add_implicit_yield(region: Region) -> None:
+    for block in region.blocks:
+        last = block.last_op
+        if last is None or not last.has_trait(IsTerminator):
+            block.add_op(YieldOp())
+    if not region.blocks:
+        region.add_block(Block([YieldOp()]))
+
+
+@irdl_op_definition
+class ForOp(IRDLOperation):
+    """`kernel.for %i = %lb to 2048 step 256 [unroll [N]] [-> f32, ...] {...}`.
+
+    A per-thread strided loop `for (int i = lb; i < ub; i += step)`. Each bound is an index SSA
+    value or an integer constant. With results, the body ends in `kernel.accumulate` and each
+    result is a thread-private accumulator starting at its combiner's identity. `unroll` asks for
+    `#pragma unroll` (full) and `unroll N` for `#pragma unroll N`.
+    """
+
+    name = "kernel.for"
+
+    lb = opt_operand_def(IndexType)
+    ub = opt_operand_def(IndexType)
+    step = opt_operand_def(IndexType)
+    lb_const = opt_prop_def(IntAttr)
+    ub_const = opt_prop_def(IntAttr)
+    step_const = opt_prop_def(IntAttr)
+    unroll = opt_prop_def(IntAttr)
+    res = var_result_def()
+    body = region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        lb: SSAValue | int,
+        ub: SSAValue | int,
+        step: SSAValue | int,
+        body: Region | Block,
+        result_types: Sequence[Attribute] = (),
+        unroll: int | None = None,
+    ):
+        if isinstance(body, Block):
+            body = Region(body)
+        operands: list[list[SSAValue]] = []
+        props: dict[str, Attribute] = {}
+        for key, bound in (("lb", lb), ("ub", ub), ("step", step)):
+            if isinstance(bound, int):
+                operands.append([])
+                props[f"{key}_const"] = IntAttr(bound)
+            else:
+                operands.append([bound])
+        if unroll is not None:
+            props["unroll"] = IntAttr(unroll)
+        super().__init__(
+            operands=operands, properties=props, regions=[body], result_types=[result_types]
+        )
+
+    @property
+    def iv(self) -> SSAValue:
+        return self.body.block.args[0]
+
+    def bound(self, key: str) -> SSAValue | int:
+        value = getattr(self, key)
+        if value is not None:
+            return value
+        const = getattr(self, f"{key}_const")
+        assert const is not None
+        return const.data
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+        for key, what in (("lb", "lower bound"), ("ub", "upper bound"), ("step", "step")):
+            if (getattr(self, key) is None) == (getattr(self, f"{key}_const") is None):
+                raise VerifyException(
+                    f"'kernel.for' {what} must be exactly one of an SSA value or a constant"
+                )
+        if self.step_const is not None and self.step_const.data < 1:
+            raise VerifyException(f"'kernel.for' step must be positive, got {self.step_const.data}")
+        if self.unroll is not None and self.unroll.data < 0:
+            raise VerifyException(
+                f"'kernel.for' unroll factor must be positive (or absent for full), "
+                f"got {self.unroll.data}"
+            )
+        args = self.body.block.args
+        if len(args) != 1 or not isinstance(args[0].type, IndexType):
+            raise VerifyException("'kernel.for' body must take one index induction variable")
+        last = self.body.block.last_op
+        if self.res:
+            if not isinstance(last, AccumulateOp):
+                raise VerifyException(
+                    "'kernel.for' with results must end its body in 'kernel.accumulate'"
+                )
+            if [v.type for v in last.values] != [r.type for r in self.res]:
+                raise VerifyException(
+                    "'kernel.for' results must match the types of the accumulated values"
+                )
+        elif not isinstance(last, YieldOp):
+            raise VerifyException("'kernel.for' without results must end in 'kernel.yield'")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ForOp:
+        iv = parser.parse_argument(expect_type=False).resolve(IndexType())
+        parser.parse_punctuation("=")
+
+        def parse_bound() -> SSAValue | int:
+            operand = parser.parse_optional_unresolved_operand()
+            if operand is not None:
+                return parser.resolve_operand(operand, IndexType())
+            return parser.parse_integer(allow_boolean=False)
+
+        lb = parse_bound()
+        parser.parse_keyword("to")
+        ub = parse_bound()
+        parser.parse_keyword("step")
+        step = parse_bound()
+        unroll = None
+        if parser.parse_optional_keyword("unroll"):
+            unroll = parser.parse_optional_integer(allow_boolean=False) or 0
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->"):
+            result_types = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_type
+            )
+        body = parser.parse_region((iv,))
+        attrs = parser.parse_optional_attr_dict()
+        if not result_types:
+            _add_implicit_yield(body)
+        op = cls(lb, ub, step, body, result_types, unroll)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        def print_bound(key: str) -> None:
+            bound = self.bound(key)
+            if isinstance(bound, int):
+                printer.print_string(str(bound))
+            else:
+                printer.print_ssa_value(bound)
+
+        printer.print_string(" ")
+        printer.print_ssa_value(self.iv)
+        printer.print_string(" = ")
+        print_bound("lb")
+        printer.print_string(" to ")
+        print_bound("ub")
+        printer.print_string(" step ")
+        print_bound("step")
+        if self.unroll is not None:
+            printer.print_string(" unroll" + (f" {self.unroll.data}" if self.unroll.data else ""))
+        if self.res:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.res], printer.print_attribute)
+        printer.print_string(" ")
+        printer.print_region(
+            self.body, print_entry_block_args=False, print_block_terminators=bool(self.res)
+        )
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """`kernel.if %cond { ... } [else { ... }]`: a guard, `if (lane == 0) {...}`."""
+
+    name = "kernel.if"
+
+    cond = operand_def(i1)
+    then_region = region_def("single_block")
+    else_region = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(self, cond: SSAValue, then_region: Region, else_region: Region | None = None):
+        super().__init__(
+            operands=[cond], regions=[then_region, else_region or Region()]
+        )
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+        for region in (self.then_region, self.else_region):
+            for block in region.blocks:
+                if not isinstance(block.last_op, YieldOp):
+                    raise VerifyException("'kernel.if' regions must end in 'kernel.yield'")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfOp:
+        cond = parser.resolve_operand(parser.parse_unresolved_operand(), i1)
+        then_region = parser.parse_region()
+        _add_implicit_yield(then_region)
+        else_region = Region()
+        if parser.parse_optional_keyword("else"):
+            else_region = parser.parse_region()
+            _add_implicit_yield(else_region)
+        op = cls(cond, then_region, else_region)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.cond)
+        printer.print_string(" ")
+        printer.print_region(self.then_region, print_block_terminators=False)
+        if self.else_region.blocks:
+            printer.print_string(" else ")
+            printer.print_region(self.else_region, print_block_terminators=False)
+        printer.print_op_attributes(self.attributes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Buffers
+
+
+@irdl_op_definition
+class SmemOp(IRDLOperation):
+    """`%s = kernel.smem [dynamic offset N] : memref<2048xf32, #kernel.smem>`: a shared buffer.
+
+    Static buffers print `__shared__ float s[2048];`; dynamic ones are a typed view at byte
+    `offset` of the launch's dynamic shared memory (`extern __shared__`), which must fit in the
+    kernel's `smem` bytes.
+    """
+
+    name = "kernel.smem"
+
+    offset = opt_prop_def(IntAttr)
+    result = result_def(MemRefType)
+
+    def __init__(self, memref_type: MemRefType, offset: int | None = None):
+        props = {} if offset is None else {"offset": IntAttr(offset)}
+        super().__init__(properties=props, result_types=[memref_type])
+
+    @property
+    def is_dynamic(self) -> bool:
+        return self.offset is not None
+
+    def size_bytes(self) -> int:
+        t = self.result.type
+        assert isinstance(t, MemRefType)
+        n = 1
+        for d in t.get_shape():
+            n *= d
+        return n * _element_bytes(t.element_type)
+
+    def verify_(self) -> None:
+        func = _require_in_func(self)
+        t = self.result.type
+        assert isinstance(t, MemRefType)
+        if not is_shared(t):
+            raise VerifyException(
+                "'kernel.smem' result must be a memref in the #kernel.smem memory space"
+            )
+        if not t.has_static_shape():
+            raise VerifyException("'kernel.smem' buffers must have a static shape")
+        if self.offset is not None:
+            if self.offset.data < 0 or self.offset.data % 16:
+                raise VerifyException(
+                    f"'kernel.smem' dynamic offset must be a non-negative multiple of 16, "
+                    f"got {self.offset.data}"
+                )
+            end = self.offset.data + self.size_bytes()
+            if end > func.smem.data:
+                raise VerifyException(
+                    f"'kernel.smem' dynamic buffer ends at byte {end}, past the kernel's "
+                    f"{func.smem.data} bytes of dynamic shared memory"
+                )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SmemOp:
+        offset = None
+        if parser.parse_optional_keyword("dynamic"):
+            parser.parse_keyword("offset")
+            offset = parser.parse_integer(allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(_parse_memref_type(parser, "kernel.smem"), offset)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.offset is not None:
+            printer.print_string(f" dynamic offset {self.offset.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class AllocaOp(IRDLOperation):
+    """`%acc = kernel.alloca : memref<4xf32>`: a per-thread register array, `float acc[4];`."""
+
+    name = "kernel.alloca"
+
+    result = result_def(MemRefType)
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, memref_type: MemRefType):
+        super().__init__(result_types=[memref_type])
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+        t = self.result.type
+        assert isinstance(t, MemRefType)
+        if not isinstance(t.memory_space, NoneAttr) or not t.has_static_shape():
+            raise VerifyException(
+                "'kernel.alloca' register arrays have a static shape and no memory space"
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# Memory access
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """`%v = kernel.load %x[0, %a1, %f] : memref<1x32x2048xf32>`: read one element."""
+
+    name = "kernel.load"
+
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    map = prop_def(AffineMapAttr)
+    result = result_def()
+
+    def __init__(self, memref: SSAValue, indices: Sequence[SSAValue], amap: AffineMap):
+        assert isinstance(memref.type, MemRefType)
+        super().__init__(
+            operands=[memref, indices],
+            properties={"map": AffineMapAttr(amap)},
+            result_types=[memref.type.element_type],
+        )
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+        t = _verify_access(self, "buffer", self.memref, self.map.data, self.indices)
+        if self.result.type != t.element_type:
+            raise VerifyException(
+                f"'kernel.load' result type {self.result.type} differs from the element "
+                f"type of {t}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        memref, amap, indices = _parse_access(parser)
+        parser.parse_punctuation(":")
+        t = _parse_memref_type(parser, cls.name)
+        return cls(parser.resolve_operand(memref, t), indices, amap)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self.memref, self.map.data, self.indices)
+        printer.print_string(" : ")
+        printer.print_attribute(self.memref.type)
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """`kernel.store %v, %out[%a1, %a2] : memref<32x2048xf32>`: write one element."""
+
+    name = "kernel.store"
+
+    value = operand_def()
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    map = prop_def(AffineMapAttr)
+
+    def __init__(
+        self, value: SSAValue, memref: SSAValue, indices: Sequence[SSAValue], amap: AffineMap
+    ):
+        super().__init__(
+            operands=[value, memref, indices], properties={"map": AffineMapAttr(amap)}
+        )
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+        t = _verify_access(self, "buffer", self.memref, self.map.data, self.indices)
+        if self.value.type != t.element_type:
+            raise VerifyException(
+                f"'kernel.store' value type {self.value.type} differs from the element "
+                f"type of {t}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        memref, amap, indices = _parse_access(parser)
+        parser.parse_punctuation(":")
+        t = _parse_memref_type(parser, cls.name)
+        return cls(
+            parser.resolve_operand(value, t.element_type),
+            parser.resolve_operand(memref, t),
+            indices,
+            amap,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(", ")
+        _print_access(printer, self.memref, self.map.data, self.indices)
+        printer.print_string(" : ")
+        printer.print_attribute(self.memref.type)
+
+
+# ---------------------------------------------------------------------------------------------
+# Asynchronous copies and barriers
+
+
+CP_ASYNC_BYTES = (4, 8, 16)
+
+
+@irdl_op_definition
+class CpAsyncOp(IRDLOperation):
+    """`kernel.cp_async %dst[...], %src[...] bytes 4 : memref<.., #kernel.smem>, memref<..>`.
+
+    One thread's asynchronous global -> shared copy of `bytes` bytes (cp.async.ca/cg), completed
+    by `kernel.cp_async_commit` + `kernel.cp_async_wait` (+ `kernel.barrier` for other threads).
+    """
+
+    name = "kernel.cp_async"
+
+    dst = operand_def(MemRefType)
+    dst_indices = var_operand_def(IndexType)
+    src = operand_def(MemRefType)
+    src_indices = var_operand_def(IndexType)
+    dst_map = prop_def(AffineMapAttr)
+    src_map = prop_def(AffineMapAttr)
+    bytes = prop_def(IntAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        dst: SSAValue,
+        dst_indices: Sequence[SSAValue],
+        dst_map: AffineMap,
+        src: SSAValue,
+        src_indices: Sequence[SSAValue],
+        src_map: AffineMap,
+        nbytes: int,
+    ):
+        super().__init__(
+            operands=[dst, dst_indices, src, src_indices],
+            properties={
+                "dst_map": AffineMapAttr(dst_map),
+                "src_map": AffineMapAttr(src_map),
+                "bytes": IntAttr(nbytes),
+            },
+        )
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+        dst_t = _verify_access(self, "destination", self.dst, self.dst_map.data, self.dst_indices)
+        src_t = _verify_access(self, "source", self.src, self.src_map.data, self.src_indices)
+        if self.bytes.data not in CP_ASYNC_BYTES:
+            raise VerifyException(
+                f"'kernel.cp_async' copies 4, 8 or 16 bytes, got {self.bytes.data}"
+            )
+        if not is_shared(dst_t):
+            raise VerifyException("'kernel.cp_async' destination must be shared memory")
+        if not is_global(src_t) or not isinstance(self.src.owner, Block):
+            raise VerifyException("'kernel.cp_async' source must be a global kernel argument")
+        if dst_t.element_type != src_t.element_type:
+            raise VerifyException(
+                "'kernel.cp_async' source and destination element types differ"
+            )
+        if self.bytes.data % _element_bytes(dst_t.element_type):
+            raise VerifyException(
+                "'kernel.cp_async' byte count must be a multiple of the element size"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CpAsyncOp:
+        dst, dst_map, dst_indices = _parse_access(parser)
+        parser.parse_punctuation(",")
+        src, src_map, src_indices = _parse_access(parser)
+        parser.parse_keyword("bytes")
+        nbytes = parser.parse_integer(allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        dst_t = _parse_memref_type(parser, cls.name)
+        parser.parse_punctuation(",")
+        src_t = _parse_memref_type(parser, cls.name)
+        op = cls(
+            parser.resolve_operand(dst, dst_t),
+            dst_indices,
+            dst_map,
+            parser.resolve_operand(src, src_t),
+            src_indices,
+            src_map,
+            nbytes,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self.dst, self.dst_map.data, self.dst_indices)
+        printer.print_string(", ")
+        _print_access(printer, self.src, self.src_map.data, self.src_indices)
+        printer.print_string(f" bytes {self.bytes.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.dst.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.src.type)
+
+
+@irdl_op_definition
+class CpAsyncCommitOp(IRDLOperation):
+    """`kernel.cp_async_commit`: close the thread's current group of cp.async copies."""
+
+    name = "kernel.cp_async_commit"
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+
+
+@irdl_op_definition
+class CpAsyncWaitOp(IRDLOperation):
+    """`kernel.cp_async_wait 0`: wait until at most N committed groups are still in flight."""
+
+    name = "kernel.cp_async_wait"
+
+    pending = prop_def(IntAttr)
+
+    def __init__(self, pending: int = 0):
+        super().__init__(properties={"pending": IntAttr(pending)})
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+        if self.pending.data < 0:
+            raise VerifyException(
+                f"'kernel.cp_async_wait' pending group count must be non-negative, "
+                f"got {self.pending.data}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CpAsyncWaitOp:
+        op = cls(parser.parse_integer(allow_boolean=False))
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.pending.data}")
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class BarrierOp(IRDLOperation):
+    """`kernel.barrier`: block-wide barrier, `__syncthreads()`."""
+
+    name = "kernel.barrier"
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+
+
+# ---------------------------------------------------------------------------------------------
+# Warp shuffles
+
+
+class _ShuffleOp(IRDLOperation):
+    value = operand_def()
+    offset = prop_def(IntAttr)
+    width = prop_def(IntAttr)
+    result = result_def()
+
+    def __init__(self, value: SSAValue, offset: int, width: int = 32):
+        super().__init__(
+            operands=[value],
+            properties={"offset": IntAttr(offset), "width": IntAttr(width)},
+            result_types=[value.type],
+        )
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+        t = self.value.type
+        if not (
+            isinstance(t, Float32Type | Float64Type)
+            or (isinstance(t, IntegerType) and t.width.data in (32, 64))
+        ):
+            raise VerifyException(f"'{self.name}' shuffles 32- or 64-bit scalars, got {t}")
+        w = self.width.data
+        if w not in (2, 4, 8, 16, 32):
+            raise VerifyException(f"'{self.name}' width must be a power of two up to 32, got {w}")
+        if not 1 <= self.offset.data < w:
+            raise VerifyException(
+                f"'{self.name}' offset must be in [1, {w}), got {self.offset.data}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        offset = parser.parse_integer(allow_boolean=False)
+        width = 32
+        if parser.parse_optional_keyword("width"):
+            width = parser.parse_integer(allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls(parser.resolve_operand(value, t), offset, width)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(f", {self.offset.data}")
+        if self.width.data != 32:
+            printer.print_string(f" width {self.width.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+
+
+@irdl_op_definition
+class ShuffleXorOp(_ShuffleOp):
+    """`%s = kernel.shuffle_xor %v, 16 : f32`: `__shfl_xor_sync(0xffffffff, v, 16)`."""
+
+    name = "kernel.shuffle_xor"
+
+
+@irdl_op_definition
+class ShuffleDownOp(_ShuffleOp):
+    """`%s = kernel.shuffle_down %v, 16 : f32`: `__shfl_down_sync(0xffffffff, v, 16)`."""
+
+    name = "kernel.shuffle_down"
+
+
+# ---------------------------------------------------------------------------------------------
+# sm_90: bulk (TMA) copies completed on an mbarrier
+
+
+@irdl_op_definition
+class TmaLoadOp(IRDLOperation):
+    """`kernel.tma_load %dst[...], %src[...] bytes 4096 barrier %bar[0] : dst, src, bar types`.
+
+    One thread issues a bulk asynchronous copy (the TMA engine, `cp.async.bulk`) of `bytes`
+    contiguous bytes from global to shared memory; completion is signalled on the mbarrier as
+    transaction bytes (pair with `kernel.mbarrier_arrive_expect_tx` and `kernel.mbarrier_wait`).
+    Both addresses must be 16-byte aligned.
+    """
+
+    name = "kernel.tma_load"
+
+    dst = operand_def(MemRefType)
+    dst_indices = var_operand_def(IndexType)
+    src = operand_def(MemRefType)
+    src_indices = var_operand_def(IndexType)
+    barrier = operand_def(MemRefType)
+    barrier_indices = var_operand_def(IndexType)
+    dst_map = prop_def(AffineMapAttr)
+    src_map = prop_def(AffineMapAttr)
+    barrier_map = prop_def(AffineMapAttr)
+    bytes = prop_def(IntAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, dst, dst_indices, dst_map, src, src_indices, src_map, bar, bar_indices,
+                 bar_map, nbytes: int):  # fmt: skip
+        super().__init__(
+            operands=[dst, dst_indices, src, src_indices, bar, bar_indices],
+            properties={
+                "dst_map": AffineMapAttr(dst_map),
+                "src_map": AffineMapAttr(src_map),
+                "barrier_map": AffineMapAttr(bar_map),
+                "bytes": IntAttr(nbytes),
+            },
+        )
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+        dst_t = _verify_access(self, "destination", self.dst, self.dst_map.data, self.dst_indices)
+        src_t = _verify_access(self, "source", self.src, self.src_map.data, self.src_indices)
+        _verify_access(
+            self, "barrier", self.barrier, self.barrier_map.data, self.barrier_indices
+        )
+        if self.bytes.data < 16 or self.bytes.data % 16:
+            raise VerifyException(
+                f"'kernel.tma_load' byte count must be a positive multiple of 16, "
+                f"got {self.bytes.data}"
+            )
+        if not is_shared(dst_t):
+            raise VerifyException("'kernel.tma_load' destination must be shared memory")
+        if not is_global(src_t):
+            raise VerifyException("'kernel.tma_load' source must be global memory")
+        _verify_mbarrier(self, self.barrier)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TmaLoadOp:
+        dst, dst_map, dst_indices = _parse_access(parser)
+        parser.parse_punctuation(",")
+        src, src_map, src_indices = _parse_access(parser)
+        parser.parse_keyword("bytes")
+        nbytes = parser.parse_integer(allow_boolean=False)
+        parser.parse_keyword("barrier")
+        bar, bar_map, bar_indices = _parse_access(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = [_parse_memref_type(parser, cls.name)]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            types.append(_parse_memref_type(parser, cls.name))
+        op = cls(
+            parser.resolve_operand(dst, types[0]), dst_indices, dst_map,
+            parser.resolve_operand(src, types[1]), src_indices, src_map,
+            parser.resolve_operand(bar, types[2]), bar_indices, bar_map,
+            nbytes,
+        )  # fmt: skip
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self.dst, self.dst_map.data, self.dst_indices)
+        printer.print_string(", ")
+        _print_access(printer, self.src, self.src_map.data, self.src_indices)
+        printer.print_string(f" bytes {self.bytes.data} barrier ")
+        _print_access(printer, self.barrier, self.barrier_map.data, self.barrier_indices)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list(
+            [self.dst.type, self.src.type, self.barrier.type], printer.print_attribute
+        )
+
+
+class _MbarrierOp(IRDLOperation):
+    """Shared pieces: an mbarrier is one i64 element of a `kernel.smem` buffer."""
+
+    barrier = operand_def(MemRefType)
+    barrier_indices = var_operand_def(IndexType)
+    barrier_map = prop_def(AffineMapAttr)
+
+
+    def _verify_barrier(self) -> None:
+        _require_in_func(self)
+        _verify_access(
+            self, "barrier", self.barrier, self.barrier_map.data, self.barrier_indices
+        )
+        _verify_mbarrier(self, self.barrier)
+
+
+@irdl_op_definition
+class MbarrierInitOp(_MbarrierOp):
+    """`kernel.mbarrier_init %bar[0] count 1 : memref<1xi64, #kernel.smem>`.
+
+    Initialise the mbarrier for `count` arriving threads (one thread does this, then a
+    `kernel.barrier` publishes it).
+    """
+
+    name = "kernel.mbarrier_init"
+
+    count = prop_def(IntAttr)
+
+    def __init__(self, bar: SSAValue, indices: Sequence[SSAValue], amap: AffineMap, count: int):
+        super().__init__(
+            operands=[bar, indices],
+            properties={"barrier_map": AffineMapAttr(amap), "count": IntAttr(count)},
+        )
+
+    def verify_(self) -> None:
+        self._verify_barrier()
+        if self.count.data < 1:
+            raise VerifyException(
+                f"'kernel.mbarrier_init' arrival count must be positive, got {self.count.data}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MbarrierInitOp:
+        bar, amap, indices = _parse_access(parser)
+        parser.parse_keyword("count")
+        count = parser.parse_integer(allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = _parse_memref_type(parser, cls.name)
+        op = cls(parser.resolve_operand(bar, t), indices, amap, count)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self.barrier, self.barrier_map.data, self.barrier_indices)
+        printer.print_string(f" count {self.count.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.barrier.type)
+
+
+@irdl_op_definition
+class MbarrierArriveExpectTxOp(_MbarrierOp):
+    """`kernel.mbarrier_arrive_expect_tx %bar[0] bytes 4096 : memref<1xi64, #kernel.smem>`.
+
+    Arrive on the mbarrier and announce `bytes` transaction bytes still to land (from
+    `kernel.tma_load`s signalling it).
+    """
+
+    name = "kernel.mbarrier_arrive_expect_tx"
+
+    bytes = prop_def(IntAttr)
+
+    def __init__(self, bar: SSAValue, indices: Sequence[SSAValue], amap: AffineMap, nbytes: int):
+        super().__init__(
+            operands=[bar, indices],
+            properties={"barrier_map": AffineMapAttr(amap), "bytes": IntAttr(nbytes)},
+        )
+
+    def verify_(self) -> None:
+        self._verify_barrier()
+        if self.bytes.data < 0:
+            raise VerifyException(
+                f"'kernel.mbarrier_arrive_expect_tx' byte count must be non-negative, "
+                f"got {self.bytes.data}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MbarrierArriveExpectTxOp:
+        bar, amap, indices = _parse_access(parser)
+        parser.parse_keyword("bytes")
+        nbytes = parser.parse_integer(allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = _parse_memref_type(parser, cls.name)
+        op = cls(parser.resolve_operand(bar, t), indices, amap, nbytes)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self.barrier, self.barrier_map.data, self.barrier_indices)
+        printer.print_string(f" bytes {self.bytes.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.barrier.type)
+
+
+@irdl_op_definition
+class MbarrierWaitOp(_MbarrierOp):
+    """`kernel.mbarrier_wait %bar[0] phase %p : memref<1xi64, #kernel.smem>`.
+
+    Spin until the mbarrier's phase with parity `%p` (index, 0 or 1) has completed.
+    """
+
+    name = "kernel.mbarrier_wait"
+
+    phase = operand_def(IndexType)
+
+    def __init__(
+        self, bar: SSAValue, indices: Sequence[SSAValue], amap: AffineMap, phase: SSAValue
+    ):
+        super().__init__(
+            operands=[bar, indices, phase], properties={"barrier_map": AffineMapAttr(amap)}
+        )
+
+    def verify_(self) -> None:
+        self._verify_barrier()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MbarrierWaitOp:
+        bar, amap, indices = _parse_access(parser)
+        parser.parse_keyword("phase")
+        phase = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = _parse_memref_type(parser, cls.name)
+        op = cls(parser.resolve_operand(bar, t), indices, amap, phase)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self.barrier, self.barrier_map.data, self.barrier_indices)
+        printer.print_string(" phase ")
+        printer.print_ssa_value(self.phase)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.barrier.type)
+
+
+Kernel = Dialect(
+    "kernel",
+    [
+        KernelFuncOp,
+        ThreadIdOp,
+        BlockIdOp,
+        BlockDimOp,
+        GridDimOp,
+        LaneIdOp,
+        WarpIdOp,
+        ForOp,
+        YieldOp,
+        AccumulateOp,
+        IfOp,
+        SmemOp,
+        AllocaOp,
+        LoadOp,
+        StoreOp,
+        CpAsyncOp,
+        CpAsyncCommitOp,
+        CpAsyncWaitOp,
+        BarrierOp,
+        ShuffleXorOp,
+        ShuffleDownOp,
+        TmaLoadOp,
+        MbarrierInitOp,
+        MbarrierArriveExpectTxOp,
+        MbarrierWaitOp,
+    ],
+    [SharedMemorySpaceAttr, DimAttr],
+)
