@@ -783,9 +783,6 @@ class CombineOp(IRDLOperation):
                 )
             tile = axis[0]
             threads *= tile.extents.data[axis[1]].data
-        assert tile is not None
-        if not tile.is_ancestor(self):
-            raise VerifyException("'tile.combine' must be inside the 'tile.tile' of its axes")
         if threads > MAX_BLOCK_THREADS:
             raise VerifyException(
                 f"'tile.combine' combines {threads} threads, more than the "
