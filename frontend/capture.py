@@ -58,6 +58,10 @@ class Program:
     module: ModuleOp
     args: list[torch.Tensor] = field(default_factory=list)
     arg_names: list[str] = field(default_factory=list)
+    #: The captured PyTorch callable, taking the user inputs (the first `num_inputs` args);
+    #: parameters stay those of `args`. Used to compute references on fresh inputs.
+    fn: Callable[..., object] | None = None
+    num_inputs: int = 0
 
     @property
     def main(self) -> func.FuncOp:
@@ -654,7 +658,13 @@ def capture(
     conv = Converter(graph, cast_floats_to=dtype)
     conv.multi = {}
     mod = conv.convert([n for n, _, _ in ordered], [name for _, name, _ in ordered])
-    return Program(mod, [_cast(v, dtype) for _, _, v in ordered], [name for _, name, _ in ordered])
+    return Program(
+        mod,
+        [_cast(v, dtype) for _, _, v in ordered],
+        [name for _, name, _ in ordered],
+        fn=module,
+        num_inputs=len(user),
+    )
 
 
 # ----------------------------------------------------------------------------- expressions
