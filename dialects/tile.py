@@ -66,7 +66,7 @@ from xdsl.ir import (
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
 )
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -240,6 +240,25 @@ def pipeline_depth(op: Operation) -> int | None:
 
 # --------------------------------------------------------------------------------------------
 # Helpers
+
+
+def _parse_index_map(parser: Parser) -> tuple[AffineMap, list[SSAValue]]:
+    """`[%a1, %a2 * 32]`: an index map whose dimensions are the SSA values, in order (as loop's)."""
+    amap, indices = parser.parse_affine_map_of_ssa_ids()
+    dims = [AffineExpr.dimension(i) for i in range(amap.num_dims + amap.num_symbols)]
+    amap = amap.replace_dims_and_symbols(
+        dims[: amap.num_dims], dims[amap.num_dims :], len(dims), 0
+    )
+    return amap, list(indices)
+
+
+def _verify_index_map(name: str, what: str, amap: AffineMap, values: Sequence[SSAValue]) -> None:
+    if amap.num_symbols:
+        raise VerifyException(f"'{name}' {what} map must not have symbols")
+    if amap.num_dims != len(values):
+        raise VerifyException(
+            f"'{name}' {what} map takes {amap.num_dims} values but {len(values)} were given"
+        )
 
 
 def _int_list(parser: Parser) -> list[int]:
@@ -582,11 +601,7 @@ class StageOp(IRDLOperation):
             raise VerifyException(
                 f"'tile.stage' origin has {len(amap.results)} entries for a rank-{rank} source"
             )
-        if amap.num_dims + amap.num_symbols != len(self.origin_operands):
-            raise VerifyException(
-                f"'tile.stage' origin map takes {amap.num_dims + amap.num_symbols} values "
-                f"but {len(self.origin_operands)} were given"
-            )
+        _verify_index_map("tile.stage", "origin", amap, self.origin_operands)
         for v in self.origin_operands:
             axis = _axis_of(v)
             if axis is not None and axis[0].kinds.data[axis[1]].data != AxisKind.BLOCK:
@@ -666,7 +681,7 @@ class StageOp(IRDLOperation):
     def parse(cls, parser: Parser) -> StageOp:
         source = parser.parse_unresolved_operand()
         parser.parse_keyword("origin")
-        origin, origin_operands = parser.parse_affine_map_of_ssa_ids()
+        origin, origin_operands = _parse_index_map(parser)
         parser.parse_keyword("slab")
         slab = parser.parse_comma_separated_list(
             parser.Delimiter.SQUARE, lambda: SlabDimAttr.parse_one(parser)
@@ -859,11 +874,7 @@ class AtomicOp(IRDLOperation):
                 f"'tile.atomic' indexes a rank-{t.get_num_dims()} buffer with "
                 f"{len(amap.results)} indices"
             )
-        if amap.num_dims + amap.num_symbols != len(self.indices):
-            raise VerifyException(
-                f"'tile.atomic' index map takes {amap.num_dims + amap.num_symbols} values "
-                f"but {len(self.indices)} were given"
-            )
+        _verify_index_map("tile.atomic", "index", amap, self.indices)
         if self.value.type != t.element_type:
             raise VerifyException(
                 f"'tile.atomic' value type {self.value.type} differs from the element type "
@@ -880,7 +891,7 @@ class AtomicOp(IRDLOperation):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         memref = parser.parse_unresolved_operand()
-        amap, indices = parser.parse_affine_map_of_ssa_ids()
+        amap, indices = _parse_index_map(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         memref_type = parser.parse_type()

@@ -397,12 +397,24 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
 func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
     tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
-      %s = "tile.stage"(%x, %a1) <{origin = affine_map<()[s0, s1] -> (s0, s1)>, slab = [#tile.slab_dim<64 at 1>], copy = #tile<copy sync>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<8x64xf32>, index) -> memref<64xf32, #tile.smem>
+      %s = "tile.stage"(%x, %a1) <{origin = affine_map<(d0, d1) -> (d0, d1)>, slab = [#tile.slab_dim<64 at 1>], copy = #tile<copy sync>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<8x64xf32>, index) -> memref<64xf32, #tile.smem>
     }
   }
   func.return
 }
 // CHECK: 'tile.stage' origin map takes 2 values but 1 were given
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      %s = "tile.stage"(%x, %a1) <{origin = affine_map<()[s0] -> (s0, 0)>, slab = [#tile.slab_dim<64 at 1>], copy = #tile<copy sync>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<8x64xf32>, index) -> memref<64xf32, #tile.smem>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.stage' origin map must not have symbols
 
 // -----
 
@@ -680,7 +692,7 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
 func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
     tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
-      %s = "tile.stage"(%x, %a1) <{origin = affine_map<()[s0] -> (s0, 0)>, slab = [#tile.slab_dim<64 at 1>], copy = #tile<copy sync>, buffers = #builtin.int<2>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<8x64xf32>, index) -> memref<2x64xf32, #tile.smem>
+      %s = "tile.stage"(%x, %a1) <{origin = affine_map<(d0) -> (d0, 0)>, slab = [#tile.slab_dim<64 at 1>], copy = #tile<copy sync>, buffers = #builtin.int<2>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<8x64xf32>, index) -> memref<2x64xf32, #tile.smem>
     }
   }
   func.return
