@@ -11,6 +11,15 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 
 PASS_MODULES: list[str] = [
+    "dpl.transforms.decompose.elementwise",
+    "dpl.transforms.decompose.reductions",
+    "dpl.transforms.decompose.norms",
+    "dpl.transforms.decompose.matmul",
+    "dpl.transforms.decompose.attention",
+    "dpl.transforms.decompose.shapes",
+    "dpl.transforms.decompose.torch_all",
+    "dpl.transforms.decompose.fold_index_maps",
+    "dpl.transforms.loop.lower_to_loops",
     "dpl.transforms.loop.fuse_loops",
     "dpl.transforms.loop.hoist_invariants",
     "dpl.transforms.loop.dedup_loads",

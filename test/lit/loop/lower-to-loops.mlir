@@ -1,0 +1,68 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='lower-to-loops' | filecheck %s
+// One kernel per tensor op, in producer form; one case per op kind.
+
+func.func @main(%x: tensor<4x8xf64>) -> tensor<4x1xf64> {
+  %s = tensor.reduce max %x axes [1] : tensor<4x8xf64> -> tensor<4x1xf64>
+  func.return %s : tensor<4x1xf64>
+}
+// CHECK-LABEL: func.func @main(%x: memref<4x8xf64>) -> memref<4x1xf64> {
+// CHECK-NEXT:    %s = memref.alloc() : memref<4x1xf64>
+// CHECK-NEXT:    loop.kernel @k_s ins(%x : memref<4x8xf64>) outs(%s : memref<4x1xf64>) {
+// CHECK-NEXT:      loop.for free %a0 < 4 {
+// CHECK-NEXT:        loop.for free %a1 < 1 {
+// CHECK-NEXT:          %acc = loop.for reduce %r0 < 8 -> f64 {
+// CHECK-NEXT:            %in = loop.load %x[%a0, %r0] : memref<4x8xf64>
+// CHECK-NEXT:            loop.accumulate max %in : f64
+// CHECK-NEXT:          }
+// CHECK-NEXT:          loop.store %acc, %s[%a0, %a1] : memref<4x1xf64>
+
+// -----
+
+func.func @main(%x: tensor<4x8xf64>) -> tensor<8x4xf64> {
+  %t = tensor.index_map %x affine_map<(d0, d1) -> (d1, d0)> : tensor<4x8xf64> -> tensor<8x4xf64>
+  func.return %t : tensor<8x4xf64>
+}
+// CHECK-LABEL: func.func @main(%x: memref<4x8xf64>) -> memref<8x4xf64> {
+// CHECK:         loop.for free %a0 < 8 {
+// CHECK-NEXT:      loop.for free %a1 < 4 {
+// CHECK-NEXT:        %in = loop.load %x[%a1, %a0] : memref<4x8xf64>
+// CHECK-NEXT:        loop.store %in, %t[%a0, %a1] : memref<8x4xf64>
+
+// -----
+
+func.func @main(%x: tensor<4x8xf64>) -> tensor<4x8xf64> {
+  %m = tensor.elementwise ins(%x : tensor<4x8xf64>) with_indices -> tensor<4x8xf64> {
+  ^bb0(%a: f64, %i: index, %j: index):
+    %c = arith.cmpi sle, %j, %i : index
+    %z = arith.constant 0.0 : f64
+    %r = arith.select %c, %a, %z : f64
+    tensor.yield %r : f64
+  }
+  func.return %m : tensor<4x8xf64>
+}
+// CHECK-LABEL: func.func @main(%x: memref<4x8xf64>) -> memref<4x8xf64> {
+// CHECK:         loop.for free %a0 < 4 {
+// CHECK-NEXT:      loop.for free %a1 < 8 {
+// CHECK-NEXT:        %a = loop.load %x[%a0, %a1] : memref<4x8xf64>
+// CHECK-NEXT:        %c = arith.cmpi sle, %a1, %a0 : index
+
+// -----
+
+func.func @main(%t: tensor<10x4xf64>, %ids: tensor<3xi64>) -> tensor<3x4xf64> {
+  %g = tensor.gather %t[%ids] axis 0 : tensor<10x4xf64>, tensor<3xi64> -> tensor<3x4xf64>
+  func.return %g : tensor<3x4xf64>
+}
+// CHECK-LABEL: func.func @main(%t: memref<10x4xf64>, %ids: memref<3xi64>) -> memref<3x4xf64> {
+// CHECK:         %id = loop.load %ids[%a0] : memref<3xi64>
+// CHECK-NEXT:    %{{.*}} = arith.index_cast %id : i64 to index
+// CHECK-NEXT:    %in = loop.load %t[%{{.*}}, %a1] : memref<10x4xf64>
+
+// -----
+
+func.func @main(%a: tensor<2x3xf64>, %b: tensor<2x5xf64>) -> tensor<2x8xf64> {
+  %c = tensor.concat %a, %b axis 1 : tensor<2x3xf64>, tensor<2x5xf64> -> tensor<2x8xf64>
+  func.return %c : tensor<2x8xf64>
+}
+// CHECK-LABEL: func.func @main(%a: memref<2x3xf64>, %b: memref<2x5xf64>) -> memref<2x8xf64> {
+// CHECK:         loop.store %in, %c[%a0, %a1] : memref<2x8xf64>
+// CHECK:         loop.store %in_1, %c[%a0_1, %a1_1 + 3] : memref<2x8xf64>
