@@ -1,0 +1,151 @@
+"""decompose-shapes: torch's view/shape ops become `tensor.index_map` (and gather / concat)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir.affine import AffineExpr
+from xdsl.passes import ModulePass
+
+from dpl.dialects import tensor as T
+from dpl.dialects import torch as t
+from dpl.transforms.decompose.common import Emitter, decompose, shape_of
+
+d = AffineExpr.dimension
+
+
+def _groups(src: Sequence[int], out: Sequence[int]):
+    """Split both shapes into consecutive groups of equal element count (unit dims alone)."""
+    groups, i, j = [], 0, 0
+    while i < len(src) or j < len(out):
+        if i < len(src) and src[i] == 1 and (j >= len(out) or out[j] != 1):
+            groups.append(([i], []))
+            i += 1
+            continue
+        if j < len(out) and out[j] == 1 and (i >= len(src) or src[i] != 1):
+            groups.append(([], [j]))
+            j += 1
+            continue
+        gi, gj = [i], [j]
+        ps, po = src[i], out[j]
+        i, j = i + 1, j + 1
+        while ps != po:
+            if ps < po:
+                ps *= src[i]
+                gi.append(i)
+                i += 1
+            else:
+                po *= out[j]
+                gj.append(j)
+                j += 1
+        groups.append((gi, gj))
+    return groups
+
+
+def reshape_exprs(src: Sequence[int], out: Sequence[int]) -> list[AffineExpr]:
+    """Source indices of a row-major reshape, linearising and splitting only within groups."""
+    exprs: list[AffineExpr | None] = [None] * len(src)
+    for gi, gj in _groups(src, out):
+        if not gj:  # a unit source dim with no output counterpart
+            exprs[gi[0]] = AffineExpr.constant(0)
+            continue
+        if not gi:
+            continue
+        if len(gi) == 1 and len(gj) == 1:
+            exprs[gi[0]] = d(gj[0])
+            continue
+        lin: AffineExpr = AffineExpr.constant(0)
+        for jj in gj:
+            lin = lin * out[jj] + d(jj)
+        stride = 1
+        for ii in reversed(gi):
+            e = lin if stride == 1 else lin // stride
+            if ii != gi[0]:
+                e = e % src[ii]
+            exprs[ii] = e
+            stride *= src[ii]
+    return [e for e in exprs]  # type: ignore[misc]
+
+
+def _reshape(op, em: Emitter):
+    src, out = shape_of(op.input), shape_of(op.result)
+    return em.map_exprs(op.input, reshape_exprs(src, out), out)
+
+
+def _permute_with(op, em: Emitter, perm: Sequence[int]):
+    """out dim i is source dim perm[i]: source dim perm[i] is indexed by d_i."""
+    exprs: list[AffineExpr] = [AffineExpr.constant(0)] * len(perm)
+    for i, p in enumerate(perm):
+        exprs[p] = d(i)
+    return em.map_exprs(op.input, exprs, shape_of(op.result))
+
+
+def _transpose(op: t.TransposeOp, em: Emitter):
+    perm = list(range(len(shape_of(op.input))))
+    a, b = op.dim0.data, op.dim1.data
+    perm[a], perm[b] = perm[b], perm[a]
+    return _permute_with(op, em, perm)
+
+
+def _permute(op: t.PermuteOp, em: Emitter):
+    return _permute_with(op, em, [p.data for p in op.dims])
+
+
+def _unsqueeze(op: t.UnsqueezeOp, em: Emitter):
+    out = shape_of(op.result)
+    k = op.dim.data
+    return em.map_exprs(op.input, [d(i) for i in range(len(out)) if i != k], out)
+
+
+def _expand(op: t.ExpandOp, em: Emitter):
+    return em.broadcast(op.input, shape_of(op.result))
+
+
+def _slice(op: t.SliceOp, em: Emitter):
+    src = shape_of(op.input)
+    k, start, step = op.dim.data, op.start.data, op.step.data
+    exprs = [d(i) for i in range(len(src))]
+    exprs[k] = d(k) * step + start
+    return em.map_exprs(op.input, exprs, shape_of(op.result))
+
+
+def _cat(op: t.CatOp, em: Emitter):
+    inputs = [v for v in op.inputs if shape_of(v)[op.dim.data] != 0]
+    if len(inputs) == 1:
+        return inputs[0]
+    return em._one(T.ConcatOp(inputs, op.dim.data))
+
+
+def _embedding(op: t.EmbeddingOp, em: Emitter):
+    return em._one(T.GatherOp(op.weight, op.indices, 0))
+
+
+RULES = {
+    t.ReshapeOp: _reshape,
+    t.TransposeOp: _transpose,
+    t.PermuteOp: _permute,
+    t.UnsqueezeOp: _unsqueeze,
+    t.ExpandOp: _expand,
+    t.SliceOp: _slice,
+    t.CatOp: _cat,
+    t.EmbeddingOp: _embedding,
+}
+
+
+@dataclass(frozen=True)
+class DecomposeShapes(ModulePass):
+    """Rewrite reshape / transpose / permute / unsqueeze / expand / slice / cat / embedding.
+
+    The view ops become one `tensor.index_map` each: reshape linearises and splits indices only
+    inside groups of dims with equal element count (so [1,32,2048] -> [32,2048] is a plain
+    projection); slice is `start + step * d`; expand is a broadcast. cat becomes `tensor.concat`
+    and embedding `tensor.gather` on axis 0.
+    """
+
+    name = "decompose-shapes"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        decompose(op, RULES)
