@@ -1,0 +1,810 @@
+"""Kernel IR -> CUDA C++: a one-to-one tree walk over each `kernel.func`.
+
+`print_cuda(module)` returns one translation unit with an
+`extern "C" __global__ __launch_bounds__(N) void name(const float* x, ..., float* out)` per
+`kernel.func`; `print_manifest(module)` returns the launch data the runtime needs (grid, block,
+dynamic shared-memory bytes, argument order with shapes/dtypes and whether each is written).
+
+Each op becomes one statement, named after its SSA value's name hint (`float in2 = x_smem[a2];`).
+Constants are printed inline as literals. Buffer accesses are flattened row-major from the affine
+index map and the memref shape: `%x[0, %a1, %f] : memref<1x32x2048xf32>` -> `x[a1 * 2048 + f]`.
+Index values print as `int`, and `floordiv`/`mod` in index maps, like `arith.divui`/`remui`/
+`cmpi ult` on `index`, print as plain `/`, `%`, `<`: index values are assumed non-negative.
+
+An op with no CUDA form raises `CudaPrintError` (a ValueError) naming the op and its location.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
+
+from dpl.dialects import kernel as K
+from dpl.dialects.loop import CombineKind
+
+INDENT = "    "
+FULL_MASK = "0xffffffff"
+
+
+class CudaPrintError(ValueError):
+    """An op (or type) the CUDA printer cannot express; `op` says which."""
+
+    def __init__(self, message: str, op: Operation | None = None):
+        where = ""
+        if op is not None and isinstance(op.location, FileLineColLoc):
+            loc = op.location
+            where = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: "
+        super().__init__(where + message)
+        self.op = op
+
+
+# ---------------------------------------------------------------------------------------------
+# Types and literals
+
+
+def c_type(t: Attribute, op: Operation | None = None) -> str:
+    if isinstance(t, Float32Type):
+        return "float"
+    if isinstance(t, Float64Type):
+        return "double"
+    if isinstance(t, IndexType):
+        return "int"
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        names = {1: "bool", 8: "signed char", 16: "short", 32: "int", 64: "long long"}
+        if width in names:
+            return names[width]
+    raise CudaPrintError(f"type {t} has no CUDA form", op)
+
+
+def dtype_name(t: Attribute) -> str:
+    if isinstance(t, Float32Type):
+        return "float32"
+    if isinstance(t, Float64Type):
+        return "float64"
+    if isinstance(t, Float16Type):
+        return "float16"
+    if isinstance(t, IndexType):
+        return "int32"
+    if isinstance(t, IntegerType):
+        return "bool" if t.width.data == 1 else f"int{t.width.data}"
+    return str(t)
+
+
+def _is_f64(t: Attribute) -> bool:
+    return isinstance(t, Float64Type)
+
+
+def float_literal(value: float, t: Attribute) -> str:
+    f64 = _is_f64(t)
+    if math.isnan(value):
+        return "__longlong_as_double(0x7ff8000000000000LL)" if f64 else "__int_as_float(0x7fc00000)"
+    if math.isinf(value):
+        if f64:
+            bits = "0x7ff0000000000000LL" if value > 0 else "0xfff0000000000000LL"
+            return f"__longlong_as_double({bits})"
+        return f"__int_as_float({'0x7f800000' if value > 0 else '0xff800000'})"
+    text = repr(float(value)) if f64 else str(np.float32(value))
+    if "e" not in text and "." not in text:
+        text += ".0"
+    if text.startswith("-"):
+        text = f"({text}{'' if f64 else 'f'})"
+        return text
+    return text if f64 else text + "f"
+
+
+def int_literal(value: int, t: Attribute) -> str:
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        return "true" if value else "false"
+    text = str(value)
+    if isinstance(t, IntegerType) and t.width.data == 64:
+        text += "LL"
+    return f"({text})" if value < 0 else text
+
+
+def identity_literal(kind: CombineKind, t: Attribute) -> str:
+    if isinstance(t, Float32Type | Float64Type):
+        value = {
+            CombineKind.ADD: 0.0,
+            CombineKind.MUL: 1.0,
+            CombineKind.MAX: -math.inf,
+            CombineKind.MIN: math.inf,
+        }[kind]
+        return float_literal(value, t)
+    bits = 64 if c_type(t) == "long long" else 32
+    suffix = "LL" if bits == 64 else ""
+    return {
+        CombineKind.ADD: "0",
+        CombineKind.MUL: "1",
+        CombineKind.MAX: f"(-{2 ** (bits - 1) - 1}{suffix} - 1)",
+        CombineKind.MIN: f"{2 ** (bits - 1) - 1}{suffix}",
+    }[kind]
+
+
+# ---------------------------------------------------------------------------------------------
+# Names
+
+RESERVED = set(
+    """auto bool break case char class const constexpr continue default delete do double else enum
+    extern false float for goto if inline int long new nullptr register return short signed sizeof
+    static struct switch template this true typedef typename union unsigned using void volatile
+    while asm threadIdx blockIdx blockDim gridDim warpSize exp expf log logf sqrt sqrtf rsqrt
+    rsqrtf tanh tanhf erf erff sin sinf cos cosf pow powf fma fmaf fabs fabsf fmax fmaxf fmin fminf
+    max min abs floor ceil round trunc main""".split()
+)
+
+
+class Namer:
+    """Unique C identifiers from SSA name hints (`%x_smem` -> `x_smem`, unnamed -> `t3`)."""
+
+    def __init__(self) -> None:
+        self.names: dict[SSAValue, str] = {}
+        self.used: set[str] = set()
+        self.counter = 0
+
+    def fresh(self, base: str) -> str:
+        base = re.sub(r"\W", "_", base) or "t"
+        if base[0].isdigit():
+            base = "v" + base
+        if base.startswith("__"):
+            base = "v" + base
+        name, n = base, 0
+        while name in self.used or name in RESERVED:
+            n += 1
+            name = f"{base}_{n}"
+        self.used.add(name)
+        return name
+
+    def __call__(self, value: SSAValue) -> str:
+        if value not in self.names:
+            if value.name_hint:
+                self.names[value] = self.fresh(value.name_hint)
+            else:
+                while f"t{self.counter}" in self.used:
+                    self.counter += 1
+                self.names[value] = self.fresh(f"t{self.counter}")
+        return self.names[value]
+
+
+# ---------------------------------------------------------------------------------------------
+# Op tables
+
+INFIX = {
+    "arith.addf": "+",
+    "arith.subf": "-",
+    "arith.mulf": "*",
+    "arith.divf": "/",
+    "arith.addi": "+",
+    "arith.subi": "-",
+    "arith.muli": "*",
+    "arith.divsi": "/",
+    "arith.remsi": "%",
+    "arith.andi": "&",
+    "arith.ori": "|",
+    "arith.xori": "^",
+    "arith.shli": "<<",
+    "arith.shrsi": ">>",
+}
+UNSIGNED_INFIX = {"arith.divui": "/", "arith.remui": "%", "arith.shrui": ">>"}
+FLOAT_CALL = {  # arith/math op -> (f32 function, f64 function)
+    "arith.maximumf": ("fmaxf", "fmax"),
+    "arith.maxnumf": ("fmaxf", "fmax"),
+    "arith.minimumf": ("fminf", "fmin"),
+    "arith.minnumf": ("fminf", "fmin"),
+    "math.exp": ("expf", "exp"),
+    "math.exp2": ("exp2f", "exp2"),
+    "math.expm1": ("expm1f", "expm1"),
+    "math.log": ("logf", "log"),
+    "math.log2": ("log2f", "log2"),
+    "math.log10": ("log10f", "log10"),
+    "math.log1p": ("log1pf", "log1p"),
+    "math.sqrt": ("sqrtf", "sqrt"),
+    "math.rsqrt": ("rsqrtf", "rsqrt"),
+    "math.cbrt": ("cbrtf", "cbrt"),
+    "math.tanh": ("tanhf", "tanh"),
+    "math.sinh": ("sinhf", "sinh"),
+    "math.cosh": ("coshf", "cosh"),
+    "math.erf": ("erff", "erf"),
+    "math.sin": ("sinf", "sin"),
+    "math.cos": ("cosf", "cos"),
+    "math.tan": ("tanf", "tan"),
+    "math.asin": ("asinf", "asin"),
+    "math.acos": ("acosf", "acos"),
+    "math.atan": ("atanf", "atan"),
+    "math.atan2": ("atan2f", "atan2"),
+    "math.absf": ("fabsf", "fabs"),
+    "math.powf": ("powf", "pow"),
+    "math.fma": ("fmaf", "fma"),
+    "math.floor": ("floorf", "floor"),
+    "math.ceil": ("ceilf", "ceil"),
+    "math.trunc": ("truncf", "trunc"),
+    "math.round": ("roundf", "round"),
+    "math.roundeven": ("rintf", "rint"),
+    "math.copysign": ("copysignf", "copysign"),
+}
+INT_CALL = {"arith.maxsi": "max", "arith.minsi": "min", "math.absi": "abs"}
+CASTS = {
+    "arith.sitofp",
+    "arith.uitofp",
+    "arith.fptosi",
+    "arith.fptoui",
+    "arith.index_cast",
+    "arith.index_castui",
+    "arith.extf",
+    "arith.truncf",
+    "arith.extsi",
+    "arith.extui",
+    "arith.trunci",
+}
+CMPI = {
+    "eq": "==",
+    "ne": "!=",
+    "slt": "<",
+    "sle": "<=",
+    "sgt": ">",
+    "sge": ">=",
+    "ult": "<",
+    "ule": "<=",
+    "ugt": ">",
+    "uge": ">=",
+}
+CMPF = {
+    "false": "false",
+    "oeq": "{a} == {b}",
+    "ogt": "{a} > {b}",
+    "oge": "{a} >= {b}",
+    "olt": "{a} < {b}",
+    "ole": "{a} <= {b}",
+    "one": "({a} < {b} || {a} > {b})",
+    "ord": "({a} == {a} && {b} == {b})",
+    "ueq": "!({a} < {b} || {a} > {b})",
+    "ugt": "!({a} <= {b})",
+    "uge": "!({a} < {b})",
+    "ult": "!({a} >= {b})",
+    "ule": "!({a} > {b})",
+    "une": "{a} != {b}",
+    "uno": "({a} != {a} || {b} != {b})",
+    "true": "true",
+}
+HELPERS = {
+    "dpl_floordiv": """template <typename T>
+__device__ __forceinline__ T dpl_floordiv(T a, T b) {
+    T q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}""",
+    "dpl_ceildiv": """template <typename T>
+__device__ __forceinline__ T dpl_ceildiv(T a, T b) {
+    T q = a / b;
+    return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}""",
+}
+UNSIGNED = {"int": "unsigned int", "long long": "unsigned long long", "short": "unsigned short",
+            "signed char": "unsigned char", "bool": "bool"}  # fmt: skip
+
+PREC_ADD, PREC_MUL, PREC_ATOM = 1, 2, 3
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernel printer
+
+
+class KernelPrinter:
+    """Prints one `kernel.func` as a CUDA `__global__` function."""
+
+    def __init__(self, func: K.KernelFuncOp, helpers: set[str]):
+        self.func = func
+        self.helpers = helpers
+        self.names = Namer()
+        self.lines: list[str] = []
+        self.depth = 0
+        self.written = func.written_args()
+
+    # -- emission -------------------------------------------------------------------------------
+
+    def emit(self, line: str) -> None:
+        self.lines.append(INDENT * self.depth + line)
+
+    def block(self, block: Block) -> None:
+        self.depth += 1
+        for op in block.ops:
+            self.op(op)
+        self.depth -= 1
+
+    # -- values ---------------------------------------------------------------------------------
+
+    def value(self, v: SSAValue) -> str:
+        """A value as an expression: constants inline, everything else by name."""
+        owner = v.owner
+        if isinstance(owner, Operation) and owner.name == "arith.constant":
+            attr = owner.value  # type: ignore[attr-defined]
+            if isinstance(attr, FloatAttr):
+                return float_literal(attr.value.data, v.type)
+            if isinstance(attr, IntegerAttr):
+                return int_literal(attr.value.data, v.type)
+            raise CudaPrintError(f"'arith.constant' of {attr} has no CUDA form", owner)
+        return self.names(v)
+
+    def define(self, op: Operation, expr: str) -> None:
+        result = op.results[0]
+        self.emit(f"{c_type(result.type, op)} {self.names(result)} = {expr};")
+
+    # -- index maps -----------------------------------------------------------------------------
+
+    def affine(self, e: AffineExpr, operands: Sequence[SSAValue], num_dims: int, prec: int) -> str:
+        def wrap(text: str, own: int) -> str:
+            return f"({text})" if own < prec else text
+
+        if isinstance(e, AffineConstantExpr):
+            return f"({e.value})" if e.value < 0 and prec > PREC_ADD else str(e.value)
+        if isinstance(e, AffineDimExpr):
+            return self.value(operands[e.position])
+        if isinstance(e, AffineSymExpr):
+            return self.value(operands[num_dims + e.position])
+        assert isinstance(e, AffineBinaryOpExpr)
+
+        def sub(x: AffineExpr, p: int) -> str:
+            return self.affine(x, operands, num_dims, p)
+
+        kind = e.kind
+        if kind == AffineBinaryOpKind.Add:
+            rhs = e.rhs
+            if (
+                isinstance(rhs, AffineBinaryOpExpr)
+                and rhs.kind == AffineBinaryOpKind.Mul
+                and isinstance(rhs.rhs, AffineConstantExpr)
+                and rhs.rhs.value < 0
+            ):
+                scaled = rhs.lhs if rhs.rhs.value == -1 else rhs.lhs * (-rhs.rhs.value)
+                return wrap(f"{sub(e.lhs, PREC_ADD)} - {sub(scaled, PREC_MUL)}", PREC_ADD)
+            if isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
+                return wrap(f"{sub(e.lhs, PREC_ADD)} - {-rhs.value}", PREC_ADD)
+            return wrap(f"{sub(e.lhs, PREC_ADD)} + {sub(rhs, PREC_ADD)}", PREC_ADD)
+        if kind == AffineBinaryOpKind.Mul:
+            return wrap(f"{sub(e.lhs, PREC_MUL)} * {sub(e.rhs, PREC_ATOM)}", PREC_MUL)
+        if kind == AffineBinaryOpKind.FloorDiv:
+            return wrap(f"{sub(e.lhs, PREC_MUL)} / {sub(e.rhs, PREC_ATOM)}", PREC_MUL)
+        if kind == AffineBinaryOpKind.Mod:
+            return wrap(f"{sub(e.lhs, PREC_MUL)} % {sub(e.rhs, PREC_ATOM)}", PREC_MUL)
+        if kind == AffineBinaryOpKind.CeilDiv:
+            d = sub(e.rhs, PREC_ATOM)
+            return wrap(f"({sub(e.lhs, PREC_ADD)} + {d} - 1) / {d}", PREC_MUL)
+        raise CudaPrintError(f"affine expression {e} has no CUDA form")
+
+    def flat_index(self, memref: SSAValue, amap: AffineMap, indices: Sequence[SSAValue]) -> str:
+        """Row-major flat offset of an access: `a1 * 2048 + f` for `[0, %a1, %f]` of 1x32x2048."""
+        t = memref.type
+        assert isinstance(t, MemRefType)
+        shape = t.get_shape()
+        strides = [1] * len(shape)
+        for i in range(len(shape) - 2, -1, -1):
+            strides[i] = strides[i + 1] * shape[i + 1]
+        terms: list[str] = []
+        constant = 0
+        for expr, stride in zip(amap.results, strides):
+            if isinstance(expr, AffineConstantExpr):
+                constant += expr.value * stride
+            elif stride == 1:
+                terms.append(self.affine(expr, indices, amap.num_dims, PREC_ADD))
+            else:
+                terms.append(f"{self.affine(expr, indices, amap.num_dims, PREC_MUL)} * {stride}")
+        if constant or not terms:
+            terms.append(str(constant))
+        return " + ".join(terms).replace("+ -", "- ")
+
+    def access(self, memref: SSAValue, amap: AffineMap, indices: Sequence[SSAValue]) -> str:
+        return f"{self.names(memref)}[{self.flat_index(memref, amap, indices)}]"
+
+    def shared_address(self, var: str, memref, amap, indices) -> None:
+        self.emit(
+            f"unsigned int {var} = static_cast<unsigned int>("
+            f"__cvta_generic_to_shared(&{self.access(memref, amap, indices)}));"
+        )
+
+    # -- the function ---------------------------------------------------------------------------
+
+    def print(self) -> str:
+        func = self.func
+        params = []
+        for arg in func.args:
+            name = self.names(arg)
+            t = arg.type
+            if isinstance(t, MemRefType):
+                ctype = c_type(t.element_type, func)
+                const = "" if arg in self.written else "const "
+                params.append(f"{const}{ctype}* {name}")
+            else:
+                params.append(f"{c_type(t, func)} {name}")
+        self.lines.append('extern "C" __global__')
+        self.lines.append(
+            f"__launch_bounds__({func.num_threads}) void {func.sym_name.data}("
+            + ", ".join(params)
+            + ") {"
+        )
+        if any(isinstance(op, K.SmemOp) and op.is_dynamic for op in func.body.walk()):
+            self.lines.append(f"{INDENT}extern __shared__ __align__(16) unsigned char dpl_dyn_smem[];")
+        self.block(func.body.block)
+        self.lines.append("}")
+        return "\n".join(self.lines)
+
+    # -- ops ------------------------------------------------------------------------------------
+
+    def op(self, op: Operation) -> None:
+        name = op.name
+        handler = getattr(self, "op_" + name.replace(".", "_"), None)
+        if handler is not None:
+            handler(op)
+            return
+        if name == "arith.constant":
+            self.value(op.results[0])  # checks the constant is printable; used inline
+            return
+        if name in INFIX or name in UNSIGNED_INFIX:
+            a, b = (self.value(v) for v in op.operands)
+            ctype = c_type(op.results[0].type, op)
+            if name in UNSIGNED_INFIX and not isinstance(op.results[0].type, IndexType):
+                u = UNSIGNED[ctype]
+                self.define(op, f"({ctype})(({u}){a} {UNSIGNED_INFIX[name]} ({u}){b})")
+            else:
+                self.define(op, f"{a} {INFIX.get(name) or UNSIGNED_INFIX[name]} {b}")
+            return
+        if name in FLOAT_CALL:
+            f32, f64 = FLOAT_CALL[name]
+            fn = f64 if _is_f64(op.results[0].type) else f32
+            self.define(op, f"{fn}({', '.join(self.value(v) for v in op.operands)})")
+            return
+        if name in INT_CALL:
+            self.define(op, f"{INT_CALL[name]}({', '.join(self.value(v) for v in op.operands)})")
+            return
+        if name in CASTS:
+            t = op.results[0].type
+            self.define(op, f"({c_type(t, op)}){self.value(op.operands[0])}")
+            return
+        if name in ("loop.load", "loop.store"):
+            getattr(self, "op_kernel_" + name.split(".")[1])(op)
+            return
+        raise CudaPrintError(f"'{name}' has no CUDA lowering", op)
+
+    # arith with special syntax
+
+    def op_arith_negf(self, op: Operation) -> None:
+        self.define(op, f"-{self.value(op.operands[0])}")
+
+    def op_arith_select(self, op: Operation) -> None:
+        c, a, b = (self.value(v) for v in op.operands)
+        self.define(op, f"{c} ? {a} : {b}")
+
+    def op_arith_cmpi(self, op: Operation) -> None:
+        pred = _predicate_name(op, ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"))
+        a, b = (self.value(v) for v in op.operands)
+        t = op.operands[0].type
+        if pred.startswith("u") and not isinstance(t, IndexType):
+            u = UNSIGNED[c_type(t, op)]
+            a, b = f"({u}){a}", f"({u}){b}"
+        self.define(op, f"{a} {CMPI[pred]} {b}")
+
+    def op_arith_cmpf(self, op: Operation) -> None:
+        pred = _predicate_name(op, tuple(CMPF))
+        a, b = (self.value(v) for v in op.operands)
+        self.define(op, CMPF[pred].format(a=a, b=b))
+
+    def op_arith_floordivsi(self, op: Operation) -> None:
+        self.helpers.add("dpl_floordiv")
+        a, b = (self.value(v) for v in op.operands)
+        self.define(op, f"dpl_floordiv({a}, {b})")
+
+    def op_arith_ceildivsi(self, op: Operation) -> None:
+        self.helpers.add("dpl_ceildiv")
+        a, b = (self.value(v) for v in op.operands)
+        self.define(op, f"dpl_ceildiv({a}, {b})")
+
+    def op_arith_ceildivui(self, op: Operation) -> None:
+        a, b = (self.value(v) for v in op.operands)
+        self.define(op, f"({a} + {b} - 1) / {b}")
+
+    def op_arith_bitcast(self, op: Operation) -> None:
+        src, dst = op.operands[0].type, op.results[0].type
+        fn = {
+            ("float", "int"): "__float_as_int",
+            ("int", "float"): "__int_as_float",
+            ("double", "long long"): "__double_as_longlong",
+            ("long long", "double"): "__longlong_as_double",
+        }.get((c_type(src, op), c_type(dst, op)))
+        if fn is None:
+            raise CudaPrintError(f"'arith.bitcast' from {src} to {dst} has no CUDA form", op)
+        self.define(op, f"{fn}({self.value(op.operands[0])})")
+
+    # indices
+
+    def _linear_tid(self) -> str:
+        bx, by, bz = self.func.block_extents
+        if by == 1 and bz == 1:
+            return "threadIdx.x"
+        return "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))"
+
+    def op_kernel_thread_id(self, op: K.ThreadIdOp) -> None:
+        self.define(op, f"threadIdx.{op.dim.data}")
+
+    def op_kernel_block_id(self, op: K.BlockIdOp) -> None:
+        self.define(op, f"blockIdx.{op.dim.data}")
+
+    def op_kernel_block_dim(self, op: K.BlockDimOp) -> None:
+        self.define(op, f"blockDim.{op.dim.data}")
+
+    def op_kernel_grid_dim(self, op: K.GridDimOp) -> None:
+        self.define(op, f"gridDim.{op.dim.data}")
+
+    def op_kernel_lane_id(self, op: K.LaneIdOp) -> None:
+        self.define(op, f"{self._linear_tid()} & 31")
+
+    def op_kernel_warp_id(self, op: K.WarpIdOp) -> None:
+        self.define(op, f"{self._linear_tid()} >> 5")
+
+    # control flow
+
+    def op_kernel_for(self, op: K.ForOp) -> None:
+        last = op.body.block.last_op
+        if op.res:
+            assert isinstance(last, K.AccumulateOp)
+            for result, kind in zip(op.res, last.kinds):
+                init = identity_literal(kind.data, result.type)
+                self.emit(f"{c_type(result.type, op)} {self.names(result)} = {init};")
+        if op.unroll is not None:
+            self.emit("#pragma unroll" + (f" {op.unroll.data}" if op.unroll.data else ""))
+        iv = self.names(op.iv)
+
+        def bound(key: str) -> str:
+            b = op.bound(key)
+            return str(b) if isinstance(b, int) else self.value(b)
+
+        step = bound("step")
+        incr = f"{iv}++" if step == "1" else f"{iv} += {step}"
+        self.emit(f"for (int {iv} = {bound('lb')}; {iv} < {bound('ub')}; {incr}) {{")
+        self.block(op.body.block)
+        self.emit("}")
+
+    def op_kernel_accumulate(self, op: K.AccumulateOp) -> None:
+        loop = op.parent_op()
+        assert isinstance(loop, K.ForOp)
+        for result, kind, value in zip(loop.res, op.kinds, op.values):
+            acc, v = self.names(result), self.value(value)
+            t = result.type
+            is_float = isinstance(t, Float32Type | Float64Type)
+            match kind.data:
+                case CombineKind.ADD:
+                    self.emit(f"{acc} += {v};")
+                case CombineKind.MUL:
+                    self.emit(f"{acc} *= {v};")
+                case CombineKind.MAX:
+                    fn = ("fmax" if _is_f64(t) else "fmaxf") if is_float else "max"
+                    self.emit(f"{acc} = {fn}({acc}, {v});")
+                case CombineKind.MIN:
+                    fn = ("fmin" if _is_f64(t) else "fminf") if is_float else "min"
+                    self.emit(f"{acc} = {fn}({acc}, {v});")
+
+    def op_kernel_yield(self, op: Operation) -> None:
+        pass
+
+    def op_kernel_if(self, op: K.IfOp) -> None:
+        self.emit(f"if ({self.value(op.cond)}) {{")
+        self.block(op.then_region.block)
+        if op.else_region.blocks:
+            self.emit("} else {")
+            self.block(op.else_region.block)
+        self.emit("}")
+
+    # buffers and memory
+
+    def op_kernel_smem(self, op: K.SmemOp) -> None:
+        t = op.result.type
+        assert isinstance(t, MemRefType)
+        ctype = c_type(t.element_type, op)
+        name = self.names(op.result)
+        if op.offset is not None:
+            self.emit(
+                f"{ctype}* {name} = reinterpret_cast<{ctype}*>(dpl_dyn_smem + {op.offset.data});"
+            )
+        else:
+            self.emit(f"__shared__ __align__(16) {ctype} {name}[{_num_elements(t)}];")
+
+    def op_kernel_alloca(self, op: K.AllocaOp) -> None:
+        t = op.result.type
+        assert isinstance(t, MemRefType)
+        self.emit(f"{c_type(t.element_type, op)} {self.names(op.result)}[{_num_elements(t)}];")
+
+    def op_kernel_load(self, op: Operation) -> None:
+        self.define(op, self.access(op.memref, op.map.data, op.indices))  # type: ignore[attr-defined]
+
+    def op_kernel_store(self, op: Operation) -> None:
+        target = self.access(op.memref, op.map.data, op.indices)  # type: ignore[attr-defined]
+        self.emit(f"{target} = {self.value(op.value)};")  # type: ignore[attr-defined]
+
+    def op_kernel_cp_async(self, op: K.CpAsyncOp) -> None:
+        cache = "cg" if op.bytes.data == 16 else "ca"
+        self.emit("{")
+        self.depth += 1
+        self.shared_address("dst_addr", op.dst, op.dst_map.data, op.dst_indices)
+        src = self.access(op.src, op.src_map.data, op.src_indices)
+        self.emit(
+            f'asm volatile("cp.async.{cache}.shared.global [%0], [%1], {op.bytes.data};\\n"'
+            f' :: "r"(dst_addr), "l"(&{src}) : "memory");'
+        )
+        self.depth -= 1
+        self.emit("}")
+
+    def op_kernel_cp_async_commit(self, op: Operation) -> None:
+        self.emit('asm volatile("cp.async.commit_group;\\n" ::: "memory");')
+
+    def op_kernel_cp_async_wait(self, op: K.CpAsyncWaitOp) -> None:
+        self.emit(f'asm volatile("cp.async.wait_group {op.pending.data};\\n" ::: "memory");')
+
+    def op_kernel_barrier(self, op: Operation) -> None:
+        self.emit("__syncthreads();")
+
+    def _shuffle(self, op: K.ShuffleXorOp | K.ShuffleDownOp, fn: str) -> None:
+        width = "" if op.width.data == 32 else f", {op.width.data}"
+        v = self.value(op.value)
+        self.define(op, f"{fn}({FULL_MASK}, {v}, {op.offset.data}{width})")
+
+    def op_kernel_shuffle_xor(self, op: K.ShuffleXorOp) -> None:
+        self._shuffle(op, "__shfl_xor_sync")
+
+    def op_kernel_shuffle_down(self, op: K.ShuffleDownOp) -> None:
+        self._shuffle(op, "__shfl_down_sync")
+
+    # sm_90 bulk copies and mbarriers
+
+    def _bar_addr(self, op: K.TmaLoadOp | K._MbarrierOp) -> None:
+        self.shared_address("bar_addr", op.barrier, op.barrier_map.data, op.barrier_indices)
+
+    def op_kernel_tma_load(self, op: K.TmaLoadOp) -> None:
+        self.emit("{")
+        self.depth += 1
+        self.shared_address("dst_addr", op.dst, op.dst_map.data, op.dst_indices)
+        self._bar_addr(op)
+        src = self.access(op.src, op.src_map.data, op.src_indices)
+        self.emit(
+            'asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes'
+            ' [%0], [%1], %2, [%3];\\n"'
+            f' :: "r"(dst_addr), "l"(&{src}), "r"({op.bytes.data}), "r"(bar_addr) : "memory");'
+        )
+        self.depth -= 1
+        self.emit("}")
+
+    def op_kernel_mbarrier_init(self, op: K.MbarrierInitOp) -> None:
+        self.emit("{")
+        self.depth += 1
+        self._bar_addr(op)
+        self.emit(
+            'asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\\n"'
+            f' :: "r"(bar_addr), "r"({op.count.data}) : "memory");'
+        )
+        self.emit('asm volatile("fence.mbarrier_init.release.cluster;\\n" ::: "memory");')
+        self.depth -= 1
+        self.emit("}")
+
+    def op_kernel_mbarrier_arrive_expect_tx(self, op: K.MbarrierArriveExpectTxOp) -> None:
+        self.emit("{")
+        self.depth += 1
+        self._bar_addr(op)
+        self.emit(
+            'asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\\n"'
+            f' :: "r"(bar_addr), "r"({op.bytes.data}) : "memory");'
+        )
+        self.depth -= 1
+        self.emit("}")
+
+    def op_kernel_mbarrier_wait(self, op: K.MbarrierWaitOp) -> None:
+        self.emit("{")
+        self.depth += 1
+        self._bar_addr(op)
+        self.emit("unsigned int done = 0;")
+        self.emit("while (!done) {")
+        self.depth += 1
+        self.emit(
+            'asm volatile("{\\n.reg .pred p;\\n'
+            "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n"
+            'selp.u32 %0, 1, 0, p;\\n}\\n"'
+            f' : "=r"(done) : "r"(bar_addr), "r"({self.value(op.phase)}) : "memory");'
+        )
+        self.depth -= 1
+        self.emit("}")
+        self.depth -= 1
+        self.emit("}")
+
+
+def _predicate_name(op: Operation, names: Sequence[str]) -> str:
+    from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
+
+    table = CMPF_COMPARISON_OPERATIONS if op.name == "arith.cmpf" else CMPI_COMPARISON_OPERATIONS
+    pred = table[op.predicate.value.data]  # type: ignore[attr-defined]
+    assert pred in names
+    return pred
+
+
+def _num_elements(t: MemRefType) -> int:
+    n = 1
+    for d in t.get_shape():
+        n *= d
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry points
+
+
+def kernel_funcs(module: ModuleOp) -> list[K.KernelFuncOp]:
+    return [op for op in module.walk() if isinstance(op, K.KernelFuncOp)]
+
+
+def print_cuda(module: ModuleOp) -> str:
+    """The CUDA C++ translation unit for every `kernel.func` in `module`."""
+    helpers: set[str] = set()
+    kernels = [KernelPrinter(func, helpers).print() for func in kernel_funcs(module)]
+    parts = ["// Generated by dpl-translate --to-cuda."]
+    parts += [HELPERS[h] for h in sorted(helpers)]
+    parts += kernels
+    return "\n\n".join(parts) + "\n"
+
+
+def print_manifest(module: ModuleOp) -> dict:
+    """Launch data per kernel, JSON-able: name, grid, block, shared memory, argument order."""
+    kernels = []
+    for func in kernel_funcs(module):
+        names = Namer()
+        written, read = func.written_args(), func.read_args()
+        args = []
+        for arg in func.args:
+            t = arg.type
+            memref = isinstance(t, MemRefType)
+            role = "in"
+            if arg in written:
+                role = "inout" if arg in read else "out"
+            args.append(
+                {
+                    "name": names(arg),
+                    "shape": list(t.get_shape()) if memref else [],
+                    "dtype": dtype_name(t.element_type if memref else t),
+                    "role": role,
+                }
+            )
+        static_smem = sum(
+            op.size_bytes()
+            for op in func.body.walk()
+            if isinstance(op, K.SmemOp) and not op.is_dynamic
+        )
+        kernels.append(
+            {
+                "name": func.sym_name.data,
+                "grid": list(func.grid_extents),
+                "block": list(func.block_extents),
+                "smem_bytes": func.smem.data,
+                "static_smem_bytes": static_smem,
+                "args": args,
+            }
+        )
+    return {"kernels": kernels}
