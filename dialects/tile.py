@@ -641,8 +641,9 @@ class StageOp(IRDLOperation):
                 raise VerifyException(
                     f"'tile.stage' buffers must be at least 1, got {self.buffers.data}"
                 )
-            assert self.buffer_loop is not None
-            if not _is_loop_iv(self.buffer_loop) or not self.buffer_loop.block.parent_op().is_ancestor(self):  # type: ignore[union-attr]
+            k = self.buffer_loop
+            loop_op = k.block.parent_op() if isinstance(k, BlockArgument) else None
+            if not _is_loop_iv(k) or loop_op is None or not loop_op.is_ancestor(self):
                 raise VerifyException(
                     "'tile.stage' buffers must name the induction variable of an enclosing loop"
                 )
