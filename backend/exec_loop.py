@@ -8,6 +8,8 @@ A kernel runs vectorised: loop nesting depth d is NumPy axis d of every value (s
 value does not vary), so a free loop is one array operation over its whole extent and a reduce
 loop is a NumPy reduction along its axis. This is exact for the loop dialect's semantics because
 free iterations are independent and a kernel never reads what it writes in another iteration.
+A reduce loop whose iteration space would be too large to hold at once (a big matmul) runs in
+chunks along its axis, combining the partial results.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from dpl.backend.affine_np import eval_map
 from dpl.backend.scalar_eval import eval_op, is_scalar_op, numpy_dtype
 from dpl.dialects import loop
+
+#: Largest number of elements an iteration space may have before a reduce loop is chunked.
+CHUNK_ELEMENTS = 1 << 22
 
 _REDUCERS = {
     loop.CombineKind.ADD: np.sum,
@@ -87,6 +92,7 @@ class _Nest:
     def __init__(self, rank: int, env: dict[SSAValue, np.ndarray]):
         self.rank = max(rank, 1)
         self.env = env
+        self.extents = [1] * self.rank
 
     def full(self, value) -> np.ndarray:
         """A value as an array of the nest's rank (broadcastable over every loop axis)."""
@@ -102,19 +108,27 @@ class _Nest:
     def op(self, op: Operation, depth: int) -> None:
         env = self.env
         if isinstance(op, loop.ForOp):
-            shape = [1] * self.rank
-            shape[depth] = op.extent.data
-            env[op.iv] = np.arange(op.extent.data).reshape(shape)
-            self.block(op.body.block, depth + 1)
+            extent = op.extent.data
+            self.extents[depth] = extent
+            outer = int(np.prod(self.extents[:depth])) or 1
+            step = extent
+            if op.is_reduce and outer * extent > CHUNK_ELEMENTS:
+                step = max(1, CHUNK_ELEMENTS // outer)
+            partial: list[list[np.ndarray]] = []
+            for start in range(0, extent, step):
+                shape = [1] * self.rank
+                shape[depth] = min(step, extent - start)
+                env[op.iv] = np.arange(start, start + shape[depth]).reshape(shape)
+                self.block(op.body.block, depth + 1)
+                if op.is_reduce:
+                    partial.append(self._reduce(op, depth, shape[depth]))
+            self.extents[depth] = 1
             if op.is_reduce:
                 acc = op.body.block.last_op
                 assert isinstance(acc, loop.AccumulateOp)
-                for result, kind, value in zip(op.res, acc.kinds, acc.values):
-                    v = env[value]
-                    target = list(v.shape)
-                    target[depth] = op.extent.data
-                    v = np.broadcast_to(v, target)
-                    env[result] = _REDUCERS[kind.data](v, axis=depth, keepdims=True)
+                for i, (result, kind) in enumerate(zip(op.res, acc.kinds)):
+                    parts = np.concatenate([p[i] for p in partial], axis=depth)
+                    env[result] = _REDUCERS[kind.data](parts, axis=depth, keepdims=True)
         elif isinstance(op, loop.LoadOp):
             idx = eval_map(op.map.data, [env[i] for i in op.indices])
             env[op.result] = self.full(env[op.memref][tuple(idx)])
@@ -131,3 +145,15 @@ class _Nest:
                 env[result] = self.full(value)
         else:
             raise ValueError(f"the loop executor does not know '{op.name}'")
+
+    def _reduce(self, op: loop.ForOp, depth: int, count: int) -> list[np.ndarray]:
+        """The partial results of one chunk of a reduce loop, each of extent 1 along `depth`."""
+        acc = op.body.block.last_op
+        assert isinstance(acc, loop.AccumulateOp)
+        partial = []
+        for kind, value in zip(acc.kinds, acc.values):
+            v = self.env[value]
+            target = list(v.shape)
+            target[depth] = count
+            partial.append(_REDUCERS[kind.data](np.broadcast_to(v, target), axis=depth, keepdims=True))
+        return partial
