@@ -983,9 +983,13 @@ class KernelOp(IRDLOperation):
                     )
             elif isinstance(op, (loop.StoreOp, AtomicOp)):
                 if op.memref not in self.outs:
-                    raise VerifyException(f"{name}: '{op.name}' writes a buffer that is not a kernel out")
+                    raise VerifyException(
+                        f"{name}: '{op.name}' writes a buffer that is not a kernel out"
+                    )
             elif isinstance(op, StageOp) and op.source not in self.ins:
-                raise VerifyException(f"{name}: 'tile.stage' copies a buffer that is not a kernel in")
+                raise VerifyException(
+                    f"{name}: 'tile.stage' copies a buffer that is not a kernel in"
+                )
             if UNROLL in op.attributes:
                 if not isinstance(op, (loop.ForOp, StridedForOp)):
                     raise VerifyException(f"{name}: '{UNROLL}' marks loops only, not '{op.name}'")
