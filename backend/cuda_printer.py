@@ -62,6 +62,8 @@ class CudaPrintError(ValueError):
             where = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: "
         super().__init__(where + message)
         self.op = op
+        self.where = where.rstrip(": ")
+        self.message = message
 
 
 # ---------------------------------------------------------------------------------------------

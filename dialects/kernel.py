@@ -1352,7 +1352,7 @@ class MbarrierWaitOp(_MbarrierOp):
         self, bar: SSAValue, indices: Sequence[SSAValue], amap: AffineMap, phase: SSAValue
     ):
         super().__init__(
-            operands=[bar, indices, phase], properties={"barrier_map": AffineMapAttr(amap)}
+            operands=[phase, bar, indices], properties={"barrier_map": AffineMapAttr(amap)}
         )
 
     def verify_(self) -> None:

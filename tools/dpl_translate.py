@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from dpl.dialects import make_context
-from dpl.tools.common import LocatingParser, guarded
+from dpl.tools.common import LocatingParser, fail, guarded
 
 
 def run(argv: Sequence[str] | None = None) -> None:
@@ -51,8 +51,10 @@ def run(argv: Sequence[str] | None = None) -> None:
             result = print_cuda(module)
         else:
             result = json.dumps(print_manifest(module), indent=2) + "\n"
-    except CudaPrintError:
-        raise
+    except CudaPrintError as e:
+        if not e.where:
+            raise
+        fail("dpl-translate", f"{e.where}: error: {e.message}")
     if args.output:
         with open(args.output, "w") as f:
             f.write(result)
