@@ -128,6 +128,8 @@ class Emitter:
         if with_indices:
             arg_types += [IndexType()] * len(shape)
         block = Block(arg_types=arg_types)
+        for i, arg in enumerate(block.args):
+            arg.name_hint = "abcdefgh"[i] if i < len(ins) else f"i{i - len(ins)}"
         s = Scalar(Builder(InsertPoint.at_end(block)), etype)
         value = body(s, *block.args)
         s.b.insert(T.YieldOp(value))

@@ -1,0 +1,52 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline=decompose-norms | filecheck %s
+// rms_norm: square, sum-reduce, *1/N, +eps, rsqrt, broadcast, mul, mul weight (the seeds' RMSNorm).
+// layer_norm: mean, centre, biased variance, +eps, rsqrt, mul, weight, bias.
+
+func.func @rms(%x: tensor<1x32x2048xf32>, %w: tensor<2048xf32>) -> tensor<1x32x2048xf32> {
+  %r = torch.rms_norm %x, %w {eps = 1.0e-06 : f64, normalized_rank = 1} : (tensor<1x32x2048xf32>, tensor<2048xf32>) -> tensor<1x32x2048xf32>
+  func.return %r : tensor<1x32x2048xf32>
+}
+// CHECK-LABEL: func.func @rms
+// CHECK-NEXT:    %sq = tensor.elementwise ins(%x : tensor<1x32x2048xf32>) -> tensor<1x32x2048xf32> {
+// CHECK:           arith.mulf %a, %a : f32
+// CHECK:         %red = tensor.reduce sum %sq axes [2] : tensor<1x32x2048xf32> -> tensor<1x32x1xf32>
+// CHECK-NEXT:    %inv = tensor.elementwise ins(%red : tensor<1x32x1xf32>) -> tensor<1x32x1xf32> {
+// CHECK:           arith.constant 0.00048828125 : f32
+// CHECK:           arith.constant 1.000000e-06 : f32
+// CHECK:           math.rsqrt
+// CHECK:         %bc = tensor.index_map %inv affine_map<(d0, d1, d2) -> (d0, d1, 0)> : tensor<1x32x1xf32> -> tensor<1x32x2048xf32>
+// CHECK-NEXT:    %normed = tensor.elementwise ins(%x, %bc : tensor<1x32x2048xf32>, tensor<1x32x2048xf32>)
+// CHECK:         %[[W:.*]] = tensor.index_map %w affine_map<(d0, d1, d2) -> (d2)> : tensor<2048xf32> -> tensor<1x32x2048xf32>
+// CHECK-NEXT:    %r = tensor.elementwise ins(%normed, %[[W]] : tensor<1x32x2048xf32>, tensor<1x32x2048xf32>)
+// CHECK:         func.return %r
+
+// -----
+
+func.func @ln(%x: tensor<4x8xf32>, %w: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %r = torch.layer_norm %x, %w, %b {eps = 1.0e-05 : f64, normalized_rank = 1} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  func.return %r : tensor<4x8xf32>
+}
+// CHECK-LABEL: func.func @ln
+// CHECK-NEXT:    %red = tensor.reduce sum %x axes [1]
+// CHECK-NEXT:    %mean = tensor.elementwise ins(%red
+// CHECK:         %xc = tensor.elementwise ins(%x, %bc
+// CHECK:           arith.subf
+// CHECK:         %var = tensor.elementwise
+// CHECK:         %inv = tensor.elementwise ins(%var
+// CHECK:           arith.constant 1.000000e-05 : f32
+// CHECK:           math.rsqrt
+// CHECK:         %normed = tensor.elementwise ins(%xc
+// CHECK:         tensor.index_map %w affine_map<(d0, d1) -> (d1)>
+// CHECK:         tensor.index_map %b affine_map<(d0, d1) -> (d1)>
+// CHECK-NEXT:    %r = tensor.elementwise
+// CHECK:           arith.addf
+
+// -----
+
+// Not a norm: left alone.
+func.func @leaves_softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %p = torch.softmax %x {dim = 1} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return %p : tensor<4x8xf32>
+}
+// CHECK-LABEL: func.func @leaves_softmax
+// CHECK-NEXT:    torch.softmax

@@ -1,0 +1,59 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline=decompose-shapes | filecheck %s
+// View ops become one tensor.index_map each; cat -> tensor.concat; embedding -> tensor.gather.
+
+func.func @reshape(%x: tensor<1x32x2048xf32>, %y: tensor<2x12xf32>) -> (tensor<32x2048xf32>, tensor<2x3x4xf32>, tensor<4x6xf32>) {
+  %a = torch.reshape %x : (tensor<1x32x2048xf32>) -> tensor<32x2048xf32>
+  %b = torch.reshape %y : (tensor<2x12xf32>) -> tensor<2x3x4xf32>
+  %c = torch.reshape %y : (tensor<2x12xf32>) -> tensor<4x6xf32>
+  func.return %a, %b, %c : tensor<32x2048xf32>, tensor<2x3x4xf32>, tensor<4x6xf32>
+}
+// CHECK-LABEL: func.func @reshape
+// CHECK-NEXT:    %a = tensor.index_map %x affine_map<(d0, d1) -> (0, d0, d1)> : tensor<1x32x2048xf32> -> tensor<32x2048xf32>
+// CHECK-NEXT:    %b = tensor.index_map %y affine_map<(d0, d1, d2) -> (d0, ((d1 * 4) + d2))> : tensor<2x12xf32> -> tensor<2x3x4xf32>
+// CHECK-NEXT:    %c = tensor.index_map %y affine_map<(d0, d1) -> ((((d0 * 6) + d1) floordiv 12), (((d0 * 6) + d1) mod 12))> : tensor<2x12xf32> -> tensor<4x6xf32>
+
+// -----
+
+func.func @transpose_permute_unsqueeze(%x: tensor<2x3x4xf32>) -> (tensor<4x3x2xf32>, tensor<4x2x3xf32>, tensor<2x1x3x4xf32>) {
+  %t = torch.transpose %x {dim0 = 0, dim1 = 2} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+  %p = torch.permute %x {dims = [2, 0, 1]} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  %u = torch.unsqueeze %x {dim = 1} : (tensor<2x3x4xf32>) -> tensor<2x1x3x4xf32>
+  func.return %t, %p, %u : tensor<4x3x2xf32>, tensor<4x2x3xf32>, tensor<2x1x3x4xf32>
+}
+// CHECK-LABEL: func.func @transpose_permute_unsqueeze
+// CHECK-NEXT:    %t = tensor.index_map %x affine_map<(d0, d1, d2) -> (d2, d1, d0)> : tensor<2x3x4xf32> -> tensor<4x3x2xf32>
+// CHECK-NEXT:    %p = tensor.index_map %x affine_map<(d0, d1, d2) -> (d1, d2, d0)> : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+// CHECK-NEXT:    %u = tensor.index_map %x affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)> : tensor<2x3x4xf32> -> tensor<2x1x3x4xf32>
+
+// -----
+
+func.func @expand_slice(%x: tensor<4x1xf32>, %y: tensor<3x8xf32>) -> (tensor<3x4x5xf32>, tensor<3x3xf32>) {
+  %e = torch.expand %x : (tensor<4x1xf32>) -> tensor<3x4x5xf32>
+  %s = torch.slice %y {dim = 1, start = 1, end = 7, step = 2} : (tensor<3x8xf32>) -> tensor<3x3xf32>
+  func.return %e, %s : tensor<3x4x5xf32>, tensor<3x3xf32>
+}
+// CHECK-LABEL: func.func @expand_slice
+// CHECK-NEXT:    %e = tensor.index_map %x affine_map<(d0, d1, d2) -> (d1, 0)> : tensor<4x1xf32> -> tensor<3x4x5xf32>
+// CHECK-NEXT:    %s = tensor.index_map %y affine_map<(d0, d1) -> (d0, ((d1 * 2) + 1))> : tensor<3x8xf32> -> tensor<3x3xf32>
+
+// -----
+
+func.func @cat_embedding(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>, %w: tensor<10x4xf32>, %ids: tensor<2x3xi64>) -> (tensor<2x8xf32>, tensor<2x3x4xf32>) {
+  %c = torch.cat %a, %b {dim = 1} : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
+  %e = torch.embedding %w, %ids : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  func.return %c, %e : tensor<2x8xf32>, tensor<2x3x4xf32>
+}
+// CHECK-LABEL: func.func @cat_embedding
+// CHECK-NEXT:    %c = tensor.concat %a, %b axis 1 : tensor<2x3xf32>, tensor<2x5xf32> -> tensor<2x8xf32>
+// CHECK-NEXT:    %e = tensor.gather %w[%ids] axis 0 : tensor<10x4xf32>, tensor<2x3xi64> -> tensor<2x3x4xf32>
+
+// -----
+
+// A reshape to the same shape is no op at all; a pointwise op is left alone.
+func.func @same_shape(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %r = torch.reshape %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %n = torch.neg %r : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %n : tensor<2x3xf32>
+}
+// CHECK-LABEL: func.func @same_shape
+// CHECK-NEXT:    %n = torch.neg %x
