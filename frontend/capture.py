@@ -101,6 +101,9 @@ def where(node: fx.Node) -> str:
     """`file:line in fn` of the user code that made the node, else its module path."""
     trace = node.meta.get("stack_trace") or ""
     lines = [ln.strip() for ln in trace.strip().splitlines() if ln.strip().startswith("File ")]
+    lines = [ln for ln in lines if "frontend/capture.py" not in ln or "<expression>" in ln]
+    if trace and not lines:
+        return "<expression>"
     if lines:
         return lines[-1].replace('"', "").replace("File ", "").replace(", line ", ":")
     stack = node.meta.get("nn_module_stack") or {}
@@ -170,6 +173,8 @@ class Converter:
         if isinstance(arg, fx.Node):
             if arg in self.values:
                 return self.values[arg]
+            if arg in self.buffer_args:
+                return self.buffer_args[arg]
             if arg in self.consts:
                 c = self.consts[arg]
                 if not isinstance(c, torch.Tensor):
@@ -220,7 +225,10 @@ class Converter:
         self.block = Block(arg_types=arg_types)
         for n, a, name in zip(arg_nodes, self.block.args, arg_names):
             a.name_hint = name
-            self.values[n] = a
+            if n in self.consts:
+                self.buffer_args[n] = a  # foldable, but an argument where used directly
+            else:
+                self.values[n] = a
         self.builder = Builder(InsertPoint.at_end(self.block))
         results: list[SSAValue] = []
         for node in self.graph.nodes:
@@ -234,6 +242,9 @@ class Converter:
                     if not isinstance(o, fx.Node):
                         raise self.fail("program outputs must be tensors")
                     results.append(self.value(o))
+                continue
+            if node.op == "get_attr":
+                self.consts[node] = getattr(self.graph.owning_module, node.target)
                 continue
             if node.op != "call_function":
                 raise self.fail(f"unsupported FX node kind '{node.op}'")
@@ -268,7 +279,7 @@ class Converter:
         if handler is None and isinstance(target, torch._ops.OpOverload):
             handler = HANDLERS.get(target._schema.name)  # overload-independent entry
         if handler is None:
-            name = key.replace("::", ".")
+            name = str(target) if isinstance(target, torch._ops.OpOverload) else key
             raise self.fail(f"unsupported op {name}")
         result = handler(self, node, *node.args, **node.kwargs)
         if result is not None:
@@ -277,6 +288,7 @@ class Converter:
             self.values[node] = result
 
     multi: dict[fx.Node, list[SSAValue]] = {}
+    buffer_args: dict[fx.Node, SSAValue] = {}
 
 
 _NEVER_FOLD: set = set()
@@ -460,9 +472,21 @@ def _sdpa(
         raise c.fail(f"unsupported scaled_dot_product_attention dropout_p={dropout_p}")
     t = c.out_type()
     operands = [c.value(q), c.value(k), c.value(v)]
+    if attn_mask is not None and attn_mask.meta["val"].dtype == torch.bool:
+        if attn_mask not in c.consts:
+            raise c.fail("unsupported input-dependent boolean attn_mask in scaled_dot_product_attention")
+        mask = c.consts[attn_mask]
+        L, S = c.shape(q)[-2], c.shape(k)[-2]
+        if not is_causal and torch.equal(
+            torch.broadcast_to(mask, (*mask.shape[:-2], L, S)),
+            torch.ones(L, S, dtype=torch.bool).tril().expand(*mask.shape[:-2], L, S),
+        ):
+            is_causal, attn_mask = True, None  # the causal mask HF builds: use the flag
+        else:
+            additive = torch.zeros(mask.shape, dtype=torch.float64).masked_fill(~mask, -1e30)
+            operands.append(c.constant(additive.numpy(), t.element_type, mask.shape))
+            attn_mask = None
     if attn_mask is not None:
-        if attn_mask.meta["val"].dtype == torch.bool:
-            raise c.fail("unsupported boolean attn_mask in scaled_dot_product_attention")
         operands.append(c.cast(c.value(attn_mask), t.element_type))
     if scale is None:
         scale = 1.0 / math.sqrt(c.shape(q)[-1])
@@ -650,13 +674,24 @@ def capture(
                 value = ep.state_dict[spec.target]
             else:
                 value = ep.constants[spec.target]
-            name = rename(node.name, spec.target) if rename else node.name
+            prefix = {InputKind.PARAMETER: "p_", InputKind.BUFFER: "b_"}.get(spec.kind, "c_")
+            default = prefix + spec.target.replace(".", "_")
+            name = rename(default, spec.target) if rename else default
             state.append((node, name, value.detach()))
         else:
             raise UnsupportedOpError(f"unsupported input kind {spec.kind} for '{node.name}'")
     ordered = user + state
     conv = Converter(graph, cast_floats_to=dtype)
-    conv.multi = {}
+    conv.multi, conv.buffer_args = {}, {}
+    # Buffers (rotary inv_freq, masks) are arguments, but computations that depend on nothing
+    # else are folded at capture time.
+    buffer_names = {
+        s.arg.name for s in ep.graph_signature.input_specs
+        if s.kind in (InputKind.BUFFER, InputKind.CONSTANT_TENSOR)
+    }
+    for node, _, value in state:
+        if node.name in buffer_names:
+            conv.consts[node] = value
     mod = conv.convert([n for n, _, _ in ordered], [name for _, name, _ in ordered])
     return Program(
         mod,

@@ -88,16 +88,22 @@ def _classes(cfg):
     return m.Qwen2DecoderLayer, m.Qwen2RotaryEmbedding, m.Qwen2ForCausalLM
 
 
-class DecoderLayer(nn.Module):
-    """One HF decoder layer as `forward(hidden_states, cos, sin) -> hidden_states`."""
+def _wrapped_layer_class(layer_cls: type[nn.Module]) -> type[nn.Module]:
+    """The HF layer class with `forward(hidden_states, cos, sin) -> hidden_states`.
 
-    def __init__(self, layer: nn.Module):
-        super().__init__()
-        self.layer = layer
+    A subclass rather than a wrapper module, so parameters keep HF's names
+    (`self_attn.q_proj.weight` -> argument `p_self_attn_q_proj_weight`).
+    """
 
-    def forward(self, hidden_states: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor):
-        out = self.layer(hidden_states, attention_mask=None, position_embeddings=(cos, sin))
-        return out[0] if isinstance(out, tuple) else out
+    class DecoderLayer(layer_cls):  # type: ignore[misc, valid-type]
+        def forward(self, hidden_states, cos, sin):  # type: ignore[override]
+            out = super().forward(
+                hidden_states, attention_mask=None, position_embeddings=(cos, sin)
+            )
+            return out[0] if isinstance(out, tuple) else out
+
+    DecoderLayer.__name__ = DecoderLayer.__qualname__ = layer_cls.__name__
+    return DecoderLayer
 
 
 def rotary_tables(cfg, seq: int, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
@@ -116,7 +122,7 @@ def decoder_layer(
     cfg = config(name)
     layer_cls, _, _ = _classes(cfg)
     torch.manual_seed(seed)
-    layer = layer_cls(cfg, layer_idx=0)
+    layer = _wrapped_layer_class(layer_cls)(cfg, layer_idx=0)
     with torch.no_grad():
         for p in layer.parameters():
             # HF leaves norm weights at 1 and linears at kaiming; perturb so every weight matters.
@@ -124,7 +130,7 @@ def decoder_layer(
                 p.copy_(1.0 + 0.1 * torch.randn_like(p))
             else:
                 p.normal_(0.0, 0.02)
-    module = DecoderLayer(layer).to(dtype).eval()
+    module = layer.to(dtype).eval()
     hidden = torch.randn(1, seq, cfg.hidden_size, dtype=dtype)
     cos, sin = rotary_tables(cfg, seq, dtype)
     return module, (hidden, cos, sin)

@@ -1,0 +1,120 @@
+"""dpl: the compiler driver.
+
+    dpl compile -c "torch.nn.RMSNorm(2048)(torch.randn(1,32,2048))" --ir torch
+    dpl compile --model tinyllama-layer --seq 16 --ir tensor
+    dpl compile -c EXPR --pipeline 'decompose-torch,cse'      # any pass pipeline over torch IR
+
+The program is captured into torch IR (dpl.frontend), then the pass pipeline that produces the
+requested level (`IR_PIPELINES`) runs over it and the module is printed; `--ir cuda` prints the
+CUDA source instead. Errors a user can cause end in one line `dpl: error: ...`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+import torch
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import PassPipeline
+from xdsl.utils.arg_spec import parse_pipeline
+
+from dpl.dialects import make_context
+from dpl.tools.common import guarded
+
+#: The pass pipeline that produces each IR level from torch IR.
+IR_PIPELINES: dict[str, str] = {
+    "torch": "",
+    "tensor": "decompose-torch,fold-index-maps",
+    "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops",
+    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify",
+    "kernel": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify,materialize",
+    "cuda": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify,materialize",
+}
+
+#: `--model` names: (hf config name, whole model?)
+MODELS: dict[str, tuple[str, bool]] = {
+    "tinyllama-layer": ("tinyllama", False),
+    "qwen2.5-7b-layer": ("qwen2.5-7b", False),
+    "tinyllama": ("tinyllama", True),
+    "qwen2.5-7b": ("qwen2.5-7b", True),
+}
+
+DTYPES = {"f32": torch.float32, "f64": torch.float64}
+
+
+def capture_program(args: argparse.Namespace):
+    from dpl.frontend import capture, capture_expression, hf
+
+    dtype = DTYPES[args.dtype]
+    if args.expr is not None:
+        return capture_expression(args.expr, dtype=dtype)
+    if args.model not in MODELS:
+        raise ValueError(f"unknown model '{args.model}' (known: {', '.join(MODELS)})")
+    name, whole = MODELS[args.model]
+    if whole:
+        module, inputs = hf.model(name, num_layers=args.num_layers, seq=args.seq, dtype=dtype)
+    else:
+        module, inputs = hf.decoder_layer(name, seq=args.seq, dtype=dtype)
+    return capture(module, *inputs, dtype=dtype)
+
+
+def run_pipeline(module: ModuleOp, spec: str, verbose: bool = False) -> None:
+    from dpl.tools.dpl_opt import normalize_pipeline
+    from dpl.transforms import all_passes
+
+    spec = normalize_pipeline(spec)
+    if not spec:
+        return
+    available = all_passes()
+    names = [p.name for p in parse_pipeline(spec)]
+    missing = [n for n in names if n not in available]
+    if missing:
+        raise ValueError(f"pass '{missing[0]}' does not exist (yet); pipeline: {spec}")
+
+    def after(previous, mod, following) -> None:
+        if previous is not None:
+            mod.verify()
+            if verbose:
+                print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stderr)
+
+    pipeline = PassPipeline.parse_spec(available, spec, after)
+    pipeline.apply(make_context(), module)
+
+
+def compile_cmd(args: argparse.Namespace) -> None:
+    prog = capture_program(args)
+    module = prog.module
+    module.verify()
+    spec = args.pipeline if args.pipeline is not None else IR_PIPELINES[args.ir]
+    run_pipeline(module, spec, args.verbose)
+    if args.ir == "cuda" and args.pipeline is None:
+        try:
+            from dpl.backend.cuda_printer import print_cuda
+        except ImportError as e:
+            raise ValueError("--ir cuda needs dpl.backend.cuda_printer, which does not exist yet") from e
+        sys.stdout.write(print_cuda(module))
+        return
+    print(module)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="dpl", description="dpl ML compiler driver")
+    sub = parser.add_subparsers(dest="command", required=True)
+    comp = sub.add_parser("compile", help="capture a PyTorch program and print it at one IR level")
+    src = comp.add_mutually_exclusive_group(required=True)
+    src.add_argument("-c", dest="expr", help='a PyTorch expression, e.g. "torch.relu(torch.randn(4))"')
+    src.add_argument("--model", help=f"a model: {', '.join(MODELS)}")
+    comp.add_argument("--seq", type=int, default=16, help="sequence length for --model (default 16)")
+    comp.add_argument("--num-layers", type=int, default=None, help="override the depth of a whole model")
+    comp.add_argument("--ir", choices=list(IR_PIPELINES), default="torch", help="the IR level to print")
+    comp.add_argument("--pipeline", default=None, help="a pass pipeline over torch IR instead of --ir's")
+    comp.add_argument("--dtype", choices=list(DTYPES), default="f32", help="compute dtype (default f32)")
+    comp.add_argument("-v", "--verbose", action="count", default=0, help="log the passes as they run")
+    args = parser.parse_args(argv)
+    guarded("dpl", lambda: compile_cmd(args))
+
+
+if __name__ == "__main__":
+    main()
