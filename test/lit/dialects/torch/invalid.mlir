@@ -1,0 +1,264 @@
+// RUN: dpl-opt %s --split-input-file --verify-diagnostics | filecheck %s
+// One case per torch-dialect verifier rule.
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %c = torch.constant {value = dense<1.0> : tensor<f64>} : () -> tensor<2xf64>
+  func.return
+}
+// CHECK: 'torch.constant' value type tensor<f64> differs from the result type tensor<2xf64>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.relu %a : (tensor<4x8xf64>) -> tensor<4x4xf64>
+  func.return
+}
+// CHECK: 'torch.relu' result shape [4, 4] does not match the expected (same as input) shape [4, 8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.neg %a : (tensor<4x8xf64>) -> tensor<4x8xf32>
+  func.return
+}
+// CHECK: 'torch.neg' operand element type f64 differs from the result element type f32
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.add %a, %b : (tensor<4x8xf64>, tensor<4xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.add' operand shapes [4, 8] and [4] do not broadcast
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.mul %a, %w : (tensor<4x8xf64>, tensor<8xf64>) -> tensor<8xf64>
+  func.return
+}
+// CHECK: 'torch.mul' result shape [8] does not match the expected broadcast shape [4, 8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.sum %a {dims = [2], keepdim = false} : (tensor<4x8xf64>) -> tensor<4xf64>
+  func.return
+}
+// CHECK: 'torch.sum' dim 2 is out of range for rank 2 (must be in [0, 2))
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.mean %a {dims = [1, 1], keepdim = false} : (tensor<4x8xf64>) -> tensor<4xf64>
+  func.return
+}
+// CHECK: 'torch.mean' dims [1, 1] repeat a dimension
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.amax %a {dims = [1], keepdim = true} : (tensor<4x8xf64>) -> tensor<4xf64>
+  func.return
+}
+// CHECK: 'torch.amax' result shape [4] does not match the expected reduced shape [4, 1]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.softmax %a {dim = 2} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.softmax' dim 2 is out of range for rank 2 (must be in [0, 2))
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.rms_norm %a {eps = 1.0e-06 : f64, normalized_rank = 3} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.rms_norm' normalized_rank 3 must be in [1, 2] for a rank-2 input
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.rms_norm %a {eps = -1.0 : f64, normalized_rank = 1} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.rms_norm' eps -1.0 must be non-negative
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.layer_norm %a, %b {eps = 1.0e-05 : f64, normalized_rank = 1} : (tensor<4x8xf64>, tensor<4xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.layer_norm' weight shape [4] must be the normalized shape [8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.linear %a, %w : (tensor<4x8xf64>, tensor<8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.linear' weight must be rank 2 ([out, in]), got shape [8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.linear %a, %m : (tensor<4x8xf64>, tensor<8x4xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.linear' input shape [4, 8] does not end in the weight's in-features 4
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.linear %a, %a, %a : (tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x4xf64>
+  func.return
+}
+// CHECK: 'torch.linear' bias shape [4, 8] must be [4]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.matmul %a, %a : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.matmul' operand shapes [4, 8] and [4, 8] do not fit a matmul
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.scaled_dot_product_attention %a, %m, %m {enable_gqa = false, is_causal = false, scale = 1.0 : f64} : (tensor<4x8xf64>, tensor<8x4xf64>, tensor<8x4xf64>) -> tensor<4x4xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' query head dim 8 differs from key head dim 4
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.scaled_dot_product_attention %a, %a, %m {enable_gqa = false, is_causal = false, scale = 1.0 : f64} : (tensor<4x8xf64>, tensor<4x8xf64>, tensor<8x4xf64>) -> tensor<4x4xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' key length 4 differs from value length 8
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.scaled_dot_product_attention %q, %k, %k {enable_gqa = false, is_causal = true, scale = 1.0 : f64} : (tensor<1x4x6x8xf64>, tensor<1x2x6x8xf64>, tensor<1x2x6x8xf64>) -> tensor<1x4x6x8xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' query heads 4 and key heads 2 differ (needs enable_gqa and a multiple)
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.scaled_dot_product_attention %a, %a, %a, %a {enable_gqa = false, is_causal = true, scale = 1.0 : f64} : (tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' attn_mask shape [4, 8] does not broadcast to [4, 4]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.scaled_dot_product_attention %a, %a, %a, %s {enable_gqa = false, is_causal = true, scale = 1.0 : f64} : (tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x4xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' attn_mask and is_causal cannot both be set
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.scaled_dot_product_attention %a, %a, %a {enable_gqa = false, is_causal = true, scale = 0.0 : f64} : (tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' scale 0.0 must be positive
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.reshape %a : (tensor<4x8xf64>) -> tensor<4x4xf64>
+  func.return
+}
+// CHECK: 'torch.reshape' cannot reshape [4, 8] to [4, 4]: element counts differ
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.transpose %a {dim0 = 0, dim1 = 2} : (tensor<4x8xf64>) -> tensor<8x4xf64>
+  func.return
+}
+// CHECK: 'torch.transpose' dim1 2 is out of range for rank 2 (must be in [0, 2))
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.permute %a {dims = [0, 0]} : (tensor<4x8xf64>) -> tensor<4x4xf64>
+  func.return
+}
+// CHECK: 'torch.permute' dims [0, 0] must be a permutation of 0..1
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.unsqueeze %a {dim = 3} : (tensor<4x8xf64>) -> tensor<4x8x1xf64>
+  func.return
+}
+// CHECK: 'torch.unsqueeze' dim 3 is out of range for rank 3 (must be in [0, 3))
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.expand %a : (tensor<4x8xf64>) -> tensor<4x16xf64>
+  func.return
+}
+// CHECK: 'torch.expand' cannot expand [4, 8] to [4, 16]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.slice %a {dim = 1, start = 0, end = 8, step = 0} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.slice' step 0 must be positive
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.slice %a {dim = 1, start = 4, end = 9, step = 1} : (tensor<4x8xf64>) -> tensor<4x5xf64>
+  func.return
+}
+// CHECK: 'torch.slice' bounds 4:9 must satisfy 0 <= start <= end <= 8
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.cat %a, %m {dim = 0} : (tensor<4x8xf64>, tensor<8x4xf64>) -> tensor<12x8xf64>
+  func.return
+}
+// CHECK: 'torch.cat' input shapes [4, 8], [8, 4] differ outside dim 0
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.embedding %b, %i : (tensor<4xf64>, tensor<3xi64>) -> tensor<3x4xf64>
+  func.return
+}
+// CHECK: 'torch.embedding' weight must be rank 2 ([num, dim]), got shape [4]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.embedding %a, %b : (tensor<4x8xf64>, tensor<4xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.embedding' indices must be an integer tensor, got tensor<4xf64>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.to_dtype %a : (tensor<4x8xf64>) -> tensor<8x4xf32>
+  func.return
+}
+// CHECK: 'torch.to_dtype' result shape [8, 4] does not match the expected (same as input) shape [4, 8]
