@@ -118,6 +118,62 @@ def eval_tensor_op(op: Operation, args: list[np.ndarray]) -> np.ndarray:
     raise ValueError(f"the tensor executor cannot run '{op.name}'")
 
 
+def _contraction(op: Operation):
+    """For `sum(mul(index_map(a), index_map(b)))` with projection maps: the two index_maps.
+
+    Such a reduce is evaluated with one `np.einsum` on `a` and `b` directly, so the broadcast
+    product box of a matmul or attention is never materialised.
+    """
+    if not isinstance(op, T.ReduceOp) or op.kind.data != T.ReduceKind.SUM:
+        return None
+    ew = op.input.owner
+    if not isinstance(ew, T.ElementwiseOp) or len(ew.ins) != 2 or ew.with_indices is not None:
+        return None
+    body = list(ew.body.block.ops)
+    if len(body) != 2 or body[0].name not in ("arith.mulf", "arith.muli"):
+        return None
+    if set(body[0].operands) != set(ew.body.block.args) or body[1].operands[0] is not body[0].results[0]:
+        return None
+    maps = [v.owner for v in ew.ins]
+    if not all(
+        isinstance(m, T.IndexMapOp)
+        and all(isinstance(e, AffineDimExpr | AffineConstantExpr) for e in m.map.data.results)
+        for m in maps
+    ):
+        return None
+    return maps
+
+
+def _einsum(op: T.ReduceOp, maps, args: list[np.ndarray]) -> np.ndarray:
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    box = _shape(op.input)
+    subs, arrays = [], []
+    for m, a in zip(maps, args):
+        index, sub = [], ""
+        for e in m.map.data.results:
+            if isinstance(e, AffineConstantExpr):
+                index.append(e.value)
+            else:
+                index.append(slice(None))
+                sub += letters[e.position]
+        arrays.append(a[tuple(index)])
+        subs.append(sub)
+    axes = op.axis_list
+    out = "".join(letters[i] for i in range(len(box)) if i not in axes)
+    used = set("".join(subs))
+    # dims a source never reads (pure broadcast) are summed as multiplicities or kept by broadcasting
+    result = np.einsum(f"{subs[0]},{subs[1]}->{''.join(c for c in out if c in used)}", *arrays)
+    shape_kept = [1 if i in axes or letters[i] not in used else n for i, n in enumerate(box)]
+    result = result.reshape(shape_kept)
+    missing = [i for i in axes if letters[i] not in used]
+    scale = 1
+    for i in missing:
+        scale *= box[i]
+    if scale != 1:
+        result = result * scale
+    return np.array(np.broadcast_to(result, _shape(op.result)))
+
+
 def run(module: ModuleOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     """Execute `@main` on `inputs` (one ndarray per argument); return its results."""
     main = find_main(module)
@@ -131,9 +187,26 @@ def run(module: ModuleOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         if value.shape != want:
             raise ValueError(f"@main input {arg.index} has shape {value.shape}, expected {want}")
         env[arg] = value.astype(_dtype(arg), copy=False)
-    for op in block.ops:
+    # Which ops must run: walk backwards from the return; a contraction needs only its sources.
+    ops = list(block.ops)
+    contractions = {op: c for op in ops if (c := _contraction(op)) is not None}
+    needed_values: set[SSAValue] = set()
+    needed: set[Operation] = set()
+    for op in reversed(ops):
+        if not isinstance(op, func.ReturnOp) and not any(r in needed_values for r in op.results):
+            continue
+        needed.add(op)
+        sources = [m.input for m in contractions[op]] if op in contractions else op.operands
+        needed_values.update(sources)
+    for op in ops:
         if isinstance(op, func.ReturnOp):
             return [env[v] for v in op.arguments]
+        if op not in needed:
+            continue
+        if op in contractions:
+            maps = contractions[op]
+            env[op.results[0]] = _einsum(op, maps, [env[m.input] for m in maps])
+            continue
         args = [env[v] for v in op.operands]
         if is_scalar_op(op):
             env.update(zip(op.results, eval_op(op, args)))

@@ -139,3 +139,18 @@ def test_decomposition_matches_pytorch(name):
     if exec_torch is not None:
         (before,) = exec_torch.run(torch_ir, inputs)
         assert rel_err(out, before) < 1e-6
+
+
+@pytest.mark.skipif(exec_torch is None, reason="needs dpl.backend.exec_torch")
+def test_tinyllama_decoder_layer_matches_torch_level():
+    """A whole HF decoder layer (rms_norm, linear, rotary, GQA causal SDPA, silu MLP) decomposes
+    to tensor IR that computes what the torch-level IR computes."""
+    pytest.importorskip("transformers")
+    from dpl.frontend import hf
+
+    module, inputs = hf.decoder_layer("tinyllama", seq=8, dtype=torch.float64)
+    program = capture(module, *inputs, dtype=torch.float64)
+    args = [a.detach().numpy() for a in program.args]
+    (before,) = exec_torch.run(program.module, args)
+    (after,) = exec_tensor.run(decompose(program.module), args)
+    assert rel_err(after, before) < 1e-12

@@ -126,3 +126,34 @@ def test_gather_concat_mask_constant_reshape():
 def test_wrong_input_shape_is_one_line_error():
     with pytest.raises(ValueError, match="input 0 has shape"):
         run(parse(RMS_NORM), [np.zeros((2, 8)), np.zeros(32)])
+
+
+BCAST_CONTRACTION = """
+func.func @main(%x: tensor<3xf64>, %y: tensor<3x5xf64>) -> tensor<1x4x5xf64> {
+  %xb = tensor.index_map %x affine_map<(d0, d1, d2) -> (d0)> : tensor<3xf64> -> tensor<3x4x5xf64>
+  %yb = tensor.index_map %y affine_map<(d0, d1, d2) -> (d0, d2)> : tensor<3x5xf64> -> tensor<3x4x5xf64>
+  %p = tensor.elementwise ins(%xb, %yb : tensor<3x4x5xf64>, tensor<3x4x5xf64>) -> tensor<3x4x5xf64> {
+  ^bb0(%a: f64, %b: f64):
+    %m = arith.mulf %a, %b : f64
+    tensor.yield %m : f64
+  }
+  %r = tensor.reduce sum %p axes [0] : tensor<3x4x5xf64> -> tensor<1x4x5xf64>
+  %s = tensor.reduce sum %p axes [0, 1] : tensor<3x4x5xf64> -> tensor<1x1x5xf64>
+  %sb = tensor.index_map %s affine_map<(d0, d1, d2) -> (d0, 0, d2)> : tensor<1x1x5xf64> -> tensor<1x4x5xf64>
+  %t = tensor.elementwise ins(%r, %sb : tensor<1x4x5xf64>, tensor<1x4x5xf64>) -> tensor<1x4x5xf64> {
+  ^bb0(%a: f64, %b: f64):
+    %m = arith.addf %a, %b : f64
+    tensor.yield %m : f64
+  }
+  func.return %t : tensor<1x4x5xf64>
+}
+"""
+
+
+def test_contraction_shortcut_handles_broadcast_dims():
+    """sum(mul(index_map, index_map)) runs as einsum; unread dims broadcast or scale the sum."""
+    x, y = RNG.standard_normal(3), RNG.standard_normal((3, 5))
+    (out,) = run(parse(BCAST_CONTRACTION), [x, y])
+    prod = np.broadcast_to((x[:, None] * y)[:, None, :], (3, 4, 5))
+    ref = prod.sum(0, keepdims=True) + prod.sum((0, 1), keepdims=True)
+    np.testing.assert_allclose(out, ref, rtol=1e-12)
