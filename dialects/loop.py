@@ -211,7 +211,7 @@ class StoreOp(IRDLOperation):
             )
         parent = self.parent_op()
         while parent is not None and not isinstance(parent, KernelOp):
-            if isinstance(parent, ForOp) and parent.kind.data == IterKind.REDUCE:
+            if getattr(parent, "is_reduce", False):
                 raise VerifyException(
                     "'loop.store' inside a reduce loop: reduce loops only accumulate"
                 )
@@ -279,8 +279,8 @@ class AccumulateOp(IRDLOperation):
                 f"'loop.accumulate' has {len(self.kinds)} combiners for "
                 f"{len(self.values)} values"
             )
-        parent = self.parent_op()
-        if not isinstance(parent, ForOp) or parent.kind.data != IterKind.REDUCE:
+        # Any reduce loop (loop.for here, tile.strided_for at the tile level) exposes is_reduce.
+        if not getattr(self.parent_op(), "is_reduce", False):
             raise VerifyException("'loop.accumulate' must terminate a reduce loop")
 
     @classmethod

@@ -1064,30 +1064,6 @@ class KernelOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
 
 
-# --------------------------------------------------------------------------------------------
-# `loop.accumulate` also terminates reduce `tile.strided_for` loops. loop.py's verifier accepts
-# only a reduce `loop.for` parent; until it accepts any reduce loop, widen it here.
-
-
-def _accumulate_verify(self: AccumulateOp, _loop_verify=AccumulateOp.verify_) -> None:
-    parent = self.parent_op()
-    if isinstance(parent, StridedForOp):
-        if len(self.kinds) != len(self.values):
-            raise VerifyException(
-                f"'loop.accumulate' has {len(self.kinds)} combiners for "
-                f"{len(self.values)} values"
-            )
-        if not parent.is_reduce:
-            raise VerifyException("'loop.accumulate' must terminate a reduce loop")
-        return
-    _loop_verify(self)
-
-
-if not getattr(AccumulateOp.verify_, "_tile_widened", False):
-    _accumulate_verify._tile_widened = True  # type: ignore[attr-defined]
-    AccumulateOp.verify_ = _accumulate_verify  # type: ignore[method-assign]
-
-
 Tile = Dialect(
     "tile",
     [KernelOp, TileOp, StridedForOp, StageOp, CombineOp, AtomicOp],

@@ -152,7 +152,7 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   }
   func.return
 }
-// CHECK: 'tile.strided_for' reduce body may not store: reduce loops only accumulate
+// CHECK: 'loop.store' inside a reduce loop: reduce loops only accumulate
 
 // -----
 
