@@ -134,6 +134,9 @@ class _Nest:
             env[op.result] = self.full(env[op.memref][tuple(idx)])
         elif isinstance(op, loop.StoreOp):
             idx = eval_map(op.map.data, [env[i] for i in op.indices])
+            if not idx:  # a rank-0 buffer holds one element
+                env[op.memref][()] = np.asarray(env[op.value]).reshape(-1)[-1]
+                return
             arrays = np.broadcast_arrays(env[op.value], *[self.full(i) for i in idx])
             env[op.memref][tuple(arrays[1:])] = arrays[0]
         elif isinstance(op, affine.ApplyOp):

@@ -12,6 +12,7 @@ CUDA source instead. Errors a user can cause end in one line `dpl: error: ...`.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -83,7 +84,18 @@ def run_pipeline(module: ModuleOp, spec: str, verbose: bool = False) -> None:
     pipeline.apply(make_context(), module)
 
 
+def log_decisions(verbose: int) -> None:
+    """`-v`: print each pass's decisions (the `dpl.passes` logger) to stderr."""
+    if verbose:
+        logger = logging.getLogger("dpl.passes")
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("// %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+
+
 def compile_cmd(args: argparse.Namespace) -> None:
+    log_decisions(args.verbose)
     prog = capture_program(args)
     module = prog.module
     module.verify()

@@ -29,7 +29,7 @@ func.func @main(%x: tensor<16x64xf32>, %bias: tensor<64xf32>, %w: tensor<64x16xf
 
 // CHECK-LABEL: func.func @main(%x: memref<16x64xf32>, %bias: memref<64xf32>, %w: memref<64x16xf32>) -> memref<16x16xf32> {
 // CHECK-NEXT:    %relu = memref.alloc() : memref<16x16xf32>
-// CHECK-NEXT:    loop.kernel @k_relu ins(%x, %bias, %w : memref<16x64xf32>, memref<64xf32>, memref<64x16xf32>) outs(%relu : memref<16x16xf32>) {
+// CHECK-NEXT:    loop.kernel @k_relu ins(%w, %x, %bias : memref<64x16xf32>, memref<16x64xf32>, memref<64xf32>) outs(%relu : memref<16x16xf32>) {
 // CHECK-NEXT:      %zero = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      loop.for free %a0 < 16 {
 // CHECK-NEXT:        loop.for free %a1 < 16 {
