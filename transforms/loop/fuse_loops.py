@@ -73,11 +73,14 @@ class FuseLoops(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for main in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-            while self._fuse_one(main):
+            # Pairs already refused stay refused while both kernels are unchanged (fusing
+            # replaces the consumer by a new op), so each pair is tried once.
+            refused: set[tuple[Operation, Operation]] = set()
+            while self._fuse_one(main, refused):
                 pass
             drop_dead_buffers(main)
 
-    def _fuse_one(self, main: func.FuncOp) -> bool:
+    def _fuse_one(self, main: func.FuncOp, refused: set[tuple[Operation, Operation]]) -> bool:
         intermediates = intermediate_buffers(main)
         kernels = [k for k in main.body.block.ops if isinstance(k, loop.KernelOp)]
         writers = {k.outs[0]: k for k in kernels if len(k.outs) == 1}
@@ -86,10 +89,14 @@ class FuseLoops(ModulePass):
             for buffer in consumer.ins:
                 if buffer not in intermediates or buffer not in writers:
                     continue
+                if (writers[buffer], consumer) in refused:
+                    continue
+                refused.add((writers[buffer], consumer))
                 producer = match_producer(writers[buffer])
                 if producer is None:
                     LOG.info(
-                        f"keep @{writers[buffer].sym_name.data}: not a single free nest"
+                        f"keep @{writers[buffer].sym_name.data} for "
+                        f"@{consumer.sym_name.data}: not a single free nest"
                     )
                     continue
                 fused = self._try_inline(producer, consumer, buffer)
