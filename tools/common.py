@@ -73,6 +73,9 @@ def guarded(tool: str, body: Callable[[], None]) -> None:
     """Run a tool's body, turning the errors a user can cause into one line and exit code 1."""
     try:
         body()
+    except BrokenPipeError:  # the reader went away (`| head`): not an error of ours
+        sys.stderr.close()
+        sys.exit(0)
     except (ParseError, DiagnosticException, ValueError, KeyError, OSError) as e:
         fail(tool, one_line(e, getattr(e, "dpl_module", None)))
     except BaseException as e:  # noqa: BLE001
