@@ -89,7 +89,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from dpl.dialects.loop import CombineKind, CombineKindAttr
+from dpl.dialects.loop import CombineKind, CombineKindAttr, parse_combines, print_combines
 
 MAX_THREADS_PER_BLOCK = 1024
 
@@ -482,24 +482,10 @@ class AccumulateOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AccumulateOp:
-        def parse_one() -> tuple[CombineKind, UnresolvedOperand]:
-            kind = parser.parse_str_enum(CombineKind)
-            return kind, parser.parse_unresolved_operand()
-
-        pairs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_one)
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        values = parser.resolve_operands([o for _, o in pairs], types, parser.pos)
-        return cls([k for k, _ in pairs], values)
+        return cls(*parse_combines(parser))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(
-            zip(self.kinds, self.values),
-            lambda kv: (printer.print_string(f"{kv[0].data} "), printer.print_ssa_value(kv[1])),
-        )
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in self.values], printer.print_attribute)
+        print_combines(printer, self.kinds, self.values)
 
 
 def _add_implicit_yield(region: Region) -> None:

@@ -107,6 +107,64 @@ def _print_access(printer: Printer, memref: SSAValue, amap: AffineMap, indices) 
     printer.print_attribute(memref.type)
 
 
+def parse_combines(parser: Parser) -> tuple[list[CombineKind], list[SSAValue]]:
+    """`add %v, max %w : f32, f32`: the operands of an accumulate op (loop, tile and kernel)."""
+
+    def parse_one() -> tuple[CombineKind, UnresolvedOperand]:
+        kind = parser.parse_str_enum(CombineKind)
+        return kind, parser.parse_unresolved_operand()
+
+    pairs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_one)
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    values = parser.resolve_operands([o for _, o in pairs], types, parser.pos)
+    return [k for k, _ in pairs], values
+
+
+def print_combines(printer: Printer, kinds: ArrayAttr, values: Sequence[SSAValue]) -> None:
+    printer.print_string(" ")
+    printer.print_list(
+        zip(kinds, values),
+        lambda kv: (printer.print_string(f"{kv[0].data} "), printer.print_ssa_value(kv[1])),
+    )
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+
+
+def parse_kernel_signature(parser: Parser) -> tuple[str, list[SSAValue], list[SSAValue]]:
+    """`@name ins(%x : T) outs(%y : T)`: the head of a loop or tile kernel."""
+    name = parser.parse_symbol_name().data
+
+    def parse_group(keyword: str) -> list[SSAValue]:
+        if not parser.parse_optional_keyword(keyword):
+            return []
+        parser.parse_punctuation("(")
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        return parser.resolve_operands(operands, types, parser.pos)
+
+    ins = parse_group("ins")
+    return name, ins, parse_group("outs")
+
+
+def print_kernel_signature(
+    printer: Printer, name: str, ins: Sequence[SSAValue], outs: Sequence[SSAValue]
+) -> None:
+    printer.print_string(" ")
+    printer.print_symbol_name(name)
+    for keyword, values in (("ins", ins), ("outs", outs)):
+        if values:
+            printer.print_string(f" {keyword}(")
+            printer.print_list(values, printer.print_ssa_value)
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in values], printer.print_attribute)
+            printer.print_string(")")
+
+
 def _parse_access(parser: Parser) -> tuple[AffineMap, list[SSAValue]]:
     """`[%a0, %a1 + 1]`: an index map whose dimensions are the SSA values, in order."""
     amap, indices = parser.parse_affine_map_of_ssa_ids()
@@ -285,24 +343,10 @@ class AccumulateOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AccumulateOp:
-        def parse_one() -> tuple[CombineKind, UnresolvedOperand]:
-            kind = parser.parse_str_enum(CombineKind)
-            return kind, parser.parse_unresolved_operand()
-
-        pairs = parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_one)
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        values = parser.resolve_operands([o for _, o in pairs], types, parser.pos)
-        return cls([k for k, _ in pairs], values)
+        return cls(*parse_combines(parser))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(
-            zip(self.kinds, self.values),
-            lambda kv: (printer.print_string(f"{kv[0].data} "), printer.print_ssa_value(kv[1])),
-        )
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in self.values], printer.print_attribute)
+        print_combines(printer, self.kinds, self.values)
 
 
 @irdl_op_definition
@@ -450,22 +494,7 @@ class KernelOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> KernelOp:
-        name = parser.parse_symbol_name().data
-
-        def parse_group(keyword: str) -> list[SSAValue]:
-            if not parser.parse_optional_keyword(keyword):
-                return []
-            parser.parse_punctuation("(")
-            operands = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_unresolved_operand
-            )
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            parser.parse_punctuation(")")
-            return parser.resolve_operands(operands, types, parser.pos)
-
-        ins = parse_group("ins")
-        outs = parse_group("outs")
+        name, ins, outs = parse_kernel_signature(parser)
         body = parser.parse_region()
         if not body.blocks:
             body.add_block(Block())
@@ -475,15 +504,7 @@ class KernelOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        for keyword, values in (("ins", self.ins), ("outs", self.outs)):
-            if values:
-                printer.print_string(f" {keyword}(")
-                printer.print_list(values, printer.print_ssa_value)
-                printer.print_string(" : ")
-                printer.print_list([v.type for v in values], printer.print_attribute)
-                printer.print_string(")")
+        print_kernel_signature(printer, self.sym_name.data, self.ins, self.outs)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
         printer.print_op_attributes(self.attributes)

@@ -1025,22 +1025,7 @@ class KernelOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> KernelOp:
-        name = parser.parse_symbol_name().data
-
-        def parse_group(keyword: str) -> list[SSAValue]:
-            if not parser.parse_optional_keyword(keyword):
-                return []
-            parser.parse_punctuation("(")
-            operands = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_unresolved_operand
-            )
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            parser.parse_punctuation(")")
-            return parser.resolve_operands(operands, types, parser.pos)
-
-        ins = parse_group("ins")
-        outs = parse_group("outs")
+        name, ins, outs = loop.parse_kernel_signature(parser)
         body = parser.parse_region()
         if not body.blocks:
             body.add_block(Block())
@@ -1050,15 +1035,7 @@ class KernelOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        for keyword, values in (("ins", self.ins), ("outs", self.outs)):
-            if values:
-                printer.print_string(f" {keyword}(")
-                printer.print_list(values, printer.print_ssa_value)
-                printer.print_string(" : ")
-                printer.print_list([v.type for v in values], printer.print_attribute)
-                printer.print_string(")")
+        loop.print_kernel_signature(printer, self.sym_name.data, self.ins, self.outs)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
         printer.print_op_attributes(self.attributes)
