@@ -37,7 +37,7 @@ def random_inputs(module, rng):
 
 
 def execute(module, inputs):
-    is_loop = isinstance(main_func(module).body.block.args[0].type, MemRefType)
+    is_loop = any(isinstance(t, MemRefType) for t in main_func(module).function_type.outputs)
     return (exec_loop if is_loop else exec_tensor).run(module, inputs)
 
 

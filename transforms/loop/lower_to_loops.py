@@ -28,11 +28,12 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     TensorType,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
@@ -59,7 +60,7 @@ def identity(rank: int) -> AffineMap:
 class _Nest:
     """Builds a chain of free loops over `shape`; `body` is the innermost block."""
 
-    def __init__(self, shape, names: str = "a"):
+    def __init__(self, shape):
         self.outer = Block()
         self.ivs: list[SSAValue] = []
         block = self.outer
@@ -198,9 +199,9 @@ def _constant_kernel(op: tensor.ConstantOp, out: SSAValue) -> Block:
     for flat, value in enumerate(values):
         index = np.unravel_index(flat, shape) if shape else ()
         attr = (
-            FloatAttr(float(value), t.element_type)
-            if not isinstance(value, int) or "f" in str(t.element_type)
-            else IntegerAttr(value, t.element_type)
+            IntegerAttr(int(value), t.element_type)
+            if isinstance(t.element_type, IntegerType)
+            else FloatAttr(float(value), t.element_type)
         )
         const = arith.ConstantOp(attr)
         body.add_op(const)

@@ -66,3 +66,14 @@ func.func @main(%a: tensor<2x3xf64>, %b: tensor<2x5xf64>) -> tensor<2x8xf64> {
 // CHECK-LABEL: func.func @main(%a: memref<2x3xf64>, %b: memref<2x5xf64>) -> memref<2x8xf64> {
 // CHECK:         loop.store %in, %c[%a0, %a1] : memref<2x8xf64>
 // CHECK:         loop.store %in_1, %c[%a0_1, %a1_1 + 3] : memref<2x8xf64>
+
+// -----
+
+func.func @main() -> tensor<2x2xf64> {
+  %c = tensor.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>
+  func.return %c : tensor<2x2xf64>
+}
+// CHECK-LABEL: func.func @main() -> memref<2x2xf64> {
+// CHECK:         %{{.*}} = arith.constant 1.000000e+00 : f64
+// CHECK-NEXT:    loop.store %{{.*}}, %c[0, 0] : memref<2x2xf64>
+// CHECK:         loop.store %{{.*}}, %c[1, 1] : memref<2x2xf64>
