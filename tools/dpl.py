@@ -29,7 +29,8 @@ IR_PIPELINES: dict[str, str] = {
     "torch": "",
     "tensor": "decompose-torch,fold-index-maps",
     "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops",
-    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify",
+    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify,blockify-launch,"
+    "cooperative-reduce,stage-inputs,mark-unroll",
     "kernel": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify,materialize",
     "cuda": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify,materialize",
 }

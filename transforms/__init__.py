@@ -24,6 +24,11 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.hoist_invariants",
     "dpl.transforms.loop.dedup_loads",
     "dpl.transforms.loop.drop_dead_buffers",
+    "dpl.transforms.tile.tileify",
+    "dpl.transforms.tile.blockify_launch",
+    "dpl.transforms.tile.cooperative_reduce",
+    "dpl.transforms.tile.stage_inputs",
+    "dpl.transforms.tile.mark_unroll",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.

@@ -1,0 +1,282 @@
+"""NumPy reference executor for tile-level programs.
+
+A tile-level program is a loop-level one (`func.func @main` with memrefs, `memref.alloc`,
+kernels in order, `func.return`) whose kernels may be `tile.kernel`s; remaining `loop.kernel`s
+run on the loop executor. A tile kernel runs vectorised like `exec_loop`: every `tile.tile` axis
+(block, thread and cell alike) is one NumPy axis, and so is every loop nested inside, so a value
+is an array broadcastable over (tile axes..., loop axes...).
+
+Semantics kept faithfully:
+- `tile.strided_for %i = %s to N step S` runs, per thread, i = s, s + S, ... < N. It is one
+  NumPy axis of extent ceil((N - min s) / S); iterations past the bound are masked off: their
+  loads read nothing meaningful, their stores are dropped and reduce loops fold the combiner's
+  identity in their place.
+- `tile.stage` copies the slab (origin + slab dims, per block) into a buffer, and loads of the
+  stage read that copy; a read outside the slab gives NaN, so a wrong stage shows in any
+  comparison. `buffers N at %k` slots are not modelled: the slot index is checked, then ignored
+  (every slot read holds the current fill). `pad` is physical layout only.
+- `tile.combine` folds the partial over the listed thread axes; every thread of them sees it.
+- `tile.atomic` folds each value into the output element (duplicates accumulate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects import affine, func, memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+
+from dpl.backend import exec_loop
+from dpl.backend.affine_np import eval_map
+from dpl.backend.exec_loop import alloc_poisoned, main_func
+from dpl.backend.scalar_eval import eval_op, is_scalar_op, numpy_dtype
+from dpl.dialects import loop, tile
+
+_REDUCERS = {
+    loop.CombineKind.ADD: np.sum,
+    loop.CombineKind.MUL: np.prod,
+    loop.CombineKind.MAX: np.max,
+    loop.CombineKind.MIN: np.min,
+}
+_IDENTITY = {
+    loop.CombineKind.ADD: 0.0,
+    loop.CombineKind.MUL: 1.0,
+    loop.CombineKind.MAX: -np.inf,
+    loop.CombineKind.MIN: np.inf,
+}
+_UFUNCS = {
+    loop.CombineKind.ADD: np.add,
+    loop.CombineKind.MUL: np.multiply,
+    loop.CombineKind.MAX: np.maximum,
+    loop.CombineKind.MIN: np.minimum,
+}
+
+
+def run(module: ModuleOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Run `@main` on `inputs` (one array per argument); return its results."""
+    main = main_func(module)
+    args = main.body.block.args
+    if len(inputs) != len(args):
+        raise ValueError(f"@main takes {len(args)} inputs, {len(inputs)} given")
+    env: dict[SSAValue, np.ndarray] = {}
+    for arg, value in zip(args, inputs):
+        assert isinstance(arg.type, MemRefType)
+        env[arg] = np.ascontiguousarray(value, dtype=numpy_dtype(arg.type.element_type))
+    for op in main.body.block.ops:
+        if isinstance(op, memref.AllocOp):
+            env[op.memref] = alloc_poisoned(op.memref.type)
+        elif isinstance(op, tile.KernelOp):
+            run_kernel(op, env)
+        elif isinstance(op, loop.KernelOp):
+            exec_loop.run_kernel(op, env)
+        elif isinstance(op, memref.DeallocOp):
+            pass
+        elif isinstance(op, func.ReturnOp):
+            return [env[v].copy() for v in op.arguments]
+        else:
+            raise ValueError(f"unexpected '{op.name}' at the top of @main")
+    return []
+
+
+def _loop_depth(block: Block) -> int:
+    depth = 0
+    for op in block.ops:
+        for region in op.regions:
+            for inner in region.blocks:
+                nested = isinstance(op, (loop.ForOp, tile.StridedForOp))
+                depth = max(depth, _loop_depth(inner) + nested)
+    return depth
+
+
+def run_kernel(kernel: tile.KernelOp, env: dict[SSAValue, np.ndarray]) -> None:
+    t = kernel.tile
+    rank = len(t.axes) + _loop_depth(t.body.block)
+    _TileNest(rank, env).kernel(kernel)
+
+
+class _TileNest:
+    def __init__(self, rank: int, env: dict[SSAValue, np.ndarray]):
+        self.rank = rank
+        self.env = env
+        self.extents = [1] * rank
+        self.axis_of: dict[SSAValue, int] = {}
+        self.active: np.ndarray | None = None  # mask of live strided iterations
+        self.stages: dict[SSAValue, tuple[np.ndarray, int]] = {}  # value -> (array, slot dims)
+
+    def full(self, value) -> np.ndarray:
+        array = np.asarray(value)
+        if array.ndim == 0:
+            return array.reshape((1,) * self.rank)
+        return array
+
+    def kernel(self, kernel: tile.KernelOp) -> None:
+        for op in kernel.body.block.ops:
+            if isinstance(op, tile.TileOp):
+                for d, (arg, extent, _) in enumerate(op.axes):
+                    shape = [1] * self.rank
+                    shape[d] = extent
+                    self.extents[d] = extent
+                    self.env[arg] = np.arange(extent).reshape(shape)
+                    self.axis_of[arg] = d
+                self.block(op.body.block, len(op.axes))
+            else:
+                self.op(op, 0)
+
+    def block(self, block: Block, depth: int) -> None:
+        for op in block.ops:
+            self.op(op, depth)
+
+    def _mask_index(self, idx: list) -> list:
+        if self.active is None:
+            return idx
+        return [np.where(self.active, i, 0) for i in idx]
+
+    def op(self, op: Operation, depth: int) -> None:
+        env = self.env
+        if isinstance(op, loop.ForOp):
+            extent = op.extent.data
+            shape = [1] * self.rank
+            shape[depth] = extent
+            self.extents[depth] = extent
+            env[op.iv] = np.arange(extent).reshape(shape)
+            self.block(op.body.block, depth + 1)
+            if op.is_reduce:
+                self._fold(op, depth, extent, None)
+            self.extents[depth] = 1
+        elif isinstance(op, tile.StridedForOp):
+            start = np.asarray(env[op.start])
+            bound, step = op.bound.data, op.step.data
+            lo = int(start.min()) if start.size else 0
+            trips = max(0, -(-(bound - lo) // step))
+            shape = [1] * self.rank
+            shape[depth] = max(trips, 1)
+            self.extents[depth] = shape[depth]
+            iv = self.full(start) + step * np.arange(shape[depth]).reshape(shape)
+            mask = iv < bound
+            if trips == 0:
+                mask = np.zeros_like(mask)
+            outer = self.active
+            self.active = mask if outer is None else (mask & outer)
+            env[op.iv] = np.where(self.active, iv, 0)
+            self.block(op.body.block, depth + 1)
+            if op.is_reduce:
+                self._fold(op, depth, shape[depth], self.active)
+            self.active = outer
+            self.extents[depth] = 1
+        elif isinstance(op, loop.LoadOp):
+            idx = self._mask_index(eval_map(op.map.data, [env[i] for i in op.indices]))
+            if op.memref in self.stages:
+                env[op.result] = self._load_stage(op.memref, idx)
+            else:
+                env[op.result] = self.full(env[op.memref][tuple(idx)])
+        elif isinstance(op, loop.StoreOp):
+            idx = eval_map(op.map.data, [env[i] for i in op.indices])
+            self._write(op.memref, env[op.value], idx, None)
+        elif isinstance(op, tile.AtomicOp):
+            idx = eval_map(op.map.data, [env[i] for i in op.indices])
+            self._write(op.memref, env[op.value], idx, _UFUNCS[op.kind.data])
+        elif isinstance(op, tile.StageOp):
+            self._stage(op)
+        elif isinstance(op, tile.CombineOp):
+            value = self.full(env[op.value])
+            axes = tuple(self.axis_of[a] for a in op.axes)
+            target = list(value.shape)
+            for a in axes:
+                target[a] = self.extents[a]
+            env[op.result] = _REDUCERS[op.kind.data](
+                np.broadcast_to(value, target), axis=axes, keepdims=True
+            )
+        elif isinstance(op, affine.ApplyOp):
+            env[op.result] = self.full(eval_map(op.map.data, [env[v] for v in op.mapOperands])[0])
+        elif isinstance(op, (loop.YieldOp, loop.AccumulateOp)):
+            pass
+        elif is_scalar_op(op):
+            for result, value in zip(op.results, eval_op(op, [env[o] for o in op.operands])):
+                env[result] = self.full(value)
+        else:
+            raise ValueError(f"the tile executor does not know '{op.name}'")
+
+    def _fold(self, op, depth: int, count: int, mask: np.ndarray | None) -> None:
+        acc = op.body.block.last_op
+        assert isinstance(acc, loop.AccumulateOp)
+        for result, kind, value in zip(op.res, acc.kinds, acc.values):
+            v = self.full(self.env[value])
+            target = list(np.broadcast_shapes(v.shape, mask.shape if mask is not None else ()))
+            target[depth] = count
+            v = np.broadcast_to(v, target)
+            if mask is not None:
+                v = np.where(mask, v, np.asarray(_IDENTITY[kind.data], dtype=v.dtype))
+            self.env[result] = _REDUCERS[kind.data](v, axis=depth, keepdims=True)
+
+    def _write(self, buf: SSAValue, value, idx: list, ufunc) -> None:
+        target = self.env[buf]
+        if not idx:  # a rank-0 buffer holds one element
+            v = np.asarray(value).reshape(-1)[-1]
+            target[()] = v if ufunc is None else ufunc(target[()], v)
+            return
+        parts = [self.full(value), *[self.full(i) for i in idx]]
+        if self.active is not None:
+            parts.append(self.active)
+        arrays = np.broadcast_arrays(*parts)
+        if self.active is not None:
+            live = arrays[-1]
+            arrays = [a[live] for a in arrays[:-1]]
+        where = tuple(arrays[1:])
+        if ufunc is None:
+            target[where] = arrays[0]
+        else:
+            ufunc.at(target, where, arrays[0])
+
+    def _stage(self, op: tile.StageOp) -> None:
+        """Copy the slab of every block into a stage array: (nest dims..., slab dims...)."""
+        src = self.env[op.source]
+        origin = [self.full(o) for o in eval_map(op.origin.data, [self.env[v] for v in op.origin_operands])]
+        slab = [(d.extent.data, d.dim.data) for d in op.slab]
+        n = len(slab)
+        nest_shape = np.broadcast_shapes(*[o.shape for o in origin], (1,) * self.rank)
+        src_idx = [o.reshape(o.shape + (1,) * n) for o in origin]
+        # slab dims on one source dim: the earlier more significant
+        for k, (extent, dim) in enumerate(slab):
+            stride = 1
+            for extent2, dim2 in slab[k + 1 :]:
+                if dim2 == dim:
+                    stride *= extent2
+            shape = [1] * (self.rank + n)
+            shape[self.rank + k] = extent
+            src_idx[dim] = src_idx[dim] + stride * np.arange(extent).reshape(shape)
+        full_shape = tuple(nest_shape) + tuple(e for e, _ in slab)
+        arrays = np.broadcast_arrays(*src_idx, np.zeros(full_shape, bool))[:-1]
+        inside = np.ones(full_shape, bool)
+        for d, a in enumerate(arrays):
+            inside &= (a >= 0) & (a < src.shape[d])
+        clipped = [np.where(inside, a, 0) for a in arrays]
+        data = np.where(inside, src[tuple(clipped)], np.nan).astype(src.dtype)
+        slots = 1 if op.buffers is not None else 0
+        self.stages[op.result] = (data, slots)
+
+    def _load_stage(self, stage: SSAValue, idx: list) -> np.ndarray:
+        data, slots = self.stages[stage]
+        if slots:
+            slot = np.asarray(idx[0])
+            assert isinstance(stage.type, MemRefType)
+            if ((slot < 0) | (slot >= stage.type.get_shape()[0])).any():
+                raise ValueError("a load reads a stage slot out of range")
+            idx = idx[1:]
+        n = len(idx)
+        nest_shape = data.shape[: self.rank]
+        slab_shape = data.shape[self.rank :]
+        grids = []
+        for d, size in enumerate(nest_shape):
+            shape = [1] * self.rank
+            shape[d] = size
+            grids.append(np.arange(size).reshape(shape) if size > 1 else np.zeros(shape, int))
+        idx = [self.full(i) for i in idx]
+        parts = np.broadcast_arrays(*grids, *idx)
+        inside = np.ones(parts[0].shape, bool)
+        for a, size in zip(parts[self.rank :], slab_shape):
+            inside &= (a >= 0) & (a < size)
+        assert n == len(slab_shape)
+        clipped = [np.where(inside, a, 0) for a in parts]
+        return np.where(inside, data[tuple(clipped)], np.nan).astype(data.dtype)

@@ -1,0 +1,75 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='blockify-launch{block-size=16}' | filecheck %s
+// blockify-launch: a row body (RMSNorm) puts rows on blocks and adds a lane thread axis; its free
+// column loop becomes a strided loop over the lanes (the reduce is left to cooperative-reduce). A
+// pointwise tile too big for one block splits its fastest axis into block x thread. A tile that
+// already has block axes is declined.
+
+func.func @main(%x: memref<1x4x64xf64>, %w: memref<64xf64>) -> memref<1x4x64xf64> {
+  %out = memref.alloc() : memref<1x4x64xf64>
+  tile.kernel @k_rms_norm ins(%x, %w : memref<1x4x64xf64>, memref<64xf64>) outs(%out : memref<1x4x64xf64>) {
+    %c = arith.constant 1.562500e-02 : f64
+    %eps = arith.constant 1.000000e-06 : f64
+    tile.tile (%a1 : 4 = thread) {
+      %acc = loop.for reduce %r0 < 64 -> f64 {
+        %in2 = loop.load %x[0, %a1, %r0] : memref<1x4x64xf64>
+        %v1 = arith.mulf %in2, %in2 : f64
+        loop.accumulate add %v1 : f64
+      }
+      %v2 = arith.mulf %acc, %c : f64
+      %v3 = arith.addf %v2, %eps : f64
+      %v4 = math.rsqrt %v3 : f64
+      loop.for free %a2 < 64 {
+        %in3 = loop.load %x[0, %a1, %a2] : memref<1x4x64xf64>
+        %in4 = loop.load %w[%a2] : memref<64xf64>
+        %v5 = arith.mulf %in3, %v4 : f64
+        %v6 = arith.mulf %v5, %in4 : f64
+        loop.store %v6, %out[0, %a1, %a2] : memref<1x4x64xf64>
+      }
+    }
+  }
+  func.return %out : memref<1x4x64xf64>
+}
+
+
+// CHECK-LABEL: tile.kernel @k_rms_norm
+// CHECK:       tile.tile (%lane : 16 = thread, %a1 : 4 = block) {
+// CHECK-NEXT:    %acc = loop.for reduce %r0 < 64 -> f64 {
+// CHECK:         tile.strided_for free %a2 = %lane to 64 step 16 {
+// CHECK-NEXT:      %in3 = loop.load %x[0, %a1, %a2] : memref<1x4x64xf64>
+
+// -----
+
+func.func @main(%x: memref<8x512xf64>, %y: memref<8x512xf64>) -> memref<8x512xf64> {
+  %out = memref.alloc() : memref<8x512xf64>
+  tile.kernel @k_add ins(%x, %y : memref<8x512xf64>, memref<8x512xf64>) outs(%out : memref<8x512xf64>) {
+    tile.tile (%i : 8 = thread, %j : 512 = thread) {
+      %a = loop.load %x[%i, %j] : memref<8x512xf64>
+      %b = loop.load %y[%i, %j] : memref<8x512xf64>
+      %c = arith.addf %a, %b : f64
+      loop.store %c, %out[%i, %j] : memref<8x512xf64>
+    }
+  }
+  func.return %out : memref<8x512xf64>
+}
+
+
+// CHECK-LABEL: tile.kernel @k_add
+// CHECK:       tile.tile (%i : 8 = block, %j_b : 32 = block, %j_t : 16 = thread) {
+// CHECK-NEXT:    %j = affine.apply affine_map<(d0, d1) -> (((d0 * 16) + d1))> (%j_b, %j_t)
+// CHECK-NEXT:    %a = loop.load %x[%i, %j] : memref<8x512xf64>
+
+// -----
+
+func.func @main(%x: memref<8x4xf64>) -> memref<8x4xf64> {
+  %out = memref.alloc() : memref<8x4xf64>
+  tile.kernel @k_done ins(%x : memref<8x4xf64>) outs(%out : memref<8x4xf64>) {
+    tile.tile (%i : 8 = block, %j : 4 = thread) {
+      %a = loop.load %x[%i, %j] : memref<8x4xf64>
+      loop.store %a, %out[%i, %j] : memref<8x4xf64>
+    }
+  }
+  func.return %out : memref<8x4xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_done
+// CHECK-NEXT:    tile.tile (%i : 8 = block, %j : 4 = thread) {

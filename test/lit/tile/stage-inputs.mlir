@@ -1,0 +1,93 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='stage-inputs{min-reuse=2}' | filecheck %s
+// stage-inputs: the seeds' RMSNorm reads x twice per row, so x is staged once per block and both
+// strided loops read x_smem; p_weight is read once and stays global. Declined: a row of 8192
+// doubles (64 KB) does not fit 48 KB of shared memory; a pointwise read indexed by a thread axis.
+
+func.func @main(%x: memref<1x32x2048xf64>, %p_weight: memref<2048xf64>) -> memref<1x32x2048xf64> {
+  %rms_norm = memref.alloc() : memref<1x32x2048xf64>
+  tile.kernel @k_rms_norm ins(%x, %p_weight : memref<1x32x2048xf64>, memref<2048xf64>) outs(%rms_norm : memref<1x32x2048xf64>) {
+    %v0 = arith.constant 0.00048828125 : f64
+    %eps = arith.constant 1.0e-06 : f64
+    tile.tile (%a0 : 256 = thread, %a1 : 32 = block) {
+      %p = tile.strided_for reduce %a2 = %a0 to 2048 step 256 -> f64 {
+        %in2 = loop.load %x[0, %a1, %a2] : memref<1x32x2048xf64>
+        %v1 = arith.mulf %in2, %in2 : f64
+        loop.accumulate add %v1 : f64
+      }
+      %acc0 = tile.combine add %p across [%a0] warp_shuffle : f64
+      %v2 = arith.mulf %acc0, %v0 : f64
+      %v3 = arith.addf %v2, %eps : f64
+      %v4 = math.rsqrt %v3 : f64
+      tile.strided_for free %a3 = %a0 to 2048 step 256 {
+        %in3 = loop.load %x[0, %a1, %a3] : memref<1x32x2048xf64>
+        %in4 = loop.load %p_weight[%a3] : memref<2048xf64>
+        %v5 = arith.mulf %in3, %v4 : f64
+        %v6 = arith.mulf %v5, %in4 : f64
+        loop.store %v6, %rms_norm[0, %a1, %a3] : memref<1x32x2048xf64>
+      }
+    }
+  }
+  func.return %rms_norm : memref<1x32x2048xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_rms_norm
+// CHECK:       tile.tile (%a0 : 256 = thread, %a1 : 32 = block) {
+// CHECK-NEXT:    %x_smem = tile.stage %x origin [0, %a1, 0] slab [a2 : 2048 at 2] : memref<1x32x2048xf64> -> memref<2048xf64, #tile.smem>
+// CHECK-NOT:     tile.stage
+// CHECK-NEXT:    %p = tile.strided_for reduce %a2 = %a0 to 2048 step 256 -> f64 {
+// CHECK-NEXT:      %in2 = loop.load %x_smem[%a2] : memref<2048xf64, #tile.smem>
+// CHECK:         tile.strided_for free %a3 = %a0 to 2048 step 256 {
+// CHECK-NEXT:      %in3 = loop.load %x_smem[%a3] : memref<2048xf64, #tile.smem>
+// CHECK-NEXT:      %in4 = loop.load %p_weight[%a3] : memref<2048xf64>
+
+// -----
+
+func.func @main(%x: memref<1x2x8192xf64>, %p_weight: memref<8192xf64>) -> memref<1x2x8192xf64> {
+  %rms_norm = memref.alloc() : memref<1x2x8192xf64>
+  tile.kernel @k_too_big ins(%x, %p_weight : memref<1x2x8192xf64>, memref<8192xf64>) outs(%rms_norm : memref<1x2x8192xf64>) {
+    %v0 = arith.constant 0.00048828125 : f64
+    %eps = arith.constant 1.0e-06 : f64
+    tile.tile (%a0 : 256 = thread, %a1 : 2 = block) {
+      %p = tile.strided_for reduce %a2 = %a0 to 8192 step 256 -> f64 {
+        %in2 = loop.load %x[0, %a1, %a2] : memref<1x2x8192xf64>
+        %v1 = arith.mulf %in2, %in2 : f64
+        loop.accumulate add %v1 : f64
+      }
+      %acc0 = tile.combine add %p across [%a0] warp_shuffle : f64
+      %v2 = arith.mulf %acc0, %v0 : f64
+      %v3 = arith.addf %v2, %eps : f64
+      %v4 = math.rsqrt %v3 : f64
+      tile.strided_for free %a3 = %a0 to 8192 step 256 {
+        %in3 = loop.load %x[0, %a1, %a3] : memref<1x2x8192xf64>
+        %in4 = loop.load %p_weight[%a3] : memref<8192xf64>
+        %v5 = arith.mulf %in3, %v4 : f64
+        %v6 = arith.mulf %v5, %in4 : f64
+        loop.store %v6, %rms_norm[0, %a1, %a3] : memref<1x2x8192xf64>
+      }
+    }
+  }
+  func.return %rms_norm : memref<1x2x8192xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_too_big
+// CHECK-NOT:     tile.stage
+// CHECK:         %in2 = loop.load %x[0, %a1, %a2] : memref<1x2x8192xf64>
+
+// -----
+
+func.func @main(%x: memref<8x4xf64>) -> memref<8x4xf64> {
+  %out = memref.alloc() : memref<8x4xf64>
+  tile.kernel @k_pointwise ins(%x : memref<8x4xf64>) outs(%out : memref<8x4xf64>) {
+    tile.tile (%i : 8 = block, %j : 4 = thread) {
+      %a = loop.load %x[%i, %j] : memref<8x4xf64>
+      %b = loop.load %x[%i, %j] : memref<8x4xf64>
+      %c = arith.mulf %a, %b : f64
+      loop.store %c, %out[%i, %j] : memref<8x4xf64>
+    }
+  }
+  func.return %out : memref<8x4xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_pointwise
+// CHECK-NOT:     tile.stage
+// CHECK:         %a = loop.load %x[%i, %j] : memref<8x4xf64>

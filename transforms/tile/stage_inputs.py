@@ -1,0 +1,164 @@
+"""stage-inputs: hoist an input read several times within a block into a `tile.stage`.
+
+For each kernel input, the loads of it in a tile are read as linear forms: every index is either
+block-uniform (block axes and constants: it goes into the stage origin) or `uniform + %iv` for
+the induction variable of a loop inside the tile (a slab dim of the loop's bound, the uniform part
+into the origin). When all loads of the input agree on origin and slab dims and there are at
+least `min-reuse` of them, one stage is placed at the top level of the tile body before the first
+of them, and each load reads the stage at its loop indices instead (the seeds' RMSNorm: x staged
+once per row, both strided loops read x_smem).
+
+Declines (logged to `dpl.passes`) an input read fewer than `min-reuse` times, indexed by a thread
+axis or non-linearly, read with different origins or slab dims, or whose slab (with the stages
+already placed in the tile) would not fit `smem-bytes` (48 KB) of shared memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+
+from dpl.dialects import loop, tile
+from dpl.transforms.tile.common import LOG, linear, linear_expr, tiles
+
+
+def _loop_bound(v: SSAValue) -> int | None:
+    if isinstance(v, BlockArgument):
+        parent = v.block.parent_op()
+        if isinstance(parent, loop.ForOp):
+            return parent.extent.data
+        if isinstance(parent, tile.StridedForOp):
+            return parent.bound.data
+    return None
+
+
+def _read(load: loop.LoadOp, blocks: set[SSAValue]):
+    """(origin forms, {source dim: (iv, bound)}) for a stageable load, else a reason."""
+    origin, slab = [], {}
+    for d, expr in enumerate(load.map.data.results):
+        form = linear(expr, list(load.indices))
+        if form is None:
+            return "a non-linear index"
+        terms, const = form
+        ivs = [v for v in terms if _loop_bound(v) is not None]
+        others = [v for v in terms if v not in ivs and v not in blocks]
+        if others:
+            return "an index using a thread axis or a non-uniform value"
+        if len(ivs) > 1 or (ivs and terms[ivs[0]] != 1):
+            return "an index mixing loop variables"
+        if ivs:
+            slab[d] = (ivs[0], _loop_bound(ivs[0]))
+        origin.append(({v: c for v, c in terms.items() if v not in ivs}, const))
+    return origin, slab
+
+
+def _bytes(t) -> int:
+    return max(1, getattr(t.element_type, "bitwidth", 32) // 8)
+
+
+def stage_tile(t: tile.TileOp, min_reuse: int, smem_bytes: int) -> list[str]:
+    kernel = t.parent_op()
+    assert isinstance(kernel, tile.KernelOp)
+    blocks = {v for v, _, k in t.axes if k == tile.AxisKind.BLOCK}
+    used = sum(
+        _bytes(s.result.type) * s.result.type.get_shape().__len__() * 0
+        + _bytes(s.result.type) * _prod(s.result.type.get_shape())
+        for s in t.walk()
+        if isinstance(s, tile.StageOp)
+    )
+    notes = []
+    for buf in kernel.ins:
+        loads = [op for op in t.walk() if isinstance(op, loop.LoadOp) and op.memref is buf]
+        name = buf.name_hint or "input"
+        if len(loads) < min_reuse:
+            notes.append(f"{name}: read {len(loads)} time(s), fewer than {min_reuse}")
+            continue
+        reads = [_read(ld, blocks) for ld in loads]
+        bad = next((r for r in reads if isinstance(r, str)), None)
+        if bad is not None:
+            notes.append(f"{name}: {bad}")
+            continue
+        origin = reads[0][0]
+        dims = sorted(reads[0][1])
+        if any(r[0] != origin or sorted(r[1]) != dims for r in reads):
+            notes.append(f"{name}: reads with different origins or slab dims")
+            continue
+        if not dims:
+            notes.append(f"{name}: reads a single element per block")
+            continue
+        extents = [max(r[1][d][1] for r in reads) for d in dims]
+        size = _bytes(buf.type) * _prod(extents)
+        if used + size > smem_bytes:
+            notes.append(f"{name}: slab of {size} bytes does not fit {smem_bytes} of shared memory")
+            continue
+        shape = buf.type.get_shape()
+        if any(o[0] == {} and o[1] + e > shape[d] for o, e, d in
+               [(origin[d], e, d) for d, e in zip(dims, extents)]):
+            notes.append(f"{name}: slab runs past the buffer")
+            continue
+        used += size
+        order: list[SSAValue] = []
+        for terms, _ in origin:
+            order += [v for v in terms if v not in order]
+        amap = AffineMap(len(order), 0, tuple(linear_expr(o, order) for o in origin))
+        labels = [reads[0][1][d][0].name_hint or f"s{d}" for d in dims]
+        slab = [tile.SlabDimAttr(e, d, lab) for e, d, lab in zip(extents, dims, labels)]
+        stage = tile.StageOp(buf, amap, order, slab)
+        stage.result.name_hint = f"{name}_smem"
+        first = min(loads, key=lambda ld: _top_index(t, ld))
+        t.body.block.insert_op_before(stage, _top(t, first))
+        for ld, (_, sl) in zip(loads, reads):
+            ivs = [sl[d][0] for d in dims]
+            new = loop.LoadOp(
+                stage.result, ivs, AffineMap(len(ivs), 0, tuple(AffineDimExpr(i) for i in range(len(ivs))))
+            )
+            new.result.name_hint = ld.result.name_hint
+            parent = ld.parent_block()
+            assert parent is not None
+            parent.insert_op_before(new, ld)
+            ld.result.replace_all_uses_with(new.result)
+            ld.detach()
+            ld.erase()
+        notes.append(f"{name}: staged ({len(loads)} reads)")
+    return notes
+
+
+def _prod(xs) -> int:
+    n = 1
+    for x in xs:
+        n *= x
+    return n
+
+
+def _top(t: tile.TileOp, op: Operation) -> Operation:
+    while op.parent_op() is not t:
+        parent = op.parent_op()
+        assert parent is not None
+        op = parent
+    return op
+
+
+def _top_index(t: tile.TileOp, op: Operation) -> int:
+    return list(t.body.block.ops).index(_top(t, op))
+
+
+@dataclass(frozen=True)
+class StageInputs(ModulePass):
+    """Stage inputs read at least `min-reuse` times in a block into shared memory."""
+
+    name = "stage-inputs"
+
+    min_reuse: int = 2
+    smem_bytes: int = 48 * 1024
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for t in tiles(op):
+            kernel = t.parent_op()
+            assert isinstance(kernel, tile.KernelOp)
+            for note in stage_tile(t, self.min_reuse, self.smem_bytes):
+                LOG.info("stage-inputs: @%s: %s", kernel.sym_name.data, note)
