@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
 expr="${1:-torch.nn.RMSNorm(2048)(torch.randn(1,32,2048))}"
-for level in torch tensor loop; do
+for level in torch tensor loop tile; do
   echo "=== --ir $level: $expr"
   dpl compile -c "$expr" --ir "$level"
 done
