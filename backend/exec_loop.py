@@ -14,7 +14,7 @@ chunks along its axis, combining the partial results.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.dialects import affine, func, memref
@@ -51,8 +51,17 @@ def alloc_poisoned(memref_type: MemRefType) -> np.ndarray:
     return np.full(shape, np.iinfo(dtype).min, dtype=dtype)
 
 
-def run(module: ModuleOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Run `@main` on `inputs` (one array per argument); return its results."""
+def run(
+    module: ModuleOp,
+    inputs: Sequence[np.ndarray],
+    kernel_runners: dict[type[Operation], Callable[[Operation, dict], None]] | None = None,
+) -> list[np.ndarray]:
+    """Run `@main` on `inputs` (one array per argument); return its results.
+
+    `kernel_runners` maps further kernel op classes to their runners (the tile executor adds
+    `tile.kernel`); `loop.kernel` always runs here.
+    """
+    runners = {loop.KernelOp: run_kernel, **(kernel_runners or {})}
     main = main_func(module)
     args = main.body.block.args
     if len(inputs) != len(args):
@@ -64,8 +73,8 @@ def run(module: ModuleOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     for op in main.body.block.ops:
         if isinstance(op, memref.AllocOp):
             env[op.memref] = alloc_poisoned(op.memref.type)
-        elif isinstance(op, loop.KernelOp):
-            run_kernel(op, env)
+        elif type(op) in runners:
+            runners[type(op)](op, env)
         elif isinstance(op, memref.DeallocOp):
             pass
         elif isinstance(op, func.ReturnOp):

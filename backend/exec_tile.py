@@ -24,14 +24,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects import affine, func, memref
+from xdsl.dialects import affine
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from dpl.backend import exec_loop
 from dpl.backend.affine_np import eval_map
-from dpl.backend.exec_loop import alloc_poisoned, main_func
-from dpl.backend.scalar_eval import eval_op, is_scalar_op, numpy_dtype
+from dpl.backend.scalar_eval import eval_op, is_scalar_op
 from dpl.dialects import loop, tile
 
 _REDUCERS = {
@@ -56,28 +55,7 @@ _UFUNCS = {
 
 def run(module: ModuleOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     """Run `@main` on `inputs` (one array per argument); return its results."""
-    main = main_func(module)
-    args = main.body.block.args
-    if len(inputs) != len(args):
-        raise ValueError(f"@main takes {len(args)} inputs, {len(inputs)} given")
-    env: dict[SSAValue, np.ndarray] = {}
-    for arg, value in zip(args, inputs):
-        assert isinstance(arg.type, MemRefType)
-        env[arg] = np.ascontiguousarray(value, dtype=numpy_dtype(arg.type.element_type))
-    for op in main.body.block.ops:
-        if isinstance(op, memref.AllocOp):
-            env[op.memref] = alloc_poisoned(op.memref.type)
-        elif isinstance(op, tile.KernelOp):
-            run_kernel(op, env)
-        elif isinstance(op, loop.KernelOp):
-            exec_loop.run_kernel(op, env)
-        elif isinstance(op, memref.DeallocOp):
-            pass
-        elif isinstance(op, func.ReturnOp):
-            return [env[v].copy() for v in op.arguments]
-        else:
-            raise ValueError(f"unexpected '{op.name}' at the top of @main")
-    return []
+    return exec_loop.run(module, inputs, {tile.KernelOp: run_kernel})
 
 
 def _loop_depth(block: Block) -> int:
