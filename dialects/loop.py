@@ -165,6 +165,29 @@ def print_kernel_signature(
             printer.print_string(")")
 
 
+def defined_inside(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is defined by `op` or inside its regions (results and block arguments)."""
+    owner = value.owner
+    owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
+    return owner_op is not None and op.is_ancestor(owner_op)
+
+
+def verify_kernel_buffers(kernel: Operation, name: str, ins, outs) -> None:
+    """The rules every kernel op shares: it writes something, its body takes no arguments, and
+    the only outside values its body uses are its ins/outs. `name` is `'loop.kernel' @k`."""
+    if not outs:
+        raise VerifyException(f"{name} has no outs")
+    if kernel.regions[0].block.args:
+        raise VerifyException(f"{name.split(' @')[0]} body takes no arguments")
+    buffers = {*ins, *outs}
+    for op in kernel.walk():
+        for operand in op.operands:
+            if operand not in buffers and not defined_inside(operand, kernel):
+                raise VerifyException(
+                    f"{name} uses an outside value that is not one of its ins/outs"
+                )
+
+
 def _parse_access(parser: Parser) -> tuple[AffineMap, list[SSAValue]]:
     """`[%a0, %a1 + 1]`: an index map whose dimensions are the SSA values, in order."""
     amap, indices = parser.parse_affine_map_of_ssa_ids()
@@ -476,21 +499,7 @@ class KernelOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        if not self.outs:
-            raise VerifyException(f"'loop.kernel' @{self.sym_name.data} has no outs")
-        if self.body.block.args:
-            raise VerifyException("'loop.kernel' body takes no arguments")
-        buffers = {*self.ins, *self.outs}
-        for op in self.body.walk():
-            for operand in op.operands:
-                owner = operand.owner
-                owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
-                inside = owner_op is self or (owner_op is not None and self.is_ancestor(owner_op))
-                if not inside and operand not in buffers:
-                    raise VerifyException(
-                        f"'loop.kernel' @{self.sym_name.data} uses an outside value "
-                        "that is not one of its ins/outs"
-                    )
+        verify_kernel_buffers(self, f"'loop.kernel' @{self.sym_name.data}", self.ins, self.outs)
 
     @classmethod
     def parse(cls, parser: Parser) -> KernelOp:

@@ -958,23 +958,12 @@ class KernelOp(IRDLOperation):
 
     def verify_(self) -> None:
         name = f"'tile.kernel' @{self.sym_name.data}"
-        if not self.outs:
-            raise VerifyException(f"{name} has no outs")
-        if self.body.block.args:
-            raise VerifyException("'tile.kernel' body takes no arguments")
+        loop.verify_kernel_buffers(self, name, self.ins, self.outs)
         tiles = [op for op in self.body.block.ops if isinstance(op, TileOp)]
         if len(tiles) != 1:
             raise VerifyException(f"{name} must hold exactly one 'tile.tile', found {len(tiles)}")
         buffers = {*self.ins, *self.outs}
         for op in self.body.walk():
-            for operand in op.operands:
-                owner = operand.owner
-                owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
-                inside = owner_op is self or (owner_op is not None and self.is_ancestor(owner_op))
-                if not inside and operand not in buffers:
-                    raise VerifyException(
-                        f"{name} uses an outside value that is not one of its ins/outs"
-                    )
             if isinstance(op, loop.LoadOp):
                 if op.memref not in buffers and not isinstance(op.memref.owner, StageOp):
                     raise VerifyException(

@@ -11,6 +11,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
 from dpl.dialects import loop
+from dpl.dialects.loop import defined_inside
 
 
 @dataclass
@@ -207,12 +208,6 @@ def erase_unused_index_ops(root: Operation) -> None:
                 op.detach()
                 op.erase()
                 changed = True
-
-
-def defined_inside(value: SSAValue, op: Operation) -> bool:
-    owner = value.owner
-    owner_op = owner if isinstance(owner, Operation) else owner.parent_op()
-    return owner_op is not None and op.is_ancestor(owner_op)
 
 
 def uses_only_outside(candidate: Operation, loop_op: Operation) -> bool:
