@@ -31,21 +31,6 @@ class ProducerNest:
     def ivs(self) -> list[SSAValue]:
         return [f.iv for f in self.loops]
 
-    def has_reduce(self) -> bool:
-        return any(
-            isinstance(op, loop.ForOp) and op.is_reduce for level in self.levels for op in level
-        )
-
-    def arith_op_count(self) -> int:
-        return sum(
-            1
-            for level in self.levels
-            for top in level
-            for op in top.walk()
-            if not isinstance(op, (loop.LoadOp, loop.AccumulateOp, loop.YieldOp, arith.ConstantOp))
-            and not isinstance(op, (loop.StoreOp, affine.ApplyOp))
-        )
-
 
 def match_producer(kernel: loop.KernelOp) -> ProducerNest | None:
     """The kernel as a ProducerNest, or None when it is not one (several stores, outs, ...)."""
