@@ -48,8 +48,10 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StringAttr,
+    SymbolRefAttr,
     i1,
 )
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
@@ -85,6 +87,7 @@ from xdsl.traits import (
     NoTerminator,
     RecursiveMemoryEffect,
     SymbolOpInterface,
+    SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
@@ -1366,6 +1369,84 @@ class MbarrierWaitOp(_MbarrierOp):
         printer.print_attribute(self.barrier.type)
 
 
+# ---------------------------------------------------------------------------------------------
+# Host side
+
+
+@irdl_op_definition
+class LaunchOp(IRDLOperation):
+    """`kernel.launch @k(%x, %w, %out) : memref<...>, memref<...>, memref<...>`.
+
+    One launch of the `kernel.func @k` of the enclosing module, from the host program
+    (`func.func @main`), with the program's buffers as its arguments in the kernel's order.
+    Launches run in program order on one stream; the runtime and the CPU executors follow them.
+    """
+
+    name = "kernel.launch"
+
+    callee = prop_def(SymbolRefAttr)
+    args = var_operand_def()
+
+    def __init__(self, callee: str, args: Sequence[SSAValue]):
+        super().__init__(operands=[args], properties={"callee": SymbolRefAttr(callee)})
+
+    def kernel_func(self) -> KernelFuncOp | None:
+        """The launched `kernel.func`, looked up in the enclosing module (None if absent)."""
+        module = self.parent_op()
+        while module is not None and module.parent_op() is not None:
+            module = module.parent_op()
+        if module is None:
+            return None
+        found = SymbolTable.lookup_symbol(module, self.callee)
+        return found if isinstance(found, KernelFuncOp) else None
+
+    def verify_(self) -> None:
+        name = f"'kernel.launch' @{self.callee.string_value()}"
+        if not isinstance(self.parent_op(), FuncOp):
+            raise VerifyException(f"{name} must be inside a func.func (the host program)")
+        func = self.kernel_func()
+        if func is None:
+            raise VerifyException(f"{name} names no kernel.func of the module")
+        want = [a.type for a in func.args]
+        got = [a.type for a in self.args]
+        if want != got:
+            raise VerifyException(
+                f"{name} argument types {[str(t) for t in got]} do not match the kernel's "
+                f"{[str(t) for t in want]}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LaunchOp:
+        callee = parser.parse_symbol_name().data
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation(":"):
+            types = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_type
+            )
+        if len(types) != len(unresolved):
+            parser.raise_error(
+                f"'kernel.launch' @{callee} has {len(unresolved)} arguments but {len(types)} types"
+            )
+        args = parser.resolve_operands(unresolved, types, parser.pos)
+        op = cls(callee, args)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.callee.string_value())
+        printer.print_string("(")
+        printer.print_list(self.args, printer.print_ssa_value)
+        printer.print_string(")")
+        if self.args:
+            printer.print_string(" : ")
+            printer.print_list([a.type for a in self.args], printer.print_attribute)
+        printer.print_op_attributes(self.attributes)
+
+
 Kernel = Dialect(
     "kernel",
     [
@@ -1394,6 +1475,7 @@ Kernel = Dialect(
         MbarrierInitOp,
         MbarrierArriveExpectTxOp,
         MbarrierWaitOp,
+        LaunchOp,
     ],
     [SharedMemorySpaceAttr, DimAttr],
 )

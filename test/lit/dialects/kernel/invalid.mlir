@@ -336,3 +336,21 @@ kernel.func @k(%x: memref<64xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [64,
   }) : () -> ()
 }
 // CHECK: 'kernel.for' without results must end in 'kernel.yield'
+
+// -----
+
+func.func @main(%x: memref<4xf32>) {
+  kernel.launch @missing(%x) : memref<4xf32>
+  func.return
+}
+// CHECK: 'kernel.launch' @missing names no kernel.func of the module
+
+// -----
+
+kernel.func @k(%x: memref<4xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
+}
+func.func @main(%x: memref<8xf32>) {
+  kernel.launch @k(%x) : memref<8xf32>
+  func.return
+}
+// CHECK: 'kernel.launch' @k argument types ['memref<8xf32>'] do not match the kernel's ['memref<4xf32>']

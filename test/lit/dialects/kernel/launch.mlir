@@ -1,0 +1,19 @@
+// RUN: dpl-opt %s | dpl-opt | filecheck %s
+// A host program: @main allocates the intermediate and launches the kernels in order.
+
+kernel.func @k_copy(%x: memref<4xf32>, %y: memref<4xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<4xf32>
+  kernel.store %v, %y[%t] : memref<4xf32>
+}
+func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
+  %t = memref.alloc() : memref<4xf32>
+  %y = memref.alloc() : memref<4xf32>
+  kernel.launch @k_copy(%x, %t) : memref<4xf32>, memref<4xf32>
+  kernel.launch @k_copy(%t, %y) : memref<4xf32>, memref<4xf32>
+  func.return %y : memref<4xf32>
+}
+
+// CHECK:      func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
+// CHECK:        kernel.launch @k_copy(%x, %t) : memref<4xf32>, memref<4xf32>
+// CHECK-NEXT:   kernel.launch @k_copy(%t, %y) : memref<4xf32>, memref<4xf32>
