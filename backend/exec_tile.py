@@ -13,8 +13,12 @@ Semantics kept faithfully:
   identity in their place.
 - `tile.stage` copies the slab (origin + slab dims, per block) into a buffer, and loads of the
   stage read that copy; a read outside the slab gives NaN, so a wrong stage shows in any
-  comparison. `buffers N at %k` slots are not modelled: the slot index is checked, then ignored
-  (every slot read holds the current fill). `pad` is physical layout only.
+  comparison. `buffers N at %k` keeps N slots: iteration k of the loop `%k` fills slot k mod N,
+  and a slot holds the latest fill at or before the current iteration (NaN before its first), so
+  a load of the wrong slot reads stale data or NaN; a slot index out of range is an error.
+  `pad` (extra elements in the physical layout), `async` / `tma` (how the copy is done) and
+  `swizzle` (the physical TMA layout) do not change what a load at an index reads, so they are
+  not modelled beyond the verifier's checks.
 - `tile.combine` folds the partial over the listed thread axes; every thread of them sees it.
 - `tile.atomic` folds each value into the output element (duplicates accumulate).
 """
@@ -231,8 +235,34 @@ class _TileNest:
             inside &= (a >= 0) & (a < src.shape[d])
         clipped = [np.where(inside, a, 0) for a in arrays]
         data = np.where(inside, src[tuple(clipped)], np.nan).astype(src.dtype)
-        slots = 1 if op.buffers is not None else 0
-        self.stages[op.result] = (data, slots)
+        if op.buffers is not None:
+            assert op.buffer_loop is not None
+            data = self._slots(data, op.buffers.data, np.asarray(self.env[op.buffer_loop]))
+        self.stages[op.result] = (data, 1 if op.buffers is not None else 0)
+
+    def _slots(self, data: np.ndarray, n: int, k: np.ndarray) -> np.ndarray:
+        """The N slots of a buffered stage along its loop: (nest dims..., N, slab dims...).
+
+        Iteration k of the loop fills slot k mod N; at iteration k slot s holds the fill of the
+        latest k' <= k with k' mod N == s, or NaN when there is none yet."""
+        ax = next((d for d, size in enumerate(k.shape) if size > 1), None)
+        count = 1 if ax is None else k.shape[ax]
+        nest = list(data.shape[: self.rank])
+        if ax is not None:
+            nest[ax] = count
+        data = np.broadcast_to(data, tuple(nest) + data.shape[self.rank :])
+        it = np.arange(count)
+        slots = []
+        for s in range(n):
+            if ax is None:  # a one-trip loop: only slot 0 is ever filled
+                slots.append(data if s == 0 else np.full_like(data, np.nan))
+                continue
+            fill = it - (it - s) % n  # the latest iteration <= it that filled slot s
+            taken = np.take(data, np.clip(fill, 0, None), axis=ax)
+            shape = [1] * data.ndim
+            shape[ax] = count
+            slots.append(np.where((fill >= 0).reshape(shape), taken, np.nan))
+        return np.stack(slots, axis=self.rank)
 
     def _load_stage(self, stage: SSAValue, idx: list) -> np.ndarray:
         data, slots = self.stages[stage]
@@ -241,7 +271,6 @@ class _TileNest:
             assert isinstance(stage.type, MemRefType)
             if ((slot < 0) | (slot >= stage.type.get_shape()[0])).any():
                 raise ValueError("a load reads a stage slot out of range")
-            idx = idx[1:]
         n = len(idx)
         nest_shape = data.shape[: self.rank]
         slab_shape = data.shape[self.rank :]
