@@ -275,6 +275,62 @@ class Kernel:
     function: Any = None
 
 
+def load_kernels(
+    source: str, kernels: Sequence[Kernel], use_cache: bool = True
+) -> tuple[Any, CompileResult]:
+    """Compile `source` (through the cache), load it into the current context and look up
+    each kernel's function (set on `kernel.function`). Returns (CUmodule, CompileResult)."""
+    driver, _ = _bindings()
+    _ensure_context()
+    names = [k.name for k in kernels]
+    compiled = compile_cuda(source, names, use_cache=use_cache)
+    image = ctypes.create_string_buffer(compiled.cubin, len(compiled.cubin))
+    module = _check_driver(driver.cuModuleLoadData(ctypes.addressof(image)), "cuModuleLoadData", names)
+    for k in kernels:
+        k.function = _check_driver(
+            driver.cuModuleGetFunction(module, k.name.encode()), "cuModuleGetFunction", k.name
+        )
+        if k.smem_bytes + k.static_smem_bytes > STATIC_SMEM_LIMIT:
+            attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            _check_driver(
+                driver.cuFuncSetAttribute(k.function, attr, k.smem_bytes),
+                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                k.name,
+            )
+    return module, compiled
+
+
+def current_stream() -> Any:
+    """torch's current CUDA stream as a driver CUstream."""
+    import torch
+
+    driver, _ = _bindings()
+    return driver.CUstream(torch.cuda.current_stream().cuda_stream)
+
+
+def scalar_arg(k: Kernel, name: str, dtype: str, value: Any) -> Any:
+    """A by-value kernel argument: `value` as the ctypes scalar of `dtype`."""
+    ctype = _SCALAR_CTYPES.get(dtype)
+    if ctype is None:
+        raise ValueError(f"dpl runtime: kernel '{k.name}': scalar {name} of {dtype}")
+    return ctype(value)
+
+
+def launch_kernel(k: Kernel, args: Sequence[Any], stream: Any) -> None:
+    """`cuLaunchKernel` of loaded `k` on `stream`; tensors pass their data pointer, ctypes
+    scalars pass by value."""
+    driver, _ = _bindings()
+    holders = [a if isinstance(a, ctypes._SimpleCData) else ctypes.c_void_p(a.data_ptr()) for a in args]
+    params = (ctypes.c_void_p * len(holders))(*[ctypes.addressof(h) for h in holders])
+    _check_driver(
+        driver.cuLaunchKernel(
+            k.function, *k.grid, *k.block, k.smem_bytes, stream, ctypes.addressof(params), 0
+        ),
+        "cuLaunchKernel",
+        k.name,
+    )
+
+
 @dataclass
 class Program:
     """A sequence of kernels over named buffers, compiled and launched on the current GPU."""
@@ -360,27 +416,8 @@ class Program:
 
     def load(self, use_cache: bool = True) -> Program:
         """Compile (through the cache) and load the module once; idempotent."""
-        if self._module is not None:
-            return self
-        driver, _ = _bindings()
-        _ensure_context()
-        names = self.kernel_names
-        self.compiled = compile_cuda(self.source, names, use_cache=use_cache)
-        image = ctypes.create_string_buffer(self.compiled.cubin, len(self.compiled.cubin))
-        self._module = _check_driver(
-            driver.cuModuleLoadData(ctypes.addressof(image)), "cuModuleLoadData", names
-        )
-        for k in self.kernels:
-            k.function = _check_driver(
-                driver.cuModuleGetFunction(self._module, k.name.encode()), "cuModuleGetFunction", k.name
-            )
-            if k.smem_bytes + k.static_smem_bytes > STATIC_SMEM_LIMIT:
-                attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-                _check_driver(
-                    driver.cuFuncSetAttribute(k.function, attr, k.smem_bytes),
-                    "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                    k.name,
-                )
+        if self._module is None:
+            self._module, self.compiled = load_kernels(self.source, self.kernels, use_cache)
         return self
 
     # -- running ----------------------------------------------------------------------------------
@@ -419,30 +456,14 @@ class Program:
 
     def launch(self, tensors: Mapping[str, Any]) -> None:
         """Launch every kernel, in order, on the current torch stream."""
-        import torch
-
-        driver, _ = _bindings()
         self.load()
-        stream = driver.CUstream(torch.cuda.current_stream().cuda_stream)
+        stream = current_stream()
         for k in self.kernels:
-            holders = []
-            for name in k.args:
-                buf = self.buffers[name]
-                if buf.scalar:
-                    ctype = _SCALAR_CTYPES.get(buf.dtype)
-                    if ctype is None:
-                        raise ValueError(f"dpl runtime: kernel '{k.name}': scalar {name} of {buf.dtype}")
-                    holders.append(ctype(tensors[name]))
-                else:
-                    holders.append(ctypes.c_void_p(tensors[name].data_ptr()))
-            params = (ctypes.c_void_p * len(holders))(*[ctypes.addressof(h) for h in holders])
-            _check_driver(
-                driver.cuLaunchKernel(
-                    k.function, *k.grid, *k.block, k.smem_bytes, stream, ctypes.addressof(params), 0
-                ),
-                "cuLaunchKernel",
-                k.name,
-            )
+            launch_kernel(k, [self._arg(k, name, tensors[name]) for name in k.args], stream)
+
+    def _arg(self, k: Kernel, name: str, value: Any) -> Any:
+        buf = self.buffers[name]
+        return scalar_arg(k, name, buf.dtype, value) if buf.scalar else value
 
     def run(
         self,

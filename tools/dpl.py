@@ -3,6 +3,8 @@
     dpl compile -c "torch.nn.RMSNorm(2048)(torch.randn(1,32,2048))" --ir torch
     dpl compile --model tinyllama-layer --seq 16 --ir tensor
     dpl compile -c EXPR --pipeline 'decompose-torch,cse'      # any pass pipeline over torch IR
+    dpl run -c "torch.nn.RMSNorm(2048)(torch.randn(1,32,2048))"   # compile, run on the GPU, parity
+    dpl run --model tinyllama-layer --seq 128 --bench --profile    # and time it against PyTorch
 
 The program is captured into torch IR (dpl.frontend), then the pass pipeline that produces the
 requested level (`IR_PIPELINES`) runs over it and the module is printed; `--ir cuda` prints the
@@ -112,21 +114,103 @@ def compile_cmd(args: argparse.Namespace) -> None:
     print(module)
 
 
+def parity_tolerance(prog) -> float:
+    """DESIGN.md's bar: 1e-4 for programs with matmul/attention chains, else 1e-5."""
+    heavy = {"torch.matmul", "torch.linear", "torch.sdpa", "torch.bmm", "torch.mm"}
+    return 1e-4 if any(op.name in heavy for op in prog.module.walk()) else 1e-5
+
+
+def reference64(prog, inputs):
+    """PyTorch's result in float64 on the CPU (a float64 copy of the captured module)."""
+    import copy
+
+    fn = copy.deepcopy(prog.fn).to(torch.float64)
+    with torch.no_grad():
+        res = fn(*[x.to(torch.float64) if x.is_floating_point() else x for x in inputs])
+    return list(res) if isinstance(res, (tuple, list)) else [res]
+
+
+def check_parity(compiled, prog, seed: int = 1) -> float:
+    """max relative error of dpl's outputs (fresh inputs, outputs poisoned) vs float64 PyTorch."""
+    from dpl.frontend.check import fresh_inputs
+
+    inputs = fresh_inputs(prog, seed)
+    outs = compiled(*[x.cuda() for x in inputs])
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    refs = reference64(prog, inputs)
+    if len(outs) != len(refs):
+        raise ValueError(f"dpl gives {len(outs)} outputs, PyTorch {len(refs)}")
+    worst = 0.0
+    for o, r in zip(outs, refs):
+        o64 = o.detach().double().cpu()
+        worst = max(worst, float((o64 - r).norm() / (r.norm() or 1.0)))
+    return worst
+
+
+def run_cmd(args: argparse.Namespace) -> None:
+    from dpl.backend.compile import compile_program
+
+    log_decisions(args.verbose)
+    if not torch.cuda.is_available():
+        raise ValueError("dpl run needs a CUDA GPU (use `dpl compile --ir cuda` to see the code)")
+    prog = capture_program(args)
+    compiled = compile_program(prog, args.pipeline, args.verbose > 1)
+    err = check_parity(compiled, prog)
+    tol = parity_tolerance(prog)
+    verdict = "ok" if err < tol else "FAIL"
+    print(f"dpl run: {compiled.num_kernels} kernels on {torch.cuda.get_device_name()}: "
+          f"relative error vs PyTorch (float64) {err:.2e} (< {tol:.0e}: {verdict})")  # fmt: skip
+    if args.bench or args.profile:
+        from dpl.backend import bench
+        from dpl.frontend.check import fresh_inputs
+
+        inputs = [x.cuda() for x in fresh_inputs(prog, 2)]
+        fn = prog.fn.cuda() if isinstance(prog.fn, torch.nn.Module) else prog.fn
+        result = bench.benchmark(
+            args.name or (args.expr or args.model), fn, inputs, dpl=compiled,
+            modes=tuple(args.modes.split(",")), profile=args.profile,
+        )  # fmt: skip
+        print(bench.format_table(result))
+        if args.json:
+            import json
+            from pathlib import Path
+
+            Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+    if verdict == "FAIL":
+        sys.exit(1)
+
+
+def _source_args(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("-c", dest="expr", help='a PyTorch expression, e.g. "torch.relu(torch.randn(4))"')
+    src.add_argument("--model", help=f"a model: {', '.join(MODELS)}")
+    p.add_argument("--seq", type=int, default=16, help="sequence length for --model (default 16)")
+    p.add_argument("--num-layers", type=int, default=None, help="override the depth of a whole model")
+    p.add_argument("-v", "--verbose", action="count", default=0, help="log the passes as they run")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="dpl", description="dpl ML compiler driver")
     sub = parser.add_subparsers(dest="command", required=True)
     comp = sub.add_parser("compile", help="capture a PyTorch program and print it at one IR level")
-    src = comp.add_mutually_exclusive_group(required=True)
-    src.add_argument("-c", dest="expr", help='a PyTorch expression, e.g. "torch.relu(torch.randn(4))"')
-    src.add_argument("--model", help=f"a model: {', '.join(MODELS)}")
-    comp.add_argument("--seq", type=int, default=16, help="sequence length for --model (default 16)")
-    comp.add_argument("--num-layers", type=int, default=None, help="override the depth of a whole model")
+    _source_args(comp)
     comp.add_argument("--ir", choices=list(IR_PIPELINES), default="torch", help="the IR level to print")
     comp.add_argument("--pipeline", default=None, help="a pass pipeline over torch IR instead of --ir's")
     comp.add_argument("--dtype", choices=list(DTYPES), default="f32", help="compute dtype (default f32)")
-    comp.add_argument("-v", "--verbose", action="count", default=0, help="log the passes as they run")
+    run = sub.add_parser("run", help="compile to CUDA, run on the GPU, check parity with PyTorch")
+    _source_args(run)
+    run.add_argument("--pipeline", default=None, help="passes from loop IR to kernel IR (default: the schedule)")
+    run.add_argument("--bench", action="store_true", help="time dpl, eager and torch.compile")
+    run.add_argument("--profile", action="store_true", help="with --bench: per-kernel times")
+    run.add_argument("--modes", default="eager,compile,max-autotune", help="what --bench compares with")
+    run.add_argument("--json", default=None, help="write the --bench result here")
+    run.add_argument("--name", default=None, help="the case's name in the --bench result")
     args = parser.parse_args(argv)
-    guarded("dpl", lambda: compile_cmd(args))
+    if args.command == "run":
+        args.dtype = "f32"
+        guarded("dpl", lambda: run_cmd(args))
+    else:
+        guarded("dpl", lambda: compile_cmd(args))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,185 @@
+"""`dpl.compile`: a PyTorch module or expression -> compiled CUDA program, callable on tensors.
+
+    from dpl.backend.compile import compile as dpl_compile
+    c = dpl_compile(torch.nn.RMSNorm(2048), torch.randn(1, 32, 2048))
+    y = c(x.cuda())                    # user inputs in, outputs out; parameters bound at compile
+    c.kernels()                        # name, grid, block, bytes, flops per kernel
+    c.kernel_launchers(x.cuda())       # [(name, launch one kernel)] for per-kernel timing
+
+The program is captured in fp32 (`dpl.frontend.capture`), lowered to loop IR (where each kernel's
+flops are counted), then through the tile schedule and `materialize` to kernel IR, printed as
+CUDA and run by `backend.host.HostProgram` (NVRTC, one launch per kernel, planned buffers).
+Compiling needs no GPU; calling does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Operation
+
+from dpl.dialects import loop
+
+#: Float ops that count as one flop each (the CUDA they print is one instruction or close).
+_FLOP_DIALECTS = ("arith.", "math.")
+
+
+@dataclass
+class KernelInfo:
+    name: str
+    grid: tuple[int, ...]
+    block: tuple[int, ...]
+    bytes: int  # bytes of the global buffers it reads and writes, each once: a traffic floor
+    flops: int  # float operations of its loop nest
+
+
+def loop_flops(module: ModuleOp) -> dict[str, int]:
+    """Float ops per `loop.kernel`: each float arith/math op (and each accumulated operand)
+    counts once per iteration of the loops around it."""
+    counts: dict[str, int] = {}
+
+    def walk(block, trips: int) -> int:
+        n = 0
+        for op in block.ops:
+            if isinstance(op, loop.ForOp):
+                n += walk(op.body.block, trips * op.extent.data)
+            elif isinstance(op, loop.AccumulateOp):
+                n += trips * len(op.operands)
+            elif op.name.startswith(_FLOP_DIALECTS) and _is_float(op):
+                n += trips
+            for region in op.regions if not isinstance(op, loop.ForOp) else ():
+                for b in region.blocks:
+                    n += walk(b, trips)
+        return n
+
+    for op in module.walk():
+        if isinstance(op, loop.KernelOp):
+            counts[op.sym_name.data] = walk(op.body.block, 1)
+    return counts
+
+
+def _is_float(op: Operation) -> bool:
+    return any(str(r.type) in ("f32", "f64", "f16", "bf16") for r in op.results)
+
+
+class Compiled:
+    """A compiled program, callable like the PyTorch one it came from."""
+
+    def __init__(self, prog: Any, module: ModuleOp, flops: dict[str, int], single: bool):
+        from dpl.backend.host import HostProgram
+
+        self.program = prog
+        self.module = module
+        self.host = HostProgram(module)
+        self.cuda = self.host.source
+        self._flops = flops
+        self._single = single
+        self._params = list(prog.args[prog.num_inputs :])
+        self._params_cuda: list[torch.Tensor] | None = None
+
+    @property
+    def num_kernels(self) -> int:
+        return len(self.host.launches)
+
+    def _args(self, inputs: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+        if len(inputs) != self.program.num_inputs:
+            raise ValueError(f"dpl: the program takes {self.program.num_inputs} inputs, got {len(inputs)}")
+        if self._params_cuda is None:
+            self._params_cuda = [p.detach().to("cuda", torch.float32).contiguous() for p in self._params]
+        ins = [x.detach().to("cuda").contiguous() for x in inputs]
+        return [*ins, *self._params_cuda]
+
+    def __call__(self, *inputs: torch.Tensor) -> Any:
+        outs = self.host(*self._args(inputs))
+        return outs[0] if self._single and len(outs) == 1 else tuple(outs)
+
+    def kernels(self) -> list[KernelInfo]:
+        infos = []
+        for launch in self.host.launches:
+            k = launch.kernel
+            seen = set(launch.buffers)
+            nbytes = 0
+            for b in seen:
+                t = self.host.types[b]
+                if isinstance(t, MemRefType):
+                    nbytes += math.prod(t.get_shape()) * (8 if str(t.element_type) == "f64" else 4)
+            infos.append(KernelInfo(k.name, k.grid, k.block, nbytes, self._flops.get(k.name, 0)))
+        return infos
+
+    def kernel_launchers(self, *inputs: torch.Tensor) -> list[tuple[str, Callable[[], None]]]:
+        tensors = self.host.bind(self._args(inputs))
+        calls = self.host.launchers(tensors)
+        for _, c in calls:  # one run so every buffer holds real data before timing single kernels
+            c()
+        return calls
+
+    def capture(self, *inputs: torch.Tensor):
+        """The whole program in one CUDA graph (`.replay(*all_args)` -> outputs)."""
+        return self.host.capture(*self._args(inputs))
+
+
+def lower(prog: Any, pipeline: str | None = None, verbose: bool = False) -> tuple[ModuleOp, dict[str, int]]:
+    """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level);
+    returns the module and each kernel's flops counted at loop level."""
+    from dpl.tools.dpl import IR_PIPELINES, run_pipeline
+
+    module = prog.module.clone()
+    run_pipeline(module, IR_PIPELINES["loop"], verbose)
+    flops = loop_flops(module)
+    rest = pipeline if pipeline is not None else kernel_schedule()
+    run_pipeline(module, rest, verbose)
+    return module, flops
+
+
+def kernel_schedule() -> str:
+    """The passes from loop IR to kernel IR: the default tile schedule, then materialize."""
+    from dpl.tools.dpl import IR_PIPELINES
+
+    loop_spec = IR_PIPELINES["loop"]
+    full = IR_PIPELINES["kernel"]
+    assert full.startswith(loop_spec), "the kernel pipeline must extend the loop pipeline"
+    return full[len(loop_spec) :].lstrip(",")
+
+
+def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False) -> Compiled:
+    """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it."""
+    from dpl.frontend import capture
+
+    module = fn if isinstance(fn, torch.nn.Module) else _Lambda(fn)
+    cpu = [x.detach().cpu() for x in example_inputs]
+    prog = capture(module, *cpu, dtype=torch.float32)
+    with torch.no_grad():
+        result = module(*cpu)
+    kmodule, flops = lower(prog, pipeline, verbose)
+    return Compiled(prog, kmodule, flops, single=isinstance(result, torch.Tensor))
+
+
+def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False) -> Compiled:
+    """Compile an already captured `dpl.frontend` Program (e.g. from `capture_expression`)."""
+    kmodule, flops = lower(prog, pipeline, verbose)
+    n_out = len(kmodule_results(kmodule))
+    return Compiled(prog, kmodule, flops, single=n_out == 1)
+
+
+def kmodule_results(module: ModuleOp) -> list[Any]:
+    from xdsl.dialects import func
+
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == "main":
+            ret = op.body.block.last_op
+            return list(ret.operands) if ret is not None else []
+    return []
+
+
+class _Lambda(torch.nn.Module):
+    def __init__(self, fn: Callable[..., Any]):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *inputs):
+        return self.fn(*inputs)

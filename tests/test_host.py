@@ -1,0 +1,85 @@
+"""CPU parts of the GPU host path: the buffer plan of backend/host.py and the flop count of
+backend/compile.py (running needs a GPU: tests/test_runtime_gpu.py)."""
+
+import pytest
+
+from dpl.backend.compile import loop_flops
+from dpl.backend.host import HostProgram, plan_buffers
+from dpl.dialects import make_context
+from dpl.tools.common import parse_module
+
+CHAIN = """
+kernel.func @k_copy(%x: memref<4xf32>, %y: memref<4xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<4xf32>
+  kernel.store %v, %y[%t] : memref<4xf32>
+}
+func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  %c = memref.alloc() : memref<4xf32>
+  %y = memref.alloc() : memref<4xf32>
+  kernel.launch @k_copy(%x, %a) : memref<4xf32>, memref<4xf32>
+  kernel.launch @k_copy(%a, %b) : memref<4xf32>, memref<4xf32>
+  kernel.launch @k_copy(%b, %c) : memref<4xf32>, memref<4xf32>
+  kernel.launch @k_copy(%c, %y) : memref<4xf32>, memref<4xf32>
+  func.return %y : memref<4xf32>
+}
+"""
+
+
+def test_plan_reuses_dead_intermediates():
+    # a: launches 0-1, b: 1-2, c: 2-3 -> a's slot is free again for c
+    plan = plan_buffers({1: 16, 2: 16, 3: 16}, {1: 0, 2: 1, 3: 2}, {1: 1, 2: 2, 3: 3})
+    assert plan.slot_of[1] == plan.slot_of[3] != plan.slot_of[2]
+    assert plan.workspace_bytes == 32
+
+
+def test_plan_never_shares_overlapping_lifetimes():
+    sizes = {v: 8 * (v + 1) for v in range(6)}
+    first = {v: v for v in range(6)}
+    last = {v: v + 2 for v in range(6)}
+    plan = plan_buffers(sizes, first, last)
+    for v in sizes:
+        for w in sizes:
+            overlap = first[v] <= last[w] and first[w] <= last[v]
+            if v != w and overlap:
+                assert plan.slot_of[v] != plan.slot_of[w]
+            assert plan.slot_bytes[plan.slot_of[v]] >= sizes[v]
+
+
+def test_host_program_from_ir():
+    host = HostProgram(parse_module(make_context(), CHAIN, "chain.mlir"))
+    assert [launch.kernel.name for launch in host.launches] == ["k_copy"] * 4
+    assert [launch.buffers for launch in host.launches] == [[0, 1], [1, 2], [2, 3], [3, 4]]
+    assert host.results == [4] and host.intermediates == [1, 2, 3]
+    assert host.plan.workspace_bytes == 32  # a and c share a slot
+
+
+def test_host_program_rejects_other_ops():
+    text = CHAIN.replace("func.return %y", '"test.op"() : () -> ()\n  func.return %y')
+    ctx = make_context()
+    ctx.allow_unregistered = True
+    with pytest.raises(ValueError, match="@main may hold only"):
+        HostProgram(parse_module(ctx, text, "bad.mlir"))
+
+
+def test_loop_flops_counts_ops_times_trips():
+    text = """
+func.func @main(%x: memref<8x4xf32>) -> memref<8xf32> {
+  %s = memref.alloc() : memref<8xf32>
+  loop.kernel @k_sum ins(%x : memref<8x4xf32>) outs(%s : memref<8xf32>) {
+    loop.for free %i < 8 {
+      %acc = loop.for reduce %j < 4 -> f32 {
+        %v = loop.load %x[%i, %j] : memref<8x4xf32>
+        %sq = arith.mulf %v, %v : f32
+        loop.accumulate add %sq : f32
+      }
+      loop.store %acc, %s[%i] : memref<8xf32>
+    }
+  }
+  func.return %s : memref<8xf32>
+}
+"""
+    module = parse_module(make_context(), text, "sum.mlir")
+    assert loop_flops(module) == {"k_sum": 8 * 4 * 2}
