@@ -639,9 +639,13 @@ class KernelPrinter:
         self.emit(f"{c_type(t.element_type, op)} {self.names(op.result)}[{_num_elements(t)}];")
 
     def op_kernel_load(self, op: Operation) -> None:
+        if K.is_float4(op.results[0].type):
+            return self.vector_load(op)
         self.define(op, self.access(op.memref, op.map.data, op.indices))  # type: ignore[attr-defined]
 
     def op_kernel_store(self, op: Operation) -> None:
+        if K.is_float4(op.value.type):  # type: ignore[attr-defined]
+            return self.vector_store(op)
         target = self.access(op.memref, op.map.data, op.indices)  # type: ignore[attr-defined]
         self.emit(f"{target} = {self.value(op.value)};")  # type: ignore[attr-defined]
 
@@ -737,6 +741,24 @@ class KernelPrinter:
         self.emit("}")
         self.depth -= 1
         self.emit("}")
+
+    # float4 vector accesses (`kernel.load/store ... vector 4`, `kernel.extract`, `kernel.pack`)
+
+    def vector_load(self, op: Operation) -> None:
+        src = self.access(op.memref, op.map.data, op.indices)  # type: ignore[attr-defined]
+        name = self.names(op.results[0])
+        self.emit(f"float4 {name} = *reinterpret_cast<const float4*>(&{src});")
+
+    def vector_store(self, op: Operation) -> None:
+        dst = self.access(op.memref, op.map.data, op.indices)  # type: ignore[attr-defined]
+        self.emit(f"*reinterpret_cast<float4*>(&{dst}) = {self.value(op.value)};")  # type: ignore[attr-defined]
+
+    def op_kernel_extract(self, op: K.ExtractOp) -> None:
+        self.define(op, f"{self.value(op.vector)}.{'xyzw'[op.lane.data]}")
+
+    def op_kernel_pack(self, op: K.PackOp) -> None:
+        lanes = ", ".join(self.value(v) for v in op.lanes)
+        self.emit(f"float4 {self.names(op.result)} = make_float4({lanes});")
 
 
 def _predicate_name(op: Operation, names: Sequence[str]) -> str:

@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     SymbolRefAttr,
+    VectorType,
     i1,
 )
 from xdsl.dialects.func import FuncOp
@@ -803,7 +804,11 @@ class AllocaOp(IRDLOperation):
 
 @irdl_op_definition
 class LoadOp(IRDLOperation):
-    """`%v = kernel.load %x[0, %a1, %f] : memref<1x32x2048xf32>`: read one element."""
+    """`%v = kernel.load %x[0, %a1, %f] : memref<1x32x2048xf32>`: read one element.
+
+    `%v = kernel.load %x[0, %a1, %f * 4] vector 4 : ...` reads the 4 consecutive f32 elements
+    starting there as one `vector<4xf32>` (a 16-byte `float4` load; see `_verify_vector`).
+    """
 
     name = "kernel.load"
 
@@ -812,18 +817,27 @@ class LoadOp(IRDLOperation):
     map = prop_def(AffineMapAttr)
     result = result_def()
 
-    def __init__(self, memref: SSAValue, indices: Sequence[SSAValue], amap: AffineMap):
+    def __init__(
+        self,
+        memref: SSAValue,
+        indices: Sequence[SSAValue],
+        amap: AffineMap,
+        vector: int | None = None,
+    ):
         assert isinstance(memref.type, MemRefType)
+        t = memref.type.element_type
         super().__init__(
             operands=[memref, indices],
             properties={"map": AffineMapAttr(amap)},
-            result_types=[memref.type.element_type],
+            result_types=[t if vector is None else VectorType(t, [vector])],
         )
 
     def verify_(self) -> None:
         _require_in_func(self)
         t = _verify_access(self, "buffer", self.memref, self.map.data, self.indices)
-        if self.result.type != t.element_type:
+        if isinstance(self.result.type, VectorType):
+            _verify_vector(self, t, self.result.type)
+        elif self.result.type != t.element_type:
             raise VerifyException(
                 f"'kernel.load' result type {self.result.type} differs from the element "
                 f"type of {t}"
@@ -832,20 +846,26 @@ class LoadOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
         memref, amap, indices = _parse_access(parser)
+        vector = _parse_vector_width(parser)
         parser.parse_punctuation(":")
         t = _parse_memref_type(parser, cls.name)
-        return cls(parser.resolve_operand(memref, t), indices, amap)
+        return cls(parser.resolve_operand(memref, t), indices, amap, vector)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         _print_access(printer, self.memref, self.map.data, self.indices)
+        _print_vector_width(printer, self.result.type)
         printer.print_string(" : ")
         printer.print_attribute(self.memref.type)
 
 
 @irdl_op_definition
 class StoreOp(IRDLOperation):
-    """`kernel.store %v, %out[%a1, %a2] : memref<32x2048xf32>`: write one element."""
+    """`kernel.store %v, %out[%a1, %a2] : memref<32x2048xf32>`: write one element.
+
+    `kernel.store %v, %out[%a1, %a2 * 4] vector 4 : ...` writes a `vector<4xf32>` to the 4
+    consecutive elements starting there (a 16-byte `float4` store).
+    """
 
     name = "kernel.store"
 
@@ -864,7 +884,9 @@ class StoreOp(IRDLOperation):
     def verify_(self) -> None:
         _require_in_func(self)
         t = _verify_access(self, "buffer", self.memref, self.map.data, self.indices)
-        if self.value.type != t.element_type:
+        if isinstance(self.value.type, VectorType):
+            _verify_vector(self, t, self.value.type)
+        elif self.value.type != t.element_type:
             raise VerifyException(
                 f"'kernel.store' value type {self.value.type} differs from the element "
                 f"type of {t}"
@@ -875,10 +897,12 @@ class StoreOp(IRDLOperation):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         memref, amap, indices = _parse_access(parser)
+        vector = _parse_vector_width(parser)
         parser.parse_punctuation(":")
         t = _parse_memref_type(parser, cls.name)
+        value_type = t.element_type if vector is None else VectorType(t.element_type, [vector])
         return cls(
-            parser.resolve_operand(value, t.element_type),
+            parser.resolve_operand(value, value_type),
             parser.resolve_operand(memref, t),
             indices,
             amap,
@@ -889,6 +913,7 @@ class StoreOp(IRDLOperation):
         printer.print_ssa_value(self.value)
         printer.print_string(", ")
         _print_access(printer, self.memref, self.map.data, self.indices)
+        _print_vector_width(printer, self.value.type)
         printer.print_string(" : ")
         printer.print_attribute(self.memref.type)
 
@@ -1446,6 +1471,146 @@ class LaunchOp(IRDLOperation):
             printer.print_list([a.type for a in self.args], printer.print_attribute)
         printer.print_op_attributes(self.attributes)
 
+# ---------------------------------------------------------------------------------------------
+# Vector accesses: `kernel.load ... vector 4` / `kernel.store ... vector 4` move one
+# `vector<4xf32>` (a CUDA `float4`); `kernel.extract` / `kernel.pack` go between it and its lanes.
+
+VECTOR_WIDTH = 4
+
+
+def _parse_vector_width(parser: Parser) -> int | None:
+    if parser.parse_optional_keyword("vector"):
+        return parser.parse_integer(allow_boolean=False)
+    return None
+
+
+def _print_vector_width(printer: Printer, t: Attribute) -> None:
+    if isinstance(t, VectorType):
+        printer.print_string(f" vector {t.get_shape()[0]}")
+
+
+def is_float4(t: Attribute) -> bool:
+    """`vector<4xf32>`, the one vector type kernel IR moves (CUDA `float4`)."""
+    return (
+        isinstance(t, VectorType)
+        and t.get_shape() == (VECTOR_WIDTH,)
+        and isinstance(t.element_type, Float32Type)
+    )
+
+
+def _verify_vector(op: Operation, memref_type: MemRefType, t: VectorType) -> None:
+    """A vector access moves 4 x f32 of a global or shared buffer whose innermost extent is a
+    multiple of 4, so every row starts 16-byte aligned; that the index itself is a multiple of 4
+    is the producer's promise (`vectorize-access` proves it)."""
+    if not is_float4(t) or t.element_type != memref_type.element_type:
+        raise VerifyException(
+            f"'{op.name}' vector accesses move vector<4xf32> of an f32 buffer, got {t}"
+        )
+    if not (is_global(memref_type) or is_shared(memref_type)) or _is_alloca(op):
+        raise VerifyException(f"'{op.name}' vector accesses need a global or shared buffer")
+    shape = memref_type.get_shape()
+    if not shape or shape[-1] % VECTOR_WIDTH:
+        raise VerifyException(
+            f"'{op.name}' vector accesses need an innermost extent that is a multiple of 4"
+        )
+
+
+def _is_alloca(op: Operation) -> bool:
+    memref = getattr(op, "memref", None)
+    return memref is not None and isinstance(memref.owner, AllocaOp)
+
+
+@irdl_op_definition
+class ExtractOp(IRDLOperation):
+    """`%e = kernel.extract %v[2] : vector<4xf32>`: one lane of a vector, `float e = v.z;`."""
+
+    name = "kernel.extract"
+
+    vector = operand_def(VectorType)
+    lane = prop_def(IntAttr)
+    result = result_def()
+
+    def __init__(self, vector: SSAValue, lane: int):
+        assert isinstance(vector.type, VectorType)
+        super().__init__(
+            operands=[vector],
+            properties={"lane": IntAttr(lane)},
+            result_types=[vector.type.element_type],
+        )
+
+    def verify_(self) -> None:
+        t = self.vector.type
+        if not is_float4(t):
+            raise VerifyException(f"'kernel.extract' takes a vector<4xf32>, got {t}")
+        if not 0 <= self.lane.data < VECTOR_WIDTH:
+            raise VerifyException(f"'kernel.extract' lane must be in [0, 4), got {self.lane.data}")
+        if self.result.type != t.element_type:
+            raise VerifyException("'kernel.extract' result type must be the vector's element type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExtractOp:
+        vector = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        lane = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation("]")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(parser.resolve_operand(vector, parser.parse_type()), lane)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.vector)
+        printer.print_string(f"[{self.lane.data}]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.vector.type)
+
+
+@irdl_op_definition
+class PackOp(IRDLOperation):
+    """`%v = kernel.pack %a, %b, %c, %d : vector<4xf32>`: lanes into a vector, `make_float4`."""
+
+    name = "kernel.pack"
+
+    lanes = var_operand_def()
+    result = result_def(VectorType)
+
+    def __init__(self, lanes: Sequence[SSAValue]):
+        super().__init__(
+            operands=[lanes], result_types=[VectorType(lanes[0].type, [len(lanes)])]
+        )
+
+    def verify_(self) -> None:
+        t = self.result.type
+        if not is_float4(t):
+            raise VerifyException(f"'kernel.pack' builds a vector<4xf32>, got {t}")
+        assert isinstance(t, VectorType)
+        if len(self.lanes) != VECTOR_WIDTH or any(v.type != t.element_type for v in self.lanes):
+            raise VerifyException("'kernel.pack' takes 4 values of the vector's element type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PackOp:
+        lanes = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if not isinstance(t, VectorType):
+            parser.raise_error("'kernel.pack' expects a vector type")
+        op = cls([parser.resolve_operand(v, t.element_type) for v in lanes])
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.lanes, printer.print_ssa_value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
 
 Kernel = Dialect(
     "kernel",
@@ -1476,6 +1641,8 @@ Kernel = Dialect(
         MbarrierArriveExpectTxOp,
         MbarrierWaitOp,
         LaunchOp,
+        ExtractOp,
+        PackOp,
     ],
     [SharedMemorySpaceAttr, DimAttr],
 )
