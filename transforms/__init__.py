@@ -31,6 +31,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.mark_unroll",
     "dpl.transforms.tile.chunk_matmul_k",
     "dpl.transforms.tile.double_buffer",
+    "dpl.transforms.tile.register_tile",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.
