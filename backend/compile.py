@@ -94,8 +94,8 @@ class Compiled:
         ins = [x.detach().to("cuda").contiguous() for x in inputs]
         return [*ins, *self._params_cuda]
 
-    def __call__(self, *inputs: torch.Tensor) -> Any:
-        outs = self.host(*self._args(inputs))
+    def __call__(self, *inputs: torch.Tensor, poison: bool = False) -> Any:
+        outs = self.host(*self._args(inputs), poison=poison)
         return outs[0] if self._single and len(outs) == 1 else tuple(outs)
 
     def kernels(self) -> list[KernelInfo]:
@@ -174,6 +174,42 @@ def kmodule_results(module: ModuleOp) -> list[Any]:
             ret = op.body.block.last_op
             return list(ret.operands) if ret is not None else []
     return []
+
+
+def parity_tolerance(prog) -> float:
+    """DESIGN.md's bar: 1e-4 for programs with matmul/attention chains, else 1e-5."""
+    heavy = {"torch.matmul", "torch.linear", "torch.sdpa", "torch.bmm", "torch.mm"}
+    return 1e-4 if any(op.name in heavy for op in prog.module.walk()) else 1e-5
+
+
+def reference64(prog, inputs):
+    """PyTorch's result in float64 on the CPU (a float64 copy of the captured module)."""
+    import copy
+
+    fn = copy.deepcopy(prog.fn).to(torch.float64)
+    with torch.no_grad():
+        res = fn(*[x.to(torch.float64) if x.is_floating_point() else x for x in inputs])
+    return list(res) if isinstance(res, (tuple, list)) else [res]
+
+
+def check_parity(compiled, prog, seed: int = 1) -> float:
+    """max relative error of dpl's outputs (fresh inputs, outputs poisoned) vs float64 PyTorch."""
+    from dpl.frontend.check import fresh_inputs
+
+    inputs = fresh_inputs(prog, seed)
+    outs = compiled(*[x.cuda() for x in inputs], poison=True)
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    refs = reference64(prog, inputs)
+    if len(outs) != len(refs):
+        raise ValueError(f"dpl gives {len(outs)} outputs, PyTorch {len(refs)}")
+    worst = 0.0
+    for o, r in zip(outs, refs):
+        o64 = o.detach().double().cpu()
+        if tuple(o64.shape) != tuple(r.shape):
+            raise ValueError(f"dpl output shape {list(o64.shape)} differs from PyTorch's {list(r.shape)}")
+        err = float((o64 - r).norm() / (r.norm() or 1.0))
+        worst = max(worst, err if math.isfinite(err) else math.inf)  # NaN: an unwritten element
+    return worst
 
 
 class _Lambda(torch.nn.Module):

@@ -175,8 +175,12 @@ class HostProgram:
             ]
         return {v: self._empty(v, self._workspace[self.plan.slot_of[v]]) for v in self.intermediates}
 
-    def bind(self, args: Sequence[Any]) -> list[Any]:
-        """Tensors for every value: the given arguments (checked), fresh results, workspace."""
+    def bind(self, args: Sequence[Any], poison: bool = False) -> list[Any]:
+        """Tensors for every value: the given arguments (checked), fresh results, workspace.
+        With `poison`, results and workspace start as all-ones bytes (NaN floats), so an element
+        no kernel writes shows up in a comparison."""
+        import torch
+
         if len(args) != self.num_args:
             raise ValueError(f"dpl runtime: @main takes {self.num_args} arguments, got {len(args)}")
         tensors: list[Any] = [None] * len(self.values)
@@ -198,6 +202,11 @@ class HostProgram:
         for v in range(self.num_args, len(self.values)):
             if tensors[v] is None:
                 tensors[v] = self._empty(v)
+                if poison:
+                    tensors[v].view(-1).view(torch.uint8).fill_(255)
+        if poison:
+            for slot in self._workspace or []:
+                slot.fill_(255)
         return tensors
 
     # -- running ---------------------------------------------------------------------------------
@@ -221,8 +230,8 @@ class HostProgram:
         for _, launch in self.launchers(tensors):
             launch()
 
-    def __call__(self, *args: Any) -> list[Any]:
-        tensors = self.bind(args)
+    def __call__(self, *args: Any, poison: bool = False) -> list[Any]:
+        tensors = self.bind(args, poison)
         self.launch_all(tensors)
         return [tensors[r] for r in self.results]
 

@@ -114,41 +114,8 @@ def compile_cmd(args: argparse.Namespace) -> None:
     print(module)
 
 
-def parity_tolerance(prog) -> float:
-    """DESIGN.md's bar: 1e-4 for programs with matmul/attention chains, else 1e-5."""
-    heavy = {"torch.matmul", "torch.linear", "torch.sdpa", "torch.bmm", "torch.mm"}
-    return 1e-4 if any(op.name in heavy for op in prog.module.walk()) else 1e-5
-
-
-def reference64(prog, inputs):
-    """PyTorch's result in float64 on the CPU (a float64 copy of the captured module)."""
-    import copy
-
-    fn = copy.deepcopy(prog.fn).to(torch.float64)
-    with torch.no_grad():
-        res = fn(*[x.to(torch.float64) if x.is_floating_point() else x for x in inputs])
-    return list(res) if isinstance(res, (tuple, list)) else [res]
-
-
-def check_parity(compiled, prog, seed: int = 1) -> float:
-    """max relative error of dpl's outputs (fresh inputs, outputs poisoned) vs float64 PyTorch."""
-    from dpl.frontend.check import fresh_inputs
-
-    inputs = fresh_inputs(prog, seed)
-    outs = compiled(*[x.cuda() for x in inputs])
-    outs = outs if isinstance(outs, tuple) else (outs,)
-    refs = reference64(prog, inputs)
-    if len(outs) != len(refs):
-        raise ValueError(f"dpl gives {len(outs)} outputs, PyTorch {len(refs)}")
-    worst = 0.0
-    for o, r in zip(outs, refs):
-        o64 = o.detach().double().cpu()
-        worst = max(worst, float((o64 - r).norm() / (r.norm() or 1.0)))
-    return worst
-
-
 def run_cmd(args: argparse.Namespace) -> None:
-    from dpl.backend.compile import compile_program
+    from dpl.backend.compile import check_parity, compile_program, parity_tolerance
 
     log_decisions(args.verbose)
     if not torch.cuda.is_available():
