@@ -29,6 +29,8 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.cooperative_reduce",
     "dpl.transforms.tile.stage_inputs",
     "dpl.transforms.tile.mark_unroll",
+    "dpl.transforms.kernel.vectorize_access",
+    "dpl.transforms.kernel.drop_redundant_barriers",
     "dpl.transforms.tile.chunk_matmul_k",
     "dpl.transforms.tile.double_buffer",
     "dpl.transforms.tile.register_tile",

@@ -1,6 +1,13 @@
 """blockify-launch: choose the launch shape of each fresh `tile.tile` (all axes `thread`).
 
-Two cases:
+Three cases:
+- Matmul (see `dpl.transforms.tile.matmul`; register-tile may already have added cell axes): the
+  fastest thread axis of M and of N each keeps T = min(extent, 16) threads (16 = the largest power
+  of two whose square fits `block-size`; for an extent above 16, the largest power of two <= 16
+  dividing it, so a ragged M or N gets a smaller block tile instead of being declined) and the
+  rest of it becomes a `block` axis (`a = a_b * T + a_t`); every other thread axis (batch) becomes
+  `block`. With 4 x 4 cells this is the 64 x 64 block tile of 16 x 16 threads. The K reduce stays
+  a sequential loop per thread.
 - Row body (the tile body holds a top-level `loop.for` of extent >= 32, as a row reduction or a
   norm does): every axis becomes `block` (one row per block) and a new `thread` lane axis of
   `min(block-size, next power of two >= the longest top-level loop)` threads is added first; each
@@ -10,12 +17,13 @@ Two cases:
   in `block-size`; an axis that does not fit but whose extent the remaining budget divides is
   split into a `block` part and a `thread` part (`a = ab * T + at`); the rest are `block`.
 
-Declines (logged to `dpl.passes`) when the tile already has a `block` axis, a `cell` axis or a
-collective op (stage / combine), or when a pointwise tile fits one block as it is.
+Declines (logged to `dpl.passes`) when the tile already has a `block` axis, a `cell` axis (unless
+a matmul) or a collective op (stage / combine), or when a pointwise tile fits one block as it is.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -28,6 +36,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
+from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
 
 K = tile.AxisKind
 
@@ -41,14 +50,67 @@ def _pow2_at_least(n: int) -> int:
 
 def blockify(t: tile.TileOp, block_size: int) -> str | None:
     kinds = [k for _, _, k in t.axes]
-    if any(k != K.THREAD for k in kinds):
-        return "the tile already has block or cell axes"
     if any(isinstance(op, (tile.StageOp, tile.CombineOp)) for op in t.walk()):
         return "the tile already holds a collective op"
+    if K.BLOCK not in kinds:
+        info = matmul_info(t)
+        if info is not None:
+            return _matmul(t, info, block_size)
+    if any(k != K.THREAD for k in kinds):
+        return "the tile already has block or cell axes"
     top_loops = [op for op in t.body.block.ops if isinstance(op, loop.ForOp)]
     if top_loops and max(f.extent.data for f in top_loops) >= 32:
         return _rows(t, top_loops, block_size)
     return _pointwise(t, block_size)
+
+
+def _matmul(t: tile.TileOp, info: MatmulInfo, block_size: int) -> str | None:
+    per_axis = 1
+    while (per_axis * 2) ** 2 <= block_size:
+        per_axis *= 2
+    mn = set()
+    for axes in (info.m_axes, info.n_axes):
+        found = [v for v, _, k in t.axes if k == K.THREAD and v in axes]
+        if found:
+            mn.add(found[-1])
+    plan: list[list[tuple[int, K, str]]] = []
+    for i, (v, e, k) in enumerate(t.axes):
+        name = v.name_hint or f"a{i}"
+        if k != K.THREAD:
+            plan.append([(e, k, name)])
+        elif v not in mn:
+            plan.append([(e, K.BLOCK, name)])
+        elif e <= per_axis:
+            plan.append([(e, K.THREAD, name)])
+        else:
+            threads = math.gcd(e, per_axis)
+            if threads == 1:
+                plan.append([(e, K.BLOCK, name)])
+            else:
+                plan.append([(e // threads, K.BLOCK, name + "_b"), (threads, K.THREAD, name + "_t")])
+    new = _apply_plan(t, plan)
+    fold_applies(new)
+    return None
+
+
+def _apply_plan(t: tile.TileOp, plan: list[list[tuple[int, K, str]]]) -> tile.TileOp:
+    """Rebuild `t` with each old axis replaced by its plan (one axis, or block x thread parts)."""
+    flat = [a for p in plan for a in p]
+
+    def replacement(block: Block):
+        values, ops, pos = [], [], 0
+        for p in plan:
+            if len(p) == 1:
+                values.append(block.args[pos])
+            else:
+                amap = AffineMap(2, 0, (AffineDimExpr(0) * p[1][0] + AffineDimExpr(1),))
+                apply = affine.ApplyOp([block.args[pos], block.args[pos + 1]], AffineMapAttr(amap))
+                ops.append(apply)
+                values.append(apply.result)
+            pos += len(p)
+        return values, ops
+
+    return rebuild_tile(t, flat, replacement)
 
 
 def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
@@ -88,22 +150,7 @@ def _pointwise(t: tile.TileOp, block_size: int) -> str | None:
             budget = 1
         else:
             plan[i] = [(e, K.BLOCK, name)]
-    flat = [a for p in plan for a in p]
-
-    def replacement(block: Block):
-        values, ops, pos = [], [], 0
-        for p in plan:
-            if len(p) == 1:
-                values.append(block.args[pos])
-            else:
-                amap = AffineMap(2, 0, (AffineDimExpr(0) * p[1][0] + AffineDimExpr(1),))
-                apply = affine.ApplyOp([block.args[pos], block.args[pos + 1]], AffineMapAttr(amap))
-                ops.append(apply)
-                values.append(apply.result)
-            pos += len(p)
-        return values, ops
-
-    rebuild_tile(t, flat, replacement)
+    _apply_plan(t, plan)
     return None
 
 

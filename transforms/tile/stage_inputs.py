@@ -11,6 +11,20 @@ once per row, both strided loops read x_smem).
 Declines (logged to `dpl.passes`) an input read fewer than `min-reuse` times, indexed by a thread
 axis or non-linearly, read with different origins or slab dims, or whose slab (with the stages
 already placed in the tile) would not fit `smem-bytes` (48 KB) of shared memory.
+
+Matmul tiles (`dpl.transforms.tile.matmul`) are staged per K step instead: each input read inside
+the K reduce (A, B, and K-only operands like the seeds' bias) gets one stage per K-outer
+iteration, placed in the K-outer body before the K-inner loop (before the K loop when K is not
+chunked). Every index of such a load is a block-uniform part (block axes, the K-outer index: the
+origin) plus a dense mixed-radix combination of thread / cell axes and the K-inner index (the
+slab, one slab dim per term, most significant first): after chunk-matmul-k, register-tile and
+blockify-launch, `x[%b * 64 + %t * 4 + %c, %ko * 32 + %ki]` gives
+
+    %x_smem = tile.stage %x origin [%b * 64, %ko * 32] slab [t : 16 at 0, cell : 4 at 0, ki : 32 at 1]
+
+a [64 x 32] slab read as `%x_smem[%t, %c, %ki]`. Such an input is declined when it is also read
+outside the K-inner loop, read at different indices, indexed by something else, indexed by every
+thread axis (no thread would reuse another's element), or its slab would not fit.
 """
 
 from __future__ import annotations
@@ -25,6 +39,7 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.transforms.tile.common import LOG, linear, linear_expr, tiles
+from dpl.transforms.tile.matmul import MatmulInfo, access_forms, form_expr, matmul_info
 
 
 def _loop_bound(v: SSAValue) -> int | None:
@@ -61,16 +76,22 @@ def _bytes(t) -> int:
     return max(1, getattr(t.element_type, "bitwidth", 32) // 8)
 
 
-def stage_tile(t: tile.TileOp, min_reuse: int, smem_bytes: int) -> list[str]:
-    kernel = t.parent_op()
-    assert isinstance(kernel, tile.KernelOp)
-    blocks = {v for v, _, k in t.axes if k == tile.AxisKind.BLOCK}
-    used = sum(
-        _bytes(s.result.type) * s.result.type.get_shape().__len__() * 0
-        + _bytes(s.result.type) * _prod(s.result.type.get_shape())
+def _smem_used(t: tile.TileOp) -> int:
+    return sum(
+        _bytes(s.result.type) * _prod(s.result.type.get_shape())
         for s in t.walk()
         if isinstance(s, tile.StageOp)
     )
+
+
+def stage_tile(t: tile.TileOp, min_reuse: int, smem_bytes: int) -> list[str]:
+    kernel = t.parent_op()
+    assert isinstance(kernel, tile.KernelOp)
+    info = matmul_info(t)
+    if info is not None:
+        return stage_matmul(t, info, smem_bytes)
+    blocks = {v for v, _, k in t.axes if k == tile.AxisKind.BLOCK}
+    used = _smem_used(t)
     notes = []
     for buf in kernel.ins:
         loads = [op for op in t.walk() if isinstance(op, loop.LoadOp) and op.memref is buf]
@@ -125,6 +146,105 @@ def stage_tile(t: tile.TileOp, min_reuse: int, smem_bytes: int) -> list[str]:
             ld.detach()
             ld.erase()
         notes.append(f"{name}: staged ({len(loads)} reads)")
+    return notes
+
+
+def _matmul_read(load: loop.LoadOp, origin_vals: set[SSAValue], ext: dict[SSAValue, int]):
+    """(origin forms, slab terms per source dim, most significant first) or a reason."""
+    forms = access_forms(load)
+    if forms is None:
+        return "a non-linear index"
+    origin, slab = [], []
+    for terms, const in forms:
+        if any(v not in origin_vals and v not in ext for v in terms):
+            return "an index using a value that is neither a block/thread/cell axis nor a K index"
+        origin.append(({v: c for v, c in terms.items() if v in origin_vals}, const))
+        dense = sorted(((v, c) for v, c in terms.items() if v in ext), key=lambda t: -t[1])
+        stride = 1
+        for v, c in reversed(dense):
+            if c != stride:
+                return "a strided (not dense) index over thread, cell or K-inner values"
+            stride *= ext[v]
+        slab.append([v for v, _ in dense])
+    return origin, slab
+
+
+def stage_matmul(t: tile.TileOp, info: MatmulInfo, smem_bytes: int) -> list[str]:
+    """Stage the inputs of the K reduce of a matmul tile once per K-outer iteration."""
+    kernel = t.parent_op()
+    assert isinstance(kernel, tile.KernelOp)
+    K = tile.AxisKind
+    if info.inner is not None:
+        host, anchor, origin_ivs = info.reduce.body.block, info.inner, {info.reduce.iv: info.reduce.extent.data}
+    else:
+        host, anchor, origin_ivs = t.body.block, info.reduce, {}
+    extent_of = {v: e for v, e, _ in t.axes} | origin_ivs
+    blocks = [v for v, _, k in t.axes if k == K.BLOCK]
+    threads = {v for v, _, k in t.axes if k == K.THREAD}
+    cells = {v for v, _, k in t.axes if k == K.CELL}
+    ext = {v: e for v, e, k in t.axes if k != K.BLOCK} | {anchor.iv: anchor.extent.data}
+    origin_vals = set(blocks) | set(origin_ivs)
+    used = _smem_used(t)
+    notes = []
+    for buf in kernel.ins:
+        name = buf.name_hint or "input"
+        loads = [op for op in t.walk() if isinstance(op, loop.LoadOp) and op.memref is buf]
+        if not loads:
+            continue
+        if any(ld.parent_op() is not anchor for ld in loads):
+            notes.append(f"{name}: read outside the K loop")
+            continue
+        reads = [_matmul_read(ld, origin_vals, ext) for ld in loads]
+        bad = next((r for r in reads if isinstance(r, str)), None)
+        if bad is not None:
+            notes.append(f"{name}: {bad}")
+            continue
+        if any(r != reads[0] for r in reads):
+            notes.append(f"{name}: reads at different indices")
+            continue
+        origin, slab = reads[0]
+        flat = [v for vs in slab for v in vs]
+        if threads and threads <= set(flat):
+            notes.append(f"{name}: indexed by every thread axis (no reuse across threads)")
+            continue
+        extents = [ext[v] for v in flat]
+        size = _bytes(buf.type) * _prod(extents)
+        if used + size > smem_bytes:
+            notes.append(f"{name}: slab of {size} bytes does not fit {smem_bytes} of shared memory")
+            continue
+        shape = buf.type.get_shape()
+        past = False
+        for d, ((terms, const), vs) in enumerate(zip(origin, slab)):
+            hi = const + sum(c * (extent_of[v] - 1) for v, c in terms.items() if c > 0)
+            lo = const + sum(c * (extent_of[v] - 1) for v, c in terms.items() if c < 0)
+            if lo < 0 or hi + _prod(ext[v] for v in vs) > shape[d]:
+                past = True
+        if past:
+            notes.append(f"{name}: slab runs past the buffer")
+            continue
+        used += size
+        order = [v for v in blocks + list(origin_ivs) if any(v in terms for terms, _ in origin)]
+        amap = AffineMap(len(order), 0, tuple(form_expr(o, order) for o in origin))
+        dims = []
+        for d, vs in enumerate(slab):
+            for v in vs:
+                label = "cell" if v in cells else (v.name_hint or f"s{d}")
+                dims.append(tile.SlabDimAttr(ext[v], d, label))
+        stage = tile.StageOp(buf, amap, order, dims)
+        stage.result.name_hint = f"{name}_smem"
+        host.insert_op_before(stage, anchor)
+        for ld in loads:
+            new = loop.LoadOp(
+                stage.result, flat, AffineMap(len(flat), 0, tuple(AffineDimExpr(i) for i in range(len(flat))))
+            )
+            new.result.name_hint = ld.result.name_hint
+            parent = ld.parent_block()
+            assert parent is not None
+            parent.insert_op_before(new, ld)
+            ld.result.replace_all_uses_with(new.result)
+            ld.detach()
+            ld.erase()
+        notes.append(f"{name}: staged per K step ({_prod(extents)} elements)")
     return notes
 
 

@@ -73,3 +73,57 @@ func.func @main(%x: memref<8x4xf64>) -> memref<8x4xf64> {
 
 // CHECK-LABEL: tile.kernel @k_done
 // CHECK-NEXT:    tile.tile (%i : 8 = block, %j : 4 = thread) {
+
+// -----
+
+// A matmul: M and N each keep min(extent, 4) threads (4 x 4 fits block-size 16) and put the rest
+// on blocks; N = 12 is not a multiple of 8 but 4 divides it, so it gets 3 blocks of 4. The K
+// reduce stays a sequential loop (no lane axis, unlike a row body).
+func.func @main(%x: memref<8x32xf64>, %w: memref<32x12xf64>) -> memref<8x12xf64> {
+  %out = memref.alloc() : memref<8x12xf64>
+  tile.kernel @k_matmul ins(%x, %w : memref<8x32xf64>, memref<32x12xf64>) outs(%out : memref<8x12xf64>) {
+    tile.tile (%i : 8 = thread, %j : 12 = thread) {
+      %acc = loop.for reduce %k < 32 -> f64 {
+        %a = loop.load %x[%i, %k] : memref<8x32xf64>
+        %b = loop.load %w[%k, %j] : memref<32x12xf64>
+        %p = arith.mulf %a, %b : f64
+        loop.accumulate add %p : f64
+      }
+      loop.store %acc, %out[%i, %j] : memref<8x12xf64>
+    }
+  }
+  func.return %out : memref<8x12xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_matmul
+// CHECK-NEXT:    tile.tile (%i_b : 2 = block, %i_t : 4 = thread, %j_b : 3 = block, %j_t : 4 = thread) {
+// CHECK-NEXT:      %acc = loop.for reduce %k < 32 -> f64 {
+// CHECK-NEXT:        %a = loop.load %x[%i_b * 4 + %i_t, %k] : memref<8x32xf64>
+// CHECK-NEXT:        %b = loop.load %w[%k, %j_b * 4 + %j_t] : memref<32x12xf64>
+// CHECK:         loop.store %acc, %out[%i_b * 4 + %i_t, %j_b * 4 + %j_t] : memref<8x12xf64>
+
+// -----
+
+// A register-tiled matmul (cell axes) is partitioned too: 2 blocks x 4 threads x 4 cells per row
+// axis, a 16 x 8 block tile.
+func.func @main(%x: memref<32x8xf64>, %w: memref<8x16xf64>) -> memref<32x16xf64> {
+  %out = memref.alloc() : memref<32x16xf64>
+  tile.kernel @k_cells ins(%x, %w : memref<32x8xf64>, memref<8x16xf64>) outs(%out : memref<32x16xf64>) {
+    tile.tile (%i : 8 = thread, %j : 8 = thread, %c : 4 = cell, %d : 2 = cell) {
+      %acc = loop.for reduce %k < 8 -> f64 {
+        %a = loop.load %x[%i * 4 + %c, %k] : memref<32x8xf64>
+        %b = loop.load %w[%k, %j * 2 + %d] : memref<8x16xf64>
+        %p = arith.mulf %a, %b : f64
+        loop.accumulate add %p : f64
+      }
+      loop.store %acc, %out[%i * 4 + %c, %j * 2 + %d] : memref<32x16xf64>
+    }
+  }
+  func.return %out : memref<32x16xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_cells
+// CHECK-NEXT:    tile.tile (%i_b : 2 = block, %i_t : 4 = thread, %j_b : 2 = block, %j_t : 4 = thread, %c : 4 = cell, %d : 2 = cell) {
+// CHECK-NEXT:      %acc = loop.for reduce %k < 8 -> f64 {
+// CHECK-NEXT:        %a = loop.load %x[%i_b * 16 + %i_t * 4 + %c, %k] : memref<32x8xf64>
+// CHECK-NEXT:        %b = loop.load %w[%k, %j_b * 8 + %j_t * 2 + %d] : memref<8x16xf64>

@@ -91,3 +91,38 @@ func.func @main(%x: memref<8x4xf64>) -> memref<8x4xf64> {
 // CHECK-LABEL: tile.kernel @k_pointwise
 // CHECK-NOT:     tile.stage
 // CHECK:         %a = loop.load %x[%i, %j] : memref<8x4xf64>
+
+// -----
+
+// A matmul after chunk-matmul-k, register-tile and blockify-launch: x and W are staged once per
+// K-outer step (origin from the block axes and %ko, slab [4 threads, 4 cells, 8 K-inner]); the
+// bias, read in the epilogue outside the K loop, stays global.
+func.func @main(%x: memref<32x16xf64>, %wt: memref<32x16xf64>, %b: memref<32xf64>) -> memref<32x32xf64> {
+  %out = memref.alloc() : memref<32x32xf64>
+  tile.kernel @k_linear ins(%b, %x, %wt : memref<32xf64>, memref<32x16xf64>, memref<32x16xf64>) outs(%out : memref<32x32xf64>) {
+    tile.tile (%m_b : 2 = block, %m_t : 4 = thread, %n_b : 2 = block, %n_t : 4 = thread, %m_c : 4 = cell, %n_c : 4 = cell) {
+      %acc = loop.for reduce %ko < 2 -> f64 {
+        %acc_k = loop.for reduce %ki < 8 -> f64 {
+          %in = loop.load %x[%m_b * 16 + %m_t * 4 + %m_c, %ko * 8 + %ki] : memref<32x16xf64>
+          %in_1 = loop.load %wt[%n_b * 16 + %n_t * 4 + %n_c, %ko * 8 + %ki] : memref<32x16xf64>
+          %p = arith.mulf %in, %in_1 : f64
+          loop.accumulate add %p : f64
+        }
+        loop.accumulate add %acc_k : f64
+      }
+      %bias = loop.load %b[%n_b * 16 + %n_t * 4 + %n_c] : memref<32xf64>
+      %v = arith.addf %acc, %bias : f64
+      loop.store %v, %out[%m_b * 16 + %m_t * 4 + %m_c, %n_b * 16 + %n_t * 4 + %n_c] : memref<32x32xf64>
+    }
+  }
+  func.return %out : memref<32x32xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_linear
+// CHECK:         %acc = loop.for reduce %ko < 2 -> f64 {
+// CHECK-NEXT:      %x_smem = tile.stage %x origin [%m_b * 16, %ko * 8] slab [m_t : 4 at 0, cell : 4 at 0, ki : 8 at 1] : memref<32x16xf64> -> memref<4x4x8xf64, #tile.smem>
+// CHECK-NEXT:      %wt_smem = tile.stage %wt origin [%n_b * 16, %ko * 8] slab [n_t : 4 at 0, cell : 4 at 0, ki : 8 at 1] : memref<32x16xf64> -> memref<4x4x8xf64, #tile.smem>
+// CHECK-NEXT:      %acc_k = loop.for reduce %ki < 8 -> f64 {
+// CHECK-NEXT:        %in = loop.load %x_smem[%m_t, %m_c, %ki] : memref<4x4x8xf64, #tile.smem>
+// CHECK-NEXT:        %in_1 = loop.load %wt_smem[%n_t, %n_c, %ki] : memref<4x4x8xf64, #tile.smem>
+// CHECK:         %bias = loop.load %b[%n_b * 16 + %n_t * 4 + %n_c] : memref<32xf64>

@@ -1,0 +1,223 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='builtin.module(vectorize-access)' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='builtin.module(vectorize-access)' | dpl-translate --to-cuda | filecheck %s --check-prefix=CUDA
+// vectorize-access: elementwise loops over the innermost index move float4s; the loop runs over
+// groups of 4 (N/4) and the body is repeated per lane. Declined loops stay as they are.
+
+// A pointwise kernel: two loads, a product, a store, over a thread-strided row loop.
+kernel.func @k_mul(%x: memref<8x1024xf32>, %y: memref<1024xf32>, %out: memref<8x1024xf32>) grid [8, 1, 1] block [128, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  kernel.for %i = %t to 1024 step 128 {
+    %a = kernel.load %x[%b, %i] : memref<8x1024xf32>
+    %w = kernel.load %y[%i] : memref<1024xf32>
+    %p = arith.mulf %a, %w : f32
+    kernel.store %p, %out[%b, %i] : memref<8x1024xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_mul
+// CHECK:         kernel.for %i = %t to 256 step 128 {
+// CHECK-NEXT:      %a = kernel.load %x[%b, %i * 4] vector 4 : memref<8x1024xf32>
+// CHECK-NEXT:      %a_x = kernel.extract %a[0] : vector<4xf32>
+// CHECK-NEXT:      %a_y = kernel.extract %a[1] : vector<4xf32>
+// CHECK-NEXT:      %a_z = kernel.extract %a[2] : vector<4xf32>
+// CHECK-NEXT:      %a_w = kernel.extract %a[3] : vector<4xf32>
+// CHECK-NEXT:      %w = kernel.load %y[%i * 4] vector 4 : memref<1024xf32>
+// CHECK:           %p_x = arith.mulf %a_x, %w_x : f32
+// CHECK-NEXT:      %p_y = arith.mulf %a_y, %w_y : f32
+// CHECK-NEXT:      %p_z = arith.mulf %a_z, %w_z : f32
+// CHECK-NEXT:      %p_w = arith.mulf %a_w, %w_w : f32
+// CHECK-NEXT:      %p_v = kernel.pack %p_x, %p_y, %p_z, %p_w : vector<4xf32>
+// CHECK-NEXT:      kernel.store %p_v, %out[%b, %i * 4] vector 4 : memref<8x1024xf32>
+// CHECK-NEXT:    }
+
+// CUDA-LABEL: void k_mul(
+// CUDA:         for (int i = t; i < 256; i += 128) {
+// CUDA-NEXT:        float4 a = *reinterpret_cast<const float4*>(&x[b * 1024 + i * 4]);
+// CUDA-NEXT:        float a_x = a.x;
+// CUDA:             float4 p_v = make_float4(p_x, p_y, p_z, p_w);
+// CUDA-NEXT:        *reinterpret_cast<float4*>(&out[b * 1024 + i * 4]) = p_v;
+
+// -----
+
+// The seeds' RMSNorm: the smem fill stores the loaded vector as is, the reduce loop adds its 4
+// lanes before accumulating, the last loop keeps the uniform scale scalar. The barriers between
+// the loops make the new thread-to-element assignment safe.
+kernel.func @k_rms_norm(%x: memref<1x32x2048xf32>, %p_weight: memref<2048xf32>, %rms_norm: memref<1x32x2048xf32>) grid [32, 1, 1] block [256, 1, 1] smem 0 {
+  %c0 = arith.constant 0 : index
+  %eps = arith.constant 1.0e-06 : f32
+  %a1 = kernel.block_id x
+  %a0 = kernel.thread_id x
+  %x_smem = kernel.smem : memref<2048xf32, #kernel.smem>
+  kernel.for %f = %a0 to 2048 step 256 {
+    %v = kernel.load %x[0, %a1, %f] : memref<1x32x2048xf32>
+    kernel.store %v, %x_smem[%f] : memref<2048xf32, #kernel.smem>
+  }
+  kernel.barrier
+  %acc0 = kernel.for %a2 = %a0 to 2048 step 256 -> f32 {
+    %in2 = kernel.load %x_smem[%a2] : memref<2048xf32, #kernel.smem>
+    %v1 = arith.mulf %in2, %in2 : f32
+    kernel.accumulate add %v1 : f32
+  }
+  %acc_smem = kernel.smem : memref<256xf32, #kernel.smem>
+  kernel.store %acc0, %acc_smem[%a0] : memref<256xf32, #kernel.smem>
+  kernel.barrier
+  %sum = kernel.for %j = 0 to 256 step 1 -> f32 {
+    %part = kernel.load %acc_smem[%j] : memref<256xf32, #kernel.smem>
+    kernel.accumulate add %part : f32
+  }
+  %v3 = arith.addf %sum, %eps : f32
+  %v4 = math.rsqrt %v3 : f32
+  kernel.for %a3 = %a0 to 2048 step 256 {
+    %in3 = kernel.load %x_smem[%a3] : memref<2048xf32, #kernel.smem>
+    %in4 = kernel.load %p_weight[%a3] : memref<2048xf32>
+    %v5 = arith.mulf %in3, %v4 : f32
+    %v6 = arith.mulf %v5, %in4 : f32
+    kernel.store %v6, %rms_norm[0, %a1, %a3] : memref<1x32x2048xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_rms_norm
+// CHECK:         kernel.for %f = %a0 to 512 step 256 {
+// CHECK-NEXT:      %v = kernel.load %x[0, %a1, %f * 4] vector 4 : memref<1x32x2048xf32>
+// CHECK-NEXT:      kernel.store %v, %x_smem[%f * 4] vector 4 : memref<2048xf32, #kernel.smem>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    kernel.barrier
+// CHECK-NEXT:    %acc0 = kernel.for %a2 = %a0 to 512 step 256 -> f32 {
+// CHECK-NEXT:      %in2 = kernel.load %x_smem[%a2 * 4] vector 4 : memref<2048xf32, #kernel.smem>
+// CHECK-COUNT-4:   kernel.extract %in2
+// CHECK-COUNT-4:   arith.mulf
+// CHECK-NEXT:      %v1_xy = arith.addf %v1_x, %v1_y : f32
+// CHECK-NEXT:      %v1_zw = arith.addf %v1_z, %v1_w : f32
+// CHECK-NEXT:      %v1_xyzw = arith.addf %v1_xy, %v1_zw : f32
+// CHECK-NEXT:      kernel.accumulate add %v1_xyzw : f32
+// CHECK-NEXT:    }
+// CHECK:         %sum = kernel.for %j = 0 to 64 step 1 -> f32 {
+// CHECK-NEXT:      %part = kernel.load %acc_smem[%j * 4] vector 4 : memref<256xf32, #kernel.smem>
+// CHECK:         kernel.for %a3 = %a0 to 512 step 256 {
+// CHECK-NEXT:      %in3 = kernel.load %x_smem[%a3 * 4] vector 4 : memref<2048xf32, #kernel.smem>
+// CHECK-COUNT-4:   kernel.extract %in3
+// CHECK-NEXT:      %in4 = kernel.load %p_weight[%a3 * 4] vector 4 : memref<2048xf32>
+// CHECK-COUNT-4:   kernel.extract %in4
+// CHECK-NEXT:      %v5_x = arith.mulf %in3_x, %v4 : f32
+// CHECK:           kernel.store %v6_v, %rms_norm[0, %a1, %a3 * 4] vector 4 : memref<1x32x2048xf32>
+
+// CUDA-LABEL: void k_rms_norm(
+// CUDA:         *reinterpret_cast<float4*>(&x_smem[f * 4]) = v;
+// CUDA:         float4 in2 = *reinterpret_cast<const float4*>(&x_smem[a2 * 4]);
+
+// -----
+
+// The loop variable used as a value (an iota) becomes `%i * 4 + k` per lane; a per-thread loop
+// from a constant keeps its elements (lower bound 8 -> 2).
+kernel.func @k_iota(%out: memref<64xf32>) grid [1, 1, 1] block [1, 1, 1] smem 0 {
+  kernel.for %i = 8 to 64 step 1 {
+    %n = arith.index_cast %i : index to i32
+    %f = arith.sitofp %n : i32 to f32
+    kernel.store %f, %out[%i] : memref<64xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_iota
+// CHECK:         kernel.for %i = 2 to 16 step 1 {
+// CHECK-NEXT:      %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:      %[[B:.*]] = arith.muli %i, %[[C4]] : index
+// CHECK:           %n_x = arith.index_cast %[[B]] : index to i32
+// CHECK:           %n_w = arith.index_cast %{{.*}} : index to i32
+// CHECK:           kernel.store %f_v, %out[%i * 4] vector 4 : memref<64xf32>
+
+// -----
+
+// Declined: f64 buffers (the vector form is float4 only).
+kernel.func @k_f64(%x: memref<64xf64>, %y: memref<64xf64>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  kernel.for %i = %t to 64 step 16 {
+    %v = kernel.load %x[%i] : memref<64xf64>
+    kernel.store %v, %y[%i] : memref<64xf64>
+  }
+}
+// CHECK-LABEL: kernel.func @k_f64
+// CHECK:         kernel.for %i = %t to 64 step 16 {
+// CHECK-NEXT:      %v = kernel.load %x[%i] : memref<64xf64>
+
+// -----
+
+// Declined: an upper bound that is not a multiple of 4.
+kernel.func @k_odd(%x: memref<66xf32>, %y: memref<66xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  kernel.for %i = %t to 66 step 16 {
+    %v = kernel.load %x[%i] : memref<66xf32>
+    kernel.store %v, %y[%i] : memref<66xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_odd
+// CHECK:         kernel.for %i = %t to 66 step 16 {
+
+// -----
+
+// Declined: an offset of one element (not 16-byte aligned).
+kernel.func @k_shift(%x: memref<68xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  kernel.for %i = %t to 64 step 16 {
+    %v = kernel.load %x[%i + 1] : memref<68xf32>
+    kernel.store %v, %y[%i] : memref<64xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_shift
+// CHECK:         %v = kernel.load %x[%i + 1] : memref<68xf32>
+
+// -----
+
+// Declined: the loop variable indexes rows (a strided, not contiguous, access).
+kernel.func @k_col(%x: memref<64x4xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  kernel.for %i = %t to 64 step 16 {
+    %v = kernel.load %x[%i, 0] : memref<64x4xf32>
+    kernel.store %v, %y[%i] : memref<64xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_col
+// CHECK:         %v = kernel.load %x[%i, 0] : memref<64x4xf32>
+
+// -----
+
+// Declined: the thread index does not range over the step (threads 64..127 would be missed).
+kernel.func @k_step(%x: memref<1024xf32>, %y: memref<1024xf32>) grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  kernel.for %i = %t to 1024 step 64 {
+    %v = kernel.load %x[%i] : memref<1024xf32>
+    kernel.store %v, %y[%i] : memref<1024xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_step
+// CHECK:         kernel.for %i = %t to 1024 step 64 {
+
+// -----
+
+// Declined: each thread re-reads its own smem elements without a barrier, which the new
+// thread-to-element assignment would break. The second loop reads %s only and has no conflict
+// with a later writer, but the first one conflicts with it.
+kernel.func @k_own(%x: memref<256xf32>, %y: memref<256xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %s = kernel.smem : memref<256xf32, #kernel.smem>
+  kernel.for %i = %t to 256 step 64 {
+    %v = kernel.load %x[%i] : memref<256xf32>
+    kernel.store %v, %s[%i] : memref<256xf32, #kernel.smem>
+  }
+  kernel.for %j = %t to 256 step 64 {
+    %w = kernel.load %s[%j] : memref<256xf32, #kernel.smem>
+    kernel.store %w, %y[%j] : memref<256xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_own
+// CHECK:         kernel.for %i = %t to 256 step 64 {
+// CHECK:         kernel.for %j = %t to 256 step 64 {
+
+// -----
+
+// Declined: the written buffer is also read at another index in the loop.
+kernel.func @k_alias(%x: memref<260xf32>) grid [1, 1, 1] block [1, 1, 1] smem 0 {
+  kernel.for %i = 0 to 256 step 1 {
+    %v = kernel.load %x[%i + 4] : memref<260xf32>
+    kernel.store %v, %x[%i] : memref<260xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_alias
+// CHECK:         kernel.for %i = 0 to 256 step 1 {
