@@ -34,6 +34,9 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.chunk_matmul_k",
     "dpl.transforms.tile.double_buffer",
     "dpl.transforms.tile.register_tile",
+    "dpl.transforms.tile.split_matmul_k",
+    "dpl.transforms.tile.async_copy",
+    "dpl.transforms.tile.tma_copy",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.
