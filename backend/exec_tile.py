@@ -21,6 +21,8 @@ Semantics kept faithfully:
   not modelled beyond the verifier's checks.
 - `tile.combine` folds the partial over the listed thread axes; every thread of them sees it.
 - `tile.atomic` folds each value into the output element (duplicates accumulate).
+- `{tile.zero_init = [i, ...]}` on a kernel (split-matmul-k) zeroes those outs before it runs, as
+  the runtime must.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects import affine
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from dpl.backend import exec_loop
@@ -73,9 +75,19 @@ def _loop_depth(block: Block) -> int:
 
 
 def run_kernel(kernel: tile.KernelOp, env: dict[SSAValue, np.ndarray]) -> None:
+    for i in _zero_init(kernel):  # split-matmul-k: atomics add into outs that start at 0
+        env[kernel.outs[i]][...] = 0
     t = kernel.tile
     rank = len(t.axes) + _loop_depth(t.body.block)
     _TileNest(rank, env).kernel(kernel)
+
+
+def _zero_init(kernel: tile.KernelOp) -> list[int]:
+    """Positions of the outs `{tile.zero_init = [...]}` asks to be zeroed before the launch."""
+    attr = kernel.attributes.get("tile.zero_init")
+    if not isinstance(attr, ArrayAttr):
+        return []
+    return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
 
 
 class _TileNest:

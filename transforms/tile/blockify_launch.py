@@ -1,7 +1,8 @@
 """blockify-launch: choose the launch shape of each fresh `tile.tile` (all axes `thread`).
 
 Three cases:
-- Matmul (see `dpl.transforms.tile.matmul`; register-tile may already have added cell axes): the
+- Matmul (see `dpl.transforms.tile.matmul`; register-tile may already have added cell axes and
+  split-matmul-k a block axis): the
   fastest thread axis of M and of N each keeps T = min(extent, 16) threads (16 = the largest power
   of two whose square fits `block-size`; for an extent above 16, the largest power of two <= 16
   dividing it, so a ragged M or N gets a smaller block tile instead of being declined) and the
@@ -17,8 +18,9 @@ Three cases:
   in `block-size`; an axis that does not fit but whose extent the remaining budget divides is
   split into a `block` part and a `thread` part (`a = ab * T + at`); the rest are `block`.
 
-Declines (logged to `dpl.passes`) when the tile already has a `block` axis, a `cell` axis (unless
-a matmul) or a collective op (stage / combine), or when a pointwise tile fits one block as it is.
+Declines (logged to `dpl.passes`) when the tile already has a `block` or `cell` axis (a matmul:
+when its M / N threads already fit and nothing else is a thread), or a collective op (stage /
+combine), or when a pointwise tile fits one block as it is.
 """
 
 from __future__ import annotations
@@ -52,10 +54,9 @@ def blockify(t: tile.TileOp, block_size: int) -> str | None:
     kinds = [k for _, _, k in t.axes]
     if any(isinstance(op, (tile.StageOp, tile.CombineOp)) for op in t.walk()):
         return "the tile already holds a collective op"
-    if K.BLOCK not in kinds:
-        info = matmul_info(t)
-        if info is not None:
-            return _matmul(t, info, block_size)
+    info = matmul_info(t)
+    if info is not None:
+        return _matmul(t, info, block_size)
     if any(k != K.THREAD for k in kinds):
         return "the tile already has block or cell axes"
     top_loops = [op for op in t.body.block.ops if isinstance(op, loop.ForOp)]
@@ -88,6 +89,8 @@ def _matmul(t: tile.TileOp, info: MatmulInfo, block_size: int) -> str | None:
                 plan.append([(e, K.BLOCK, name)])
             else:
                 plan.append([(e // threads, K.BLOCK, name + "_b"), (threads, K.THREAD, name + "_t")])
+    if all(len(p) == 1 and p[0][1] == k for p, (_, _, k) in zip(plan, t.axes)):
+        return "the matmul tile is already partitioned"
     new = _apply_plan(t, plan)
     fold_applies(new)
     return None
