@@ -1,0 +1,600 @@
+"""NumPy executor for kernel-level programs: SIMT in lockstep, every thread of the grid at once.
+
+A kernel-level program is `func.func @main` (memref arguments, `memref.alloc`, one
+`kernel.launch @k(...)` per launch in program order, `func.return`) next to the `kernel.func`s
+it launches; `tile.kernel`s and `loop.kernel`s left in @main run on their own executors. Buffers
+are allocated poisoned with NaN, so an element no kernel writes shows up in any comparison.
+
+A `kernel.func` runs vectorised over ALL threads of ALL blocks: one NumPy axis of length
+num_blocks * threads_per_block, linear thread index t = block * B + local (x fastest, CUDA
+order). Every SSA value is an array over that axis (or a 0-d array broadcast over it). Control
+flow is masks:
+
+- `kernel.if` runs both regions, each under the active mask and-ed with (not) its condition;
+- `kernel.for` with per-thread bounds runs the largest trip count of the active threads; a
+  thread takes part in iteration k while k < its own trip count; `kernel.accumulate` folds into
+  accumulators that start at the combiner's identity;
+- loads gather per thread (inactive threads read index 0, active ones out of bounds raise);
+  stores scatter for active threads only.
+
+Memory: kernel arguments are the host arrays (written in place); `kernel.smem` is one array per
+block ([num_blocks, ...]; dynamic ones are typed views of one poisoned byte pool per block, so
+they alias like the real thing); `kernel.alloca` is one array per thread ([num_threads, ...]).
+`kernel.cp_async` and `kernel.tma_load` copy at once (commit/wait and mbarrier ops are no-ops);
+a copy moves `bytes / itemsize` contiguous elements (row-major) from the source index.
+Shuffles permute within each warp (lane = linear thread index in the block & 31), in segments
+of `width` lanes; `shuffle_down` past the segment returns the thread's own value.
+
+Checks (`check_races=True`, the default), each a one-line ValueError: two threads storing
+different values to one element in one op; a shared-memory element read, or overwritten with a
+different value, by a warp other than the one that wrote (or read) it since the last barrier of
+the block; a `kernel.barrier` reached by only part of a block; a shuffle executed by part of a
+warp. Lockstep execution would hide each of these races, so they are reported instead. Threads
+of one warp are taken to run converged (warp-synchronous code, as the seeds' kernels write it),
+so accesses within a warp never race. Always (checks or not): an access out of a buffer's
+bounds by an active thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects import affine, arith
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, ModuleOp, VectorType
+from xdsl.ir import Block, Operation, SSAValue
+
+from dpl.backend import exec_loop, exec_tile
+from dpl.backend.affine_np import eval_map
+from dpl.backend.scalar_eval import eval_op, is_scalar_op, numpy_dtype
+from dpl.dialects import kernel as K
+from dpl.dialects import loop, tile
+from dpl.dialects.loop import CombineKind
+
+_UFUNCS = {
+    CombineKind.ADD: np.add,
+    CombineKind.MUL: np.multiply,
+    CombineKind.MAX: np.maximum,  # propagates NaN, so poison stays visible
+    CombineKind.MIN: np.minimum,
+}
+
+WARP = 32
+
+
+def run(module: ModuleOp, inputs: Sequence[np.ndarray], check_races: bool = True) -> list[np.ndarray]:
+    """Run `@main` on `inputs` (one array per argument); return its results."""
+
+    def launch(op: K.LaunchOp, env: dict[SSAValue, np.ndarray]) -> None:
+        kfunc = op.kernel_func()
+        if kfunc is None:
+            raise ValueError(
+                f"'kernel.launch' @{op.callee.string_value()} names no kernel.func of the module"
+            )
+        run_kernel(kfunc, [env[a] for a in op.args], check_races=check_races)
+
+    return exec_loop.run(
+        module, inputs, {K.LaunchOp: launch, tile.KernelOp: exec_tile.run_kernel}
+    )
+
+
+def run_kernel(
+    kfunc: K.KernelFuncOp, buffers: list[np.ndarray], check_races: bool = True
+) -> None:
+    """Execute `kfunc` once over its whole grid; memref arguments are written in place."""
+    name = f"kernel.func @{kfunc.sym_name.data}"
+    if len(buffers) != len(kfunc.args):
+        raise ValueError(f"{name} takes {len(kfunc.args)} arguments, {len(buffers)} given")
+    env: dict[SSAValue, object] = {}
+    for i, (arg, buf) in enumerate(zip(kfunc.args, buffers)):
+        t = arg.type
+        if isinstance(t, MemRefType):
+            shape = tuple(t.get_shape())
+            if not isinstance(buf, np.ndarray) or buf.shape != shape:
+                got = getattr(buf, "shape", type(buf).__name__)
+                raise ValueError(f"{name} argument #{i} must have shape {shape}, got {got}")
+            if buf.dtype != numpy_dtype(t.element_type):
+                raise ValueError(
+                    f"{name} argument #{i} must have dtype {numpy_dtype(t.element_type)}, "
+                    f"got {buf.dtype}"
+                )
+            env[arg] = _Buffer(buf, None, shared=False)
+        else:
+            env[arg] = np.asarray(buf, dtype=numpy_dtype(t))
+    _Grid(kfunc, env, check_races).block(kfunc.body.block)
+
+
+class _Buffer:
+    """One memref: `data` is the array; `prefix` says what leads its index.
+
+    None: a global buffer (no prefix); "block": shared memory, data[block, ...];
+    "thread": registers, data[thread, ...].
+    """
+
+    def __init__(self, data: np.ndarray, prefix: str | None, shared: bool):
+        self.data = data
+        self.prefix = prefix
+        self.shared = shared
+        if shared:  # race tracking since the last barrier, per element (-1: nobody)
+            self.writer = np.full(data.shape, -1, np.int64)  # warp (in the grid) that wrote it
+            self.reader = np.full(data.shape, -1, np.int64)  # warp that read it, -2: several
+
+    def reset(self, blocks: np.ndarray) -> None:
+        self.writer[blocks] = -1
+        self.reader[blocks] = -1
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.data.shape[1:] if self.prefix else self.data.shape
+
+
+def _poisoned(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    if np.issubdtype(dtype, np.floating):
+        return np.full(shape, np.nan, dtype=dtype)
+    if dtype == np.bool_:
+        return np.zeros(shape, dtype=dtype)
+    return np.full(shape, np.iinfo(dtype).min, dtype=dtype)
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Elementwise equality with NaN equal to NaN."""
+    eq = a == b
+    if np.issubdtype(np.asarray(a).dtype, np.floating):
+        eq |= np.isnan(a) & np.isnan(b)
+    return eq
+
+
+class _Grid:
+    def __init__(self, kfunc: K.KernelFuncOp, env: dict, check_races: bool):
+        self.name = f"kernel.func @{kfunc.sym_name.data}"
+        self.env = env
+        self.check = check_races
+        self.grid = kfunc.grid_extents
+        self.blk = kfunc.block_extents
+        self.B = int(np.prod(self.blk))
+        self.G = int(np.prod(self.grid))
+        self.T = self.B * self.G
+        t = np.arange(self.T, dtype=np.int64)
+        self.tid = t
+        self.block_of = t // self.B
+        self.local = t % self.B
+        self.lane = self.local % WARP
+        self.warp = self.local // WARP
+        self.gwarp = self.block_of * (-(-self.B // WARP)) + self.warp  # warp in the grid
+        bx, by, _ = self.blk
+        gx, gy, _ = self.grid
+        self.thread_xyz = (self.local % bx, (self.local // bx) % by, self.local // (bx * by))
+        self.block_xyz = (self.block_of % gx, (self.block_of // gx) % gy, self.block_of // (gx * gy))
+        self.active = np.ones(self.T, bool)
+        self.smem_bytes = kfunc.smem.data
+        self.dyn_pool: np.ndarray | None = None
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def where(self, op: Operation) -> str:
+        return f"'{op.name}' in {self.name}"
+
+    def full(self, value) -> np.ndarray:
+        """A value as an array over all threads."""
+        a = np.asarray(value)
+        if a.shape == (self.T,):
+            return a
+        return np.broadcast_to(a, (self.T,))
+
+    def value(self, v: SSAValue):
+        try:
+            return self.env[v]
+        except KeyError:
+            raise ValueError(f"{self.name}: value {v.name_hint or v} is used before it is defined")
+
+    def buffer(self, v: SSAValue, op: Operation) -> _Buffer:
+        b = self.env.get(v)
+        if not isinstance(b, _Buffer):
+            raise ValueError(f"{self.where(op)} accesses a value that is not a buffer")
+        return b
+
+    def index(self, op: Operation, buf: _Buffer, amap, operands, mask: np.ndarray) -> list[np.ndarray]:
+        """Per-thread indices [prefix, i0, i1, ...] (each of length T) for threads in `mask`;
+        inactive threads get index 0; an active thread out of bounds raises."""
+        idx = [self.full(np.asarray(i, dtype=np.int64)) for i in
+               eval_map(amap, [self.value(o) for o in operands])]
+        shape = buf.shape
+        bad = np.zeros(self.T, bool)
+        for i, n in zip(idx, shape):
+            bad |= (i < 0) | (i >= n)
+        bad &= mask
+        if bad.any():
+            t = int(np.argmax(bad))
+            at = [int(i[t]) for i in idx]
+            raise ValueError(
+                f"{self.where(op)}: thread {self._who(t)} indexes {at} outside shape {list(shape)}"
+            )
+        idx = [np.where(mask, i, 0) for i in idx]
+        if buf.prefix == "block":
+            idx.insert(0, self.block_of)
+        elif buf.prefix == "thread":
+            idx.insert(0, self.tid)
+        return idx
+
+    def _who(self, t: int) -> str:
+        return f"{int(self.local[t])} of block {int(self.block_of[t])}"
+
+    # -- memory ----------------------------------------------------------------------------
+
+    def load(self, op: Operation, buf: _Buffer, idx: list[np.ndarray]) -> np.ndarray:
+        if self.check and buf.shared:
+            self._check_read(op, buf, idx)
+        return buf.data[tuple(idx)] if idx else np.broadcast_to(buf.data[()], (self.T,)).copy()
+
+    def store(self, op: Operation, buf: _Buffer, idx: list[np.ndarray], value, mask=None,
+              track: bool = True) -> None:  # fmt: skip
+        mask = self.active if mask is None else mask
+        if not mask.any():
+            return
+        value = self.full(np.asarray(value, dtype=buf.data.dtype))
+        if not idx:  # rank-0 global buffer
+            vals = value[mask]
+            if self.check and not _same(vals, vals[0]).all():
+                raise ValueError(f"{self.where(op)}: threads store different values to one element")
+            buf.data[()] = vals[-1]
+            return
+        sel = tuple(i[mask] for i in idx)
+        vals = value[mask]
+        if self.check:
+            self._check_conflicts(op, buf, sel, vals)
+            if buf.shared:
+                threads = self.tid[mask]
+                if track:
+                    self._check_write(op, buf, sel, vals, threads)
+                else:
+                    buf.writer[sel] = -1
+        buf.data[sel] = vals
+
+    def _check_conflicts(self, op, buf: _Buffer, sel, vals) -> None:
+        if len(vals) < 2:
+            return
+        flat = np.ravel_multi_index(sel, buf.data.shape)
+        order = np.argsort(flat, kind="stable")
+        f, v = flat[order], vals[order]
+        dup = f[1:] == f[:-1]
+        if dup.any() and not _same(v[1:][dup], v[:-1][dup]).all():
+            raise ValueError(
+                f"{self.where(op)}: several threads store different values to one element "
+                f"in the same step (a race)"
+            )
+
+    def _check_read(self, op, buf: _Buffer, idx) -> None:
+        mask = self.active
+        if mask.any():
+            self._track_read(op, buf, tuple(i[mask] for i in idx), self.tid[mask])
+
+    def _warp_name(self, w: int) -> str:
+        per = -(-self.B // WARP)
+        return f"warp {w % per} of block {w // per}"
+
+    def _track_read(self, op, buf: _Buffer, sel, threads) -> None:
+        """Threads `threads` read elements `sel`: fail if another warp wrote one since the last
+        barrier; record the reading warps."""
+        warps = self.gwarp[threads]
+        w = buf.writer[sel]
+        race = (w >= 0) & (w != warps)
+        if race.any():
+            k = int(np.argmax(race))
+            raise ValueError(
+                f"{self.where(op)}: thread {self._who(int(threads[k]))} reads shared memory that "
+                f"{self._warp_name(int(w[k]))} wrote with no kernel.barrier between (a race)"
+            )
+        flat = np.ravel_multi_index(sel, buf.data.shape)
+        order = np.lexsort((warps, flat))
+        flat, warps = flat[order], warps[order]
+        elems, first = np.unique(flat, return_index=True)
+        wmin = np.minimum.reduceat(warps, first)
+        wmax = np.maximum.reduceat(warps, first)
+        who = np.where(wmin == wmax, wmin, -2)
+        r = buf.reader.reshape(-1)
+        old = r[elems]
+        r[elems] = np.where((old == -1) | (old == who), who, -2)
+
+    def _check_write(self, op, buf: _Buffer, sel, vals, threads) -> None:
+        """Threads `threads` write `vals` to elements `sel`: fail if another warp read one, or
+        wrote a different value to one, since the last barrier; record the writing warps."""
+        warps = self.gwarp[threads]
+        r, w = buf.reader[sel], buf.writer[sel]
+        war = (r == -2) | ((r >= 0) & (r != warps))
+        waw = (w >= 0) & (w != warps) & ~_same(buf.data[sel], vals)
+        bad = war | waw
+        if bad.any():
+            k = int(np.argmax(bad))
+            what = "read" if war[k] else "wrote"
+            other = "several warps" if war[k] and r[k] == -2 else \
+                self._warp_name(int(r[k] if war[k] else w[k]))
+            raise ValueError(
+                f"{self.where(op)}: thread {self._who(int(threads[k]))} overwrites shared memory "
+                f"that {other} {what} with no kernel.barrier between (a race)"
+            )
+        buf.writer[sel] = warps
+
+    def copy(self, op, dst: _Buffer, didx, src: _Buffer, sidx, nbytes: int, track: bool) -> None:
+        """Copy `nbytes` contiguous bytes from src at sidx to dst at didx, per active thread."""
+        itemsize = dst.data.dtype.itemsize
+        if nbytes % itemsize or src.data.dtype != dst.data.dtype:
+            raise ValueError(
+                f"{self.where(op)}: copies {nbytes} bytes between {src.data.dtype} and "
+                f"{dst.data.dtype} buffers"
+            )
+        n = nbytes // itemsize
+        mask = self.active
+        if not mask.any():
+            return
+        starts = []
+        for buf, idx in ((dst, didx), (src, sidx)):
+            lead = idx[:1] if buf.prefix else []
+            inner = idx[1:] if buf.prefix else idx
+            size = int(np.prod(buf.shape))
+            flat = np.ravel_multi_index(inner, buf.shape) if inner else np.zeros(self.T, np.int64)
+            end = flat + n
+            over = mask & (end > size)
+            if over.any():
+                t = int(np.argmax(over))
+                raise ValueError(
+                    f"{self.where(op)}: thread {self._who(t)} copies {n} elements from flat "
+                    f"index {int(flat[t])}, past the end of a buffer of {size}"
+                )
+            starts.append((lead, flat))
+        offs = np.arange(n)
+        (dlead, dflat), (slead, sflat) = starts
+        m = np.flatnonzero(mask)
+        sf = sflat[m][:, None] + offs
+        s_inner = np.unravel_index(sf, src.shape)
+        s_full = tuple(l[m][:, None] for l in slead) + tuple(s_inner)
+        if src.shared and self.check and track:  # reads by the issuing threads
+            shape = (len(m), n)
+            self._track_read(
+                op, src, tuple(np.broadcast_to(a, shape).reshape(-1) for a in s_full),
+                np.broadcast_to(self.tid[m][:, None], shape).reshape(-1),
+            )
+        vals = src.data[s_full]
+        df = dflat[m][:, None] + offs
+        d_inner = np.unravel_index(df, dst.shape)
+        d_full = tuple(np.broadcast_to(l[m][:, None], df.shape) for l in dlead) + tuple(d_inner)
+        d_full = tuple(np.asarray(a).reshape(-1) for a in d_full)
+        vals = vals.reshape(-1)
+        threads = np.broadcast_to(self.tid[m][:, None], df.shape).reshape(-1)
+        if self.check:
+            self._check_conflicts(op, dst, d_full, vals)
+            if dst.shared:
+                if track:
+                    self._check_write(op, dst, d_full, vals, threads)
+                else:
+                    dst.writer[d_full] = -1
+        dst.data[d_full] = vals
+
+    # -- execution -------------------------------------------------------------------------
+
+    def block(self, block: Block) -> None:
+        for op in block.ops:
+            self.op(op)
+
+    def op(self, op: Operation) -> None:  # noqa: C901 - one dispatch
+        env = self.env
+        if isinstance(op, K.ThreadIdOp):
+            env[op.result] = self.thread_xyz["xyz".index(op.dim.data.value)]
+        elif isinstance(op, K.BlockIdOp):
+            env[op.result] = self.block_xyz["xyz".index(op.dim.data.value)]
+        elif isinstance(op, K.BlockDimOp):
+            env[op.result] = np.asarray(self.blk["xyz".index(op.dim.data.value)], np.int64)
+        elif isinstance(op, K.GridDimOp):
+            env[op.result] = np.asarray(self.grid["xyz".index(op.dim.data.value)], np.int64)
+        elif isinstance(op, K.LaneIdOp):
+            env[op.result] = self.lane
+        elif isinstance(op, K.WarpIdOp):
+            env[op.result] = self.warp
+        elif isinstance(op, K.ForOp):
+            self.for_op(op)
+        elif isinstance(op, K.IfOp):
+            cond = self.full(np.asarray(self.value(op.cond), dtype=bool))
+            outer = self.active
+            self.active = outer & cond
+            self.block(op.then_region.block)
+            if op.else_region.blocks:
+                self.active = outer & ~cond
+                self.block(op.else_region.block)
+            self.active = outer
+        elif isinstance(op, (K.YieldOp, K.CpAsyncCommitOp, K.CpAsyncWaitOp)):
+            pass
+        elif isinstance(op, K.SmemOp):
+            self.smem(op)
+        elif isinstance(op, K.AllocaOp):
+            t = op.result.type
+            assert isinstance(t, MemRefType)
+            shape = (self.T, *t.get_shape())
+            env[op.result] = _Buffer(
+                _poisoned(shape, numpy_dtype(t.element_type)), "thread", shared=False
+            )
+        elif isinstance(op, (K.LoadOp, loop.LoadOp)):
+            buf = self.buffer(op.memref, op)
+            idx = self.index(op, buf, op.map.data, op.indices, self.active)
+            if isinstance(op.result.type, VectorType):
+                lanes = self.vector_lanes(op, buf, idx, op.result.type)
+                env[op.result] = np.stack([self.load(op, buf, i) for i in lanes], axis=-1)
+            else:
+                env[op.result] = self.load(op, buf, idx)
+        elif isinstance(op, (K.StoreOp, loop.StoreOp)):
+            buf = self.buffer(op.memref, op)
+            idx = self.index(op, buf, op.map.data, op.indices, self.active)
+            value = self.value(op.value)
+            if isinstance(op.value.type, VectorType):
+                lanes = self.vector_lanes(op, buf, idx, op.value.type)
+                value = np.broadcast_to(value, (self.T, len(lanes)))
+                for k, i in enumerate(lanes):
+                    self.store(op, buf, i, value[:, k])
+            else:
+                self.store(op, buf, idx, value)
+        elif isinstance(op, K.ExtractOp):
+            env[op.result] = np.asarray(self.value(op.vector))[..., op.lane.data]
+        elif isinstance(op, K.PackOp):
+            env[op.result] = np.stack([self.full(self.value(v)) for v in op.lanes], axis=-1)
+        elif isinstance(op, K.CpAsyncOp):
+            dst, src = self.buffer(op.dst, op), self.buffer(op.src, op)
+            didx = self.index(op, dst, op.dst_map.data, op.dst_indices, self.active)
+            sidx = self.index(op, src, op.src_map.data, op.src_indices, self.active)
+            self.copy(op, dst, didx, src, sidx, op.bytes.data, track=True)
+        elif isinstance(op, K.TmaLoadOp):
+            dst, src = self.buffer(op.dst, op), self.buffer(op.src, op)
+            didx = self.index(op, dst, op.dst_map.data, op.dst_indices, self.active)
+            sidx = self.index(op, src, op.src_map.data, op.src_indices, self.active)
+            self.buffer(op.barrier, op)
+            # completion is published by the mbarrier wait: not tracked as a thread's write
+            self.copy(op, dst, didx, src, sidx, op.bytes.data, track=False)
+        elif isinstance(op, (K.MbarrierInitOp, K.MbarrierArriveExpectTxOp, K.MbarrierWaitOp)):
+            buf = self.buffer(op.barrier, op)
+            self.index(op, buf, op.barrier_map.data, op.barrier_indices, self.active)
+        elif isinstance(op, K.BarrierOp):
+            self.barrier(op)
+        elif isinstance(op, (K.ShuffleXorOp, K.ShuffleDownOp)):
+            env[op.result] = self.shuffle(op)
+        elif isinstance(op, affine.ApplyOp):
+            env[op.result] = eval_map(op.map.data, [self.value(v) for v in op.mapOperands])[0]
+        elif isinstance(op, arith.ConstantOp):
+            # not scalar_eval: its `properties.get("value") or ...` drops a falsy IntegerAttr 0
+            value = op.value
+            if not isinstance(value, IntegerAttr | FloatAttr):
+                raise ValueError(f"{self.where(op)}: cannot evaluate constant {value}")
+            env[op.result] = np.asarray(value.value.data, dtype=numpy_dtype(op.result.type))
+        elif is_scalar_op(op):
+            try:
+                results = eval_op(op, [self.value(o) for o in op.operands])
+            except ValueError as e:
+                raise ValueError(f"{self.name}: {e}") from None
+            for result, value in zip(op.results, results):
+                env[result] = value
+        else:
+            raise ValueError(f"the kernel executor does not support '{op.name}' (in {self.name})")
+
+    def vector_lanes(self, op, buf: _Buffer, idx: list[np.ndarray], t: VectorType):
+        """The indices of the consecutive innermost elements a vector access moves; an active
+        thread whose vector would leave the row, or start misaligned, raises."""
+        n = t.get_shape()[0]
+        last = idx[-1]
+        flat_start = np.ravel_multi_index(idx, buf.data.shape)
+        bad = self.active & ((last + n > buf.shape[-1]) | (flat_start % n != 0))
+        if bad.any():
+            k = int(np.argmax(bad))
+            at = [int(i[k]) for i in (idx[1:] if buf.prefix else idx)]
+            raise ValueError(
+                f"{self.where(op)}: thread {self._who(k)} moves a {n}-vector at {at}, which is "
+                f"misaligned or past the row of shape {list(buf.shape)}"
+            )
+        return [idx[:-1] + [last + k] for k in range(n)]
+
+    def smem(self, op: K.SmemOp) -> None:
+        t = op.result.type
+        assert isinstance(t, MemRefType)
+        dtype = numpy_dtype(t.element_type)
+        shape = tuple(t.get_shape())
+        if op.is_dynamic:
+            if self.dyn_pool is None:
+                # 0xFF bytes: NaN for every float width, -1 for integers
+                self.dyn_pool = np.full((self.G, max(self.smem_bytes, 1)), 0xFF, np.uint8)
+            off = op.offset.data
+            n = int(np.prod(shape)) * dtype.itemsize
+            if off + n > self.smem_bytes:
+                raise ValueError(
+                    f"{self.where(op)}: dynamic buffer ends at byte {off + n}, past the "
+                    f"kernel's {self.smem_bytes} bytes"
+                )
+            data = self.dyn_pool[:, off : off + n].view(dtype).reshape((self.G, *shape))
+        else:
+            data = _poisoned((self.G, *shape), dtype)
+        self.env[op.result] = _Buffer(data, "block", shared=True)
+
+    def for_op(self, op: K.ForOp) -> None:
+        lb, ub, step = (
+            self.full(np.asarray(self.value(b) if isinstance(b, SSAValue) else b, np.int64))
+            for b in (op.bound("lb"), op.bound("ub"), op.bound("step"))
+        )
+        outer = self.active
+        if (outer & (step < 1)).any():
+            raise ValueError(f"{self.where(op)}: a thread runs it with a non-positive step")
+        trips = np.where(outer, np.maximum(0, -(-(ub - lb) // step)), 0)
+        count = int(trips.max()) if trips.size else 0
+        acc = None
+        if op.res:
+            term = op.body.block.last_op
+            assert isinstance(term, K.AccumulateOp)
+            acc = []
+            for r, kind in zip(op.res, term.kinds):
+                dtype = numpy_dtype(r.type)
+                acc.append(np.full(self.T, _identity(kind.data, dtype), dtype))
+        body = list(op.body.block.ops)
+        for k in range(count):
+            mask = outer & (k < trips)
+            self.active = mask
+            self.env[op.iv] = lb + k * step
+            for inner in body:
+                if isinstance(inner, K.AccumulateOp):
+                    for i, (kind, v) in enumerate(zip(inner.kinds, inner.values)):
+                        folded = _UFUNCS[kind.data](acc[i], self.value(v))
+                        acc[i] = np.where(mask, folded, acc[i]).astype(acc[i].dtype, copy=False)
+                else:
+                    self.op(inner)
+        self.active = outer
+        if acc is not None:
+            for r, a in zip(op.res, acc):
+                self.env[r] = a
+
+    def barrier(self, op: Operation) -> None:
+        per_block = np.bincount(self.block_of, weights=self.active, minlength=self.G)
+        partial = (per_block > 0) & (per_block < self.B)
+        if partial.any():
+            b = int(np.argmax(partial))
+            raise ValueError(
+                f"{self.where(op)}: reached by {int(per_block[b])} of the {self.B} threads of "
+                f"block {b} (a barrier in divergent code)"
+            )
+        if self.check:
+            live = per_block > 0
+            for buf in self.env.values():
+                if isinstance(buf, _Buffer) and buf.shared:
+                    buf.reset(live)
+
+    def shuffle(self, op: K.ShuffleXorOp | K.ShuffleDownOp) -> np.ndarray:
+        v = self.full(self.value(op.value))
+        if not self.active.any():
+            return v
+        warps = self.gwarp
+        nw = int(self.gwarp[-1]) + 1
+        per_warp = np.bincount(warps, weights=self.active, minlength=nw)
+        size = np.bincount(warps, minlength=nw)
+        partial = (per_warp > 0) & (per_warp < size)
+        if partial.any():
+            w = int(np.argmax(partial))
+            raise ValueError(
+                f"{self.where(op)}: executed by {int(per_warp[w])} of the {int(size[w])} lanes "
+                f"of a warp (a full-mask shuffle in divergent code)"
+            )
+        width, offset = op.width.data, op.offset.data
+        seg_lane = self.lane % width
+        if isinstance(op, K.ShuffleXorOp):
+            src_lane = seg_lane ^ offset
+            stay = np.zeros(self.T, bool)
+        else:
+            src_lane = seg_lane + offset
+            stay = src_lane >= width
+        src = self.tid - seg_lane + src_lane
+        missing = ~stay & (self.local - seg_lane + src_lane >= self.B)
+        src = np.where(stay | missing, self.tid, src)
+        out = v[src].copy()
+        if missing.any() and np.issubdtype(out.dtype, np.floating):
+            out[missing] = np.nan  # the source lane does not exist: undefined in CUDA
+        return out
+
+
+def _identity(kind: CombineKind, dtype: np.dtype):
+    if kind == CombineKind.ADD:
+        return 0
+    if kind == CombineKind.MUL:
+        return 1
+    if np.issubdtype(dtype, np.floating):
+        return -np.inf if kind == CombineKind.MAX else np.inf
+    info = np.iinfo(dtype)
+    return info.min if kind == CombineKind.MAX else info.max

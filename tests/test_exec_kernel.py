@@ -1,0 +1,484 @@
+"""The kernel-level NumPy executor (backend/exec_kernel.py): the hand-written seed kernels match
+NumPy, each SIMT feature (ids, shuffles, masks, strided loops, smem per block, copies) does what
+CUDA does, poison and races show, and every valid kernel-IR lit file runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dpl.backend import exec_kernel
+from dpl.backend.exec_loop import main_func
+from dpl.backend.scalar_eval import numpy_dtype
+from dpl.dialects import kernel as K
+from dpl.dialects import make_context
+from dpl.tools.common import parse_module
+
+ROOT = Path(__file__).resolve().parent.parent
+LIT_DIRS = [ROOT / "test/lit/dialects/kernel", ROOT / "test/lit/translate"]
+
+
+def parse(text: str, name: str = "test.mlir"):
+    module = parse_module(make_context(), text, name)
+    module.verify()
+    return module
+
+
+def kernel_named(module, name: str) -> K.KernelFuncOp:
+    for op in module.walk():
+        if isinstance(op, K.KernelFuncOp) and op.sym_name.data == name:
+            return op
+    raise KeyError(name)
+
+
+def rms_ref(x, w, eps=1e-6):
+    x64 = x.astype(np.float64)
+    return x64 / np.sqrt((x64**2).mean(-1, keepdims=True) + eps) * w
+
+
+RMS_MAIN = """
+func.func @main(%x: memref<1x32x2048xT>, %w: memref<2048xT>) -> memref<1x32x2048xT> {
+  %o = memref.alloc() : memref<1x32x2048xT>
+  kernel.launch @k_rms_norm(%x, %w, %o) : memref<1x32x2048xT>, memref<2048xT>, memref<1x32x2048xT>
+  func.return %o : memref<1x32x2048xT>
+}
+"""
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f64"])
+@pytest.mark.parametrize("source", ["translate/rms_norm.mlir", "dialects/kernel/roundtrip.mlir"])
+def test_rms_norm(source: str, dtype: str):
+    source_text = (ROOT / "test/lit" / source).read_text()
+    kernel = re.search(r"^kernel\.func @k_rms_norm.*?^}$", source_text, re.M | re.S).group(0)
+    text = (kernel + RMS_MAIN.replace("xT>", "xf32>")).replace("f32", dtype)
+    module = parse(text)
+    rng = np.random.default_rng(0)
+    np_t = np.float32 if dtype == "f32" else np.float64
+    x = rng.standard_normal((1, 32, 2048)).astype(np_t)
+    w = rng.standard_normal(2048).astype(np_t)
+    (out,) = exec_kernel.run(module, [x, w])
+    assert out.dtype == np_t
+    tol = 1e-5 if dtype == "f32" else 1e-12
+    np.testing.assert_allclose(out, rms_ref(x, w), rtol=tol, atol=tol)
+
+
+def test_relu_matmul():
+    module = parse((ROOT / "test/lit/dialects/kernel/roundtrip.mlir").read_text())
+    rng = np.random.default_rng(1)
+    bias = rng.standard_normal(64).astype(np.float32)
+    x = rng.standard_normal((16, 64)).astype(np.float32)
+    w = rng.standard_normal((64, 16)).astype(np.float32)
+    out = np.full((16, 16), np.nan, np.float32)
+    exec_kernel.run_kernel(kernel_named(module, "k_relu_reduce"), [bias, x, w, out])
+    ref = np.maximum((x.astype(np.float64) + bias) @ w, 0)
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)
+
+
+def run1(body: str, args: str, buffers: list[np.ndarray], grid="[1, 1, 1]", block="[64, 1, 1]",
+         smem=0, **kw):  # fmt: skip
+    """Run one kernel whose body and argument list are given."""
+    text = f"kernel.func @k({args}) grid {grid} block {block} smem {smem} {{\n{body}\n}}"
+    module = parse(text)
+    exec_kernel.run_kernel(kernel_named(module, "k"), buffers, **kw)
+    return buffers
+
+
+def test_ids_2d_grid_and_block():
+    out = np.full((3, 2, 2, 4, 2), -1, np.int64)  # [by, bx, ty, tx, (lane, warp)]
+    body = """
+  %bx = kernel.block_id x
+  %by = kernel.block_id y
+  %tx = kernel.thread_id x
+  %ty = kernel.thread_id y
+  %lane = kernel.lane_id
+  %warp = kernel.warp_id
+  %l = arith.index_cast %lane : index to i64
+  %w = arith.index_cast %warp : index to i64
+  kernel.store %l, %out[%by, %bx, %ty, %tx, 0] : memref<3x2x2x4x2xi64>
+  kernel.store %w, %out[%by, %bx, %ty, %tx, 1] : memref<3x2x2x4x2xi64>"""
+    run1(body, "%out: memref<3x2x2x4x2xi64>", [out], grid="[2, 3, 1]", block="[4, 2, 1]")
+    linear = np.arange(8).reshape(2, 4)
+    assert (out[..., 0] == linear & 31).all()
+    assert (out[..., 1] == 0).all()
+
+
+def test_shuffles():
+    out = np.full((2, 64), np.nan)
+    body = """
+  %t = kernel.thread_id x
+  %ti = arith.index_cast %t : index to i64
+  %v = arith.sitofp %ti : i64 to f64
+  %x = kernel.shuffle_xor %v, 5 : f64
+  %d = kernel.shuffle_down %v, 3 width 8 : f64
+  kernel.store %x, %out[0, %t] : memref<2x64xf64>
+  kernel.store %d, %out[1, %t] : memref<2x64xf64>"""
+    run1(body, "%out: memref<2x64xf64>", [out])
+    t = np.arange(64)
+    assert (out[0] == (t ^ 5)).all()
+    down = np.where(t % 8 + 3 < 8, t + 3, t)
+    assert (out[1] == down).all()
+
+
+def test_shuffle_in_divergent_warp_raises():
+    body = """
+  %t = kernel.thread_id x
+  %c4 = arith.constant 4 : index
+  %lt = arith.cmpi ult, %t, %c4 : index
+  %v = kernel.load %x[%t] : memref<64xf64>
+  kernel.if %lt {
+    %s = kernel.shuffle_xor %v, 1 : f64
+    kernel.store %s, %x[%t] : memref<64xf64>
+  }"""
+    with pytest.raises(ValueError, match=r"^'kernel.shuffle_xor' in kernel.func @k: executed by 4 of the 32 lanes"):
+        run1(body, "%x: memref<64xf64>", [np.zeros(64)])
+
+
+def test_if_else_masks_nest():
+    out = np.full(64, np.nan)
+    body = """
+  %t = kernel.thread_id x
+  %c32 = arith.constant 32 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f64
+  %two = arith.constant 2.0 : f64
+  %three = arith.constant 3.0 : f64
+  %lo = arith.cmpi ult, %t, %c32 : index
+  %m = arith.remui %t, %c8 : index
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %m, %c0 : index
+  kernel.if %lo {
+    kernel.if %first {
+      kernel.store %one, %out[%t] : memref<64xf64>
+    } else {
+      kernel.store %two, %out[%t] : memref<64xf64>
+    }
+  } else {
+    kernel.if %first {
+      kernel.store %three, %out[%t] : memref<64xf64>
+    }
+  }"""
+    run1(body, "%out: memref<64xf64>", [out])
+    t = np.arange(64)
+    ref = np.where(t < 32, np.where(t % 8 == 0, 1.0, 2.0), np.where(t % 8 == 0, 3.0, np.nan))
+    np.testing.assert_array_equal(out, ref)
+
+
+def test_strided_loops_per_thread_bounds_and_accumulators():
+    x = np.random.default_rng(2).standard_normal(100)
+    out = np.full((4, 16), np.nan)
+    # thread t sums x[t], x[t+16], ... below a per-thread bound 100 - t
+    body = """
+  %t = kernel.thread_id x
+  %c100 = arith.constant 100 : index
+  %ub = arith.subi %c100, %t : index
+  %s, %mx, %mn, %p = kernel.for %i = %t to %ub step 16 -> f64, f64, f64, f64 {
+    %v = kernel.load %x[%i] : memref<100xf64>
+    kernel.accumulate add %v, max %v, min %v, mul %v : f64, f64, f64, f64
+  }
+  kernel.store %s, %out[0, %t] : memref<4x16xf64>
+  kernel.store %mx, %out[1, %t] : memref<4x16xf64>
+  kernel.store %mn, %out[2, %t] : memref<4x16xf64>
+  kernel.store %p, %out[3, %t] : memref<4x16xf64>"""
+    run1(body, "%x: memref<100xf64>, %out: memref<4x16xf64>", [x, out], block="[16, 1, 1]")
+    for t in range(16):
+        vals = x[t : 100 - t : 16]
+        np.testing.assert_allclose(
+            out[:, t], [vals.sum(), vals.max(), vals.min(), vals.prod()], rtol=1e-12
+        )
+
+
+def test_loop_with_no_trips_gives_identity():
+    out = np.full(2, np.nan)
+    body = """
+  %s, %m = kernel.for %i = 5 to 3 step 1 -> f64, f64 {
+    %v = kernel.load %out[0] : memref<2xf64>
+    kernel.accumulate add %v, max %v : f64, f64
+  }
+  %c0 = arith.constant 0 : index
+  %t = kernel.thread_id x
+  %first = arith.cmpi eq, %t, %c0 : index
+  kernel.if %first {
+    kernel.store %s, %out[0] : memref<2xf64>
+    kernel.store %m, %out[1] : memref<2xf64>
+  }"""
+    run1(body, "%out: memref<2xf64>", [out])
+    assert out[0] == 0.0 and out[1] == -np.inf
+
+
+def test_smem_is_per_block():
+    out = np.full((2, 32), np.nan)
+    body = """
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  %c100 = arith.constant 100 : index
+  %c1 = arith.constant 1 : index
+  %s = kernel.smem : memref<32xf64, #kernel.smem>
+  %bb = arith.muli %b, %c100 : index
+  %v = arith.addi %bb, %t : index
+  %vi = arith.index_cast %v : index to i64
+  %vf = arith.sitofp %vi : i64 to f64
+  kernel.store %vf, %s[%t] : memref<32xf64, #kernel.smem>
+  kernel.barrier
+  %r = kernel.load %s[(%t + 1) mod 32] : memref<32xf64, #kernel.smem>
+  kernel.store %r, %out[%b, %t] : memref<2x32xf64>"""
+    run1(body, "%out: memref<2x32xf64>", [out], grid="[2, 1, 1]", block="[32, 1, 1]")
+    t = np.arange(32)
+    np.testing.assert_array_equal(out, [(t + 1) % 32, 100 + (t + 1) % 32])
+
+
+def test_smem_race_between_warps_without_barrier_raises():
+    body = """
+  %t = kernel.thread_id x
+  %s = kernel.smem : memref<64xf64, #kernel.smem>
+  %v = kernel.load %x[%t] : memref<64xf64>
+  kernel.store %v, %s[%t] : memref<64xf64, #kernel.smem>
+  %r = kernel.load %s[(%t + 32) mod 64] : memref<64xf64, #kernel.smem>
+  kernel.store %r, %x[%t] : memref<64xf64>"""
+    args = "%x: memref<64xf64>"
+    with pytest.raises(ValueError, match=r"^'kernel.load' in kernel.func @k: thread 0 of block 0 reads shared memory that warp 1 of block 0 wrote with no kernel.barrier between \(a race\)$"):
+        run1(body, args, [np.zeros(64)])
+    x = np.arange(64.0)
+    run1(body, args, [x], check_races=False)  # the lockstep result, unchecked
+    np.testing.assert_array_equal(x, (np.arange(64) + 32) % 64)
+    # within one warp, lanes run converged: no race
+    x = np.arange(64.0)
+    run1(body.replace("(%t + 32) mod 64", "(%t floordiv 32) * 32 + (%t + 1) mod 32"), args, [x])
+    t = np.arange(64)
+    np.testing.assert_array_equal(x, t // 32 * 32 + (t + 1) % 32)
+
+
+def test_write_after_read_race_raises():
+    body = """
+  %t = kernel.thread_id x
+  %z = arith.constant 0.0 : f64
+  %s = kernel.smem : memref<64xf64, #kernel.smem>
+  kernel.store %z, %s[%t] : memref<64xf64, #kernel.smem>
+  kernel.barrier
+  %r = kernel.load %s[(%t + 32) mod 64] : memref<64xf64, #kernel.smem>
+  %v = kernel.load %x[%t] : memref<64xf64>
+  kernel.store %v, %s[%t] : memref<64xf64, #kernel.smem>
+  kernel.store %r, %x[%t] : memref<64xf64>"""
+    with pytest.raises(ValueError, match=r"thread 0 of block 0 overwrites shared memory that warp 1 of block 0 read"):
+        run1(body, "%x: memref<64xf64>", [np.ones(64)])
+
+
+def test_conflicting_stores_raise():
+    body = """
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<32xf64>
+  %c0 = arith.constant 0 : index
+  kernel.store %v, %y[%c0] : memref<1xf64>"""
+    args = "%x: memref<32xf64>, %y: memref<1xf64>"
+    with pytest.raises(ValueError, match="several threads store different values"):
+        run1(body, args, [np.arange(32.0), np.zeros(1)], block="[32, 1, 1]")
+    y = np.zeros(1)
+    run1(body, args, [np.full(32, 7.0), y], block="[32, 1, 1]")  # same value: benign
+    assert y[0] == 7.0
+
+
+def test_barrier_in_divergent_code_raises():
+    body = """
+  %t = kernel.thread_id x
+  %c4 = arith.constant 4 : index
+  %lt = arith.cmpi ult, %t, %c4 : index
+  kernel.if %lt {
+    kernel.barrier
+  }"""
+    with pytest.raises(ValueError, match=r"'kernel.barrier' in kernel.func @k: reached by 4 of the 32 threads of block 0"):
+        run1(body, "%x: memref<32xf64>", [np.zeros(32)], block="[32, 1, 1]")
+
+
+def test_out_of_bounds_load_raises_but_masked_threads_do_not():
+    body = """
+  %t = kernel.thread_id x
+  %c31 = arith.constant 31 : index
+  %ok = arith.cmpi ult, %t, %c31 : index
+  kernel.if %ok {
+    %v = kernel.load %x[%t + 1] : memref<32xf64>
+    kernel.store %v, %x[%t] : memref<32xf64>
+  }
+  %w = kernel.load %x[%t + 1] : memref<32xf64>"""
+    with pytest.raises(ValueError, match=r"^'kernel.load' in kernel.func @k: thread 31 of block 0 indexes \[32\] outside shape \[32\]$"):
+        run1(body, "%x: memref<32xf64>", [np.zeros(32)], block="[32, 1, 1]")
+
+
+def test_cp_async_vector_copy_and_alloca():
+    x = np.arange(64, dtype=np.float32).reshape(4, 16)
+    out = np.full((4, 16), np.nan, np.float32)
+    # 16 threads; each cp.async moves 16 bytes (4 floats) of x into smem; then each thread
+    # keeps a private 4-element register copy of its row chunk and writes it back doubled
+    body = """
+  %t = kernel.thread_id x
+  %s = kernel.smem : memref<4x16xf32, #kernel.smem>
+  %r = kernel.alloca : memref<4xf32>
+  %two = arith.constant 2.0 : f32
+  kernel.cp_async %s[%t floordiv 4, (%t mod 4) * 4], %x[%t floordiv 4, (%t mod 4) * 4] bytes 16 : memref<4x16xf32, #kernel.smem>, memref<4x16xf32>
+  kernel.cp_async_commit
+  kernel.cp_async_wait 0
+  kernel.barrier
+  kernel.for %j = 0 to 4 step 1 unroll {
+    %v = kernel.load %s[%j, %t] : memref<4x16xf32, #kernel.smem>
+    %d = arith.mulf %v, %two : f32
+    kernel.store %d, %r[%j] : memref<4xf32>
+  }
+  kernel.for %j = 0 to 4 step 1 {
+    %v = kernel.load %r[%j] : memref<4xf32>
+    kernel.store %v, %out[%j, %t] : memref<4x16xf32>
+  }"""
+    run1(body, "%x: memref<4x16xf32>, %out: memref<4x16xf32>", [x, out], block="[16, 1, 1]")
+    np.testing.assert_array_equal(out, 2 * x)
+
+
+def test_tma_kernel_scales_rows():
+    module = parse((ROOT / "test/lit/translate/tma.mlir").read_text())
+    x = np.random.default_rng(3).standard_normal((64, 1024)).astype(np.float32)
+    out = np.full((64, 1024), np.nan, np.float32)
+    exec_kernel.run_kernel(kernel_named(module, "k_tma_scale"), [x, out])
+    np.testing.assert_array_equal(out, 2 * x)
+
+
+MULTI = """
+kernel.func @k_scale(%x: memref<8x8xf64>, %y: memref<8x8xf64>) grid [8, 1, 1] block [8, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  %three = arith.constant 3.0 : f64
+  %v = kernel.load %x[%b, %t] : memref<8x8xf64>
+  %s = arith.mulf %v, %three : f64
+  kernel.store %s, %y[%b, %t] : memref<8x8xf64>
+}
+kernel.func @k_addT(%x: memref<8x8xf64>, %y: memref<8x8xf64>, %z: memref<8x8xf64>) grid [1, 1, 1] block [8, 8, 1] smem 0 {
+  %i = kernel.thread_id y
+  %j = kernel.thread_id x
+  %a = kernel.load %x[%i, %j] : memref<8x8xf64>
+  %b = kernel.load %y[%j, %i] : memref<8x8xf64>
+  %s = arith.addf %a, %b : f64
+  kernel.store %s, %z[%i, %j] : memref<8x8xf64>
+}
+func.func @main(%x: memref<8x8xf64>) -> (memref<8x8xf64>, memref<8x8xf64>) {
+  %t = memref.alloc() : memref<8x8xf64>
+  %z = memref.alloc() : memref<8x8xf64>
+  kernel.launch @k_scale(%x, %t) : memref<8x8xf64>, memref<8x8xf64>
+  kernel.launch @k_addT(%x, %t, %z) : memref<8x8xf64>, memref<8x8xf64>, memref<8x8xf64>
+  func.return %z, %t : memref<8x8xf64>, memref<8x8xf64>
+}
+"""
+
+
+def test_multi_launch_with_intermediate():
+    x = np.random.default_rng(4).standard_normal((8, 8))
+    z, t = exec_kernel.run(parse(MULTI), [x])
+    np.testing.assert_allclose(t, 3 * x)
+    np.testing.assert_allclose(z, x + 3 * x.T)
+
+
+def test_unwritten_output_element_stays_poisoned():
+    text = """
+kernel.func @k_skip(%x: memref<4xf32>, %y: memref<4xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %c2 = arith.constant 2 : index
+  %keep = arith.cmpi ne, %t, %c2 : index
+  kernel.if %keep {
+    %v = kernel.load %x[%t] : memref<4xf32>
+    kernel.store %v, %y[%t] : memref<4xf32>
+  }
+}
+func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
+  %y = memref.alloc() : memref<4xf32>
+  kernel.launch @k_skip(%x, %y) : memref<4xf32>, memref<4xf32>
+  func.return %y : memref<4xf32>
+}
+"""
+    x = np.arange(4.0)
+    (y,) = exec_kernel.run(parse(text), [x])
+    assert np.isnan(y[2]) and (y[[0, 1, 3]] == x[[0, 1, 3]]).all()
+    with pytest.raises(AssertionError):
+        np.testing.assert_allclose(y, x)
+
+
+def test_unsupported_op_is_one_line_error():
+    body = """
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<32xi32>
+  %n = math.ctpop %v : i32
+  kernel.store %n, %x[%t] : memref<32xi32>"""
+    with pytest.raises(ValueError, match=r"^the kernel executor does not support 'math.ctpop' \(in kernel.func @k\)$"):
+        run1(body, "%x: memref<32xi32>", [np.zeros(32, np.int32)], block="[32, 1, 1]")
+
+
+def test_buffer_shape_mismatch_raises():
+    body = "  %t = kernel.thread_id x"
+    with pytest.raises(ValueError, match=r"argument #0 must have shape \(32,\)"):
+        run1(body, "%x: memref<32xf64>", [np.zeros(16)])
+
+
+# ---------------------------------------------------------------------------------------------
+# Every valid kernel-IR lit file runs
+
+
+def _valid_kernel_files() -> list[Path]:
+    files = []
+    for d in LIT_DIRS:
+        for path in sorted(d.glob("*.mlir")):
+            text = path.read_text()
+            runs = [line for line in text.splitlines() if "RUN:" in line]
+            if any("not " in r or "--verify-diagnostics" in r for r in runs):
+                continue
+            if "kernel.func" in text:
+                files.append(path)
+    return files
+
+
+def _random(shape, dtype: np.dtype, rng) -> np.ndarray:
+    if np.issubdtype(dtype, np.floating):
+        return rng.standard_normal(shape).astype(dtype)
+    return rng.integers(0, 4, shape).astype(dtype)
+
+
+FILES = _valid_kernel_files()
+
+
+def test_found_kernel_files():
+    assert {"roundtrip.mlir", "rms_norm.mlir", "tma.mlir", "launch.mlir"} <= {p.name for p in FILES}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_lit_kernels_run(path: Path):
+    rng = np.random.default_rng(5)
+    for text in re.split(r"^// -----$", path.read_text(), flags=re.M):
+        module = parse(text, path.name)
+        for op in module.walk():
+            if isinstance(op, K.KernelFuncOp):
+                buffers = []
+                for arg in op.args:
+                    t = arg.type
+                    dtype = numpy_dtype(t.element_type if hasattr(t, "element_type") else t)
+                    shape = tuple(t.get_shape()) if hasattr(t, "get_shape") else ()
+                    buffers.append(_random(shape, dtype, rng))
+                exec_kernel.run_kernel(op, buffers)
+        if any(op.sym_name.data == "main" for op in module.ops if hasattr(op, "sym_name")):
+            main = main_func(module)
+            inputs = [
+                _random(tuple(a.type.get_shape()), numpy_dtype(a.type.element_type), rng)
+                for a in main.body.block.args
+            ]
+            exec_kernel.run(module, inputs)
+
+
+def test_float4_vector_accesses():
+    module = parse((ROOT / "test/lit/dialects/kernel/vector.mlir").read_text())
+    x = np.random.default_rng(6).standard_normal((4, 64)).astype(np.float32)
+    y = np.full((4, 64), np.nan, np.float32)
+    exec_kernel.run_kernel(kernel_named(module, "k_vec"), [x, y])
+    np.testing.assert_array_equal(y, x[:, ::-1])
+
+
+def test_misaligned_float4_raises():
+    body = """
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t * 4 + 2] vector 4 : memref<64xf32>
+  kernel.store %v, %x[%t * 4] vector 4 : memref<64xf32>"""
+    with pytest.raises(ValueError, match=r"thread 0 of block 0 moves a 4-vector at \[2\], which is misaligned"):
+        run1(body, "%x: memref<64xf32>", [np.zeros(64, np.float32)], block="[15, 1, 1]")
