@@ -37,6 +37,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.split_matmul_k",
     "dpl.transforms.tile.async_copy",
     "dpl.transforms.tile.tma_copy",
+    "dpl.transforms.tile.permute_register_tile",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.

@@ -1,0 +1,76 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='permute-register-tile' | filecheck %s
+// permute-register-tile: in a register-tiled, blockified matmul every index a * 4 + c (thread a of
+// 4, cell c of 4) becomes c * 4 + a, in loads and stores alike (block parts stay). Declined: a
+// tile without cell axes; a cell axis also used on its own.
+
+func.func @main(%x: memref<32x16xf64>, %wt: memref<32x16xf64>, %b: memref<32xf64>) -> memref<32x32xf64> {
+  %out = memref.alloc() : memref<32x32xf64>
+  tile.kernel @k_linear ins(%b, %x, %wt : memref<32xf64>, memref<32x16xf64>, memref<32x16xf64>) outs(%out : memref<32x32xf64>) {
+    tile.tile (%m_b : 2 = block, %m_t : 4 = thread, %n_b : 2 = block, %n_t : 4 = thread, %m_c : 4 = cell, %n_c : 4 = cell) {
+      %acc = loop.for reduce %ko < 2 -> f64 {
+        %acc_k = loop.for reduce %ki < 8 -> f64 {
+          %in = loop.load %x[%m_b * 16 + %m_t * 4 + %m_c, %ko * 8 + %ki] : memref<32x16xf64>
+          %in_1 = loop.load %wt[%n_b * 16 + %n_t * 4 + %n_c, %ko * 8 + %ki] : memref<32x16xf64>
+          %p = arith.mulf %in, %in_1 : f64
+          loop.accumulate add %p : f64
+        }
+        loop.accumulate add %acc_k : f64
+      }
+      %bias = loop.load %b[%n_b * 16 + %n_t * 4 + %n_c] : memref<32xf64>
+      %v = arith.addf %acc, %bias : f64
+      loop.store %v, %out[%m_b * 16 + %m_t * 4 + %m_c, %n_b * 16 + %n_t * 4 + %n_c] : memref<32x32xf64>
+    }
+  }
+  func.return %out : memref<32x32xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_linear
+// CHECK:           %in = loop.load %x[%m_b * 16 + %m_c * 4 + %m_t, %ko * 8 + %ki] : memref<32x16xf64>
+// CHECK-NEXT:      %in_1 = loop.load %wt[%n_b * 16 + %n_c * 4 + %n_t, %ko * 8 + %ki] : memref<32x16xf64>
+// CHECK:         %bias = loop.load %b[%n_b * 16 + %n_c * 4 + %n_t] : memref<32xf64>
+// CHECK-NEXT:    %v = arith.addf %acc, %bias : f64
+// CHECK-NEXT:    loop.store %v, %out[%m_b * 16 + %m_c * 4 + %m_t, %n_b * 16 + %n_c * 4 + %n_t] : memref<32x32xf64>
+
+// -----
+
+func.func @main(%x: memref<8x8xf64>, %w: memref<8x8xf64>) -> memref<8x8xf64> {
+  %out = memref.alloc() : memref<8x8xf64>
+  tile.kernel @k_plain ins(%x, %w : memref<8x8xf64>, memref<8x8xf64>) outs(%out : memref<8x8xf64>) {
+    tile.tile (%i : 8 = thread, %j : 8 = thread) {
+      %acc = loop.for reduce %k < 8 -> f64 {
+        %a = loop.load %x[%i, %k] : memref<8x8xf64>
+        %b = loop.load %w[%k, %j] : memref<8x8xf64>
+        %p = arith.mulf %a, %b : f64
+        loop.accumulate add %p : f64
+      }
+      loop.store %acc, %out[%i, %j] : memref<8x8xf64>
+    }
+  }
+  func.return %out : memref<8x8xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_plain
+// CHECK:         %a = loop.load %x[%i, %k] : memref<8x8xf64>
+
+// -----
+
+func.func @main(%x: memref<8x8xf64>, %w: memref<8x8xf64>, %s: memref<4xf64>) -> memref<8x8xf64> {
+  %out = memref.alloc() : memref<8x8xf64>
+  tile.kernel @k_alone ins(%x, %w, %s : memref<8x8xf64>, memref<8x8xf64>, memref<4xf64>) outs(%out : memref<8x8xf64>) {
+    tile.tile (%i : 2 = thread, %j : 8 = thread, %c : 4 = cell) {
+      %acc = loop.for reduce %k < 8 -> f64 {
+        %a = loop.load %x[%i * 4 + %c, %k] : memref<8x8xf64>
+        %b = loop.load %w[%k, %j] : memref<8x8xf64>
+        %p = arith.mulf %a, %b : f64
+        loop.accumulate add %p : f64
+      }
+      %sc = loop.load %s[%c] : memref<4xf64>
+      %v = arith.mulf %acc, %sc : f64
+      loop.store %v, %out[%i * 4 + %c, %j] : memref<8x8xf64>
+    }
+  }
+  func.return %out : memref<8x8xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_alone
+// CHECK:         %a = loop.load %x[%i * 4 + %c, %k] : memref<8x8xf64>
