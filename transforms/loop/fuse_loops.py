@@ -14,6 +14,18 @@ blow-up guard:
   per read of the producer's buffer (a matmul prologue recomputed per output column is fine, a
   long chain re-evaluated at every read is not).
 
+A producer whose buffer other kernels still read stays alive, so fusing it copies its work: then
+the fused kernel may not run more reduce-loop iterations than the consumer alone (a shared
+projection is computed once, not once per reader).
+
+A reduction is not fused into a *contraction* (a consumer with a reduce loop whose body loads two
+buffers A and B with its index, each also indexed by a free loop the other is not: a matmul) when
+the contraction's B-only free extent exceeds `max-row-tile` (128): on the GPU such a contraction
+is tiled over blocks along those columns, and every block would recompute the rows' reduction
+(an RMSNorm before a projection stays its own small kernel, the projection keeps only the
+elementwise prologue). Attention's softmax statistics still fuse into P @ V (its B-only extent
+is the head dim).
+
 When a producer's buffer is no longer read it is dropped with its kernel (see drop-dead-buffers).
 Each decision (fuse / refuse and why) is logged to the `dpl.passes` logger (`dpl -v`).
 """
@@ -70,6 +82,7 @@ class FuseLoops(ModulePass):
     name = "fuse-loops"
 
     max_recompute_ops: int = 16
+    max_row_tile: int = 128
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for main in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
@@ -77,7 +90,7 @@ class FuseLoops(ModulePass):
             # replaces the consumer by a new op), so each pair is tried once.
             refused: set[tuple[Operation, Operation]] = set()
             while self._fuse_one(main, refused):
-                pass
+                drop_dead_buffers(main)  # kernels fully inlined need not be fused into
             drop_dead_buffers(main)
 
     def _fuse_one(self, main: func.FuncOp, refused: set[tuple[Operation, Operation]]) -> bool:
@@ -99,7 +112,8 @@ class FuseLoops(ModulePass):
                         f"@{consumer.sym_name.data}: not a single free nest"
                     )
                     continue
-                fused = self._try_inline(producer, consumer, buffer)
+                shared = any(buffer in k.ins for k in kernels if k is not consumer)
+                fused = self._try_inline(producer, consumer, buffer, shared)
                 if fused is not None:
                     main.body.block.insert_op_before(fused, consumer)
                     consumer.detach()
@@ -108,8 +122,16 @@ class FuseLoops(ModulePass):
         return False
 
     def _try_inline(
-        self, producer: ProducerNest, consumer: loop.KernelOp, buffer: SSAValue
+        self, producer: ProducerNest, consumer: loop.KernelOp, buffer: SSAValue, shared: bool
     ) -> loop.KernelOp | None:
+        name_p, name_c = producer.kernel.sym_name.data, consumer.sym_name.data
+        width = contraction_width(consumer, buffer)
+        if has_reduce(producer.kernel) and width > self.max_row_tile:
+            LOG.info(
+                f"refuse @{name_p} into @{name_c}: a reduction stays out of a contraction "
+                f"{width} columns wide (each output tile would recompute it)"
+            )
+            return None
         candidate = consumer.clone()
         loads = [o for o in candidate.walk() if isinstance(o, loop.LoadOp) and o.memref == buffer]
         reads = sum(executions(o, candidate) for o in loads)
@@ -118,8 +140,9 @@ class FuseLoops(ModulePass):
         fold_index_ops(candidate)
         hoist_invariants(candidate)
         dedup_pure_ops(candidate)
-        name_p, name_c = producer.kernel.sym_name.data, consumer.sym_name.data
-        reduce_before = reduce_iterations(consumer) + reduce_iterations(producer.kernel)
+        reduce_before = reduce_iterations(consumer)
+        if not shared:  # the producer dies: its reductions move, they are not copied
+            reduce_before += reduce_iterations(producer.kernel)
         reduce_after = reduce_iterations(candidate)
         if reduce_after > reduce_before:
             LOG.info(
@@ -162,3 +185,42 @@ def work(kernel: loop.KernelOp) -> int:
         if (o.dialect_name() in ("arith", "math") and not isinstance(o, arith.ConstantOp))
         or isinstance(o, loop.LoadOp)
     )
+
+
+def has_reduce(kernel: loop.KernelOp) -> bool:
+    return any(isinstance(o, loop.ForOp) and o.is_reduce for o in kernel.walk())
+
+
+def contraction_width(kernel: loop.KernelOp, buffer: SSAValue) -> int:
+    """0 if `kernel` is no contraction; else the largest extent of the free loops that only the
+    operand on the far side from `buffer`'s reads indexes (a projection's output columns)."""
+    reads: set[SSAValue] = set()
+    for o in kernel.walk():
+        if isinstance(o, loop.LoadOp) and o.memref == buffer:
+            reads |= {o.indices[d] for d in o.map.data.used_dims()}
+    width = 0
+    for red in kernel.walk():
+        if not (isinstance(red, loop.ForOp) and red.is_reduce):
+            continue
+        iv = red.body.block.args[0]
+        extent: dict[SSAValue, int] = {}
+        parent = red.parent_op()
+        while parent is not None and parent is not kernel:
+            if isinstance(parent, loop.ForOp) and not parent.is_reduce:
+                extent[parent.body.block.args[0]] = parent.extent.data
+            parent = parent.parent_op()
+        used = [
+            {o.indices[d] for d in o.map.data.used_dims()}
+            for o in red.body.walk()
+            if isinstance(o, loop.LoadOp)
+        ]
+        sides = [u & set(extent) for u in used if iv in u]
+        for a in sides:
+            for b in sides:
+                far = b - a
+                if a - b and far and not (far & reads):
+                    n = 1
+                    for v in far:
+                        n *= extent[v]
+                    width = max(width, n)
+    return width
