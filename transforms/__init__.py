@@ -38,6 +38,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.async_copy",
     "dpl.transforms.tile.tma_copy",
     "dpl.transforms.tile.permute_register_tile",
+    "dpl.transforms.tile.chunk_reduce",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.
