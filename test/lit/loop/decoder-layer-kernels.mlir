@@ -14,7 +14,7 @@
 // CHECK:      loop.kernel @k_cat ins(%red_1
 // CHECK:      loop.kernel @k_cat_1 ins(%red_2
 // CHECK:      loop.kernel @k_red_4 ins(%cat, %cat_1
-// CHECK:      loop.kernel @k_red_5 ins(%red_3, %red_4
+// CHECK:      loop.kernel @k_red_5 ins(%red_3
 // CHECK:      loop.kernel @k_red_6 ins(%red_5, %p_self_attn_o_proj_weight
 // CHECK:      loop.kernel @k_red_7 ins(%hidden_states, %red_6
 // CHECK:      loop.kernel @k_red_8 ins(%p_mlp_gate_proj_weight
