@@ -24,6 +24,8 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.hoist_invariants",
     "dpl.transforms.loop.dedup_loads",
     "dpl.transforms.loop.drop_dead_buffers",
+    "dpl.transforms.loop.split_nests",
+    "dpl.transforms.kernel.materialize",
     "dpl.transforms.tile.tileify",
     "dpl.transforms.tile.blockify_launch",
     "dpl.transforms.tile.cooperative_reduce",
@@ -35,10 +37,13 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.double_buffer",
     "dpl.transforms.tile.register_tile",
     "dpl.transforms.tile.split_matmul_k",
-    "dpl.transforms.tile.async_copy",
-    "dpl.transforms.tile.tma_copy",
     "dpl.transforms.tile.permute_register_tile",
     "dpl.transforms.tile.chunk_reduce",
+    "dpl.transforms.tile.async_copy",
+    "dpl.transforms.tile.tma_copy",
+    "dpl.transforms.tile.split_inner_for_swizzle",
+    "dpl.transforms.tile.pad_smem",
+    "dpl.transforms.tile.pipeline_k_outer",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.
