@@ -22,7 +22,13 @@ from dataclasses import dataclass
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 
 from dpl.dialects import loop, tile
 from dpl.transforms.tile.common import Linear, axis_deps, const_index, linear, tiles
@@ -123,6 +129,8 @@ def fold_applies(root: Operation) -> None:
             forms = access_forms(op)
             if forms is not None:
                 set_access(op, forms)
+            else:
+                _compose(op)
     changed = True
     while changed:
         changed = False
@@ -131,6 +139,44 @@ def fold_applies(root: Operation) -> None:
                 op.detach()
                 op.erase()
                 changed = True
+
+
+def _compose(op: Operation) -> None:
+    """Substitute the `affine.apply` operands of an access into its (non-linear) map."""
+    assert isinstance(op, ACCESSES)
+    while True:
+        indices = list(op.indices)
+        pos = next((i for i, v in enumerate(indices) if isinstance(v.owner, affine.ApplyOp)), None)
+        if pos is None:
+            return
+        apply = indices[pos].owner
+        assert isinstance(apply, affine.ApplyOp)
+        amap = op.map.data
+        operands = [v for i, v in enumerate(indices) if i != pos]
+        for v in apply.mapOperands:
+            if v not in operands:
+                operands.append(v)
+        dims = [AffineDimExpr(operands.index(v)) for v in apply.mapOperands]
+        inner = apply.map.data.replace_dims_and_symbols(dims, [], len(operands), 0).results[0]
+        new_dims = [
+            inner if i == pos else AffineDimExpr(operands.index(v)) for i, v in enumerate(indices)
+        ]
+        new_map = amap.replace_dims_and_symbols(new_dims, [], len(operands), 0)
+        if isinstance(op, loop.LoadOp):
+            new: Operation = loop.LoadOp(op.memref, operands, new_map)
+            new.result.name_hint = op.result.name_hint
+            op.result.replace_all_uses_with(new.result)
+        elif isinstance(op, loop.StoreOp):
+            new = loop.StoreOp(op.value, op.memref, operands, new_map)
+        else:
+            new = tile.AtomicOp(op.kind.data, op.value, op.memref, operands, new_map)
+        new.attributes |= op.attributes
+        block = op.parent_block()
+        assert block is not None
+        block.insert_op_before(new, op)
+        op.detach()
+        op.erase()
+        op = new
 
 
 def rewrite_value(block: Block, old: SSAValue, form: Linear, before: Operation | None) -> None:
@@ -174,11 +220,22 @@ class MatmulInfo:
         return [self.reduce.iv] + ([self.inner.iv] if self.inner is not None else [])
 
 
+def _dims(expr: AffineExpr) -> set[int]:
+    if isinstance(expr, AffineDimExpr):
+        return {expr.position}
+    if isinstance(expr, AffineBinaryOpExpr):
+        return _dims(expr.lhs) | _dims(expr.rhs)
+    return set()
+
+
 def _uses(op: loop.LoadOp) -> set[SSAValue]:
+    """The values an access's indices really use (a map may take operands it ignores)."""
     forms = access_forms(op)
     values: set[SSAValue] = set()
     if forms is None:
-        values |= set(op.indices)
+        for expr in op.map.data.results:
+            for d in _dims(expr):
+                values |= set(value_form(op.indices[d])[0])
     else:
         for terms, _ in forms:
             values |= set(terms)
