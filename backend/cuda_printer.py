@@ -306,6 +306,45 @@ __device__ __forceinline__ T dpl_ceildiv(T a, T b) {
     return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
 }""",
 }
+ATOMIC_HELPERS = {
+    "dpl_atomic_max": """__device__ __forceinline__ void dpl_atomic_max(float* addr, float v) {
+    int* a = reinterpret_cast<int*>(addr);
+    int old = *a;
+    while (__int_as_float(old) < v) {
+        int seen = atomicCAS(a, old, __float_as_int(v));
+        if (seen == old) break;
+        old = seen;
+    }
+}
+__device__ __forceinline__ void dpl_atomic_max(double* addr, double v) {
+    unsigned long long* a = reinterpret_cast<unsigned long long*>(addr);
+    unsigned long long old = *a;
+    while (__longlong_as_double(old) < v) {
+        unsigned long long seen = atomicCAS(a, old, __double_as_longlong(v));
+        if (seen == old) break;
+        old = seen;
+    }
+}""",
+    "dpl_atomic_min": """__device__ __forceinline__ void dpl_atomic_min(float* addr, float v) {
+    int* a = reinterpret_cast<int*>(addr);
+    int old = *a;
+    while (__int_as_float(old) > v) {
+        int seen = atomicCAS(a, old, __float_as_int(v));
+        if (seen == old) break;
+        old = seen;
+    }
+}
+__device__ __forceinline__ void dpl_atomic_min(double* addr, double v) {
+    unsigned long long* a = reinterpret_cast<unsigned long long*>(addr);
+    unsigned long long old = *a;
+    while (__longlong_as_double(old) > v) {
+        unsigned long long seen = atomicCAS(a, old, __double_as_longlong(v));
+        if (seen == old) break;
+        old = seen;
+    }
+}""",
+}
+HELPERS.update(ATOMIC_HELPERS)
 UNSIGNED = {"int": "unsigned int", "long long": "unsigned long long", "short": "unsigned short",
             "signed char": "unsigned char", "bool": "bool"}  # fmt: skip
 
@@ -648,6 +687,21 @@ class KernelPrinter:
             return self.vector_store(op)
         target = self.access(op.memref, op.map.data, op.indices)  # type: ignore[attr-defined]
         self.emit(f"{target} = {self.value(op.value)};")  # type: ignore[attr-defined]
+
+    def op_kernel_atomic(self, op: Operation) -> None:
+        """`atomicAdd(&out[i], v);` (max/min: a CAS loop helper for floats, atomicMax/Min else)."""
+        target = self.access(op.memref, op.map.data, op.indices)  # type: ignore[attr-defined]
+        v = self.value(op.value)  # type: ignore[attr-defined]
+        kind = op.kind.data  # type: ignore[attr-defined]
+        is_float = isinstance(op.value.type, Float32Type | Float64Type)  # type: ignore[attr-defined]
+        if kind == CombineKind.ADD:
+            fn = "atomicAdd"
+        elif is_float:
+            fn = "dpl_atomic_max" if kind == CombineKind.MAX else "dpl_atomic_min"
+            self.helpers.add(fn)
+        else:
+            fn = "atomicMax" if kind == CombineKind.MAX else "atomicMin"
+        self.emit(f"{fn}(&{target}, {v});")
 
     def op_kernel_cp_async(self, op: K.CpAsyncOp) -> None:
         cache = "cg" if op.bytes.data == 16 else "ca"

@@ -283,7 +283,7 @@ class KernelFuncOp(IRDLOperation):
         written: set[SSAValue] = set()
         for op in self.body.walk():
             memref = getattr(op, "memref", None)
-            if op.name in ("kernel.store", "loop.store") and memref in self.args:
+            if op.name in ("kernel.store", "loop.store", "kernel.atomic") and memref in self.args:
                 written.add(memref)
         return written
 
@@ -914,6 +914,63 @@ class StoreOp(IRDLOperation):
         printer.print_string(", ")
         _print_access(printer, self.memref, self.map.data, self.indices)
         _print_vector_width(printer, self.value.type)
+        printer.print_string(" : ")
+        printer.print_attribute(self.memref.type)
+
+
+@irdl_op_definition
+class AtomicOp(IRDLOperation):
+    """`kernel.atomic add %v, %out[%i, %j] : memref<64x64xf32>`: `out[i, j] = add(out[i, j], v)`
+    atomically (add: `atomicAdd`; max/min: a compare-and-swap loop). For split-K partials that
+    several blocks fold into one global element."""
+
+    name = "kernel.atomic"
+
+    value = operand_def()
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    kind = prop_def(CombineKindAttr)
+    map = prop_def(AffineMapAttr)
+
+    def __init__(self, kind: CombineKind, value: SSAValue, memref: SSAValue,
+                 indices: Sequence[SSAValue], amap: AffineMap):  # fmt: skip
+        super().__init__(
+            operands=[value, memref, indices],
+            properties={"kind": CombineKindAttr(kind), "map": AffineMapAttr(amap)},
+        )
+
+    def verify_(self) -> None:
+        _require_in_func(self)
+        t = _verify_access(self, "buffer", self.memref, self.map.data, self.indices)
+        if self.value.type != t.element_type:
+            raise VerifyException(
+                f"'kernel.atomic' value type {self.value.type} differs from the element type of {t}"
+            )
+        if self.kind.data == CombineKind.MUL:
+            raise VerifyException("'kernel.atomic' supports add, max and min, not mul")
+        if not is_global(t):
+            raise VerifyException("'kernel.atomic' writes a global buffer (a kernel argument)")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicOp:
+        kind = parser.parse_str_enum(CombineKind)
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        memref, amap, indices = _parse_access(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = _parse_memref_type(parser, cls.name)
+        op = cls(kind, parser.resolve_operand(value, t.element_type),
+                 parser.resolve_operand(memref, t), indices, amap)  # fmt: skip
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(", ")
+        _print_access(printer, self.memref, self.map.data, self.indices)
+        printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.memref.type)
 
@@ -1630,6 +1687,7 @@ Kernel = Dialect(
         AllocaOp,
         LoadOp,
         StoreOp,
+        AtomicOp,
         CpAsyncOp,
         CpAsyncCommitOp,
         CpAsyncWaitOp,

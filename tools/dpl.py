@@ -33,9 +33,9 @@ IR_PIPELINES: dict[str, str] = {
     "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops",
     "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify,blockify-launch,"
     "cooperative-reduce,stage-inputs,mark-unroll",
-    "kernel": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify,materialize",
-    "cuda": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify,materialize",
 }
+IR_PIPELINES["kernel"] = IR_PIPELINES["tile"] + ",materialize"
+IR_PIPELINES["cuda"] = IR_PIPELINES["kernel"]
 
 #: `--model` names: (hf config name, whole model?)
 MODELS: dict[str, tuple[str, bool]] = {

@@ -26,6 +26,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.drop_dead_buffers",
     "dpl.transforms.loop.split_nests",
     "dpl.transforms.kernel.materialize",
+    "dpl.transforms.kernel.materialize",
     "dpl.transforms.tile.tileify",
     "dpl.transforms.tile.blockify_launch",
     "dpl.transforms.tile.cooperative_reduce",

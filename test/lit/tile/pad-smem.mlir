@@ -1,0 +1,66 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='pad-smem{pad=1}' | filecheck %s
+// pad-smem: the seeds' register-tiled relu(matmul): x's slab [a0 : 8, a3 : 32, cell : 2] has an
+// inner dim of 32 elements, so rows of a0 stride 64 and a column read hits one bank; it gets
+// pad [0, 1, 0] (rows of 33 x 2), as in the seeds. w (no inner dim of 32k) and bias (one dim) are
+// declined. Declined too: a tma stage (written densely) and a stage already padded.
+
+func.func @main(%x: memref<16x64xf64>, %bias: memref<64xf64>, %w: memref<64x16xf64>) -> memref<16x16xf64> {
+  %relu = memref.alloc() : memref<16x16xf64>
+  tile.kernel @k_relu_reduce ins(%bias, %x, %w : memref<64xf64>, memref<16x64xf64>, memref<64x16xf64>) outs(%relu : memref<16x16xf64>) {
+    %zero = arith.constant 0.0 : f64
+    tile.tile (%a0 : 8 = thread, %a1 : 8 = thread, %c0 : 2 = cell, %c1 : 2 = cell) {
+      %acc = loop.for reduce %a2 < 2 -> f64 {
+        %bias_smem = tile.stage %bias origin [%a2 * 32] slab [a3 : 32 at 0] buffers 2 at %a2 : memref<64xf64> -> memref<2x32xf64, #tile.smem>
+        %x_smem = tile.stage %x origin [0, %a2 * 32] slab [a0 : 8 at 0, a3 : 32 at 1, cell : 2 at 0] buffers 2 at %a2 : memref<16x64xf64> -> memref<2x8x32x2xf64, #tile.smem>
+        %w_smem = tile.stage %w origin [%a2 * 32, 0] slab [a3 : 32 at 0, a1 : 8 at 1, cell : 2 at 1] buffers 2 at %a2 : memref<64x16xf64> -> memref<2x32x8x2xf64, #tile.smem>
+        %part = loop.for reduce %a3 < 32 -> f64 {
+          %in0 = loop.load %bias_smem[%a2 mod 2, %a3] : memref<2x32xf64, #tile.smem>
+          %in1 = loop.load %x_smem[%a2 mod 2, %a0, %a3, %c0] : memref<2x8x32x2xf64, #tile.smem>
+          %in3 = loop.load %w_smem[%a2 mod 2, %a3, %a1, %c1] : memref<2x32x8x2xf64, #tile.smem>
+          %v0 = arith.addf %in1, %in0 : f64
+          %v1 = arith.mulf %v0, %in3 : f64
+          loop.accumulate add %v1 : f64
+        }
+        loop.accumulate add %part : f64
+      }
+      %v2 = arith.maximumf %acc, %zero : f64
+      loop.store %v2, %relu[%a0 * 2 + %c0, %a1 * 2 + %c1] : memref<16x16xf64>
+    }
+  }
+  func.return %relu : memref<16x16xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_relu_reduce
+// CHECK:         %bias_smem = tile.stage %bias origin [%a2 * 32] slab [a3 : 32 at 0] buffers 2 at %a2 : memref<64xf64> -> memref<2x32xf64, #tile.smem>
+// CHECK-NEXT:    %x_smem = tile.stage %x origin [0, %a2 * 32] slab [a0 : 8 at 0, a3 : 32 at 1, cell : 2 at 0] buffers 2 at %a2 pad [0, 1, 0] : memref<16x64xf64> -> memref<2x8x32x2xf64, #tile.smem>
+// CHECK-NEXT:    %w_smem = tile.stage %w origin [%a2 * 32, 0] slab [a3 : 32 at 0, a1 : 8 at 1, cell : 2 at 1] buffers 2 at %a2 : memref<64x16xf64> -> memref<2x32x8x2xf64, #tile.smem>
+// CHECK-NEXT:    %part = loop.for reduce %a3 < 32 -> f64 {
+// CHECK-NEXT:      %in0 = loop.load %bias_smem[%a2 mod 2, %a3] : memref<2x32xf64, #tile.smem>
+// CHECK-NEXT:      %in1 = loop.load %x_smem[%a2 mod 2, %a0, %a3, %c0] : memref<2x8x32x2xf64, #tile.smem>
+
+// -----
+
+func.func @main(%x: memref<16x64xf64>, %w: memref<64x16xf64>) -> memref<16x16xf64> {
+  %y = memref.alloc() : memref<16x16xf64>
+  tile.kernel @k_has_tma ins(%x, %w : memref<16x64xf64>, memref<64x16xf64>) outs(%y : memref<16x16xf64>) {
+    tile.tile (%a0 : 16 = thread, %a1 : 16 = thread) {
+      %acc = loop.for reduce %a2 < 2 -> f64 {
+        %x_smem = tile.stage %x origin [0, %a2 * 32] slab [a0 : 16 at 0, a3 : 32 at 1] tma : memref<16x64xf64> -> memref<16x32xf64, #tile.smem>
+        %w_smem = tile.stage %w origin [%a2 * 32, 0] slab [a3 : 32 at 0, a1 : 16 at 1] pad [0, 1] : memref<64x16xf64> -> memref<32x16xf64, #tile.smem>
+        %part = loop.for reduce %a3 < 32 -> f64 {
+          %in1 = loop.load %x_smem[%a0, %a3] : memref<16x32xf64, #tile.smem>
+          %in2 = loop.load %w_smem[%a3, %a1] : memref<32x16xf64, #tile.smem>
+          %v1 = arith.mulf %in1, %in2 : f64
+          loop.accumulate add %v1 : f64
+        }
+        loop.accumulate add %part : f64
+      }
+      loop.store %acc, %y[%a0, %a1] : memref<16x16xf64>
+    }
+  }
+  func.return %y : memref<16x16xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_has_tma
+// CHECK:         %x_smem = tile.stage %x origin [0, %a2 * 32] slab [a0 : 16 at 0, a3 : 32 at 1] tma : memref<16x64xf64> -> memref<16x32xf64, #tile.smem>
+// CHECK-NEXT:    %w_smem = tile.stage %w origin [%a2 * 32, 0] slab [a3 : 32 at 0, a1 : 16 at 1] pad [0, 1] : memref<64x16xf64> -> memref<32x16xf64, #tile.smem>

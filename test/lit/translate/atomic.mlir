@@ -1,0 +1,19 @@
+// RUN: dpl-opt %s | dpl-opt | filecheck %s --check-prefix=IR
+// RUN: dpl-translate --to-cuda %s | filecheck %s
+// kernel.atomic: split-K partials folded into a global element; add is atomicAdd, float max/min a
+// compare-and-swap helper.
+
+kernel.func @k_atomic(%x: memref<64xf32>, %y: memref<4x4xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<64xf32>
+  kernel.atomic add %v, %y[%t floordiv 16, %t mod 4] : memref<4x4xf32>
+  kernel.atomic max %v, %y[%t floordiv 16, %t mod 4] : memref<4x4xf32>
+}
+
+// IR:      kernel.atomic add %v, %y[%t floordiv 16, %t mod 4] : memref<4x4xf32>
+// IR-NEXT: kernel.atomic max %v, %y[%t floordiv 16, %t mod 4] : memref<4x4xf32>
+
+// CHECK:      __device__ __forceinline__ void dpl_atomic_max(float* addr, float v) {
+// CHECK:      void k_atomic(const float* x, float* y) {
+// CHECK:          atomicAdd(&y[t / 16 * 4 + t % 4], v);
+// CHECK-NEXT:     dpl_atomic_max(&y[t / 16 * 4 + t % 4], v);

@@ -1,0 +1,99 @@
+"""materialize, the fallback for a `loop.kernel` left in @main (one tileify did not schedule).
+
+It is rewritten into an equivalent tile kernel and lowered like any other: each top-level free
+loop nest (its chain of perfectly nested free loops, flattened) becomes a grid-stride
+`tile.strided_for` over all threads of all blocks, whose body recovers the loop indices by
+div/mod and runs the rest of the nest per thread. Top-level constants stay uniform; other
+top-level ops run in every thread.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import affine, arith
+from xdsl.dialects.builtin import AffineMapAttr, IndexType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from dpl.dialects import kernel as K
+from dpl.dialects import loop, tile
+from dpl.dialects.loop import IterKind
+from dpl.dialects.tile import AxisKind
+
+THREADS = 256
+MAX_BLOCKS = 4096
+
+
+def _chain(op: loop.ForOp) -> list[loop.ForOp]:
+    """The perfectly nested free loops starting at `op`."""
+    chain = [op]
+    while True:
+        ops = [o for o in chain[-1].body.block.ops if not isinstance(o, loop.YieldOp)]
+        if len(ops) == 1 and isinstance(ops[0], loop.ForOp) and not ops[0].is_reduce:
+            chain.append(ops[0])
+        else:
+            return chain
+
+
+def _prod(xs) -> int:
+    n = 1
+    for x in xs:
+        n *= x
+    return n
+
+
+def as_tile_kernel(kop: loop.KernelOp) -> tile.KernelOp:
+    nests = [o for o in kop.body.block.ops if isinstance(o, loop.ForOp) and not o.is_reduce]
+    work = max([_prod(f.extent.data for f in _chain(n)) for n in nests] or [1])
+    threads = min(THREADS, -(-work // 32) * 32)
+    blocks = max(1, min(MAX_BLOCKS, -(-work // threads)))
+    body = Block()
+    tile_op = tile.TileOp([(threads, AxisKind.THREAD), (blocks, AxisKind.BLOCK)])
+    t, b = tile_op.body.block.args
+    t.name_hint, b.name_hint = "t", "b"
+    tb = tile_op.body.block
+    mapper: dict[SSAValue, SSAValue] = {}
+    flat_start = affine.ApplyOp(
+        [b, t],
+        AffineMapAttr(AffineMap(2, 0, (AffineExpr.dimension(0) * threads + AffineExpr.dimension(1),))),
+    )
+    flat_start.result.name_hint = "gtid"
+    tb.add_op(flat_start)
+    for op in kop.body.block.ops:
+        if isinstance(op, arith.ConstantOp):
+            body.add_op(op.clone(mapper))
+        elif isinstance(op, loop.ForOp) and not op.is_reduce:
+            chain = _chain(op)
+            extents = [f.extent.data for f in chain]
+            inner = Block(arg_types=[IndexType()])
+            f = inner.args[0]
+            f.name_hint = "flat"
+            d0 = AffineExpr.dimension(0)
+            total = _prod(extents)
+            for i, lp in enumerate(chain):
+                stride = _prod(extents[i + 1 :])
+                e = d0 // stride if stride > 1 else d0
+                if stride * extents[i] < total:
+                    e = e % extents[i]
+                apply = affine.ApplyOp([f], AffineMapAttr(AffineMap(1, 0, (e,))))
+                apply.result.name_hint = lp.iv.name_hint
+                inner.add_op(apply)
+                mapper[lp.iv] = apply.result
+            for o in chain[-1].body.block.ops:
+                if not isinstance(o, loop.YieldOp):
+                    inner.add_op(o.clone(mapper))
+            inner.add_op(loop.YieldOp())
+            tb.add_op(
+                tile.StridedForOp(IterKind.FREE, flat_start.result, total, threads * blocks, inner)
+            )
+        elif isinstance(op, loop.YieldOp):
+            continue
+        else:
+            tb.add_op(op.clone(mapper))
+    body.add_op(tile_op)
+    return tile.KernelOp(kop.sym_name.data, list(kop.ins), list(kop.outs), body)
+
+
+def lower_loop_kernel(kop: loop.KernelOp) -> K.KernelFuncOp:
+    from dpl.transforms.kernel.materialize import KernelLowering
+
+    return KernelLowering(as_tile_kernel(kop)).lower()
