@@ -4,7 +4,8 @@
 // with blocks over M/64 and N/64 (here the 16 x 16 seed fits one block of 4 x 4 threads),
 // cooperative-reduce leaves the per-thread K reduce alone, stage-inputs stages the A and B tiles
 // (and the seeds' bias) once per K-outer step, and the K-inner loop reads the stages. Cases: the
-// seeds' relu(matmul(x + bias, w)); torch.nn.Linear(64, 128) on 1x128x64 (x @ W^T + b).
+// seeds' relu(matmul(x + bias, w)); torch.nn.Linear(64, 128) on 1x128x64 (x @ W^T + b); an
+// attention-output projection with floordiv/mod indices.
 
 func.func @main(%x: memref<16x64xf64>, %bias: memref<64xf64>, %w: memref<64x16xf64>) -> memref<16x16xf64> {
   %relu = memref.alloc() : memref<16x16xf64>
@@ -89,3 +90,34 @@ func.func @main(%x: memref<1x128x64xf64>, %p_weight: memref<128x64xf64>, %p_bias
 // CHECK-NEXT:    %0 = arith.addf %acc, %in_3 : f64
 // CHECK-NEXT:    loop.store %0, %linear[0, %a1_b * 64 + %a1_t * 4 + %a1_c, %a2_b * 64 + %a2_t * 4 + %a2_c] : memref<1x128x128xf64>
 // CHECK-NOT:   tile.combine
+
+// -----
+
+// The attention-output projection reads its A operand through floordiv/mod indices (heads x
+// head_dim flattened into K): still a matmul, chunked and register-tiled; A stays global (a
+// non-linear index is not staged), B is staged.
+func.func @main(%attn: memref<4x4x16xf64>, %wo: memref<16x64xf64>) -> memref<4x16xf64> {
+  %out = memref.alloc() : memref<4x16xf64>
+  loop.kernel @k_o_proj ins(%attn, %wo : memref<4x4x16xf64>, memref<16x64xf64>) outs(%out : memref<4x16xf64>) {
+    loop.for free %m < 4 {
+      loop.for free %n < 16 {
+        %acc = loop.for reduce %k < 64 -> f64 {
+          %a = loop.load %attn[%k floordiv 16, %m, %k mod 16] : memref<4x4x16xf64>
+          %b = loop.load %wo[%n, %k] : memref<16x64xf64>
+          %p = arith.mulf %a, %b : f64
+          loop.accumulate add %p : f64
+        }
+        loop.store %acc, %out[%m, %n] : memref<4x16xf64>
+      }
+    }
+  }
+  func.return %out : memref<4x16xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_o_proj
+// CHECK-NEXT:    tile.tile (%m : 1 = thread, %n : 4 = thread, %m_c : 4 = cell, %n_c : 4 = cell) {
+// CHECK-NEXT:      %acc = loop.for reduce %ko < 2 -> f64 {
+// CHECK-NEXT:        %wo_smem = tile.stage %wo origin [0, %ko * 32] slab [n : 4 at 0, cell : 4 at 0, ki : 32 at 1] : memref<16x64xf64> -> memref<4x4x32xf64, #tile.smem>
+// CHECK-NEXT:        %acc_k = loop.for reduce %ki < 32 -> f64 {
+// CHECK-NEXT:          %a = loop.load %attn[(%ko * 32 + %ki) floordiv 16, %m * 4 + %m_c, (%ko * 32 + %ki) mod 16] : memref<4x4x16xf64>
+// CHECK-NEXT:          %b = loop.load %wo_smem[%n, %n_c, %ki] : memref<4x4x32xf64, #tile.smem>
