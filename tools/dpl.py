@@ -31,8 +31,7 @@ IR_PIPELINES: dict[str, str] = {
     "torch": "",
     "tensor": "decompose-torch,fold-index-maps",
     "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops",
-    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,tileify,blockify-launch,"
-    "cooperative-reduce,stage-inputs,mark-unroll",
+    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,split-nests,schedule",
 }
 IR_PIPELINES["kernel"] = IR_PIPELINES["tile"] + ",materialize"
 IR_PIPELINES["cuda"] = IR_PIPELINES["kernel"]

@@ -191,7 +191,7 @@ def has_reduce(kernel: loop.KernelOp) -> bool:
     return any(isinstance(o, loop.ForOp) and o.is_reduce for o in kernel.walk())
 
 
-def contraction_width(kernel: loop.KernelOp, buffer: SSAValue) -> int:
+def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None) -> int:
     """0 if `kernel` is no contraction; else the largest extent of the free loops that only the
     operand on the far side from `buffer`'s reads indexes (a projection's output columns)."""
     reads: set[SSAValue] = set()
@@ -224,3 +224,8 @@ def contraction_width(kernel: loop.KernelOp, buffer: SSAValue) -> int:
                         n *= extent[v]
                     width = max(width, n)
     return width
+
+
+def is_contraction(kernel: loop.KernelOp) -> bool:
+    """Some reduce loop reads two buffers, each also indexed by a free loop the other is not."""
+    return contraction_width(kernel, None) > 0
