@@ -22,17 +22,28 @@ block ([num_blocks, ...]; dynamic ones are typed views of one poisoned byte pool
 they alias like the real thing); `kernel.alloca` is one array per thread ([num_threads, ...]).
 `kernel.cp_async` and `kernel.tma_load` copy at once (commit/wait and mbarrier ops are no-ops);
 a copy moves `bytes / itemsize` contiguous elements (row-major) from the source index.
-Shuffles permute within each warp (lane = linear thread index in the block & 31), in segments
-of `width` lanes; `shuffle_down` past the segment returns the thread's own value.
+`kernel.atomic` folds every active thread's value into its element (np.add.at and co.; max/min
+propagate NaN, so a poisoned element stays poisoned). `vector 4` loads/stores move 4 consecutive
+innermost elements (misaligned or past the row: an error); `kernel.extract` / `kernel.pack`
+index the last axis of a [threads, 4] value. Shuffles permute within each warp (lane = linear
+thread index in the block & 31) in segments of `width` lanes; `shuffle_down` past the segment
+returns the thread's own value; a source lane that does not exist (partial warp) gives NaN.
 
-Checks (`check_races=True`, the default), each a one-line ValueError: two threads storing
-different values to one element in one op; a shared-memory element read, or overwritten with a
-different value, by a warp other than the one that wrote (or read) it since the last barrier of
-the block; a `kernel.barrier` reached by only part of a block; a shuffle executed by part of a
-warp. Lockstep execution would hide each of these races, so they are reported instead. Threads
-of one warp are taken to run converged (warp-synchronous code, as the seeds' kernels write it),
-so accesses within a warp never race. Always (checks or not): an access out of a buffer's
-bounds by an active thread.
+Always checked, each a one-line ValueError: an access out of a buffer's bounds by an active
+thread; a `kernel.barrier` reached by only part of a block; a shuffle executed by part of a warp
+(full-mask shuffles in divergent code); an unsupported op. Races, which lockstep execution would
+hide (`check_races`):
+
+- "thread" (True, the default): an element read, or overwritten with a different value, by a
+  thread other than the one that wrote (or read) it, with no `kernel.barrier` of the block
+  between (a full-warp shuffle also orders the accesses of its warp's lanes); for global
+  memory, any such pair of accesses from two different blocks; two threads storing different
+  values to one element in one op.
+- "warp": the same, but the lanes of one warp are taken to run converged (warp-synchronous
+  code like roundtrip.mlir's hand-written RMSNorm), so accesses within a warp never race.
+- False: no race checks.
+
+Atomics are not race-checked; TMA copies are published by the mbarrier wait, not tracked.
 """
 
 from __future__ import annotations
@@ -61,7 +72,9 @@ _UFUNCS = {
 WARP = 32
 
 
-def run(module: ModuleOp, inputs: Sequence[np.ndarray], check_races: bool = True) -> list[np.ndarray]:
+def run(
+    module: ModuleOp, inputs: Sequence[np.ndarray], check_races: bool | str = True
+) -> list[np.ndarray]:
     """Run `@main` on `inputs` (one array per argument); return its results."""
 
     def launch(op: K.LaunchOp, env: dict[SSAValue, np.ndarray]) -> None:
@@ -78,13 +91,18 @@ def run(module: ModuleOp, inputs: Sequence[np.ndarray], check_races: bool = True
 
 
 def run_kernel(
-    kfunc: K.KernelFuncOp, buffers: list[np.ndarray], check_races: bool = True
+    kfunc: K.KernelFuncOp, buffers: list[np.ndarray], check_races: bool | str = True
 ) -> None:
     """Execute `kfunc` once over its whole grid; memref arguments are written in place."""
     name = f"kernel.func @{kfunc.sym_name.data}"
+    modes = {True: "thread", "thread": "thread", "warp": "warp", False: None, None: None}
+    if not isinstance(check_races, bool | str | None) or check_races not in modes:
+        raise ValueError(f"check_races must be True, False, 'thread' or 'warp', not {check_races!r}")
+    mode = modes[check_races]
     if len(buffers) != len(kfunc.args):
         raise ValueError(f"{name} takes {len(kfunc.args)} arguments, {len(buffers)} given")
     env: dict[SSAValue, object] = {}
+    seen: dict[int, _Buffer] = {}
     for i, (arg, buf) in enumerate(zip(kfunc.args, buffers)):
         t = arg.type
         if isinstance(t, MemRefType):
@@ -97,10 +115,13 @@ def run_kernel(
                     f"{name} argument #{i} must have dtype {numpy_dtype(t.element_type)}, "
                     f"got {buf.dtype}"
                 )
-            env[arg] = _Buffer(buf, None, shared=False)
+            # one _Buffer per array, so an array passed twice shares its race tracking
+            if id(buf) not in seen:
+                seen[id(buf)] = _Buffer(buf, None, mode is not None)
+            env[arg] = seen[id(buf)]
         else:
             env[arg] = np.asarray(buf, dtype=numpy_dtype(t))
-    _Grid(kfunc, env, check_races).block(kfunc.body.block)
+    _Grid(kfunc, env, mode).block(kfunc.body.block)
 
 
 class _Buffer:
@@ -108,23 +129,68 @@ class _Buffer:
 
     None: a global buffer (no prefix); "block": shared memory, data[block, ...];
     "thread": registers, data[thread, ...].
+
+    Race tracking, per element, of global and shared buffers (-1: nobody, -2: several):
+    `writer` / `reader` are the units (threads, or warps in "warp" mode) that wrote / read it
+    since the last barrier of their block, `wwarp` / `rwarp` their warps (numbered across the
+    grid) and `wepoch` / `repoch` their warps' shuffle counts then (a full-warp shuffle orders
+    the accesses of the warp's lanes before it); for global buffers `wblock` / `rblock` are the
+    blocks that wrote / read it during the launch (blocks never synchronise within a launch).
     """
 
-    def __init__(self, data: np.ndarray, prefix: str | None, shared: bool):
+    def __init__(self, data: np.ndarray, prefix: str | None, track: bool):
         self.data = data
         self.prefix = prefix
-        self.shared = shared
-        if shared:  # race tracking since the last barrier, per element (-1: nobody)
-            self.writer = np.full(data.shape, -1, np.int64)  # warp (in the grid) that wrote it
-            self.reader = np.full(data.shape, -1, np.int64)  # warp that read it, -2: several
-
-    def reset(self, blocks: np.ndarray) -> None:
-        self.writer[blocks] = -1
-        self.reader[blocks] = -1
+        self.tracked = track and prefix != "thread"
+        self.is_global = prefix is None
+        if self.tracked:
+            shape = data.shape
+            self.writer, self.wwarp, self.reader, self.rwarp = (
+                np.full(shape, -1, np.int64) for _ in range(4)
+            )
+            self.wepoch = np.zeros(shape, np.int64)
+            self.repoch = np.zeros(shape, np.int64)
+        if self.tracked and self.is_global:
+            self.wblock = np.full(data.shape, -1, np.int64)
+            self.rblock = np.full(data.shape, -1, np.int64)
 
     @property
     def shape(self) -> tuple[int, ...]:
         return self.data.shape[1:] if self.prefix else self.data.shape
+
+    def reset(self, live: np.ndarray, warps_per_block: int) -> None:
+        """A barrier in the blocks `live` (a mask over blocks) orders their threads' accesses."""
+        if self.prefix == "block":
+            for a in (self.writer, self.wwarp, self.reader, self.rwarp):
+                a[live] = -1
+            return
+        if not self.data.ndim:
+            return
+        w = self.wwarp
+        done = (w >= 0) & live[np.maximum(w, 0) // warps_per_block]
+        self.writer[done] = -1
+        w[done] = -1
+        r = self.rwarp
+        blk = np.where(r >= 0, r // warps_per_block, self.rblock)
+        done = (blk >= 0) & live[np.maximum(blk, 0)]
+        self.reader[done] = -1
+        r[done] = -1
+
+
+def _group(flat: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct elements of `flat` and, for each, the one id among its `ids` (-2: several)."""
+    order = np.lexsort((ids, flat))
+    flat, ids = flat[order], ids[order]
+    elems, first = np.unique(flat, return_index=True)
+    lo = np.minimum.reduceat(ids, first)
+    hi = np.maximum.reduceat(ids, first)
+    return elems, np.where(lo == hi, lo, -2)
+
+
+def _merge(track: np.ndarray, elems: np.ndarray, who: np.ndarray) -> None:
+    t = track.reshape(-1)
+    old = t[elems]
+    t[elems] = np.where((old == -1) | (old == who), who, -2)
 
 
 def _poisoned(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
@@ -144,10 +210,10 @@ def _same(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 class _Grid:
-    def __init__(self, kfunc: K.KernelFuncOp, env: dict, check_races: bool):
+    def __init__(self, kfunc: K.KernelFuncOp, env: dict, mode: str | None):
         self.name = f"kernel.func @{kfunc.sym_name.data}"
         self.env = env
-        self.check = check_races
+        self.check = mode  # "thread", "warp" or None
         self.grid = kfunc.grid_extents
         self.blk = kfunc.block_extents
         self.B = int(np.prod(self.blk))
@@ -160,6 +226,8 @@ class _Grid:
         self.lane = self.local % WARP
         self.warp = self.local // WARP
         self.gwarp = self.block_of * (-(-self.B // WARP)) + self.warp  # warp in the grid
+        self.warpsync = np.zeros(int(self.gwarp[-1]) + 1, np.int64)  # full-warp shuffles so far
+        self.unit = self.gwarp if self.check == "warp" else self.tid  # who races with whom
         bx, by, _ = self.blk
         gx, gy, _ = self.grid
         self.thread_xyz = (self.local % bx, (self.local // bx) % by, self.local // (bx * by))
@@ -221,7 +289,7 @@ class _Grid:
     # -- memory ----------------------------------------------------------------------------
 
     def load(self, op: Operation, buf: _Buffer, idx: list[np.ndarray]) -> np.ndarray:
-        if self.check and buf.shared:
+        if self.check and buf.tracked:
             self._check_read(op, buf, idx)
         return buf.data[tuple(idx)] if idx else np.broadcast_to(buf.data[()], (self.T,)).copy()
 
@@ -241,7 +309,7 @@ class _Grid:
         vals = value[mask]
         if self.check:
             self._check_conflicts(op, buf, sel, vals)
-            if buf.shared:
+            if buf.tracked:
                 threads = self.tid[mask]
                 if track:
                     self._check_write(op, buf, sel, vals, threads)
@@ -264,54 +332,84 @@ class _Grid:
 
     def _check_read(self, op, buf: _Buffer, idx) -> None:
         mask = self.active
-        if mask.any():
+        if mask.any() and idx:
             self._track_read(op, buf, tuple(i[mask] for i in idx), self.tid[mask])
 
-    def _warp_name(self, w: int) -> str:
+    def _unit_name(self, u: int) -> str:
+        if u == -2:
+            return f"several {self.check}s"
+        if self.check == "thread":
+            return f"thread {self._who(u)}"
         per = -(-self.B // WARP)
-        return f"warp {w % per} of block {w // per}"
+        return f"warp {u % per} of block {u // per}"
+
+    def _race(self, op, thread: int, verb: str, other: str, what: str, memory: str) -> None:
+        raise ValueError(
+            f"{self.where(op)}: thread {self._who(thread)} {verb} {memory} memory that {other} "
+            f"{what} with no kernel.barrier between (a race)"
+        )
+
+    def _ordered(self, other, other_warp, epoch, units, warps) -> np.ndarray:
+        """Whether earlier accesses by `other` (units of warps `other_warp` at shuffle counts
+        `epoch`) are ordered before accesses by `units` of `warps`."""
+        synced = (other_warp == warps) & (self.warpsync[warps] > epoch)
+        return (other == -1) | (other == units) | synced
 
     def _track_read(self, op, buf: _Buffer, sel, threads) -> None:
-        """Threads `threads` read elements `sel`: fail if another warp wrote one since the last
-        barrier; record the reading warps."""
-        warps = self.gwarp[threads]
+        """Threads `threads` read elements `sel`: fail if another thread wrote one since the last
+        barrier (another block: at all); record the readers."""
+        units, warps = self.unit[threads], self.gwarp[threads]
+        memory = "global" if buf.is_global else "shared"
+        if buf.is_global:
+            blocks = self.block_of[threads]
+            wb = buf.wblock[sel]
+            race = (wb != -1) & (wb != blocks)
+            if race.any():
+                k = int(np.argmax(race))
+                other = "several blocks" if wb[k] == -2 else f"block {int(wb[k])}"
+                self._race(op, int(threads[k]), "reads", other, "wrote", memory)
         w = buf.writer[sel]
-        race = (w >= 0) & (w != warps)
+        race = ~self._ordered(w, buf.wwarp[sel], buf.wepoch[sel], units, warps)
         if race.any():
             k = int(np.argmax(race))
-            raise ValueError(
-                f"{self.where(op)}: thread {self._who(int(threads[k]))} reads shared memory that "
-                f"{self._warp_name(int(w[k]))} wrote with no kernel.barrier between (a race)"
-            )
+            self._race(op, int(threads[k]), "reads", self._unit_name(int(w[k])), "wrote", memory)
         flat = np.ravel_multi_index(sel, buf.data.shape)
-        order = np.lexsort((warps, flat))
-        flat, warps = flat[order], warps[order]
-        elems, first = np.unique(flat, return_index=True)
-        wmin = np.minimum.reduceat(warps, first)
-        wmax = np.maximum.reduceat(warps, first)
-        who = np.where(wmin == wmax, wmin, -2)
-        r = buf.reader.reshape(-1)
-        old = r[elems]
-        r[elems] = np.where((old == -1) | (old == who), who, -2)
+        _merge(buf.reader, *_group(flat, units))
+        _merge(buf.rwarp, *_group(flat, warps))
+        np.maximum.at(buf.repoch.reshape(-1), flat, self.warpsync[warps])
+        if buf.is_global:
+            _merge(buf.rblock, *_group(flat, blocks))
 
     def _check_write(self, op, buf: _Buffer, sel, vals, threads) -> None:
-        """Threads `threads` write `vals` to elements `sel`: fail if another warp read one, or
-        wrote a different value to one, since the last barrier; record the writing warps."""
-        warps = self.gwarp[threads]
+        """Threads `threads` write `vals` to elements `sel`: fail if another thread read one, or
+        wrote a different value to one, since the last barrier (another block: at all); record
+        the writers."""
+        units, warps = self.unit[threads], self.gwarp[threads]
+        memory = "global" if buf.is_global else "shared"
+        differs = ~_same(buf.data[sel], vals)
+        if buf.is_global:
+            blocks = self.block_of[threads]
+            for seen, what in ((buf.rblock[sel], "read"), (buf.wblock[sel], "wrote")):
+                bad = (seen != -1) & (seen != blocks)
+                if what == "wrote":
+                    bad &= differs
+                if bad.any():
+                    k = int(np.argmax(bad))
+                    other = "several blocks" if seen[k] == -2 else f"block {int(seen[k])}"
+                    self._race(op, int(threads[k]), "overwrites", other, what, memory)
         r, w = buf.reader[sel], buf.writer[sel]
-        war = (r == -2) | ((r >= 0) & (r != warps))
-        waw = (w >= 0) & (w != warps) & ~_same(buf.data[sel], vals)
+        war = ~self._ordered(r, buf.rwarp[sel], buf.repoch[sel], units, warps)
+        waw = ~self._ordered(w, buf.wwarp[sel], buf.wepoch[sel], units, warps) & differs
         bad = war | waw
         if bad.any():
             k = int(np.argmax(bad))
-            what = "read" if war[k] else "wrote"
-            other = "several warps" if war[k] and r[k] == -2 else \
-                self._warp_name(int(r[k] if war[k] else w[k]))
-            raise ValueError(
-                f"{self.where(op)}: thread {self._who(int(threads[k]))} overwrites shared memory "
-                f"that {other} {what} with no kernel.barrier between (a race)"
-            )
-        buf.writer[sel] = warps
+            other, what = (r[k], "read") if war[k] else (w[k], "wrote")
+            self._race(op, int(threads[k]), "overwrites", self._unit_name(int(other)), what, memory)
+        buf.writer[sel] = units
+        buf.wwarp[sel] = warps
+        buf.wepoch[sel] = self.warpsync[warps]
+        if buf.is_global:
+            _merge(buf.wblock, *_group(np.ravel_multi_index(sel, buf.data.shape), blocks))
 
     def copy(self, op, dst: _Buffer, didx, src: _Buffer, sidx, nbytes: int, track: bool) -> None:
         """Copy `nbytes` contiguous bytes from src at sidx to dst at didx, per active thread."""
@@ -346,7 +444,7 @@ class _Grid:
         sf = sflat[m][:, None] + offs
         s_inner = np.unravel_index(sf, src.shape)
         s_full = tuple(l[m][:, None] for l in slead) + tuple(s_inner)
-        if src.shared and self.check and track:  # reads by the issuing threads
+        if src.tracked and self.check and track:  # reads by the issuing threads
             shape = (len(m), n)
             self._track_read(
                 op, src, tuple(np.broadcast_to(a, shape).reshape(-1) for a in s_full),
@@ -361,7 +459,7 @@ class _Grid:
         threads = np.broadcast_to(self.tid[m][:, None], df.shape).reshape(-1)
         if self.check:
             self._check_conflicts(op, dst, d_full, vals)
-            if dst.shared:
+            if dst.tracked:
                 if track:
                     self._check_write(op, dst, d_full, vals, threads)
                 else:
@@ -407,9 +505,7 @@ class _Grid:
             t = op.result.type
             assert isinstance(t, MemRefType)
             shape = (self.T, *t.get_shape())
-            env[op.result] = _Buffer(
-                _poisoned(shape, numpy_dtype(t.element_type)), "thread", shared=False
-            )
+            env[op.result] = _Buffer(_poisoned(shape, numpy_dtype(t.element_type)), "thread", False)
         elif isinstance(op, (K.LoadOp, loop.LoadOp)):
             buf = self.buffer(op.memref, op)
             idx = self.index(op, buf, op.map.data, op.indices, self.active)
@@ -429,6 +525,15 @@ class _Grid:
                     self.store(op, buf, i, value[:, k])
             else:
                 self.store(op, buf, idx, value)
+        elif isinstance(op, K.AtomicOp):
+            buf = self.buffer(op.memref, op)
+            idx = self.index(op, buf, op.map.data, op.indices, self.active)
+            mask = self.active
+            value = self.full(np.asarray(self.value(op.value), dtype=buf.data.dtype))
+            if idx:
+                _UFUNCS[op.kind.data].at(buf.data, tuple(i[mask] for i in idx), value[mask])
+            elif mask.any():
+                buf.data[()] = _UFUNCS[op.kind.data].reduce(value[mask], initial=buf.data[()])
         elif isinstance(op, K.ExtractOp):
             env[op.result] = np.asarray(self.value(op.vector))[..., op.lane.data]
         elif isinstance(op, K.PackOp):
@@ -505,7 +610,7 @@ class _Grid:
             data = self.dyn_pool[:, off : off + n].view(dtype).reshape((self.G, *shape))
         else:
             data = _poisoned((self.G, *shape), dtype)
-        self.env[op.result] = _Buffer(data, "block", shared=True)
+        self.env[op.result] = _Buffer(data, "block", self.check is not None)
 
     def for_op(self, op: K.ForOp) -> None:
         lb, ub, step = (
@@ -554,15 +659,15 @@ class _Grid:
         if self.check:
             live = per_block > 0
             for buf in self.env.values():
-                if isinstance(buf, _Buffer) and buf.shared:
-                    buf.reset(live)
+                if isinstance(buf, _Buffer) and buf.tracked:
+                    buf.reset(live, -(-self.B // WARP))
 
     def shuffle(self, op: K.ShuffleXorOp | K.ShuffleDownOp) -> np.ndarray:
         v = self.full(self.value(op.value))
         if not self.active.any():
             return v
         warps = self.gwarp
-        nw = int(self.gwarp[-1]) + 1
+        nw = len(self.warpsync)
         per_warp = np.bincount(warps, weights=self.active, minlength=nw)
         size = np.bincount(warps, minlength=nw)
         partial = (per_warp > 0) & (per_warp < size)
@@ -572,6 +677,8 @@ class _Grid:
                 f"{self.where(op)}: executed by {int(per_warp[w])} of the {int(size[w])} lanes "
                 f"of a warp (a full-mask shuffle in divergent code)"
             )
+        if self.check:
+            self.warpsync[per_warp > 0] += 1
         width, offset = op.width.data, op.offset.data
         seg_lane = self.lane % width
         if isinstance(op, K.ShuffleXorOp):
