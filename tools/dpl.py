@@ -130,8 +130,11 @@ def run_cmd(args: argparse.Namespace) -> None:
         from dpl.backend import bench
         from dpl.frontend.check import fresh_inputs
 
-        inputs = [x.cuda() for x in fresh_inputs(prog, 2)]
-        fn = prog.fn.cuda() if isinstance(prog.fn, torch.nn.Module) else prog.fn
+        cpu_inputs = fresh_inputs(prog, 2)
+        inputs = [x.cuda() for x in cpu_inputs]
+        # torch.export's graph of the program: what eager and torch.compile run (an expression's
+        # replaying wrapper would only give dynamo graph breaks)
+        fn = torch.export.export(prog.fn, tuple(cpu_inputs)).module().cuda()
         result = bench.benchmark(
             args.name or (args.expr or args.model), fn, inputs, dpl=compiled,
             modes=tuple(args.modes.split(",")), profile=args.profile,

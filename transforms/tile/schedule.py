@@ -40,7 +40,7 @@ PIPELINES: dict[str, str] = {
     "row reduction": ROW,
     "attention": ROW,
     "matmul": "tileify,chunk-matmul-k,register-tile,blockify-launch,cooperative-reduce,"
-    "stage-inputs,mark-unroll",
+    "permute-register-tile,stage-inputs,pad-smem,mark-unroll",
 }
 
 
