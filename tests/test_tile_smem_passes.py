@@ -26,7 +26,8 @@ def _case(name: str, index: int = 0):
 
 def _inputs(module, seed=0):
     rng = np.random.default_rng(seed)
-    return [rng.standard_normal(tuple(a.type.get_shape())) for a in main_func(module).body.block.args]
+    args = main_func(module).body.block.args
+    return [rng.standard_normal(tuple(a.type.get_shape())) for a in args]
 
 
 def _apply(ctx, module, spec):

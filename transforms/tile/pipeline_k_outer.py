@@ -49,7 +49,9 @@ class PipelineKOuter(ModulePass):
                     and s.copy.data != tile.CopyKind.SYNC
                 ]
                 if not filled:
-                    LOG.info("pipeline-k-outer: %s: fills no async/tma stage buffered along it", what)
+                    LOG.info(
+                        "pipeline-k-outer: %s: fills no async/tma stage buffered along it", what
+                    )
                     continue
                 short = [s for s in filled if s.buffers is not None and s.buffers.data < self.depth]
                 if short:
