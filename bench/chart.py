@@ -3,7 +3,8 @@
     python bench/chart.py [RESULTS.json] [--png OUT.png] [--no-png]
 
 RESULTS defaults to the newest bench/results/*.json. Writes a PNG (speedup of dpl over eager and
-over torch.compile per case, log scale, a line at 1x; default: the JSON's path with .png) and
+over torch.compile per case, log scale, a line at 1x; default: the JSON's path with .png, and for
+a file under bench/results also bench/results/speedup.png, which bench/README.md shows) and
 prints a markdown table for the README. Needs matplotlib only for the PNG.
 """
 
@@ -14,10 +15,12 @@ import glob
 import json
 import math
 import os
+import shutil
 import sys
 from typing import Any
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+LATEST_PNG = os.path.join(RESULTS, "speedup.png")
 SERIES = (("eager", "vs PyTorch eager"), ("compile", "vs torch.compile"),
           ("max-autotune", "vs torch.compile max-autotune"))
 
@@ -80,6 +83,7 @@ def chart(doc: dict[str, Any], png: str) -> str:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker  # noqa: F401 - matplotlib.ticker below
 
     cases = [c for c in doc["cases"] if c.get("speedup")]
     series = [(m, label) for m, label in SERIES if any(c["speedup"].get(m) for c in cases)]
@@ -93,9 +97,23 @@ def chart(doc: dict[str, Any], png: str) -> str:
             if v:
                 xs.append(j + (i - (len(series) - 1) / 2) * width)
                 ys.append(v)
-        ax.bar(xs, ys, width=width, label=label, color=colors.get(m))
+        # Bars grow from 1x (up: dpl faster, down: slower), each labelled with its value.
+        ax.bar(xs, [y - 1.0 for y in ys], bottom=1.0, width=width, label=label, color=colors.get(m))
+        for x, y in zip(xs, ys):
+            ax.annotate(f"{y:.2g}", (x, y), ha="center", va="bottom" if y >= 1 else "top",
+                        fontsize=6, xytext=(0, 1 if y >= 1 else -1), textcoords="offset points")
     ax.set_yscale("log")
     ax.axhline(1.0, color="black", linewidth=0.8)
+    everything = [c["speedup"][m] for c in cases for m, _ in series if c["speedup"].get(m)]
+    if everything:
+        lo, hi = min(everything + [1.0]), max(everything + [1.0])
+        ax.set_ylim(lo / 1.5, hi * 1.5)
+        nice = [m * 10.0**e for e in range(-3, 4) for m in (1, 2, 5)]
+        ax.yaxis.set_major_locator(matplotlib.ticker.FixedLocator(
+            [t for t in nice if lo / 1.5 <= t <= hi * 1.5]))
+    fmt = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}x")
+    ax.yaxis.set_major_formatter(fmt)
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xticks(range(len(cases)))
     ax.set_xticklabels([c["name"] for c in cases], rotation=60, ha="right", fontsize=8)
     ax.set_ylabel("speedup of dpl (time of other / time of dpl)")
@@ -122,8 +140,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_png:
         png = args.png or os.path.splitext(path)[0] + ".png"
         chart(doc, png)
-        print(f"\n![dpl speedup]({os.path.relpath(png)})", file=sys.stderr)
-        print(f"wrote {png}", file=sys.stderr)
+        print(f"\nwrote {png}", file=sys.stderr)
+        if args.png is None and os.path.samefile(os.path.dirname(os.path.abspath(path)), RESULTS):
+            # A stable name for bench/README.md to show: the chart of the latest charted run.
+            shutil.copyfile(png, LATEST_PNG)
+            print(f"wrote {LATEST_PNG}", file=sys.stderr)
     return 0
 
 

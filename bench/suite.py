@@ -198,7 +198,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         torch.cuda.empty_cache()
         doc["wall_s"] = time.perf_counter() - t_start
         B.write_json(path, _merged(doc, kept, order))
+    doc["wall_s"] = time.perf_counter() - t_start
     doc = _merged(doc, kept, order)
+    B.write_json(path, doc)
     print()
     print(B.format_summary(doc))
     print(f"wrote {path} ({doc['wall_s']:.0f} s)")

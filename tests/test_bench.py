@@ -158,6 +158,7 @@ def test_chart_markdown_and_png(tmp_path):
     pytest.importorskip("matplotlib")
     out = chart.chart(doc, str(tmp_path / "c.png"))
     assert Path(out).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert chart.main([str(p)]) == 0 and (tmp_path / "fake-gpu-2026-01-01.png").exists()
 
 
 def test_suite_cases():
