@@ -372,9 +372,10 @@ def _torch_compile(fn: Callable[..., Any], mode: str, inputs: Sequence[Any]) -> 
 
 def _kernel_info(k: Any) -> dict[str, Any]:
     def plain(v: Any) -> Any:
-        if isinstance(v, (tuple, list)):
-            return [int(x) for x in v]
-        return v
+        try:
+            return [int(x) for x in v] if isinstance(v, (tuple, list)) else (None if v is None else int(v))
+        except (TypeError, ValueError):
+            return str(v)
 
     return {
         "name": str(getattr(k, "name", "?")),

@@ -214,3 +214,15 @@ def test_gpu_benchmark_stub_and_ceilings():
     assert r["variants"]["dpl"]["graph"] and r["variants"]["dpl"]["rel_err"] == 0.0
     assert r["cublas_fp32_gflops"] > 1000 and r["profile"][0]["median_ms"] > 0
     print(B.format_table(r))
+
+
+@pytest.mark.gpu
+@gpu
+def test_gpu_benchmark_real_dpl():
+    r = B.benchmark("rms", torch.nn.RMSNorm(2048, eps=1e-6), (torch.randn(1, 32, 2048),),
+                    modes=("eager",), profile=True, replays=20)
+    d = r["variants"]["dpl"]
+    assert "error" not in d, d.get("error")
+    assert d["rel_err"] < 1e-5 and d["median_ms"] > 0 and r["num_kernels"] >= 1
+    assert r["profile"][0]["gbs"] > 0 and r["floor_ms"] > 0
+    print(B.format_table(r))
