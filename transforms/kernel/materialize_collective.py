@@ -282,8 +282,9 @@ class CollectiveMixin:
         self.bind(st.result, op.result)
         return op.result
 
-    def run_width(self, st: tile.StageOp, nbytes: int) -> int:
-        """Elements per copy so that each copy moves `nbytes` aligned contiguous bytes, or 1."""
+    def run_width(self, st: tile.StageOp, nbytes: int, dst: bool = True) -> int:
+        """Elements per copy so that each copy moves `nbytes` aligned contiguous bytes, or 1
+        (with `dst=False` only the global side is checked)."""
         src_t = st.source.type
         assert isinstance(src_t, MemRefType)
         eb = _elem_bytes(src_t.element_type)
@@ -292,7 +293,7 @@ class CollectiveMixin:
         V = nbytes // eb
         ext, sdim, pad, phys = self.stage_shape(st)
         shape = src_t.get_shape()
-        if sdim[-1] != len(shape) - 1 or ext[-1] % V or shape[-1] % V or phys[-1] % V:
+        if sdim[-1] != len(shape) - 1 or ext[-1] % V or shape[-1] % V or (dst and phys[-1] % V):
             return 1
         from dpl.transforms.kernel.materialize import multiple_of
 
@@ -406,14 +407,24 @@ class CollectiveMixin:
     def fill_sync(self, st, kval, subst) -> None:
         src_t = st.source.type
         smem = self.lookup(st.result)
-        V = 4 if isinstance(src_t.element_type, Float32Type) and self.run_width(st, 16) == 4 else 1
+        f32 = isinstance(src_t.element_type, Float32Type)
+        V = 4 if f32 and self.run_width(st, 16, dst=False) == 4 else 1
+        split = V == 4 and self.run_width(st, 16) != 4  # float4 load, 4 stores into padded rows
         name = st.result.name_hint or "stage"
 
         def body(flat: SSAValue) -> None:
             dmap, smap, leaves = self.fill_maps(st, V, flat, kval, subst)
             v = self.emit(K.LoadOp(self.lookup(st.source), leaves, smap, V if V > 1 else None))
             v.results[0].name_hint = f"{name}_v"
-            self.emit(K.StoreOp(v.results[0], smem, leaves, dmap))
+            if not split:
+                self.emit(K.StoreOp(v.results[0], smem, leaves, dmap))
+                return
+            *outer, last = dmap.results
+            for lane in range(V):
+                e = self.emit(K.ExtractOp(v.results[0], lane)).results[0]
+                e.name_hint = f"{name}_{'xyzw'[lane]}"
+                lmap = AffineMap(dmap.num_dims, 0, (*outer, last + lane))
+                self.emit(K.StoreOp(e, smem, leaves, lmap))
 
         self.fill_loop(self.stage_elems(st) // V, body, name)
 

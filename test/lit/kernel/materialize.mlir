@@ -181,3 +181,27 @@ func.func @main(%x: memref<8x64xf64>, %w: memref<64x8xf64>) -> memref<8x8xf64> {
 // CHECK-LABEL: func.func @main
 // CHECK:         kernel.launch @k_split_k_init(%y) : memref<8x8xf64>
 // CHECK-NEXT:    kernel.launch @k_split_k(%x, %w, %y)
+
+// -----
+
+// A padded sync stage of f32 rows: float4 global loads, four scalar stores into 33-float rows.
+func.func @main(%x: memref<16x64xf32>) -> memref<64x16xf32> {
+  %y = memref.alloc() : memref<64x16xf32>
+  tile.kernel @k_transpose ins(%x : memref<16x64xf32>) outs(%y : memref<64x16xf32>) {
+    tile.tile (%i : 16 = thread, %j : 32 = thread, %h : 2 = block) {
+      %x_smem = tile.stage %x origin [0, %h * 32] slab [16 at 0, 32 at 1] pad [0, 1] : memref<16x64xf32> -> memref<16x32xf32, #tile.smem>
+      %v = loop.load %x_smem[%i, %j] : memref<16x32xf32, #tile.smem>
+      loop.store %v, %y[%h * 32 + %j, %i] : memref<64x16xf32>
+    }
+  }
+  func.return %y : memref<64x16xf32>
+}
+
+// CHECK-LABEL: kernel.func @k_transpose
+// CHECK:         %x_smem = kernel.smem : memref<16x33xf32, #kernel.smem>
+// CHECK-NEXT:    %{{.*}} = arith.cmpi ult, %tid, %{{.*}} : index
+// CHECK-NEXT:    kernel.if
+// CHECK-NEXT:      %x_smem_v = kernel.load %x[%tid floordiv 8, %h * 32 + %tid mod 8 * 4] vector 4 : memref<16x64xf32>
+// CHECK-NEXT:      %x_smem_x = kernel.extract %x_smem_v[0] : vector<4xf32>
+// CHECK-NEXT:      kernel.store %x_smem_x, %x_smem[%tid floordiv 8, %tid mod 8 * 4] : memref<16x33xf32, #kernel.smem>
+// CHECK:           kernel.store %x_smem_w, %x_smem[%tid floordiv 8, %tid mod 8 * 4 + 3] : memref<16x33xf32, #kernel.smem>
