@@ -154,6 +154,10 @@ def axis_deps(tile_op: tile.TileOp) -> Callable[[SSAValue], set[SSAValue]]:
             result = set()
             if isinstance(parent, tile.StridedForOp):
                 result = deps(parent.start)
+        elif isinstance(v.owner, tile.CombineOp):
+            # every thread of the combined axes sees the same result
+            combined = set(v.owner.axes)
+            result = deps(v.owner.value) - combined
         else:
             owner = v.owner
             assert isinstance(owner, Operation)

@@ -39,8 +39,9 @@ PIPELINES: dict[str, str] = {
     "pointwise": "tileify,blockify-launch,mark-unroll",
     "row reduction": ROW,
     "attention": ROW,
-    "matmul": "tileify,chunk-matmul-k,register-tile,blockify-launch,cooperative-reduce,"
-    "permute-register-tile,stage-inputs,pad-smem,mark-unroll",
+    "matmul": "tileify,chunk-matmul-k,register-tile,blockify-launch,permute-register-tile,"
+    "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"
+    "async-copy{{target={target}}},pad-smem,pipeline-k-outer",
 }
 
 
