@@ -53,7 +53,7 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import CombineKind
-from dpl.transforms.tile.common import linear
+from dpl.transforms.tile.common import const_index, linear
 
 LOG = logging.getLogger("dpl.passes")
 
@@ -188,6 +188,66 @@ def _check_ownership(loop: K.ForOp, func: K.KernelFuncOp) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# The element index
+
+
+@dataclass
+class Shape:
+    """How a loop walks its elements: the element index `elem` (the loop variable, or
+    `%t + %j * S` computed by `index_ops` at the top of a `0 to T step 1` body) takes
+    `lb, lb + step, ...` below `ub`; the rewritten loop has bounds `new_bounds`."""
+
+    elem: SSAValue
+    index_ops: list[Operation]
+    lb: SSAValue | int
+    step: int
+    ub: int
+    new_bounds: tuple[SSAValue | int, int, int]
+
+
+def _exact_trip_index(loop: K.ForOp) -> tuple[SSAValue, list[Operation], SSAValue, int] | None:
+    """`kernel.for %j = 0 to T step 1 { %m = arith.muli %j, S; %e = arith.addi %t, %m; ...}`
+    with %j used only there and %t defined outside: (%e, [muli, addi], %t, S)."""
+    if loop.bound("lb") != 0 or loop.bound("step") != 1:
+        return None
+    iv, body = loop.iv, loop.body.block
+    uses = list(iv.uses)
+    if len(uses) != 1 or not isinstance(mul := uses[0].operation, arith.MuliOp):
+        return None
+    scale = const_index(mul.rhs if mul.lhs is iv else mul.lhs)
+    mul_uses = list(mul.result.uses)
+    if scale is None or mul.parent_block() is not body or len(mul_uses) != 1:
+        return None
+    add = mul_uses[0].operation
+    if not isinstance(add, arith.AddiOp) or add.parent_block() is not body:
+        return None
+    start = add.rhs if add.lhs is mul.result else add.lhs
+    owner = start.owner
+    inside = owner.parent_op() if isinstance(owner, Block) else owner
+    if inside is not None and loop.is_ancestor(inside):
+        return None
+    return add.result, [mul, add], start, scale
+
+
+def _shape(loop: K.ForOp) -> Shape:
+    ub, lb, step = loop.bound("ub"), loop.bound("lb"), loop.bound("step")
+    if not isinstance(ub, int):
+        raise Decline("the upper bound is not a constant")
+    if not isinstance(step, int):
+        raise Decline("the step is not a constant")
+    exact = _exact_trip_index(loop)
+    if exact is not None:
+        elem, ops, start, scale = exact
+        if ub % W:
+            raise Decline(f"the trip count {ub} is not a multiple of 4")
+        return Shape(elem, ops, start, scale, ub * scale, (0, ub // W, 1))
+    if ub % W:
+        raise Decline(f"the upper bound {ub} is not a multiple of 4")
+    new_lb = lb // W if isinstance(lb, int) else lb
+    return Shape(loop.iv, [], lb, step, ub, (new_lb, ub // W, step))
+
+
+# ---------------------------------------------------------------------------------------------
 # The body
 
 
@@ -240,11 +300,13 @@ def _classify(op: K.LoadOp | K.StoreOp, iv: SSAValue, varying: set[SSAValue]) ->
     return Access(op, amap.replace_dims_and_symbols(scaled, [], amap.num_dims, 0))
 
 
-def _analyse_body(loop: K.ForOp) -> dict[Operation, Access]:
-    iv = loop.iv
+def _analyse_body(loop: K.ForOp, shape: Shape) -> dict[Operation, Access]:
+    iv = shape.elem
     varying: set[SSAValue] = {iv}
     accesses: dict[Operation, Access] = {}
     for op in loop.body.block.ops:
+        if op in shape.index_ops:
+            continue
         if op.regions or not (op.name in ALLOWED or op.name.startswith(("arith.", "math."))):
             raise Decline(f"the body holds '{op.name}'")
         if isinstance(op, K.LoadOp | K.StoreOp):
@@ -286,12 +348,23 @@ COMBINE = {  # kind -> (float op, integer op)
 
 
 class _Rewriter:
-    def __init__(self, loop: K.ForOp, accesses: dict[Operation, Access]):
+    def __init__(self, loop: K.ForOp, shape: Shape, accesses: dict[Operation, Access]):
         self.loop = loop
+        self.shape = shape
         self.accesses = accesses
         self.block = Block(arg_types=[IndexType()])
-        self.iv = self.block.args[0]
-        self.iv.name_hint = loop.iv.name_hint
+        self.block.args[0].name_hint = loop.iv.name_hint
+        # the group index (the new element index / 4), the old element index
+        self.iv: SSAValue = self.block.args[0]
+        self.elem = shape.elem
+        mapper: dict[SSAValue, SSAValue] = {loop.iv: self.block.args[0]}
+        for op in shape.index_ops:  # %t + %j * S again, over the new %j
+            clone = self.add(op.clone(value_mapper=mapper))
+            for old, new in zip(op.results, clone.results):
+                new.name_hint = old.name_hint
+                mapper[old] = new
+        if shape.index_ops:
+            self.iv = mapper[shape.elem]
         # value per lane for every old body value (uniform ones map to the same value 4 times)
         self.lanes: dict[SSAValue, list[SSAValue]] = {}
         self.lane_ivs: list[SSAValue] | None = None
@@ -301,7 +374,7 @@ class _Rewriter:
         return op
 
     def lane(self, v: SSAValue, k: int) -> SSAValue:
-        if v is self.loop.iv:
+        if v is self.elem:
             return self.lane_iv(k)
         return self.lanes[v][k] if v in self.lanes else v
 
@@ -318,12 +391,14 @@ class _Rewriter:
 
     def varies(self, op: Operation) -> bool:
         return any(
-            o is self.loop.iv or (o in self.lanes and len(set(self.lanes[o])) > 1)
+            o is self.elem or (o in self.lanes and len(set(self.lanes[o])) > 1)
             for o in op.operands
         )
 
     def rewrite(self) -> K.ForOp:
         for op in self.loop.body.block.ops:
+            if op in self.shape.index_ops:
+                continue
             access = self.accesses.get(op)
             if access is not None and access.vector_map is not None:
                 self.vector_access(access)
@@ -350,13 +425,11 @@ class _Rewriter:
             if isinstance(op, K.ExtractOp) and not op.result.uses:
                 op.detach()
                 op.erase()
-        lb = self.loop.bound("lb")
-        ub = self.loop.bound("ub")
-        assert isinstance(ub, int)
+        lb, ub, step = self.shape.new_bounds
         new = K.ForOp(
-            lb // W if isinstance(lb, int) else lb,
-            ub // W,
-            self.loop.bound("step"),
+            lb,
+            ub,
+            step,
             self.block,
             [r.type for r in self.loop.res],
             self.loop.unroll.data if self.loop.unroll is not None else None,
@@ -369,7 +442,7 @@ class _Rewriter:
     def vector_access(self, access: Access) -> None:
         op = access.op
         assert access.vector_map is not None
-        indices = [self.iv if v is self.loop.iv else self.lane(v, 0) for v in op.indices]
+        indices = [self.iv if v is self.elem else self.lane(v, 0) for v in op.indices]
         if isinstance(op, K.LoadOp):
             load = self.add(K.LoadOp(op.memref, indices, access.vector_map, vector=W))
             vec = load.results[0]
@@ -416,13 +489,8 @@ class _Rewriter:
 
 
 def _vectorize(loop: K.ForOp, func: K.KernelFuncOp) -> None:
-    ub, lb, step = loop.bound("ub"), loop.bound("lb"), loop.bound("step")
-    if not isinstance(ub, int):
-        raise Decline("the upper bound is not a constant")
-    if ub % W:
-        raise Decline(f"the upper bound {ub} is not a multiple of 4")
-    if not isinstance(step, int):
-        raise Decline("the step is not a constant")
+    shape = _shape(loop)
+    lb, step = shape.lb, shape.step
     if isinstance(lb, int):
         if step != 1 or lb % W:
             raise Decline("a constant lower bound needs step 1 and a multiple of 4")
@@ -434,10 +502,10 @@ def _vectorize(loop: K.ForOp, func: K.KernelFuncOp) -> None:
     for res in loop.res:
         if not isinstance(res.type, Float32Type | Float64Type | IntegerType | IndexType):
             raise Decline(f"an accumulator of type {res.type}")
-    accesses = _analyse_body(loop)
+    accesses = _analyse_body(loop, shape)
     if not private:
         _check_ownership(loop, func)
-    new = _Rewriter(loop, accesses).rewrite()
+    new = _Rewriter(loop, shape, accesses).rewrite()
     parent = loop.parent_block()
     assert parent is not None
     parent.insert_op_before(new, loop)

@@ -125,6 +125,37 @@ kernel.func @k_iota(%out: memref<64xf32>) grid [1, 1, 1] block [1, 1, 1] smem 0 
 
 // -----
 
+// The exact-trip shape `materialize` emits: `%e = %t + %j * 256` over `%j = 0 to 8`; the loop
+// runs over 8 / 4 trips and the accesses take `%e * 4`. Declined: 2 trips (not a multiple of 4).
+kernel.func @k_exact(%x: memref<4x2048xf32>, %y: memref<4x2048xf32>, %z: memref<4x512xf32>, %u: memref<4x512xf32>) grid [4, 1, 1] block [256, 1, 1] smem 0 {
+  %c256 = arith.constant 256 : index
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  kernel.for %j = 0 to 8 step 1 unroll {
+    %m = arith.muli %j, %c256 : index
+    %e = arith.addi %t, %m : index
+    %v = kernel.load %x[%b, %e] : memref<4x2048xf32>
+    %r = arith.maximumf %v, %v : f32
+    kernel.store %r, %y[%b, %e] : memref<4x2048xf32>
+  }
+  kernel.for %k = 0 to 2 step 1 {
+    %m2 = arith.muli %k, %c256 : index
+    %e2 = arith.addi %t, %m2 : index
+    %w = kernel.load %z[%b, %e2] : memref<4x512xf32>
+    kernel.store %w, %u[%b, %e2] : memref<4x512xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_exact
+// CHECK:         kernel.for %j = 0 to 2 step 1 unroll {
+// CHECK-NEXT:      %m = arith.muli %j, %c256 : index
+// CHECK-NEXT:      %e = arith.addi %t, %m : index
+// CHECK-NEXT:      %v = kernel.load %x[%b, %e * 4] vector 4 : memref<4x2048xf32>
+// CHECK:           kernel.store %r_v, %y[%b, %e * 4] vector 4 : memref<4x2048xf32>
+// CHECK:         kernel.for %k = 0 to 2 step 1 {
+// CHECK:           %w = kernel.load %z[%b, %e2] : memref<4x512xf32>
+
+// -----
+
 // Declined: f64 buffers (the vector form is float4 only).
 kernel.func @k_f64(%x: memref<64xf64>, %y: memref<64xf64>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
   %t = kernel.thread_id x
