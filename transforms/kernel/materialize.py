@@ -801,7 +801,7 @@ def _dynamic_smem(kfunc: K.KernelFuncOp, low: KernelLowering) -> None:
         new = K.SmemOp(op.result.type, offset)  # type: ignore[arg-type]
         new.result.name_hint = op.result.name_hint
         op.parent_block().insert_op_before(new, op)  # type: ignore[union-attr]
-        op.result.replace_by(new.result)
+        op.result.replace_all_uses_with(new.result)
         op.detach()
         op.erase()
         offset += new.size_bytes()
