@@ -29,11 +29,29 @@ def _pure(op: Operation) -> bool:
     return not op.regions and not isinstance(op, (loop.StoreOp, loop.YieldOp))
 
 
+def inline_unit_loops(kernel: loop.KernelOp) -> None:
+    """Inline the extent-1 free loops nested below the chain (a `[.., 1, d]` output dim), so
+    the loop that later passes spread over threads is the one with real extent."""
+    for f in [o for o in kernel.walk() if isinstance(o, loop.ForOp)]:
+        if f.is_reduce or f.extent.data != 1 or f.parent_op() is kernel:
+            continue
+        zero = index_constant(0)
+        f.parent_block().insert_op_before(zero, f)
+        f.body.block.args[0].replace_all_uses_with(zero.result)
+        for op in list(f.body.block.ops):
+            if not isinstance(op, loop.YieldOp):
+                op.detach()
+                f.parent_block().insert_op_before(op, f)
+        f.detach()
+        f.erase()
+
+
 def tileify_kernel(kernel: loop.KernelOp) -> str | None:
     """Rewrite `kernel`; return the reason it was declined, or None."""
     name = kernel.sym_name.data
     chain: list[loop.ForOp] = []
     moved: list[Operation] = []
+    inline_unit_loops(kernel)
     kept: list[Operation] = []
     block = kernel.body.block
     while True:
