@@ -23,6 +23,7 @@ import torch
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 
+from dpl.backend.host import HostProgram, nbytes
 from dpl.dialects import loop
 
 #: Float ops that count as one flop each (the CUDA they print is one instruction or close).
@@ -70,15 +71,13 @@ def _is_float(op: Operation) -> bool:
 class Compiled:
     """A compiled program, callable like the PyTorch one it came from."""
 
-    def __init__(self, prog: Any, module: ModuleOp, flops: dict[str, int], single: bool):
-        from dpl.backend.host import HostProgram
-
+    def __init__(self, prog: Any, module: ModuleOp, flops: dict[str, int]):
         self.program = prog
         self.module = module
         self.host = HostProgram(module)
         self.cuda = self.host.source
         self._flops = flops
-        self._single = single
+        self._single = len(self.host.results) == 1
         self._params = list(prog.args[prog.num_inputs :])
         self._params_cuda: list[torch.Tensor] | None = None
 
@@ -102,13 +101,9 @@ class Compiled:
         infos = []
         for launch in self.host.launches:
             k = launch.kernel
-            seen = set(launch.buffers)
-            nbytes = 0
-            for b in seen:
-                t = self.host.types[b]
-                if isinstance(t, MemRefType):
-                    nbytes += math.prod(t.get_shape()) * (8 if str(t.element_type) == "f64" else 4)
-            infos.append(KernelInfo(k.name, k.grid, k.block, nbytes, self._flops.get(k.name, 0)))
+            types = [self.host.types[b] for b in set(launch.buffers)]
+            traffic = sum(nbytes(t) for t in types if isinstance(t, MemRefType))
+            infos.append(KernelInfo(k.name, k.grid, k.block, traffic, self._flops.get(k.name, 0)))
         return infos
 
     def kernel_launchers(self, *inputs: torch.Tensor) -> list[tuple[str, Callable[[], None]]]:
@@ -152,28 +147,13 @@ def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None,
 
     module = fn if isinstance(fn, torch.nn.Module) else _Lambda(fn)
     cpu = [x.detach().cpu() for x in example_inputs]
-    prog = capture(module, *cpu, dtype=torch.float32)
-    with torch.no_grad():
-        result = module(*cpu)
-    kmodule, flops = lower(prog, pipeline, verbose)
-    return Compiled(prog, kmodule, flops, single=isinstance(result, torch.Tensor))
+    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose)
 
 
 def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False) -> Compiled:
     """Compile an already captured `dpl.frontend` Program (e.g. from `capture_expression`)."""
     kmodule, flops = lower(prog, pipeline, verbose)
-    n_out = len(kmodule_results(kmodule))
-    return Compiled(prog, kmodule, flops, single=n_out == 1)
-
-
-def kmodule_results(module: ModuleOp) -> list[Any]:
-    from xdsl.dialects import func
-
-    for op in module.ops:
-        if isinstance(op, func.FuncOp) and op.sym_name.data == "main":
-            ret = op.body.block.last_op
-            return list(ret.operands) if ret is not None else []
-    return []
+    return Compiled(prog, kmodule, flops)
 
 
 def parity_tolerance(prog) -> float:

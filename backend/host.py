@@ -49,7 +49,8 @@ class Plan:
         return sum(self.slot_bytes)
 
 
-def _nbytes(t: MemRefType) -> int:
+def nbytes(t: MemRefType) -> int:
+    """Bytes of a statically shaped memref."""
     n = 1
     for d in t.get_shape():
         n *= d
@@ -139,7 +140,7 @@ class HostProgram:
             if v not in self.results and v in first
         ]  # fmt: skip
         self.plan = plan_buffers(
-            {v: _nbytes(self.types[v]) for v in self.intermediates},  # type: ignore[arg-type]
+            {v: nbytes(self.types[v]) for v in self.intermediates},  # type: ignore[arg-type]
             first,
             last,
         )
@@ -164,7 +165,7 @@ class HostProgram:
         shape = tuple(t.get_shape())
         if storage is None:
             return torch.empty(shape, dtype=dtype, device="cuda")
-        return storage[: _nbytes(t)].view(dtype).view(shape)
+        return storage[: nbytes(t)].view(dtype).view(shape)
 
     def _workspace_views(self) -> dict[int, Any]:
         import torch

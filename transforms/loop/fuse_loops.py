@@ -33,6 +33,7 @@ Each decision (fuse / refuse and why) is logged to the `dpl.passes` logger (`dpl
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
@@ -191,13 +192,18 @@ def has_reduce(kernel: loop.KernelOp) -> bool:
     return any(isinstance(o, loop.ForOp) and o.is_reduce for o in kernel.walk())
 
 
+def indexed_by(load: loop.LoadOp) -> set[SSAValue]:
+    """The index values a load's map actually uses."""
+    return {load.indices[d] for d in load.map.data.used_dims()}
+
+
 def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None) -> int:
     """0 if `kernel` is no contraction; else the largest extent of the free loops that only the
     operand on the far side from `buffer`'s reads indexes (a projection's output columns)."""
     reads: set[SSAValue] = set()
     for o in kernel.walk():
         if isinstance(o, loop.LoadOp) and o.memref == buffer:
-            reads |= {o.indices[d] for d in o.map.data.used_dims()}
+            reads |= indexed_by(o)
     width = 0
     for red in kernel.walk():
         if not (isinstance(red, loop.ForOp) and red.is_reduce):
@@ -209,20 +215,13 @@ def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None) -> int:
             if isinstance(parent, loop.ForOp) and not parent.is_reduce:
                 extent[parent.body.block.args[0]] = parent.extent.data
             parent = parent.parent_op()
-        used = [
-            {o.indices[d] for d in o.map.data.used_dims()}
-            for o in red.body.walk()
-            if isinstance(o, loop.LoadOp)
-        ]
+        used = [indexed_by(o) for o in red.body.walk() if isinstance(o, loop.LoadOp)]
         sides = [u & set(extent) for u in used if iv in u]
         for a in sides:
             for b in sides:
                 far = b - a
                 if a - b and far and not (far & reads):
-                    n = 1
-                    for v in far:
-                        n *= extent[v]
-                    width = max(width, n)
+                    width = max(width, math.prod(extent[v] for v in far))
     return width
 
 

@@ -4,7 +4,7 @@ Each kernel is classified from its loop nest, then scheduled on its own with its
 pipeline (below), as if that pipeline ran on a module holding only that kernel. The classes:
 
 - pointwise: no reduce loop (elementwise ops, copies, concat parts): one thread per element,
-  blocks of `block-size` threads;
+  blocks of blockify-launch's default size;
 - matmul: a contraction (a reduce loop loading A and B, each indexed by a free loop the other is
   not): K chunked, 4 x 4 register tiles on 16 x 16 threads, A and B tiles staged in shared memory
   per K step, double-buffered with cp.async (sm_80+) and pipelined;
@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
 
 from dpl.dialects import loop
+from dpl.transforms import all_passes
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.target import parse_target
@@ -64,8 +65,8 @@ def run_isolated(ctx: Context, kernel: loop.KernelOp, spec: str) -> None:
     inward: dict[SSAValue, SSAValue] = dict(zip(outer, block.args))
     block.add_op(kernel.clone(value_mapper=inward))
     block.add_op(func.ReturnOp())
-    scratch = ModuleOp([func.FuncOp("main", ([v.type for v in outer], []), _region(block))])
-    PassPipeline.parse_spec(_passes(), spec).apply(ctx, scratch)
+    scratch = ModuleOp([func.FuncOp("main", ([v.type for v in outer], []), Region(block))])
+    PassPipeline.parse_spec(all_passes(), spec).apply(ctx, scratch)
     back: dict[SSAValue, SSAValue] = dict(zip(block.args, outer))
     parent = kernel.parent_block()
     assert parent is not None
@@ -74,18 +75,6 @@ def run_isolated(ctx: Context, kernel: loop.KernelOp, spec: str) -> None:
             parent.insert_op_before(op.clone(value_mapper=back), kernel)
     kernel.detach()
     kernel.erase()
-
-
-def _region(block: Block):
-    from xdsl.ir import Region
-
-    return Region(block)
-
-
-def _passes():
-    from dpl.transforms import all_passes
-
-    return all_passes()
 
 
 @dataclass(frozen=True)
@@ -97,8 +86,10 @@ class Schedule(ModulePass):
 
     target: str = "sm_90"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def __post_init__(self):
         parse_target(self.target)  # a malformed target is a one-line error before any work
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, loop.KernelOp)]:
             cls = classify(kernel)
             spec = PIPELINES[cls].format(target=self.target)
