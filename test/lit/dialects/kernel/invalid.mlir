@@ -354,3 +354,12 @@ func.func @main(%x: memref<8xf32>) {
   func.return
 }
 // CHECK: 'kernel.launch' @k argument types ['memref<8xf32>'] do not match the kernel's ['memref<4xf32>']
+
+// -----
+
+kernel.func @k(%x: memref<4xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
+}
+kernel.func @host(%x: memref<4xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
+  kernel.launch @k(%x) : memref<4xf32>
+}
+// CHECK: 'kernel.launch' @k must be inside a func.func (the host program)
