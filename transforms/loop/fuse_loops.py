@@ -23,8 +23,23 @@ buffers A and B with its index, each also indexed by a free loop the other is no
 the contraction's B-only free extent exceeds `max-row-tile` (128): on the GPU such a contraction
 is tiled over blocks along those columns, and every block would recompute the rows' reduction
 (an RMSNorm before a projection stays its own small kernel, the projection keeps only the
-elementwise prologue). Attention's softmax statistics still fuse into P @ V (its B-only extent
-is the head dim).
+elementwise prologue).
+
+A contraction is never fused into another contraction (gate and up projections stay two matmuls;
+the SiLU-times-up epilogue joins one of them).
+
+A contraction's reduce body runs once per multiply-add, so a prologue fused into it costs as much
+per op as the contraction's own work (a tile amortises it over a few columns only). A fusion into a
+contraction is refused when its reduce body would hold a transcendental or a division (SiLU before
+the down projection, softmax before P @ V), or more than `max-prologue-ops` (4) loads and ops
+besides the multiply-add's own two loads and product (rotary embedding before Q @ K^T): the
+producer stays its own memory-bound kernel and the contraction stays a plain matmul (an RMSNorm's
+scaling, or a bias, still fuse).
+
+Fusion runs in two rounds: first only elementwise producers into consumers that are no
+contraction yet (products and broadcasts form each matmul, elementwise chains such as a rotary
+embedding fuse among themselves), then everything, so that a contraction weighs a whole chain as
+its prologue and no reduction moves before the matmuls exist.
 
 When a producer's buffer is no longer read it is dropped with its kernel (see drop-dead-buffers).
 Each decision (fuse / refuse and why) is logged to the `dpl.passes` logger (`dpl -v`).
@@ -84,26 +99,37 @@ class FuseLoops(ModulePass):
 
     max_recompute_ops: int = 16
     max_row_tile: int = 128
+    max_prologue_ops: int = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for main in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             # Pairs already refused stay refused while both kernels are unchanged (fusing
             # replaces the consumer by a new op), so each pair is tried once.
-            refused: set[tuple[Operation, Operation]] = set()
-            while self._fuse_one(main, refused):
-                drop_dead_buffers(main)  # kernels fully inlined need not be fused into
-            drop_dead_buffers(main)
+            # First round: elementwise producers into everything but contractions, so that
+            # elementwise chains are whole before a contraction weighs one as a prologue and
+            # every matmul has formed (product into sum) before any reduction moves.
+            for first_round in (True, False):
+                refused: set[tuple[Operation, Operation]] = set()
+                while self._fuse_one(main, refused, first_round):
+                    drop_dead_buffers(main)  # kernels fully inlined need not be fused into
+                drop_dead_buffers(main)
 
-    def _fuse_one(self, main: func.FuncOp, refused: set[tuple[Operation, Operation]]) -> bool:
+    def _fuse_one(
+        self, main: func.FuncOp, refused: set[tuple[Operation, Operation]], first_round: bool
+    ) -> bool:
         intermediates = intermediate_buffers(main)
         kernels = [k for k in main.body.block.ops if isinstance(k, loop.KernelOp)]
         writers = {k.outs[0]: k for k in kernels if len(k.outs) == 1}
         # Last consumers first: a reduction pulls in its operands before they are fused elsewhere.
         for consumer in reversed(kernels):
+            if first_round and is_contraction(consumer):
+                continue
             for buffer in consumer.ins:
                 if buffer not in intermediates or buffer not in writers:
                     continue
                 if (writers[buffer], consumer) in refused:
+                    continue
+                if first_round and has_reduce(writers[buffer]):
                     continue
                 refused.add((writers[buffer], consumer))
                 producer = match_producer(writers[buffer])
@@ -133,6 +159,9 @@ class FuseLoops(ModulePass):
                 f"{width} columns wide (each output tile would recompute it)"
             )
             return None
+        if is_contraction(producer.kernel) and is_contraction(consumer):
+            LOG.info(f"refuse @{name_p} into @{name_c}: both are contractions (one per kernel)")
+            return None
         candidate = consumer.clone()
         loads = [o for o in candidate.walk() if isinstance(o, loop.LoadOp) and o.memref == buffer]
         reads = sum(executions(o, candidate) for o in loads)
@@ -152,6 +181,17 @@ class FuseLoops(ModulePass):
             )
             candidate.erase()
             return None
+        if is_contraction(consumer):
+            cost, costly = prologue_cost(candidate)
+            if costly or cost > self.max_prologue_ops:
+                why = costly[0].name if costly else f"{cost} loads and ops"
+                LOG.info(
+                    f"refuse @{name_p} into @{name_c}: the contraction's reduce body would run "
+                    f"{why} per multiply-add besides it (limit {self.max_prologue_ops}, no "
+                    "transcendentals or divisions)"
+                )
+                candidate.erase()
+                return None
         extra = work(candidate) - work(consumer) - work(producer.kernel)
         if extra > self.max_recompute_ops * reads:
             LOG.info(
@@ -186,6 +226,27 @@ def work(kernel: loop.KernelOp) -> int:
         if (o.dialect_name() in ("arith", "math") and not isinstance(o, arith.ConstantOp))
         or isinstance(o, loop.LoadOp)
     )
+
+
+COSTLY = (arith.DivfOp,)
+
+
+def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
+    """The loads and arith/math ops (constants aside) of the busiest reduce-loop body beyond a
+    plain multiply-add's two loads and one product, and the ops among them that are costly on a
+    GPU (math ops, divisions)."""
+    busiest: list[Operation] = []
+    for red in kernel.walk():
+        if isinstance(red, loop.ForOp) and red.is_reduce:
+            ops = [
+                o
+                for o in red.body.walk()
+                if (o.dialect_name() in ("arith", "math") and not isinstance(o, arith.ConstantOp))
+                or isinstance(o, loop.LoadOp)
+            ]
+            busiest = max(busiest, ops, key=len)
+    costly = [o for o in busiest if o.dialect_name() == "math" or isinstance(o, COSTLY)]
+    return max(len(busiest) - 3, 0), costly
 
 
 def has_reduce(kernel: loop.KernelOp) -> bool:
