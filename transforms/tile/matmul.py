@@ -68,15 +68,28 @@ def substitute(form: Linear, forms: dict[SSAValue, Linear]) -> Linear:
 
 def access_forms(op: Operation) -> list[Linear] | None:
     """One linear form per index of a load / store / atomic, or None if one is not linear."""
+    forms = dim_forms(op)
+    return None if any(f is None for f in forms) else forms  # type: ignore[return-value]
+
+
+def dim_forms(op: Operation) -> list[Linear | None]:
+    """One linear form per index of a load / store / atomic, None for an index that is not
+    linear (`%k floordiv 128`)."""
     assert isinstance(op, ACCESSES)
     indices = list(op.indices)
-    forms = []
+    forms: list[Linear | None] = []
     for expr in op.map.data.results:
         form = linear(expr, indices)
-        if form is None:
-            return None
-        forms.append(substitute(form, {v: value_form(v) for v in form[0]}))
+        forms.append(None if form is None else substitute(form, {v: value_form(v) for v in form[0]}))
     return forms
+
+
+def dim_values(op: Operation, dim: int) -> set[SSAValue]:
+    """The index values that index `dim` of an access uses."""
+    assert isinstance(op, ACCESSES)
+    amap = op.map.data
+    used = AffineMap(amap.num_dims, amap.num_symbols, (amap.results[dim],)).used_dims()
+    return {op.indices[d] for d in used}
 
 
 def form_expr(form: Linear, order: Sequence[SSAValue]) -> AffineExpr:
@@ -93,15 +106,20 @@ def form_expr(form: Linear, order: Sequence[SSAValue]) -> AffineExpr:
     return expr + form[1] if form[1] else expr
 
 
-def set_access(op: Operation, forms: Sequence[Linear]) -> Operation:
-    """Replace an access by the same access at `forms`; return the new op."""
+def set_access(op: Operation, forms: Sequence[Linear | None]) -> Operation:
+    """Replace an access by the same access at `forms`; return the new op. A None form keeps
+    that index's expression as it is."""
     assert isinstance(op, ACCESSES)
     order: list[SSAValue] = []
-    for terms, _ in forms:
-        for v, _ in sorted(terms.items(), key=lambda t: -abs(t[1])):
+    if any(f is None for f in forms):
+        order = list(op.indices)  # kept expressions name the old operands by position
+    for f in forms:
+        for v, _ in sorted(f[0].items(), key=lambda t: -abs(t[1])) if f is not None else ():
             if v not in order:
                 order.append(v)
-    amap = AffineMap(len(order), 0, tuple(form_expr(f, order) for f in forms))
+    old = op.map.data.results
+    exprs = tuple(old[i] if f is None else form_expr(f, order) for i, f in enumerate(forms))
+    amap = AffineMap(len(order), 0, exprs)
     if isinstance(op, loop.LoadOp):
         new: Operation = loop.LoadOp(op.memref, order, amap)
     elif isinstance(op, loop.StoreOp):

@@ -13,7 +13,9 @@ stage-inputs: the stage slab then follows the new order (`[cell : 4 at 0, a : 16
 
 Declines (logged to `dpl.passes`) a tile without cell axes, one that already holds stages, and a
 tile where some cell axis is not always paired with one thread axis as `s * (a * R + c)` (used
-alone, or by something other than a load / store / atomic index).
+alone, or by something other than a load / store / atomic index, or inside a non-linear
+index). Non-linear indices without the permuted axes (the `%k floordiv 128` of a head-major
+operand) are kept as they are.
 """
 
 from __future__ import annotations
@@ -27,7 +29,13 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import tile
 from dpl.transforms.tile.common import LOG
-from dpl.transforms.tile.matmul import ACCESSES, access_forms, fold_applies, for_each_tile, set_access
+from dpl.transforms.tile.common import Linear
+from dpl.transforms.tile.matmul import ACCESSES, dim_forms, dim_values, fold_applies, for_each_tile, set_access
+
+
+def linear_only(forms: list[Linear | None]) -> list[Linear]:
+    return [f for f in forms if f is not None]
+
 
 K = tile.AxisKind
 
@@ -41,17 +49,12 @@ def permute(t: tile.TileOp) -> str | None:
     fold_applies(t)
     threads = dict(t.axes_of_kind(K.THREAD))
     accesses = [o for o in t.walk() if isinstance(o, ACCESSES)]
-    forms = {}
-    for op in accesses:
-        f = access_forms(op)
-        if f is None:
-            return "an access with a non-linear index"
-        forms[op] = f
+    forms = {op: dim_forms(op) for op in accesses}
     pairs: dict[SSAValue, SSAValue] = {}
     for c, r in cells:
         candidates: list[SSAValue] | None = None
         for f in forms.values():
-            for terms, _ in f:
+            for terms, _ in linear_only(f):
                 if c in terms:
                     ok = [a for a in threads if terms.get(a) == terms[c] * r]
                     candidates = ok if candidates is None else [a for a in candidates if a in ok]
@@ -69,14 +72,20 @@ def permute(t: tile.TileOp) -> str | None:
         for v in (c, a):
             if any(not isinstance(u.operation, ACCESSES) for u in v.uses):
                 return f"%{v.name_hint} is used by something other than an index"
-        for f in forms.values():
-            for terms, _ in f:
+        for op, f in forms.items():
+            for dim, form in enumerate(f):
+                if form is None and dim_values(op, dim) & {a, c}:
+                    return f"%{a.name_hint} or %{c.name_hint} in a non-linear index"
+            for terms, _ in linear_only(f):
                 if (a in terms) != (c in terms):
                     return f"%{a.name_hint} and %{c.name_hint} are used apart"
     for op, f in forms.items():
-        new = []
-        for terms, const in f:
-            terms = dict(terms)
+        new: list[Linear | None] = []
+        for form in f:
+            if form is None:  # non-linear (`%k floordiv 128`) without the permuted axes
+                new.append(None)
+                continue
+            terms, const = dict(form[0]), form[1]
             for c, a in pairs.items():
                 if c in terms:
                     s = terms[c]

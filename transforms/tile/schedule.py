@@ -42,7 +42,7 @@ PIPELINES: dict[str, str] = {
     "attention": ROW,
     "matmul": "tileify,chunk-matmul-k,register-tile,blockify-launch,permute-register-tile,"
     "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"
-    "async-copy{{target={target}}},pad-smem,pipeline-k-outer",
+    "async-copy{{target={target}}},pad-smem{{pad=4}},pipeline-k-outer",
 }
 
 

@@ -74,3 +74,28 @@ func.func @main(%x: memref<8x8xf64>, %w: memref<8x8xf64>, %s: memref<4xf64>) -> 
 
 // CHECK-LABEL: tile.kernel @k_alone
 // CHECK:         %a = loop.load %x[%i * 4 + %c, %k] : memref<8x8xf64>
+
+// -----
+
+// A head-major operand (`%k floordiv 4`, `%k mod 4`, as the o-projection reads attention's
+// output) keeps its non-linear indices; only the register-tiled index is interleaved.
+
+func.func @main(%h: memref<2x8x4xf64>, %w: memref<8x8xf64>) -> memref<8x8xf64> {
+  %out = memref.alloc() : memref<8x8xf64>
+  tile.kernel @k_heads ins(%h, %w : memref<2x8x4xf64>, memref<8x8xf64>) outs(%out : memref<8x8xf64>) {
+    tile.tile (%m_t : 2 = thread, %n : 8 = thread, %m_c : 4 = cell) {
+      %acc = loop.for reduce %k < 8 -> f64 {
+        %a = loop.load %h[%k floordiv 4, %m_t * 4 + %m_c, %k mod 4] : memref<2x8x4xf64>
+        %b = loop.load %w[%n, %k] : memref<8x8xf64>
+        %p = arith.mulf %a, %b : f64
+        loop.accumulate add %p : f64
+      }
+      loop.store %acc, %out[%m_t * 4 + %m_c, %n] : memref<8x8xf64>
+    }
+  }
+  func.return %out : memref<8x8xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_heads
+// CHECK:         %a = loop.load %h[%k floordiv 4, %m_c * 2 + %m_t, %k mod 4] : memref<2x8x4xf64>
+// CHECK:         loop.store %acc, %out[%m_c * 2 + %m_t, %n] : memref<8x8xf64>
