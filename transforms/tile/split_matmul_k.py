@@ -1,41 +1,63 @@
-"""split-matmul-k: spread a matmul's K-outer loop over `splits` blocks that add into the output.
+"""split-matmul-k: spread a matmul's K-outer loop over several blocks that add into the output.
 
-After chunk-matmul-k, a matmul tile whose epilogue is a plain store of the accumulator
+After chunk-matmul-k, a matmul tile whose epilogue stores the accumulator, alone or plus terms
+that do not depend on it (a bias, a residual)
 
     %acc = loop.for reduce %ko < KO -> f32 { ...%ko... }
-    loop.store %acc, %out[...]
+    loop.store %acc, %out[...]                       (or: %v = arith.addf %acc, %bias
+                                                           loop.store %v, %out[...])
 
-gets a new block axis `%ks : splits = block` (placed first, so it varies slowest); the K-outer loop
-runs KO / splits trips with `%ko -> %ks * (KO / splits) + %ko` (when KO == splits the loop goes
-and `%ko -> %ks`), and each block adds its partial sum into the output:
+gets a new block axis `%ks : S = block` (placed first, so it varies slowest); the K-outer loop
+runs KO / S trips with `%ko -> %ks * (KO / S) + %ko` (when KO == S the loop goes and
+`%ko -> %ks`), and each block adds its partial sum into the output:
 
     tile.atomic add %acc, %out[...]
 
-so a small M x N with a long K still fills the GPU. Runtime contract: the output must start at 0
-(the identity of add). The kernel is marked `{tile.zero_init = [i, ...]}` with the positions of
-the outs written this way; the materializer / runtime must zero those buffers before the launch
-(cudaMemsetAsync on the launch stream), and the NumPy executor (exec_tile) does the same. The
-partial sums are added in an unspecified order, so results can differ from the sequential sum by
-rounding (in float64 tests, within 1e-10).
+With an additive epilogue (`arith.addf` of the accumulator and a term, either operand order, or a
+chain of them such as `(acc + X) + Y`, each sum used once and only by the next), only the first
+split adds the terms: instead of storing `%v`, each block adds
+
+    %first = arith.cmpi ult, %ks, %c1 : index        (ks == 0, the first split)
+    %part = arith.select %first, %v, %acc : f32      (split 0: acc + X + Y; others: acc)
+    tile.atomic add %part, %out[...]
+
+so the output gets sum(partials) + X + Y exactly once.
+
+The split count S is `splits`, or chosen automatically when `splits = 0` (the default): with B the
+blocks of the tile's launch (the product of its `block` axes; before blockify-launch, when it has
+none, the estimate ceil(tile elements / `tile-elements`), 64 x 64 by default as register-tile 4x4
+on 16 x 16 threads makes) and T the K-outer trips, S is the smallest divisor s >= 2 of T with
+T / s >= `min-trips` and B * s >= `min-blocks`, else the largest divisor with T / s >= `min-trips`.
+
+Runtime contract: the output must start at 0 (the identity of add). The kernel is marked
+`{tile.zero_init = [i, ...]}` with the positions of the outs written this way; the materializer /
+runtime must zero those buffers before the launch, and the NumPy executor (exec_tile) does the
+same. The partial sums are added in an unspecified order, so results can differ from the
+sequential sum by rounding (in float64 tests, within 1e-10).
 
 Declines (logged to `dpl.passes`) a tile that is not a matmul, whose K is not chunked, that
-already holds stages (run before stage-inputs), whose K-outer trip count is not a multiple of
-`splits` (or `splits` < 2), or whose epilogue is not a plain store of the accumulator (a bias add,
-a relu: those do not distribute over the partial sums).
+already holds stages (run before stage-inputs), whose epilogue is not a store of the accumulator
+or of the accumulator plus terms (a relu, a multiply: those do not distribute over the partial
+sums), whose K-outer trip count is not a multiple of an explicit `splits` (or `splits` < 2), or,
+automatically, whose launch already has >= `min-blocks` blocks or whose K-outer has no divisor
+s >= 2 leaving >= `min-trips` trips per split.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, ModuleOp
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
-from dpl.transforms.tile.common import LOG, rebuild_tile
-from dpl.transforms.tile.matmul import fold_applies, for_each_tile, matmul_info, rewrite_value
+from dpl.transforms.tile.common import LOG, index_constant, rebuild_tile, tiles
+from dpl.transforms.tile.matmul import fold_applies, kernel_name, matmul_info, rewrite_value
 
 ZERO_INIT = "tile.zero_init"
 """Kernel attribute: positions of the outs that must be zeroed before the launch."""
@@ -49,24 +71,70 @@ def zero_init_outs(kernel: tile.KernelOp) -> list[int]:
     return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
 
 
-def split_k(t: tile.TileOp, splits: int) -> str | None:
+def launch_blocks(t: tile.TileOp, tile_elements: int) -> int:
+    """The blocks of `t`'s launch: its block axes, or (none yet) its elements / `tile_elements`."""
+    blocks = [e for _, e, k in t.axes if k == tile.AxisKind.BLOCK]
+    if blocks:
+        return math.prod(blocks)
+    return max(1, -(-math.prod(e for _, e, _ in t.axes) // tile_elements))
+
+
+def choose_splits(blocks: int, trips: int, min_blocks: int, min_trips: int) -> int | str:
+    """The automatic split count for `blocks` blocks and `trips` K-outer trips, or why none."""
+    if blocks >= min_blocks:
+        return f"{blocks} blocks already reach min-blocks = {min_blocks}"
+    fits = [s for s in range(2, trips + 1) if trips % s == 0 and trips // s >= min_trips]
+    if not fits:
+        return f"no split of the {trips} K-outer trips leaves >= min-trips = {min_trips} per block"
+    return next((s for s in fits if blocks * s >= min_blocks), fits[-1])
+
+
+def epilogue(acc: SSAValue, t: tile.TileOp) -> loop.StoreOp | str:
+    """The top-level store of `acc` or of `acc + terms` (a chain of single-use `arith.addf`)."""
+    value = acc
+    while True:
+        uses = list(value.uses)
+        if len(uses) != 1:
+            return "the accumulator (or a sum of it) is not used exactly once"
+        user = uses[0].operation
+        if user.parent_op() is not t:
+            return f"'{user.name}' of the accumulator is not in the tile body"
+        if isinstance(user, loop.StoreOp) and user.value is value:
+            return user
+        if not isinstance(user, arith.AddfOp):
+            return (
+                f"the epilogue applies '{user.name}' to the accumulator, which does not distribute "
+                "over the partial sums (only a store of acc or of acc + terms does)"
+            )
+        value = user.result  # single use: the other operand cannot depend on the accumulator
+
+
+def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
+    """Split the K-outer of matmul tile `t`; (whether it did, what it did or why it declined)."""
     info = matmul_info(t)
     if info is None:
-        return "not a matmul tile"
+        return False, "not a matmul tile"
     if info.inner is None:
-        return "K is not chunked (run chunk-matmul-k first)"
+        return False, "K is not chunked (run chunk-matmul-k first)"
     if any(isinstance(o, tile.StageOp) for o in t.walk()):
-        return "the tile already holds stages (run split-matmul-k before stage-inputs)"
+        return False, "the tile already holds stages (run split-matmul-k before stage-inputs)"
     red = info.reduce
     trips = red.extent.data
+    if len(red.res) != 1:
+        return False, "the K reduce does not have exactly one result"
+    store = epilogue(red.res[0], t)
+    if isinstance(store, str):
+        return False, store
+    splits, how = p.splits, ""
+    if splits == 0:
+        blocks = launch_blocks(t, p.tile_elements)
+        chosen = choose_splits(blocks, trips, p.min_blocks, p.min_trips)
+        if isinstance(chosen, str):
+            return False, chosen
+        splits = chosen
+        how = f" (automatic: {blocks} x {splits} blocks, min-blocks {p.min_blocks})"
     if splits < 2 or trips % splits:
-        return f"K-outer of {trips} trips is not a multiple of splits = {splits} (>= 2)"
-    uses = [u for r in red.res for u in r.uses]
-    if len(red.res) != 1 or len(uses) != 1:
-        return "the accumulator is not used exactly once"
-    store = uses[0].operation
-    if not isinstance(store, loop.StoreOp) or store.value is not red.res[0] or store.parent_op() is not t:
-        return "the epilogue is not a plain store of the accumulator"
+        return False, f"K-outer of {trips} trips is not a multiple of splits = {splits} (>= 2)"
     kernel = t.parent_op()
     assert isinstance(kernel, tile.KernelOp)
     axes = [(splits, tile.AxisKind.BLOCK, "ks")] + [
@@ -74,6 +142,15 @@ def split_k(t: tile.TileOp, splits: int) -> str | None:
     ]
     new = rebuild_tile(t, axes, lambda b: (list(b.args[1:]), []))
     ks = new.body.block.args[0]
+    if store.value is not red.res[0]:  # acc + terms: only split 0 adds the terms
+        c1 = index_constant(1)  # `%ks < 1`: the CPU executor misreads an index constant 0
+        first = arith.CmpiOp(ks, c1.result, "ult")
+        part = arith.SelectOp(first.result, store.value, red.res[0])
+        c1.result.name_hint, first.result.name_hint, part.result.name_hint = "c1", "first", "part"
+        block = store.parent_block()
+        assert block is not None
+        block.insert_ops_before([c1, first, part], store)
+        store.operands[0] = part.result
     per = trips // splits
     if per == 1:
         red.iv.replace_all_uses_with(ks)
@@ -81,13 +158,12 @@ def split_k(t: tile.TileOp, splits: int) -> str | None:
         assert parent is not None
         acc = red.body.block.last_op
         assert isinstance(acc, loop.AccumulateOp)
-        value = acc.values[0]
         for op in list(red.body.block.ops):
             if op is acc:
                 continue
             op.detach()
             parent.insert_op_before(op, red)
-        red.res[0].replace_all_uses_with(value)
+        red.res[0].replace_all_uses_with(acc.values[0])
         red.detach()
         red.erase()
         fold_applies(new)
@@ -95,7 +171,9 @@ def split_k(t: tile.TileOp, splits: int) -> str | None:
         red.properties["extent"] = IntAttr(per)
         rewrite_value(red.body.block, red.iv, ({ks: per, red.iv: 1}, 0), None)
         fold_applies(new)
-    atomic = tile.AtomicOp(CombineKind.ADD, store.value, store.memref, list(store.indices), store.map.data)
+    atomic = tile.AtomicOp(
+        CombineKind.ADD, store.value, store.memref, list(store.indices), store.map.data
+    )
     atomic.attributes |= store.attributes
     block = store.parent_block()
     assert block is not None
@@ -105,20 +183,26 @@ def split_k(t: tile.TileOp, splits: int) -> str | None:
     outs = list(kernel.outs)
     marked = sorted(set(zero_init_outs(kernel)) | {outs.index(atomic.memref)})
     kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
-    return None
+    return True, f"K-outer split over {splits} blocks (%ks), {per} trips each{how}"
 
 
 @dataclass(frozen=True)
 class SplitMatmulK(ModulePass):
-    """Split a matmul's K-outer loop over `splits` blocks that `tile.atomic add` into a zeroed output."""
+    """Split a matmul's K-outer loop over blocks that `tile.atomic add` into a zeroed output."""
 
     name = "split-matmul-k"
 
-    splits: int = 2
+    splits: int = 0
+    """The split count; 0 chooses it from min-blocks / min-trips / tile-elements."""
+    min_blocks: int = 528
+    """Automatic: the blocks to reach (4 x the 132 SMs of an H100)."""
+    min_trips: int = 4
+    """Automatic: the fewest K-outer trips each split keeps."""
+    tile_elements: int = 64 * 64
+    """Automatic: output elements per block when the tile has no block axes yet."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for where, reason in for_each_tile(op, lambda t: split_k(t, self.splits)):
-            if reason is None:
-                LOG.info("split-matmul-k: %s: K split over %d blocks", where, self.splits)
-            else:
-                LOG.info("split-matmul-k: declined %s: %s", where, reason)
+        for t in tiles(op):
+            where = kernel_name(t)
+            done, what = split_k(t, self)
+            LOG.info("split-matmul-k: %s%s: %s", "" if done else "declined ", where, what)
