@@ -6,8 +6,10 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
 - pointwise: no reduce loop (elementwise ops, copies, concat parts): one thread per element,
   blocks of blockify-launch's default size;
 - matmul: a contraction (a reduce loop loading A and B, each indexed by a free loop the other is
-  not): K chunked, 4 x 4 register tiles on 16 x 16 threads, A and B tiles staged in shared memory
-  per K step, double-buffered with cp.async (sm_80+) and pipelined;
+  not): K chunked, K split over blocks when the output tiles alone would not fill the GPU (fewer
+  than 528 blocks of 64 x 64), 4 x 4 register tiles on 16 x 16 threads, A and B tiles staged in
+  shared memory (rows padded by 4 floats, so both are read as float4 along K) per K step,
+  double-buffered with cp.async (sm_80+) and pipelined;
 - attention: a contraction holding further reductions (softmax's max and sum fused into P @ V):
   one row of queries per block like a row reduction, K/V rows staged;
 - row reduction: the rest (norms, softmax, sums): a block per row, the reduce shared by the
@@ -40,7 +42,7 @@ PIPELINES: dict[str, str] = {
     "pointwise": "tileify,blockify-launch,mark-unroll",
     "row reduction": ROW,
     "attention": ROW,
-    "matmul": "tileify,chunk-matmul-k,register-tile,blockify-launch,permute-register-tile,"
+    "matmul": "tileify,chunk-matmul-k,split-matmul-k,register-tile,blockify-launch,permute-register-tile,"
     "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"
     "async-copy{{target={target}}},pad-smem{{pad=4}},pipeline-k-outer",
 }

@@ -196,7 +196,7 @@ class SplitMatmulK(ModulePass):
     """The split count; 0 chooses it from min-blocks / min-trips / tile-elements."""
     min_blocks: int = 528
     """Automatic: the blocks to reach (4 x the 132 SMs of an H100)."""
-    min_trips: int = 4
+    min_trips: int = 8
     """Automatic: the fewest K-outer trips each split keeps."""
     tile_elements: int = 64 * 64
     """Automatic: output elements per block when the tile has no block axes yet."""
