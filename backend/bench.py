@@ -460,7 +460,11 @@ def benchmark(
                 log(f"dpl: compile error: {dpl_entry['error']}")
 
     if isinstance(fn, torch.nn.Module):
-        fn = fn.to(dev).eval()
+        fn = fn.to(dev)
+        try:
+            fn.eval()
+        except NotImplementedError:  # torch.export's module has no train/eval switch
+            pass
     inputs = tuple(x.to(dev) if isinstance(x, torch.Tensor) else x for x in inputs)
 
     res: dict[str, Any] = {
