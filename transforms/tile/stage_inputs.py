@@ -24,7 +24,9 @@ blockify-launch, `x[%b * 64 + %t * 4 + %c, %ko * 32 + %ki]` gives
 
 a [64 x 32] slab read as `%x_smem[%t, %c, %ki]`. Such an input is declined when it is also read
 outside the K-inner loop, read at different indices, indexed by something else, indexed by every
-thread axis (no thread would reuse another's element), or its slab would not fit.
+thread axis (no thread would reuse another's element), or its slab would not fit. A non-linear
+summand over block axes and the K-outer index only goes into the origin as it is: a grouped-query
+head `%h floordiv 7` gives `tile.stage %k origin [0, %h floordiv 7, %b * 64, %ko * 32] ...`.
 """
 
 from __future__ import annotations
@@ -34,12 +36,19 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.transforms.tile.common import LOG, linear, linear_expr, tiles
-from dpl.transforms.tile.matmul import MatmulInfo, access_forms, form_expr, matmul_info
+from dpl.transforms.tile.matmul import MatmulInfo, form_expr, matmul_info, substitute, value_form
 
 
 def _loop_bound(v: SSAValue) -> int | None:
@@ -149,16 +158,64 @@ def stage_tile(t: tile.TileOp, min_reuse: int, smem_bytes: int) -> list[str]:
     return notes
 
 
+def _summands(expr: AffineExpr) -> list[AffineExpr]:
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
+        return _summands(expr.lhs) + _summands(expr.rhs)
+    return [expr]
+
+
+def _split_dim(expr: AffineExpr, indices: list[SSAValue], origin_vals: set[SSAValue]):
+    """An index as (linear form, non-linear summands over origin values only, each with the
+    values it reads, in order), or None. `%a1 floordiv 7 * 128 + %t` (a grouped-query head)
+    gives ({%t: 1}, 0) and [((a1 floordiv 7) * 128, (%a1,))]."""
+    terms: dict[SSAValue, int] = {}
+    const, raw = 0, []
+    for e in _summands(expr):
+        form = linear(e, indices)
+        if form is not None:
+            form = substitute(form, {v: value_form(v) for v in form[0]})
+            for v, c in form[0].items():
+                terms[v] = terms.get(v, 0) + c
+            const += form[1]
+            continue
+        used = sorted(AffineMap(len(indices), 0, (e,)).used_dims())
+        if not all(indices[i] in origin_vals for i in used):
+            return None
+        vals = tuple(indices[i] for i in used)
+        where = {i: AffineDimExpr(n) for n, i in enumerate(used)}
+        dims = [where.get(i, AffineConstantExpr(0)) for i in range(len(indices))]
+        raw.append((e.replace_dims_and_symbols(dims, []), vals))
+    return ({v: c for v, c in terms.items() if c}, const), raw
+
+
+def _raw_range(raw, extent_of: dict[SSAValue, int]) -> tuple[int, int] | None:
+    """Smallest and largest value of the non-linear summands, by enumeration (block axes and
+    the K-outer index have small extents); None when there are too many points."""
+    lo = hi = 0
+    for e, vals in raw:
+        points = [()]
+        for v in vals:
+            points = [p + (i,) for p in points for i in range(extent_of[v])]
+            if len(points) > 1 << 16:
+                return None
+        ys = [e.eval(list(p), []) for p in points]
+        lo, hi = lo + min(ys), hi + max(ys)
+    return lo, hi
+
+
 def _matmul_read(load: loop.LoadOp, origin_vals: set[SSAValue], ext: dict[SSAValue, int]):
-    """(origin forms, slab terms per source dim, most significant first) or a reason."""
-    forms = access_forms(load)
-    if forms is None:
-        return "a non-linear index"
+    """(origin (form, non-linear summands) per dim, slab terms per source dim, most significant
+    first) or a reason."""
+    indices = list(load.indices)
     origin, slab = [], []
-    for terms, const in forms:
+    for expr in load.map.data.results:
+        split = _split_dim(expr, indices, origin_vals)
+        if split is None:
+            return "a non-linear index over thread, cell or K-inner values"
+        (terms, const), raw = split
         if any(v not in origin_vals and v not in ext for v in terms):
             return "an index using a value that is neither a block/thread/cell axis nor a K index"
-        origin.append(({v: c for v, c in terms.items() if v in origin_vals}, const))
+        origin.append((({v: c for v, c in terms.items() if v in origin_vals}, const), tuple(raw)))
         dense = sorted(((v, c) for v, c in terms.items() if v in ext), key=lambda t: -t[1])
         stride = 1
         for v, c in reversed(dense):
@@ -214,17 +271,25 @@ def stage_matmul(t: tile.TileOp, info: MatmulInfo, smem_bytes: int) -> list[str]
             continue
         shape = buf.type.get_shape()
         past = False
-        for d, ((terms, const), vs) in enumerate(zip(origin, slab)):
-            hi = const + sum(c * (extent_of[v] - 1) for v, c in terms.items() if c > 0)
-            lo = const + sum(c * (extent_of[v] - 1) for v, c in terms.items() if c < 0)
+        for d, (((terms, const), raw), vs) in enumerate(zip(origin, slab)):
+            span = _raw_range(raw, extent_of)
+            if span is None:
+                past = True
+                break
+            hi = const + span[1] + sum(c * (extent_of[v] - 1) for v, c in terms.items() if c > 0)
+            lo = const + span[0] + sum(c * (extent_of[v] - 1) for v, c in terms.items() if c < 0)
             if lo < 0 or hi + _prod(ext[v] for v in vs) > shape[d]:
                 past = True
         if past:
             notes.append(f"{name}: slab runs past the buffer")
             continue
         used += size
-        order = [v for v in blocks + list(origin_ivs) if any(v in terms for terms, _ in origin)]
-        amap = AffineMap(len(order), 0, tuple(form_expr(o, order) for o in origin))
+        order = [
+            v
+            for v in blocks + list(origin_ivs)
+            if any(v in terms or any(v in vals for _, vals in raw) for (terms, _), raw in origin)
+        ]
+        amap = AffineMap(len(order), 0, tuple(_origin_expr(o, order) for o in origin))
         dims = []
         for d, vs in enumerate(slab):
             for v in vs:
@@ -246,6 +311,15 @@ def stage_matmul(t: tile.TileOp, info: MatmulInfo, smem_bytes: int) -> list[str]
             ld.erase()
         notes.append(f"{name}: staged per K step ({_prod(extents)} elements)")
     return notes
+
+
+def _origin_expr(entry, order: list[SSAValue]) -> AffineExpr:
+    """One origin index over `order`: its linear form plus its non-linear summands."""
+    form, raw = entry
+    expr = form_expr(form, order)
+    for e, vals in raw:
+        expr = expr + e.replace_dims_and_symbols([AffineDimExpr(order.index(v)) for v in vals], [])
+    return expr
 
 
 def _prod(xs) -> int:

@@ -126,3 +126,31 @@ func.func @main(%x: memref<32x16xf64>, %wt: memref<32x16xf64>, %b: memref<32xf64
 // CHECK-NEXT:        %in = loop.load %x_smem[%m_t, %m_c, %ki] : memref<4x4x8xf64, #tile.smem>
 // CHECK-NEXT:        %in_1 = loop.load %wt_smem[%n_t, %n_c, %ki] : memref<4x4x8xf64, #tile.smem>
 // CHECK:         %bias = loop.load %b[%n_b * 16 + %n_t * 4 + %n_c] : memref<32xf64>
+
+// -----
+
+// Grouped-query attention's scores: 4 query heads share 2 key heads (`%h floordiv 2`). The
+// non-linear head index is block-uniform, so it goes into the origin as it is.
+
+func.func @main(%q: memref<4x8x16xf64>, %k: memref<2x8x16xf64>) -> memref<4x8x8xf64> {
+  %out = memref.alloc() : memref<4x8x8xf64>
+  tile.kernel @k_gqa ins(%q, %k : memref<4x8x16xf64>, memref<2x8x16xf64>) outs(%out : memref<4x8x8xf64>) {
+    tile.tile (%h : 4 = block, %i_t : 4 = thread, %j_t : 4 = thread, %i_c : 2 = cell, %j_c : 2 = cell) {
+      %acc = loop.for reduce %ko < 2 -> f64 {
+        %acc_k = loop.for reduce %ki < 8 -> f64 {
+          %a = loop.load %q[%h, %i_t * 2 + %i_c, %ko * 8 + %ki] : memref<4x8x16xf64>
+          %b = loop.load %k[%h floordiv 2, %j_t * 2 + %j_c, %ko * 8 + %ki] : memref<2x8x16xf64>
+          %p = arith.mulf %a, %b : f64
+          loop.accumulate add %p : f64
+        }
+        loop.accumulate add %acc_k : f64
+      }
+      loop.store %acc, %out[%h, %i_t * 2 + %i_c, %j_t * 2 + %j_c] : memref<4x8x8xf64>
+    }
+  }
+  func.return %out : memref<4x8x8xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_gqa
+// CHECK:         %q_smem = tile.stage %q origin [%h, 0, %ko * 8] slab [i_t : 4 at 1, cell : 2 at 1, ki : 8 at 2]
+// CHECK-NEXT:    %k_smem = tile.stage %k origin [%h floordiv 2, 0, %ko * 8] slab [j_t : 4 at 1, cell : 2 at 1, ki : 8 at 2]
