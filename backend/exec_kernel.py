@@ -51,8 +51,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, ModuleOp, VectorType
+from xdsl.dialects import affine
+from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from dpl.backend import exec_loop, exec_tile
@@ -559,12 +559,6 @@ class _Grid:
             env[op.result] = self.shuffle(op)
         elif isinstance(op, affine.ApplyOp):
             env[op.result] = eval_map(op.map.data, [self.value(v) for v in op.mapOperands])[0]
-        elif isinstance(op, arith.ConstantOp):
-            # not scalar_eval: its `properties.get("value") or ...` drops a falsy IntegerAttr 0
-            value = op.value
-            if not isinstance(value, IntegerAttr | FloatAttr):
-                raise ValueError(f"{self.where(op)}: cannot evaluate constant {value}")
-            env[op.result] = np.asarray(value.value.data, dtype=numpy_dtype(op.result.type))
         elif is_scalar_op(op):
             try:
                 results = eval_op(op, [self.value(o) for o in op.operands])

@@ -135,7 +135,9 @@ def is_scalar_op(op: Operation) -> bool:
 
 
 def _constant(op: Operation) -> np.ndarray:
-    value = op.properties.get("value") or op.attributes.get("value")
+    value = op.properties.get("value")
+    if value is None:  # not `or`: an index constant 0 is falsy
+        value = op.attributes.get("value")
     dtype = numpy_dtype(op.results[0].type)
     if isinstance(value, FloatAttr):
         return np.asarray(value.value.data, dtype=dtype)

@@ -596,3 +596,14 @@ def test_scalar_kernel_arguments():
   kernel.store %g, %out[%t] : memref<8xf64>"""
     run1(body, "%n: index, %scale: f64, %out: memref<8xf64>", [3, 0.5, out], block="[8, 1, 1]")
     np.testing.assert_array_equal(out, (np.arange(8) + 3) * 0.5)
+
+
+def test_scalar_eval_index_constant_zero():
+    # an IntegerAttr 0 is falsy: the evaluator must not mistake it for a missing value
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IndexType
+
+    from dpl.backend.scalar_eval import eval_op
+
+    (zero,) = eval_op(arith.ConstantOp.from_int_and_width(0, IndexType()), [])
+    assert zero == 0

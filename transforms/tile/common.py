@@ -15,7 +15,6 @@ from xdsl.ir.affine import (
     AffineConstantExpr,
     AffineDimExpr,
     AffineExpr,
-    AffineMap,
 )
 
 from dpl.dialects import loop, tile
