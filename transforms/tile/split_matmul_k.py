@@ -17,7 +17,7 @@ With an additive epilogue (`arith.addf` of the accumulator and a term, either op
 chain of them such as `(acc + X) + Y`, each sum used once and only by the next), only the first
 split adds the terms: instead of storing `%v`, each block adds
 
-    %first = arith.cmpi ult, %ks, %c1 : index        (ks == 0, the first split)
+    %first = arith.cmpi eq, %ks, %c0 : index         (the first split)
     %part = arith.select %first, %v, %acc : f32      (split 0: acc + X + Y; others: acc)
     tile.atomic add %part, %out[...]
 
@@ -143,13 +143,13 @@ def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
     new = rebuild_tile(t, axes, lambda b: (list(b.args[1:]), []))
     ks = new.body.block.args[0]
     if store.value is not red.res[0]:  # acc + terms: only split 0 adds the terms
-        c1 = index_constant(1)  # `%ks < 1`: the CPU executor misreads an index constant 0
-        first = arith.CmpiOp(ks, c1.result, "ult")
+        c0 = index_constant(0)
+        first = arith.CmpiOp(ks, c0.result, "eq")
         part = arith.SelectOp(first.result, store.value, red.res[0])
-        c1.result.name_hint, first.result.name_hint, part.result.name_hint = "c1", "first", "part"
+        c0.result.name_hint, first.result.name_hint, part.result.name_hint = "c0", "first", "part"
         block = store.parent_block()
         assert block is not None
-        block.insert_ops_before([c1, first, part], store)
+        block.insert_ops_before([c0, first, part], store)
         store.operands[0] = part.result
     per = trips // splits
     if per == 1:

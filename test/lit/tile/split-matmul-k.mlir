@@ -4,7 +4,7 @@
 // kernel asks for that output to be zeroed before the launch ({tile.zero_init = [0]}). With 2
 // K-outer trips and 2 splits the loop disappears (%ko -> %ks). An additive epilogue (a bias add;
 // a residual added to it, operands in either order) stays, but only split 0 adds its terms: the
-// atomic adds `select(%ks < 1, acc + terms, acc)`. Declined: a relu or a multiply epilogue
+// atomic adds `select(%ks == 0, acc + terms, acc)`. Declined: a relu or a multiply epilogue
 // (neither distributes over partial sums); a K reduce that is not chunked.
 
 func.func @main(%x: memref<8x64xf64>, %w: memref<64x8xf64>) -> memref<8x8xf64> {
@@ -146,8 +146,8 @@ func.func @main(%x: memref<8x64xf64>, %w: memref<64x8xf64>, %bias: memref<8xf64>
 // CHECK-NEXT:      %acc = loop.for reduce %ko < 2 -> f64 {
 // CHECK:           %bv = loop.load %bias[%j] : memref<8xf64>
 // CHECK-NEXT:      %v = arith.addf %acc, %bv : f64
-// CHECK-NEXT:      %c1 = arith.constant 1 : index
-// CHECK-NEXT:      %first = arith.cmpi ult, %ks, %c1 : index
+// CHECK-NEXT:      %c0 = arith.constant 0 : index
+// CHECK-NEXT:      %first = arith.cmpi eq, %ks, %c0 : index
 // CHECK-NEXT:      %part = arith.select %first, %v, %acc : f64
 // CHECK-NEXT:      tile.atomic add %part, %out[%i, %j] : memref<8x8xf64>
 // CHECK-NEXT:    }
@@ -184,8 +184,8 @@ func.func @main(%x: memref<1x4x32xf64>, %wt: memref<8x32xf64>, %bias: memref<8xf
 // CHECK:           %v = arith.addf %bv, %acc_k : f64
 // CHECK-NEXT:      %r = loop.load %res[0, %a1, %a2] : memref<1x4x8xf64>
 // CHECK-NEXT:      %s = arith.addf %r, %v : f64
-// CHECK-NEXT:      %c1 = arith.constant 1 : index
-// CHECK-NEXT:      %first = arith.cmpi ult, %ks, %c1 : index
+// CHECK-NEXT:      %c0 = arith.constant 0 : index
+// CHECK-NEXT:      %first = arith.cmpi eq, %ks, %c0 : index
 // CHECK-NEXT:      %part = arith.select %first, %s, %acc_k : f64
 // CHECK-NEXT:      tile.atomic add %part, %out[0, %a1, %a2] : memref<1x4x8xf64>
 // CHECK-NEXT:    }
