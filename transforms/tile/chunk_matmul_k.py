@@ -16,6 +16,11 @@ iteration (and the double-buffer / pipeline passes can overlap those fills). Mea
 sum over k is the same sum regrouped (exactly so in exact arithmetic; the summation order is
 unchanged, k still runs 0..K-1 in order).
 
+A floordiv / mod index over k is simplified with the loop bounds (`common.simplify_index`):
+attention's head-major output read by the o-projection, `[k floordiv 128, k mod 128]`, becomes
+`[%ko floordiv 4, %ko mod 4 * 32 + %ki]` at kt = 32, block-uniform per K-outer step plus %ki,
+so stage-inputs can stage it too.
+
 Declines (logged to `dpl.passes`) a tile that is not a matmul, whose K is already chunked, or whose
 K is smaller than, or not a multiple of, `k-tile`.
 """

@@ -1,9 +1,11 @@
 """Helpers shared by the tile-level passes: rebuilding a `tile.tile` with new axes, folding
-constant indices into accesses, and reading accesses as linear forms over SSA values."""
+constant indices into accesses, reading accesses as linear forms over SSA values, and
+simplifying floordiv / mod indices with the loop bounds (`simplify_index`)."""
 
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith
@@ -15,6 +17,7 @@ from xdsl.ir.affine import (
     AffineConstantExpr,
     AffineDimExpr,
     AffineExpr,
+    AffineMap,
 )
 
 from dpl.dialects import loop, tile
@@ -185,3 +188,212 @@ def uses_outside(op: Operation) -> list[SSAValue]:
             if not _defined_inside(o, op) and o not in seen:
                 seen.append(o)
     return seen
+
+
+# --------------------------------------------------------------------------------------------
+# Index simplification with loop bounds
+
+Range = tuple[int, int]
+_Sum = tuple[dict[AffineExpr, int], int]
+"""A sum of atoms (dims, or floordiv / mod / other non-linear subexpressions) times
+coefficients, plus a constant."""
+
+
+def value_range(v: SSAValue) -> Range | None:
+    """The values an index takes: [0, extent - 1] for a `loop.for` induction variable or a tile
+    axis, [c, c] for an index constant; None when not known."""
+    c = const_index(v)
+    if c is not None:
+        return c, c
+    if isinstance(v, BlockArgument):
+        parent = v.block.parent_op()
+        if isinstance(parent, loop.ForOp) and v is parent.iv:
+            return 0, parent.extent.data - 1
+        if isinstance(parent, tile.TileOp):
+            return 0, parent.extents.data[v.index].data - 1
+    return None
+
+
+def simplify_index(expr: AffineExpr, ranges: Sequence[Range | None]) -> AffineExpr:
+    """`expr` with floordiv / mod by constants simplified, dim i ranging over `ranges[i]` (None:
+    unknown). A floordiv / mod of `c * V + s` where `s` (the summands whose coefficients `c` does
+    not divide, plus a constant) provably lies in [0, c) and `c` divides `D` drops `s`:
+
+        (c * V + s) floordiv D  ->  V floordiv (D / c)
+        (c * V + s) mod D       ->  c * (V mod (D / c)) + s
+
+    (summands whose coefficients `D` divides leave the floordiv, and vanish from the mod, first;
+    where no such `c` is found, only when what stays under the floordiv / mod is provably
+    non-negative, so that no dividend turns negative: the CUDA printer's `/` and `%` assume
+    non-negative indices).
+    After chunk-matmul-k, attention's head-major operand `[k floordiv 128, k mod 128]` at
+    `k = %ko * 32 + %ki` (`%ki < 32`) becomes `[%ko floordiv 4, %ko mod 4 * 32 + %ki]`. A sum
+    holding `m * X - m * n * (X floordiv n)` (how `X mod n` is often spelled) gets `m * (X mod n)`.
+    """
+    terms, const = _fold_mods(_sum_of(expr, ranges), ranges)
+    return _expr_of((terms, const))
+
+
+def simplify_map(amap: AffineMap, operands: Sequence[SSAValue]) -> AffineMap:
+    """`simplify_index` of each result of an access map, its dims ranging as `value_range` of
+    the operands."""
+    ranges = [value_range(v) for v in operands]
+    results = tuple(simplify_index(e, ranges) for e in amap.results)
+    return AffineMap(amap.num_dims, amap.num_symbols, results)
+
+
+def _sum_of(expr: AffineExpr, ranges: Sequence[Range | None]) -> _Sum:
+    if isinstance(expr, AffineConstantExpr):
+        return {}, expr.value
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return {expr: 1}, 0
+    K = AffineBinaryOpKind
+    lhs, rhs = _sum_of(expr.lhs, ranges), _sum_of(expr.rhs, ranges)
+    if expr.kind == K.Add:
+        return _add(lhs, rhs)
+    if expr.kind == K.Mul and (not lhs[0] or not rhs[0]):
+        return _scale(lhs, rhs[1]) if not rhs[0] else _scale(rhs, lhs[1])
+    if expr.kind in (K.FloorDiv, K.Mod) and not rhs[0] and rhs[1] > 0:
+        return (_floordiv if expr.kind == K.FloorDiv else _mod)(lhs, rhs[1], ranges)
+    return {AffineExpr.binary(_expr_of(lhs), _expr_of(rhs), expr.kind): 1}, 0
+
+
+def _add(a: _Sum, b: _Sum) -> _Sum:
+    terms = dict(a[0])
+    for e, c in b[0].items():
+        terms[e] = terms.get(e, 0) + c
+    return {e: c for e, c in terms.items() if c}, a[1] + b[1]
+
+
+def _scale(a: _Sum, k: int) -> _Sum:
+    return {e: c * k for e, c in a[0].items() if c * k}, a[1] * k
+
+
+def _divisors(n: int) -> list[int]:
+    """The divisors of `n` from `n` down to 2."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return sorted({x for d in small for x in (d, n // d) if x > 1}, reverse=True)
+
+
+def _split(s: _Sum, c: int) -> tuple[_Sum, _Sum]:
+    """`s` as `c * high + low`: high has the summands whose coefficients `c` divides."""
+    terms, const = s
+    high = {e: k // c for e, k in terms.items() if k % c == 0}
+    low = {e: k for e, k in terms.items() if k % c}
+    return (high, const // c), (low, const % c)
+
+
+def _floordiv(s: _Sum, d: int, ranges: Sequence[Range | None]) -> _Sum:
+    if d == 1:
+        return s
+    out = {e: k // d for e, k in s[0].items() if k % d == 0}
+    rest = ({e: k for e, k in s[0].items() if k % d}, s[1])
+    if not rest[0]:
+        return out, s[1] // d
+    # (d * out + rest) floordiv d = out + rest floordiv d
+    for c in _divisors(d):
+        high, low = _split(rest, c)
+        span = _range(low, ranges)
+        if span is not None and 0 <= span[0] and span[1] < c:
+            return _add((out, 0), _floordiv(high, d // c, ranges))
+    if out and not _nonnegative(rest, ranges):
+        rest = s  # what is left might be negative where the whole is not (C's `/` truncates)
+        out = {}
+    div = AffineBinaryOpExpr(AffineBinaryOpKind.FloorDiv, _expr_of(rest), AffineConstantExpr(d))
+    return _add((out, 0), ({div: 1}, 0))
+
+
+def _mod(s: _Sum, d: int, ranges: Sequence[Range | None]) -> _Sum:
+    if d == 1:
+        return {}, 0
+    rest = ({e: k % d for e, k in s[0].items() if k % d}, s[1] % d)
+    if not rest[0]:
+        return rest
+    for c in _divisors(d):
+        high, low = _split(rest, c)
+        span = _range(low, ranges)
+        if span is not None and 0 <= span[0] and span[1] < c:
+            return _add(_scale(_mod(high, d // c, ranges), c), low)
+    if not _nonnegative(rest, ranges):
+        rest = s  # keep the dividend's sign as it was (C's `%` truncates)
+    return {AffineBinaryOpExpr(AffineBinaryOpKind.Mod, _expr_of(rest), AffineConstantExpr(d)): 1}, 0
+
+
+def _fold_mods(s: _Sum, ranges: Sequence[Range | None]) -> _Sum:
+    """`m * X + k * (X floordiv n) + rest` with `k = -m * n` as `m * (X mod n) + rest`."""
+    changed = True
+    while changed:
+        changed = False
+        for atom, k in s[0].items():
+            if not (
+                isinstance(atom, AffineBinaryOpExpr)
+                and atom.kind == AffineBinaryOpKind.FloorDiv
+                and isinstance(atom.rhs, AffineConstantExpr)
+                and k % atom.rhs.value == 0
+            ):
+                continue
+            n = atom.rhs.value
+            m = -k // n
+            x = _sum_of(atom.lhs, ranges)
+            if x[0] and all(s[0].get(e, 0) == m * c for e, c in x[0].items()):
+                # m * X - m * n * (X floordiv n) = m * (X mod n)
+                without = _add(s, _scale(x, -m))
+                without = ({e: c for e, c in without[0].items() if e != atom}, without[1])
+                s = _add(without, _scale(_mod(x, n, ranges), m))
+                changed = True
+                break
+    return s
+
+
+def _nonnegative(s: _Sum, ranges: Sequence[Range | None]) -> bool:
+    span = _range(s, ranges)
+    return span is not None and span[0] >= 0
+
+
+def _range(s: _Sum, ranges: Sequence[Range | None]) -> Range | None:
+    lo = hi = s[1]
+    for e, c in s[0].items():
+        r = _expr_range(e, ranges)
+        if r is None:
+            return None
+        lo, hi = lo + min(c * r[0], c * r[1]), hi + max(c * r[0], c * r[1])
+    return lo, hi
+
+
+def _expr_range(e: AffineExpr, ranges: Sequence[Range | None]) -> Range | None:
+    if isinstance(e, AffineConstantExpr):
+        return e.value, e.value
+    if isinstance(e, AffineDimExpr):
+        return ranges[e.position] if e.position < len(ranges) else None
+    if not isinstance(e, AffineBinaryOpExpr):
+        return None
+    lhs, rhs = _expr_range(e.lhs, ranges), _expr_range(e.rhs, ranges)
+    if lhs is None or rhs is None:
+        return None
+    K = AffineBinaryOpKind
+    if e.kind == K.Add:
+        return lhs[0] + rhs[0], lhs[1] + rhs[1]
+    if e.kind == K.Mul:
+        ends = [a * b for a in lhs for b in rhs]
+        return min(ends), max(ends)
+    if rhs[0] != rhs[1] or rhs[0] <= 0:
+        return None
+    d = rhs[0]
+    if e.kind == K.FloorDiv:
+        return lhs[0] // d, lhs[1] // d
+    if e.kind == K.CeilDiv:
+        return -(-lhs[0] // d), -(-lhs[1] // d)
+    if e.kind == K.Mod:
+        return lhs if 0 <= lhs[0] and lhs[1] < d else (0, d - 1)
+    return None
+
+
+def _expr_of(s: _Sum) -> AffineExpr:
+    """The expression of a sum, largest coefficient first (stable), the constant last."""
+    expr: AffineExpr | None = None
+    for e, c in sorted(s[0].items(), key=lambda t: -abs(t[1])):
+        term = e if c == 1 else e * c
+        expr = term if expr is None else expr + term
+    if expr is None:
+        return AffineConstantExpr(s[1])
+    return expr + s[1] if s[1] else expr

@@ -31,7 +31,7 @@ from xdsl.ir.affine import (
 )
 
 from dpl.dialects import loop, tile
-from dpl.transforms.tile.common import Linear, axis_deps, const_index, linear, tiles
+from dpl.transforms.tile.common import Linear, axis_deps, const_index, linear, simplify_map, tiles
 
 ACCESSES = (loop.LoadOp, loop.StoreOp, tile.AtomicOp)
 
@@ -160,13 +160,15 @@ def fold_applies(root: Operation) -> None:
 
 
 def _compose(op: Operation) -> None:
-    """Substitute the `affine.apply` operands of an access into its (non-linear) map."""
+    """Substitute the `affine.apply` operands of an access into its (non-linear) map, then
+    simplify its floordiv / mod with the loop bounds (`simplify_map`: after chunk-matmul-k,
+    `(%ko * 32 + %ki) floordiv 128` is `%ko floordiv 4`)."""
     assert isinstance(op, ACCESSES)
     while True:
         indices = list(op.indices)
         pos = next((i for i, v in enumerate(indices) if isinstance(v.owner, affine.ApplyOp)), None)
         if pos is None:
-            return
+            break
         apply = indices[pos].owner
         assert isinstance(apply, affine.ApplyOp)
         amap = op.map.data
@@ -179,22 +181,30 @@ def _compose(op: Operation) -> None:
         new_dims = [
             inner if i == pos else AffineDimExpr(operands.index(v)) for i, v in enumerate(indices)
         ]
-        new_map = amap.replace_dims_and_symbols(new_dims, [], len(operands), 0)
-        if isinstance(op, loop.LoadOp):
-            new: Operation = loop.LoadOp(op.memref, operands, new_map)
-            new.result.name_hint = op.result.name_hint
-            op.result.replace_all_uses_with(new.result)
-        elif isinstance(op, loop.StoreOp):
-            new = loop.StoreOp(op.value, op.memref, operands, new_map)
-        else:
-            new = tile.AtomicOp(op.kind.data, op.value, op.memref, operands, new_map)
-        new.attributes |= op.attributes
-        block = op.parent_block()
-        assert block is not None
-        block.insert_op_before(new, op)
-        op.detach()
-        op.erase()
-        op = new
+        op = _with_map(op, operands, amap.replace_dims_and_symbols(new_dims, [], len(operands), 0))
+    simple = simplify_map(op.map.data, list(op.indices))
+    if simple != op.map.data:
+        _with_map(op, list(op.indices), simple)
+
+
+def _with_map(op: Operation, operands: list[SSAValue], new_map: AffineMap) -> Operation:
+    """Replace an access by the same access at `new_map` over `operands`; return the new op."""
+    assert isinstance(op, ACCESSES)
+    if isinstance(op, loop.LoadOp):
+        new: Operation = loop.LoadOp(op.memref, operands, new_map)
+        new.result.name_hint = op.result.name_hint
+        op.result.replace_all_uses_with(new.result)
+    elif isinstance(op, loop.StoreOp):
+        new = loop.StoreOp(op.value, op.memref, operands, new_map)
+    else:
+        new = tile.AtomicOp(op.kind.data, op.value, op.memref, operands, new_map)
+    new.attributes |= op.attributes
+    block = op.parent_block()
+    assert block is not None
+    block.insert_op_before(new, op)
+    op.detach()
+    op.erase()
+    return new
 
 
 def rewrite_value(block: Block, old: SSAValue, form: Linear, before: Operation | None) -> None:

@@ -27,6 +27,10 @@ outside the K-inner loop, read at different indices, indexed by something else, 
 thread axis (no thread would reuse another's element), or its slab would not fit. A non-linear
 summand over block axes and the K-outer index only goes into the origin as it is: a grouped-query
 head `%h floordiv 7` gives `tile.stage %k origin [0, %h floordiv 7, %b * 64, %ko * 32] ...`.
+Indices are first simplified with the loop bounds (`common.simplify_index`), so the o-projection's
+head-major operand `attn[(%ko * 32 + %ki) floordiv 128, .., (%ko * 32 + %ki) mod 128]` (%ki < 32)
+reads as `attn[%ko floordiv 4, .., %ko mod 4 * 32 + %ki]` and is staged with origin
+`[%ko floordiv 4, .., %ko mod 4 * 32]`; a head_dim the k-tile does not divide stays non-linear.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from xdsl.ir.affine import (
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
-from dpl.transforms.tile.common import LOG, linear, linear_expr, tiles
+from dpl.transforms.tile.common import LOG, linear, linear_expr, simplify_map, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, form_expr, matmul_info, substitute, value_form
 
 
@@ -208,7 +212,7 @@ def _matmul_read(load: loop.LoadOp, origin_vals: set[SSAValue], ext: dict[SSAVal
     first) or a reason."""
     indices = list(load.indices)
     origin, slab = [], []
-    for expr in load.map.data.results:
+    for expr in simplify_map(load.map.data, indices).results:
         split = _split_dim(expr, indices, origin_vals)
         if split is None:
             return "a non-linear index over thread, cell or K-inner values"

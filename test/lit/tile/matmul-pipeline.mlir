@@ -94,8 +94,10 @@ func.func @main(%x: memref<1x128x64xf64>, %p_weight: memref<128x64xf64>, %p_bias
 // -----
 
 // The attention-output projection reads its A operand through floordiv/mod indices (heads x
-// head_dim flattened into K): still a matmul, chunked and register-tiled; A stays global (a
-// non-linear index is not staged), B is staged.
+// head_dim flattened into K): still a matmul, chunked and register-tiled. Its head_dim of 16 is
+// below the k-tile of 32, so the index stays non-linear in %ki (`%ko * 2 + %ki floordiv 16`)
+// and A stays global; B is staged. (A head_dim that the k-tile divides is staged:
+// stage-inputs-head-major.mlir.)
 func.func @main(%attn: memref<4x4x16xf64>, %wo: memref<16x64xf64>) -> memref<4x16xf64> {
   %out = memref.alloc() : memref<4x16xf64>
   loop.kernel @k_o_proj ins(%attn, %wo : memref<4x4x16xf64>, memref<16x64xf64>) outs(%out : memref<4x16xf64>) {
@@ -119,5 +121,5 @@ func.func @main(%attn: memref<4x4x16xf64>, %wo: memref<16x64xf64>) -> memref<4x1
 // CHECK-NEXT:      %acc = loop.for reduce %ko < 2 -> f64 {
 // CHECK-NEXT:        %wo_smem = tile.stage %wo origin [0, %ko * 32] slab [n : 4 at 0, cell : 4 at 0, ki : 32 at 1] : memref<16x64xf64> -> memref<4x4x32xf64, #tile.smem>
 // CHECK-NEXT:        %acc_k = loop.for reduce %ki < 32 -> f64 {
-// CHECK-NEXT:          %a = loop.load %attn[(%ko * 32 + %ki) floordiv 16, %m * 4 + %m_c, (%ko * 32 + %ki) mod 16] : memref<4x4x16xf64>
+// CHECK-NEXT:          %a = loop.load %attn[%ko * 2 + %ki floordiv 16, %m * 4 + %m_c, %ki mod 16] : memref<4x4x16xf64>
 // CHECK-NEXT:          %b = loop.load %wo_smem[%n, %n_c, %ki] : memref<4x4x32xf64, #tile.smem>
