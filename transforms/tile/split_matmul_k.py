@@ -23,11 +23,16 @@ split adds the terms: instead of storing `%v`, each block adds
 
 so the output gets sum(partials) + X + Y exactly once.
 
-The split count S is `splits`, or chosen automatically when `splits = 0` (the default): with B the
-blocks of the tile's launch (the product of its `block` axes; before blockify-launch, when it has
-none, the estimate ceil(tile elements / `tile-elements`), 64 x 64 by default as register-tile 4x4
-on 16 x 16 threads makes) and T the K-outer trips, S is the smallest divisor s >= 2 of T with
-T / s >= `min-trips` and B * s >= `min-blocks`, else the largest divisor with T / s >= `min-trips`.
+The split count S is `splits`, or chosen automatically when `splits = 0` (the default), from a
+model of the launch (`split_time`): with B the blocks of the tile's launch (the product of its
+`block` axes; before blockify-launch, when it has none, the estimate ceil(tile elements /
+`tile-elements`), 64 x 64 by default as register-tile 4x4 on 16 x 16 threads makes), T the K-outer
+trips and C = `sms` x `blocks-per-sm` the blocks that run at once, a split s runs in
+ceil(B s / C) rounds of T / s trips, plus its atomic adds (s per output element, counted as
+s x `atomic-trips` / T of the work). S is the s (1, or a divisor of T leaving >= `min-trips` trips
+per split) of least modeled time, the smallest of equals; 1 (no split) unless that saves >= 10%.
+On an H100 (132 SMs) a 64 x 64 tile's 448 blocks (M 512, N 3584, K 3584: T = 112) run 3 per SM in
+2 rounds unsplit and in 8 rounds of 16 trips with S = 7 (1.14 rounds' worth plus 9% for atomics).
 
 Runtime contract: the output must start at 0 (the identity of add). The kernel is marked
 `{tile.zero_init = [i, ...]}` with the positions of the outs written this way; the materializer /
@@ -39,7 +44,7 @@ Declines (logged to `dpl.passes`) a tile that is not a matmul, whose K is not ch
 already holds stages (run before stage-inputs), whose epilogue is not a store of the accumulator
 or of the accumulator plus terms (a relu, a multiply: those do not distribute over the partial
 sums), whose K-outer trip count is not a multiple of an explicit `splits` (or `splits` < 2), or,
-automatically, whose launch already has >= `min-blocks` blocks or whose K-outer has no divisor
+automatically, whose launch would gain < 10% from a split (modeled) or whose K-outer has no divisor
 s >= 2 leaving >= `min-trips` trips per split.
 """
 
@@ -58,6 +63,9 @@ from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.tile.common import LOG, index_constant, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import fold_applies, kernel_name, matmul_info, rewrite_value
+
+SPLIT_AXIS = "ks"
+"""The name of the block axis a split adds (the schedule reads the split count from it)."""
 
 ZERO_INIT = "tile.zero_init"
 """Kernel attribute: positions of the outs that must be zeroed before the launch."""
@@ -79,14 +87,29 @@ def launch_blocks(t: tile.TileOp, tile_elements: int) -> int:
     return max(1, -(-math.prod(e for _, e, _ in t.axes) // tile_elements))
 
 
-def choose_splits(blocks: int, trips: int, min_blocks: int, min_trips: int) -> int | str:
+def split_time(blocks: int, trips: int, splits: int, at_once: int, atomic_trips: float) -> float:
+    """The modeled time, in K-outer trips of one block, of a launch of `blocks` tiles with
+    `trips` K-outer trips split `splits` ways when `at_once` blocks run at a time: the rounds of
+    blocks times the trips of each, plus the atomic adds of the partial sums (none unsplit)."""
+    rounds = -(-blocks * splits // at_once)
+    atomics = atomic_trips * splits if splits > 1 else 0.0
+    return rounds * (trips / splits) * (1 + atomics / trips)
+
+
+def choose_splits(blocks: int, trips: int, p: SplitMatmulK) -> int | str:
     """The automatic split count for `blocks` blocks and `trips` K-outer trips, or why none."""
-    if blocks >= min_blocks:
-        return f"{blocks} blocks already reach min-blocks = {min_blocks}"
-    fits = [s for s in range(2, trips + 1) if trips % s == 0 and trips // s >= min_trips]
+    at_once = p.sms * p.blocks_per_sm
+    fits = [s for s in range(2, trips + 1) if trips % s == 0 and trips // s >= p.min_trips]
     if not fits:
-        return f"no split of the {trips} K-outer trips leaves >= min-trips = {min_trips} per block"
-    return next((s for s in fits if blocks * s >= min_blocks), fits[-1])
+        return f"no split of the {trips} K-outer trips leaves >= min-trips = {p.min_trips} per block"
+    cost = {s: split_time(blocks, trips, s, at_once, p.atomic_trips) for s in [1, *fits]}
+    best = min(cost, key=lambda s: (cost[s], s))
+    if cost[best] > 0.9 * cost[1]:
+        return (
+            f"{blocks} blocks ({at_once} at once) gain < 10% from any split "
+            f"(best {best}: {cost[best] / cost[1]:.2f} of the unsplit time)"
+        )
+    return best
 
 
 def epilogue(acc: SSAValue, t: tile.TileOp) -> loop.StoreOp | str:
@@ -128,16 +151,20 @@ def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
     splits, how = p.splits, ""
     if splits == 0:
         blocks = launch_blocks(t, p.tile_elements)
-        chosen = choose_splits(blocks, trips, p.min_blocks, p.min_trips)
+        chosen = choose_splits(blocks, trips, p)
         if isinstance(chosen, str):
             return False, chosen
         splits = chosen
-        how = f" (automatic: {blocks} x {splits} blocks, min-blocks {p.min_blocks})"
+        at_once = p.sms * p.blocks_per_sm
+        saved = split_time(blocks, trips, splits, at_once, p.atomic_trips) / split_time(
+            blocks, trips, 1, at_once, p.atomic_trips
+        )
+        how = f" (automatic: {blocks} x {splits} blocks, {at_once} at once, {saved:.2f} of the unsplit time)"
     if splits < 2 or trips % splits:
         return False, f"K-outer of {trips} trips is not a multiple of splits = {splits} (>= 2)"
     kernel = t.parent_op()
     assert isinstance(kernel, tile.KernelOp)
-    axes = [(splits, tile.AxisKind.BLOCK, "ks")] + [
+    axes = [(splits, tile.AxisKind.BLOCK, SPLIT_AXIS)] + [
         (e, k, v.name_hint or f"a{i}") for i, (v, e, k) in enumerate(t.axes)
     ]
     new = rebuild_tile(t, axes, lambda b: (list(b.args[1:]), []))
@@ -193,9 +220,15 @@ class SplitMatmulK(ModulePass):
     name = "split-matmul-k"
 
     splits: int = 0
-    """The split count; 0 chooses it from min-blocks / min-trips / tile-elements."""
-    min_blocks: int = 528
-    """Automatic: the blocks to reach (4 x the 132 SMs of an H100)."""
+    """The split count; 0 chooses it from the launch model (`split_time`)."""
+    sms: int = 132
+    """Automatic: the GPU's multiprocessors (an H100 SXM has 132)."""
+    blocks_per_sm: int = 3
+    """Automatic: the tile's blocks that run at once on one multiprocessor (64 x 64 tiles of
+    4 x 4 registers: 3, limited by 80 registers a thread; 128 x 128 of 8 x 8: 1)."""
+    atomic_trips: float = 1.5
+    """Automatic: the cost of one split's atomic adds, in K-outer trips (of 32: 48 / K per split,
+    measured as the gap between split and unsplit launches of equal rounds on an H100)."""
     min_trips: int = 8
     """Automatic: the fewest K-outer trips each split keeps."""
     tile_elements: int = 64 * 64

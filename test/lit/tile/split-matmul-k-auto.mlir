@@ -1,13 +1,14 @@
-// RUN: dpl-opt %s --split-input-file --pass-pipeline='split-matmul-k{min-blocks=16 min-trips=2 tile-elements=16}' | filecheck %s
-// split-matmul-k with no `splits` (= 0) chooses the split count: with B the blocks of the launch
-// (its block axes, or, before blockify-launch, ceil(tile elements / tile-elements)) and T the
-// K-outer trips, the smallest divisor s >= 2 of T with T / s >= min-trips and B * s >= min-blocks,
-// else the largest divisor with T / s >= min-trips. Here (small shapes) min-blocks = 16,
-// min-trips = 2, tile-elements = 16:
-// - 8 x 8 threads, no block axis: B = 64 / 16 = 4, T = 8: s = 4 (4 x 2 < 16, 4 x 4 = 16).
-// - 4 x 4 threads: B = 1, T = 16: no s reaches 16 blocks, so the largest with >= 2 trips, s = 8.
-// - a block axis of 2 (B = 2, its threads do not count), T = 16: s = 8 (2 x 8 = 16).
-// Declined: 16 x 16 threads (B = 256 / 16 = 16 blocks already); T = 2 (s = 2 leaves 1 trip < 2).
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='split-matmul-k{sms=4 blocks-per-sm=4 atomic-trips=0.5 min-trips=2 tile-elements=16}' | filecheck %s
+// split-matmul-k with no `splits` (= 0) chooses the split count from its launch model: with B the
+// blocks of the launch (its block axes, or, before blockify-launch, ceil(tile elements /
+// tile-elements)), T the K-outer trips and C = sms x blocks-per-sm = 16 blocks at once, split s
+// takes ceil(B s / C) rounds x T / s trips x (1 + s x atomic-trips / T) (no atomics unsplit); the
+// least of s = 1 and the divisors leaving >= min-trips = 2 trips wins, a split only if it saves 10%:
+// - 8 x 8 threads, no block axis: B = 64 / 16 = 4, T = 8: s = 4 (1 x 2 x 1.25 = 2.5 of 8).
+// - 4 x 4 threads: B = 1, T = 16: s = 8 (1 round of 2 trips x 1.25).
+// - a block axis of 2 (B = 2, its threads do not count), T = 16: s = 8 (16 blocks, one round).
+// Declined: 16 x 16 threads (B = 16 fill C: s = 2 takes 2 rounds x 2 x 1.25 = 5 > 4); T = 2
+// (s = 2 leaves 1 trip < 2).
 
 func.func @main(%x: memref<8x128xf64>, %w: memref<128x8xf64>) -> memref<8x8xf64> {
   %out = memref.alloc() : memref<8x8xf64>
