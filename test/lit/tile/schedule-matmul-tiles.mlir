@@ -1,0 +1,88 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='schedule' | filecheck %s
+// The schedule tries each matmul with 64 x 64 block tiles (4 x 4 registers, 3 blocks per SM)
+// and 128 x 128 (8 x 8, 1 block per SM) and keeps the one of least modeled time (rounds of
+// blocks the 132 SMs run at once x K trips x the tile's time per trip, 2.62 / 3.2 us):
+// - 2048 x 2048 (K 256: 8 trips): 64 x 64 is 1024 blocks, 3 rounds of 396 (63 us); 128 x 128 is
+//   256 blocks, 2 rounds of 132 (51 us): 128 x 128.
+// - 128 x 512: 64 x 64 is 16 blocks, one round (21 us); 128 x 128 is 4 blocks (26 us): 64 x 64.
+// - a matmul with an epilogue is also tried with the epilogue split off (split-epilogue), when
+//   the split contraction plus a pointwise kernel beat the fused one.
+
+func.func @main(%x: memref<2048x256xf64>, %w: memref<2048x256xf64>) -> memref<2048x2048xf64> {
+  %y = memref.alloc() : memref<2048x2048xf64>
+  loop.kernel @k_big ins(%x, %w : memref<2048x256xf64>, memref<2048x256xf64>) outs(%y : memref<2048x2048xf64>) {
+    loop.for free %a0 < 2048 {
+      loop.for free %a1 < 2048 {
+        %acc = loop.for reduce %r0 < 256 -> f64 {
+          %in = loop.load %x[%a0, %r0] : memref<2048x256xf64>
+          %in_1 = loop.load %w[%a1, %r0] : memref<2048x256xf64>
+          %in_2 = arith.mulf %in, %in_1 : f64
+          loop.accumulate add %in_2 : f64
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<2048x2048xf64>
+      }
+    }
+  }
+  func.return %y : memref<2048x2048xf64>
+}
+// CHECK-LABEL: tile.kernel @k_big
+// CHECK:         tile.tile (%a0_b : 16 = block, %a0_t : 16 = thread, %a1_b : 16 = block, %a1_t : 16 = thread, %a0_c : 8 = cell, %a1_c : 8 = cell)
+
+// -----
+
+func.func @main(%x: memref<128x256xf64>, %w: memref<512x256xf64>) -> memref<128x512xf64> {
+  %y = memref.alloc() : memref<128x512xf64>
+  loop.kernel @k_small ins(%x, %w : memref<128x256xf64>, memref<512x256xf64>) outs(%y : memref<128x512xf64>) {
+    loop.for free %a0 < 128 {
+      loop.for free %a1 < 512 {
+        %acc = loop.for reduce %r0 < 256 -> f64 {
+          %in = loop.load %x[%a0, %r0] : memref<128x256xf64>
+          %in_1 = loop.load %w[%a1, %r0] : memref<512x256xf64>
+          %in_2 = arith.mulf %in, %in_1 : f64
+          loop.accumulate add %in_2 : f64
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<128x512xf64>
+      }
+    }
+  }
+  func.return %y : memref<128x512xf64>
+}
+// CHECK-LABEL: tile.kernel @k_small
+// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 8 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+
+// -----
+
+// silu(g) * (x @ w^T), 128 x 5632 x 2048 (TinyLlama's up projection): fused, the silu epilogue
+// rules out split-K and 176 blocks of 64 x 64 take one round of 64 trips (168 us); with the
+// epilogue split off the contraction splits K (88 us) and the epilogue is a pointwise kernel.
+func.func @main(%g: memref<128x5632xf64>, %x: memref<128x2048xf64>, %w: memref<5632x2048xf64>) -> memref<128x5632xf64> {
+  %out = memref.alloc() : memref<128x5632xf64>
+  loop.kernel @k_mul ins(%g, %x, %w : memref<128x5632xf64>, memref<128x2048xf64>, memref<5632x2048xf64>) outs(%out : memref<128x5632xf64>) {
+    %one = arith.constant 1.000000e+00 : f64
+    loop.for free %i < 128 {
+      loop.for free %j < 5632 {
+        %gv = loop.load %g[%i, %j] : memref<128x5632xf64>
+        %n = arith.negf %gv : f64
+        %e = math.exp %n : f64
+        %d = arith.addf %one, %e : f64
+        %s = arith.divf %gv, %d : f64
+        %acc = loop.for reduce %r < 2048 -> f64 {
+          %a = loop.load %x[%i, %r] : memref<128x2048xf64>
+          %b = loop.load %w[%j, %r] : memref<5632x2048xf64>
+          %p = arith.mulf %a, %b : f64
+          loop.accumulate add %p : f64
+        }
+        %v = arith.mulf %s, %acc : f64
+        loop.store %v, %out[%i, %j] : memref<128x5632xf64>
+      }
+    }
+  }
+  func.return %out : memref<128x5632xf64>
+}
+// CHECK-LABEL: tile.kernel @k_mul_acc
+// CHECK:         tile.tile (%ks : 2 = block,
+// CHECK:         tile.atomic add
+// CHECK:       } {tile.zero_init = [0 : i64]}
+// CHECK-NEXT:  tile.kernel @k_mul ins(%g, %mul_acc
+// CHECK-NOT:     loop.for reduce
+// CHECK:         func.return
