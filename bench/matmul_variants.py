@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from contextlib import contextmanager
 
 import torch
 
+from dpl.backend import host
 from dpl.backend.bench import gpu_time, rel_err
 from dpl.backend.compile import compile as dpl_compile
 
@@ -25,9 +27,10 @@ BASE = (
 )
 
 
-def spec(kt=32, r=4, c=4, splits=1, pad=1) -> str:
+def spec(kt=32, r=4, c=4, splits=1, pad=1, aip=0) -> str:
     split = f"split-matmul-k{{splits={splits}}}," if splits > 1 else ""
-    return "split-nests," + BASE.format(kt=kt, r=r, c=c, split=split, pad=pad) + ",materialize"
+    tail = ",accumulate-in-place" if aip else ""
+    return "split-nests," + BASE.format(kt=kt, r=r, c=c, split=split, pad=pad) + ",materialize" + tail
 
 
 VARIANTS = {
@@ -50,7 +53,39 @@ VARIANTS = {
     "pad4sk8": spec(pad=4, splits=8),
     "rt8x4pad4sk4": spec(r=8, c=4, pad=4, splits=4),
     "rt8x8pad4sk4": spec(r=8, c=8, pad=4, splits=4),
+    # `aip`: the chunked K loop folds straight into the outer accumulators (accumulate-in-place)
+    "pad4aip": spec(pad=4, aip=1),
+    "pad4sk4aip": spec(pad=4, splits=4, aip=1),
+    "rt8x4pad4aip": spec(r=8, c=4, pad=4, aip=1),
+    "rt8x8pad4aip": spec(r=8, c=8, pad=4, aip=1),
+    "rt8x8pad4sk4aip": spec(r=8, c=8, pad=4, splits=4, aip=1),
+    # pad 2: K read as float2, half the operand registers of float4 (8x8: 140 instead of 246)
+    "rt8x8pad2aip": spec(r=8, c=8, pad=2, aip=1),
+    "rt8x8pad2sk2aip": spec(r=8, c=8, pad=2, splits=2, aip=1),
+    "rt8x8pad2sk4aip": spec(r=8, c=8, pad=2, splits=4, aip=1),
+    "rt8x4pad2aip": spec(r=8, c=4, pad=2, aip=1),
 }
+# `lb2`: the same CUDA with `__launch_bounds__(256, 2)`: ptxas keeps 128 registers, 2 blocks/SM
+for _name in ("rt8x8pad4aip", "rt8x8pad4sk2aip", "rt8x8pad4sk4aip"):
+    VARIANTS[_name + "lb2"] = VARIANTS.get(_name) or spec(
+        r=8, c=8, pad=4, aip=1, splits=int(_name[-4]) if "sk" in _name else 1
+    )
+
+
+@contextmanager
+def launch_bounds(name: str):
+    """For `*lb2` variants, print each kernel's launch bounds with a minimum of 2 blocks/SM."""
+    if not name.endswith("lb2"):
+        yield
+        return
+    original = host.print_cuda
+    host.print_cuda = lambda m: original(m).replace(
+        "__launch_bounds__(256)", "__launch_bounds__(256, 2)"
+    )
+    try:
+        yield
+    finally:
+        host.print_cuda = original
 
 
 def main() -> int:
@@ -73,8 +108,9 @@ def main() -> int:
         flops = 2 * m * n * k
         for name in a.variants.split(","):
             try:
-                c = dpl_compile(fn, x, w, pipeline=VARIANTS[name])
-                out = c(xg, wg, poison=True)
+                with launch_bounds(name):
+                    c = dpl_compile(fn, x, w, pipeline=VARIANTS[name])
+                    out = c(xg, wg, poison=True)
                 err = rel_err(out, ref)
                 t = gpu_time(lambda x, w: c(x, w), [(xg, wg)], flush=True)["median_ms"]
                 grid = ";".join("x".join(map(str, kk.grid)) for kk in c.kernels())
