@@ -270,13 +270,21 @@ def gpu_time(
 _CACHE: dict[tuple, float] = {}
 
 
+def _private_generator(dev: torch.device) -> torch.Generator:
+    """A CUDA generator of our own for the ceilings' random operands: a graph capture that
+    failed in this process (gpu_time's eager fallback) leaves torch's default CUDA generator
+    registered with that capture, and drawing from it then raises 'Offset increment outside
+    graph capture'."""
+    return torch.Generator(device=dev).manual_seed(0)
+
+
 def measure_copy_bandwidth(nbytes_: int = 1 << 30, device: int | None = None) -> float:
     """Device-to-device copy bandwidth in bytes/s, counting bytes read + written (cached)."""
     idx = torch.cuda.current_device() if device is None else device
     key = ("copy", idx, nbytes_)
     if key not in _CACHE:
         dev = torch.device("cuda", idx)
-        src = torch.randn(nbytes_ // 4, device=dev)
+        src = torch.randn(nbytes_ // 4, device=dev, generator=_private_generator(dev))
         dst = torch.empty_like(src)
         t = gpu_time(lambda: dst.copy_(src), [()], replays=30, warmup=3)
         _CACHE[key] = 2 * src.numel() * 4 / (t["median_ms"] * 1e-3)
@@ -290,7 +298,8 @@ def measure_cublas_fp32(n: int = 8192, device: int | None = None) -> float:
     key = ("cublas", idx, n)
     if key not in _CACHE:
         dev = torch.device("cuda", idx)
-        a, b = torch.randn(n, n, device=dev), torch.randn(n, n, device=dev)
+        gen = _private_generator(dev)
+        a, b = (torch.randn(n, n, device=dev, generator=gen) for _ in range(2))
         c = torch.empty(n, n, device=dev)
         prev = torch.backends.cuda.matmul.allow_tf32
         try:
