@@ -22,9 +22,13 @@ from typing import Any
 import torch
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
+from xdsl.rewriter import Rewriter
 
 from dpl.backend.host import HostProgram, nbytes
+from dpl.dialects import kernel as K
 from dpl.dialects import loop
+from dpl.transforms.loop.split_epilogue import split_epilogue
+from dpl.transforms.loop.split_nests import split_kernel
 
 #: Float ops that count as one flop each (the CUDA they print is one instruction or close).
 _FLOP_DIALECTS = ("arith.", "math.")
@@ -125,10 +129,26 @@ def lower(prog: Any, pipeline: str | None = None, verbose: bool = False) -> tupl
 
     module = prog.module.clone()
     run_pipeline(module, IR_PIPELINES["loop"], verbose)
-    flops = loop_flops(module)
+    loop_module = module.clone()
     rest = pipeline if pipeline is not None else kernel_schedule()
     run_pipeline(module, rest, verbose)
-    return module, flops
+    names = {op.sym_name.data for op in module.walk() if isinstance(op, K.KernelFuncOp)}
+    return module, loop_flops(_split_as_scheduled(loop_module, names))
+
+
+def _split_as_scheduled(module: ModuleOp, names: set[str]) -> ModuleOp:
+    """The loop-level `module` with its kernels split as the rest of the pipeline split them
+    (`@k` into `@k`, `@k_part1`, ... by split-nests; `@k` into `@k_acc` and `@k` by the schedule's
+    split-epilogue), judged by the final kernel `names`, so that each kernel's flops are counted
+    under its own name."""
+    for kernel in [k for k in module.walk() if isinstance(k, loop.KernelOp)]:
+        parts = split_kernel(kernel) if f"{kernel.sym_name.data}_part1" in names else None
+        if parts is not None:
+            Rewriter.replace_op(kernel, parts)
+    for kernel in [k for k in module.walk() if isinstance(k, loop.KernelOp)]:
+        if f"{kernel.sym_name.data}_acc" in names:
+            split_epilogue(kernel)
+    return module
 
 
 def kernel_schedule() -> str:

@@ -49,6 +49,13 @@ class Plan:
         return sum(self.slot_bytes)
 
 
+def aligned(t: Any) -> Any:
+    """`t`, or a copy of it if its data does not start on a 16-byte boundary: kernels read and
+    write whole rows as float4 (a contiguous slice such as `x[1:]` of a row of 3 floats starts
+    4 bytes in, and a 16-byte access there faults)."""
+    return t if t.data_ptr() % 16 == 0 else t.clone()
+
+
 def nbytes(t: MemRefType) -> int:
     """Bytes of a statically shaped memref."""
     n = 1
@@ -195,8 +202,7 @@ class HostProgram:
                         f"dpl runtime: argument {i} ({self.values[i].name_hint}) wants "
                         f"{list(want)} {dtype}, got {list(a.shape)} {a.dtype}"
                     )
-                if not a.is_cuda or not a.is_contiguous():
-                    a = a.to("cuda").contiguous()
+                a = aligned(a.to("cuda").contiguous())
             tensors[i] = a
         for v, view in self._workspace_views().items():
             tensors[v] = view

@@ -83,3 +83,38 @@ func.func @main(%x: memref<8x4xf32>) -> memref<8xf32> {
 """
     module = parse_module(make_context(), text, "sum.mlir")
     assert loop_flops(module) == {"k_sum": 8 * 4 * 2}
+
+
+def test_flops_follow_the_kernels_the_schedule_splits():
+    """A kernel split by split-nests (`@k_part1`) or from its epilogue (`@k_acc`: the
+    contraction) is counted under its own name: the matmul's 2 M N K flops go to `@k_acc`, not
+    to the pointwise epilogue left under the old name."""
+    from dpl.backend.compile import lower
+    from dpl.frontend.capture import capture_expression
+
+    prog = capture_expression(
+        "torch.sigmoid(torch.randn(64, 128)) * (torch.randn(64, 256) @ torch.randn(256, 128))"
+    )
+    _, flops = lower(prog, "split-nests,split-epilogue,schedule,materialize")
+    (acc,) = [k for k in flops if k.endswith("_acc")]
+    assert flops[acc] == 2 * 64 * 128 * 256
+    assert 0 < flops[acc.removesuffix("_acc")] <= 6 * 64 * 128  # sigmoid and the product
+
+    prog = capture_expression("torch.cat([torch.randn(8, 4), -torch.randn(8, 4)], dim=1)")
+    _, flops = lower(prog, "split-nests,schedule,materialize")
+    assert sorted(flops.values()) == [0, 8 * 4]  # the negation, in one part only
+
+
+def test_arguments_are_aligned_for_vector_access():
+    """An argument whose data starts off a 16-byte boundary is copied (torch's allocations are
+    aligned), since the kernels use float4 loads and stores."""
+    import torch
+
+    from dpl.backend.host import aligned
+
+    x = torch.arange(12, dtype=torch.float32)
+    assert aligned(x) is x
+    view = x[1:9]
+    assert view.data_ptr() % 16 != 0
+    copy = aligned(view)
+    assert copy.data_ptr() % 16 == 0 and torch.equal(copy, view)
