@@ -33,7 +33,9 @@ IR_PIPELINES: dict[str, str] = {
     "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops",
     "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,split-nests,schedule",
 }
-IR_PIPELINES["kernel"] = IR_PIPELINES["tile"] + ",materialize,accumulate-in-place"
+IR_PIPELINES["kernel"] = (
+    IR_PIPELINES["tile"] + ",materialize,vectorize-access{reductions=false},accumulate-in-place"
+)
 IR_PIPELINES["cuda"] = IR_PIPELINES["kernel"]
 
 #: `--model` names: (hf config name, whole model?)

@@ -39,6 +39,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.chunk_matmul_k",
     "dpl.transforms.tile.double_buffer",
     "dpl.transforms.tile.register_tile",
+    "dpl.transforms.tile.vectorize_pointwise",
     "dpl.transforms.tile.split_matmul_k",
     "dpl.transforms.tile.permute_register_tile",
     "dpl.transforms.tile.chunk_reduce",

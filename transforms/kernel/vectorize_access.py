@@ -527,9 +527,15 @@ class VectorizeAccess(ModulePass):
 
     name = "vectorize-access"
 
+    reductions: bool = True
+    """Also loops with results (reductions, whose sums the lanes regroup); the default kernel
+    pipeline says false: a matmul's K loop must stay one multiply-add per product."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for func in [f for f in op.walk() if isinstance(f, K.KernelFuncOp)]:
             for loop in [o for o in func.body.walk() if isinstance(o, K.ForOp)]:
+                if loop.res and not self.reductions:
+                    continue
                 try:
                     _vectorize(loop, func)
                 except Decline as why:

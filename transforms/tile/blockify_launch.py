@@ -15,8 +15,10 @@ Three cases:
   top-level free `loop.for` becomes `tile.strided_for free` from the lane. Top-level reduce loops
   stay as they are (every lane computes them; cooperative-reduce then shares them out).
 - Otherwise (pointwise body): axes are taken from the last (fastest) as `thread` while they fit
-  in `block-size`; an axis that does not fit but whose extent the remaining budget divides is
-  split into a `block` part and a `thread` part (`a = ab * T + at`); the rest are `block`.
+  in `block-size`; an axis that does not fit is split into a `block` part and a `thread` part
+  (`a = ab * T + at`) of T = gcd(extent, remaining budget) threads, if that is the whole budget or
+  at least a warp (4736 over 256 threads: 37 blocks of 128, and the next axis takes the other 2),
+  and the budget left goes on to the next axis; the rest are `block`.
 
 Declines (logged to `dpl.passes`) when the tile already has a `block` or `cell` axis (a matmul:
 when its M / N threads already fit and nothing else is a thread), or a collective op (stage /
@@ -148,9 +150,10 @@ def _pointwise(t: tile.TileOp, block_size: int) -> str | None:
         if e <= budget:
             plan[i] = [(e, K.THREAD, name)]
             budget //= e
-        elif budget > 1 and e % budget == 0:
-            plan[i] = [(e // budget, K.BLOCK, name + "_b"), (budget, K.THREAD, name + "_t")]
-            budget = 1
+        elif budget > 1 and (math.gcd(e, budget) == budget or math.gcd(e, budget) >= 32):
+            threads = math.gcd(e, budget)
+            plan[i] = [(e // threads, K.BLOCK, name + "_b"), (threads, K.THREAD, name + "_t")]
+            budget //= threads
         else:
             plan[i] = [(e, K.BLOCK, name)]
     _apply_plan(t, plan)

@@ -3,8 +3,9 @@
 Each kernel is classified from its loop nest, then scheduled on its own with its class's pass
 pipeline (below), as if that pipeline ran on a module holding only that kernel. The classes:
 
-- pointwise: no reduce loop (elementwise ops, copies, concat parts): one thread per element,
-  blocks of blockify-launch's default size;
+- pointwise: no reduce loop (elementwise ops, copies, concat parts): 4 consecutive elements
+  per thread where every access allows one float4 (vectorize-pointwise), else one; blocks of
+  blockify-launch's default size;
 - matmul: a contraction (a reduce loop loading A and B, each indexed by a free loop the other is
   not): K chunked, K split over blocks when the launch model says it pays (split-matmul-k), a
   register tile per thread on 16 x 16 threads, A and B tiles staged in shared memory (rows padded
@@ -50,7 +51,7 @@ ROW = "tileify,blockify-launch,cooperative-reduce,stage-inputs,mark-unroll"
 
 #: The tile pipeline of each kernel class; `{target}` is the schedule's target.
 PIPELINES: dict[str, str] = {
-    "pointwise": "tileify,blockify-launch,mark-unroll",
+    "pointwise": "tileify,vectorize-pointwise,blockify-launch,mark-unroll",
     "row reduction": ROW,
     "attention": ROW,
     "matmul": "tileify,chunk-matmul-k,"

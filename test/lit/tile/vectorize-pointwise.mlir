@@ -1,0 +1,118 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='vectorize-pointwise{min-threads=32}' | filecheck %s
+// vectorize-pointwise gives each thread of a pointwise tile 4 consecutive elements of its fastest
+// axis, as a free loop that vectorize-access makes one float4 access per buffer after
+// materialize. Declined: an access that reads the axis outside the innermost dim (a transpose),
+// an offset that is not a multiple of 4, a fastest axis that 4 does not divide, and a tile that
+// would keep fewer than min-threads threads.
+
+// silu(x) * y over 16 x 64: 16 x 16 threads of 4 elements each.
+func.func @main(%x: memref<16x64xf32>, %y: memref<16x64xf32>) -> memref<16x64xf32> {
+  %mul = memref.alloc() : memref<16x64xf32>
+  tile.kernel @k_mul ins(%y, %x : memref<16x64xf32>, memref<16x64xf32>) outs(%mul : memref<16x64xf32>) {
+    %0 = arith.constant 1.000000e+00 : f32
+    tile.tile (%a0 : 16 = thread, %a1 : 64 = thread) {
+      %a = loop.load %x[%a0, %a1] : memref<16x64xf32>
+      %1 = arith.negf %a : f32
+      %2 = math.exp %1 : f32
+      %3 = arith.addf %0, %2 : f32
+      %4 = arith.divf %0, %3 : f32
+      %a_1 = arith.mulf %a, %4 : f32
+      %b = loop.load %y[%a0, %a1] : memref<16x64xf32>
+      %5 = arith.mulf %a_1, %b : f32
+      loop.store %5, %mul[%a0, %a1] : memref<16x64xf32>
+    }
+  }
+  func.return %mul : memref<16x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_mul
+// CHECK:         tile.tile (%a0 : 16 = thread, %a1_v : 16 = thread) {
+// CHECK-NEXT:      loop.for free %a1_l < 4 {
+// CHECK-NEXT:        %a = loop.load %x[%a0, %a1_v * 4 + %a1_l] : memref<16x64xf32>
+// CHECK:             %b = loop.load %y[%a0, %a1_v * 4 + %a1_l] : memref<16x64xf32>
+// CHECK:             loop.store %{{.*}}, %mul[%a0, %a1_v * 4 + %a1_l] : memref<16x64xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+
+// -----
+
+// A broadcast row (bias[%a1]) and an offset that is a multiple of 4 (the second half of a
+// rotate_half) keep one vector access each.
+func.func @main(%x: memref<8x64xf32>, %bias: memref<32xf32>) -> memref<8x32xf32> {
+  %out = memref.alloc() : memref<8x32xf32>
+  tile.kernel @k_half ins(%x, %bias : memref<8x64xf32>, memref<32xf32>) outs(%out : memref<8x32xf32>) {
+    tile.tile (%a0 : 8 = thread, %a1 : 32 = thread) {
+      %v = loop.load %x[%a0, %a1 + 32] : memref<8x64xf32>
+      %b = loop.load %bias[%a1] : memref<32xf32>
+      %s = arith.addf %v, %b : f32
+      loop.store %s, %out[%a0, %a1] : memref<8x32xf32>
+    }
+  }
+  func.return %out : memref<8x32xf32>
+}
+// CHECK-LABEL: tile.kernel @k_half
+// CHECK:         tile.tile (%a0 : 8 = thread, %a1_v : 8 = thread) {
+// CHECK-NEXT:      loop.for free %a1_l < 4 {
+// CHECK-NEXT:        %v = loop.load %x[%a0, %a1_v * 4 + %a1_l + 32] : memref<8x64xf32>
+// CHECK-NEXT:        %b = loop.load %bias[%a1_v * 4 + %a1_l] : memref<32xf32>
+
+// -----
+
+// x.t() + y: x is read along its outer dim, so the tile stays one element per thread.
+func.func @main(%x: memref<64x16xf32>, %y: memref<16x64xf32>) -> memref<16x64xf32> {
+  %add = memref.alloc() : memref<16x64xf32>
+  tile.kernel @k_transpose ins(%y, %x : memref<16x64xf32>, memref<64x16xf32>) outs(%add : memref<16x64xf32>) {
+    tile.tile (%a0 : 16 = thread, %a1 : 64 = thread) {
+      %in = loop.load %x[%a1, %a0] : memref<64x16xf32>
+      %b = loop.load %y[%a0, %a1] : memref<16x64xf32>
+      %0 = arith.addf %in, %b : f32
+      loop.store %0, %add[%a0, %a1] : memref<16x64xf32>
+    }
+  }
+  func.return %add : memref<16x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_transpose
+// CHECK:         tile.tile (%a0 : 16 = thread, %a1 : 64 = thread) {
+// CHECK-NEXT:      %in = loop.load %x[%a1, %a0] : memref<64x16xf32>
+
+// -----
+
+// An offset of 1 (x[..., a + 1]) would start a float4 off its 16-byte boundary.
+func.func @main(%x: memref<8x65xf32>) -> memref<8x64xf32> {
+  %out = memref.alloc() : memref<8x64xf32>
+  tile.kernel @k_shift ins(%x : memref<8x65xf32>) outs(%out : memref<8x64xf32>) {
+    tile.tile (%a0 : 8 = thread, %a1 : 64 = thread) {
+      %v = loop.load %x[%a0, %a1 + 1] : memref<8x65xf32>
+      loop.store %v, %out[%a0, %a1] : memref<8x64xf32>
+    }
+  }
+  func.return %out : memref<8x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_shift
+// CHECK:         tile.tile (%a0 : 8 = thread, %a1 : 64 = thread) {
+
+// -----
+
+// A fastest axis of 30 is not a multiple of 4; 8 x 4 = 32 elements leave 8 threads < 32.
+func.func @main(%x: memref<64x30xf32>, %y: memref<8x4xf32>) -> (memref<64x30xf32>, memref<8x4xf32>) {
+  %a = memref.alloc() : memref<64x30xf32>
+  %b = memref.alloc() : memref<8x4xf32>
+  tile.kernel @k_ragged ins(%x : memref<64x30xf32>) outs(%a : memref<64x30xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 30 = thread) {
+      %v = loop.load %x[%a0, %a1] : memref<64x30xf32>
+      %n = arith.negf %v : f32
+      loop.store %n, %a[%a0, %a1] : memref<64x30xf32>
+    }
+  }
+  tile.kernel @k_small ins(%y : memref<8x4xf32>) outs(%b : memref<8x4xf32>) {
+    tile.tile (%b0 : 8 = thread, %b1 : 4 = thread) {
+      %w = loop.load %y[%b0, %b1] : memref<8x4xf32>
+      %m = arith.negf %w : f32
+      loop.store %m, %b[%b0, %b1] : memref<8x4xf32>
+    }
+  }
+  func.return %a, %b : memref<64x30xf32>, memref<8x4xf32>
+}
+// CHECK-LABEL: tile.kernel @k_ragged
+// CHECK:         tile.tile (%a0 : 64 = thread, %a1 : 30 = thread) {
+// CHECK-LABEL: tile.kernel @k_small
+// CHECK:         tile.tile (%b0 : 8 = thread, %b1 : 4 = thread) {

@@ -1,0 +1,143 @@
+"""vectorize-pointwise: give each thread of a pointwise tile `width` consecutive elements.
+
+A pointwise tile (thread axes only, no reduce loop, no stage or combine: what tileify makes of an
+elementwise kernel) whose fastest axis `%a` of extent E is read and written only as the
+innermost index of f32 buffers, with coefficient 1 and everything else in that index a multiple
+of `width`, gets a thread axis of E / width and a free loop of `width` trips around its body:
+
+    tile.tile (%a0 : 128 = thread, %a1 : 18944 = thread) {
+      %v = loop.load %x[%a0, %a1] ...  loop.store %r, %y[%a0, %a1]
+    }
+ -> tile.tile (%a0 : 128 = thread, %a1_v : 4736 = thread) {
+      loop.for free %a1_l < 4 {
+        %v = loop.load %x[%a0, %a1_v * 4 + %a1_l] ...  loop.store %r, %y[%a0, %a1_v * 4 + %a1_l]
+      }
+    }
+
+The (thread, loop) pair covers the same elements as the old axis, each once, so meaning is kept.
+After materialize the loop is a `kernel.for` over 4 consecutive floats of each buffer, which
+vectorize-access turns into one 16-byte access per buffer (LDG.128 / STG.128, a quarter of the
+memory instructions of one float per thread). Run it before blockify-launch.
+
+Declines (logged to `dpl.passes`) a tile with a block or cell axis, a reduce loop or a collective
+op; whose fastest axis is not a multiple of `width` or leaves fewer than `min-threads` threads;
+or with an access that could not become one vector access (the axis in another index, with a
+coefficient other than 1, beside a term that is not a multiple of `width`, or in a buffer that is
+not f32 with an innermost extent that `width` divides).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import affine
+from xdsl.dialects.builtin import AffineMapAttr, Float32Type, MemRefType, ModuleOp
+from xdsl.ir import Block
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+
+from dpl.dialects import loop, tile
+from dpl.dialects.loop import IterKind
+from dpl.transforms.tile.common import LOG, linear
+from dpl.transforms.tile.matmul import fold_applies, for_each_tile
+
+ACCESSES = (loop.LoadOp, loop.StoreOp)
+
+
+def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, width: int) -> str | None:
+    """Why the access `op` could not be one `width`-wide vector access along `axis`, or None."""
+    if axis not in op.indices:
+        return None
+    ty = op.memref.type
+    assert isinstance(ty, MemRefType)
+    what = f"the access to %{op.memref.name_hint or '?'}"
+    if not isinstance(ty.element_type, Float32Type):
+        return f"{what} is not f32"
+    if ty.get_shape()[-1] % width:
+        return f"{what} has an innermost extent of {ty.get_shape()[-1]}, not a multiple of {width}"
+    *outer, inner = op.map.data.results
+    for expr in outer:
+        form = linear(expr, list(op.indices))
+        if form is None or axis in form[0]:
+            return f"{what} indexes it outside the innermost dim"
+    form = linear(inner, list(op.indices))
+    if form is None or form[0].get(axis) != 1:
+        return f"{what} does not index the innermost dim by it with coefficient 1"
+    rest = [c for v, c in form[0].items() if v is not axis] + [form[1]]
+    if any(c % width for c in rest):
+        return f"{what} adds a term that is not a multiple of {width} to it"
+    return None
+
+
+def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | None:
+    """Rewrite `t` as the module docstring says; None if done, else why not."""
+    if any(k != tile.AxisKind.THREAD for _, _, k in t.axes):
+        return "the tile already has block or cell axes (run before blockify-launch)"
+    for op in t.walk():
+        if isinstance(op, loop.ForOp) and op.is_reduce:
+            return "the tile holds a reduce loop (not pointwise)"
+        if isinstance(op, tile.StageOp | tile.CombineOp | tile.StridedForOp | tile.AtomicOp):
+            return f"the tile holds {op.name}"
+    fold_applies(t)
+    axis, extent, _ = t.axes[-1]
+    threads = 1
+    for _, e, _ in t.axes:
+        threads *= e
+    if extent % width:
+        return f"its fastest axis of {extent} is not a multiple of {width}"
+    if threads // width < min_threads:
+        return f"{threads} elements leave fewer than min-threads = {min_threads} threads"
+    for op in t.walk():
+        if isinstance(op, ACCESSES):
+            why = _access_declines(op, axis, width)
+            if why is not None:
+                return why
+
+    # The old body moves into a free loop of `width` trips; the old axis is `%a_v * width + %a_l`.
+    name = axis.name_hint or f"a{len(t.axes) - 1}"
+    body = Block(arg_types=[axis.type])
+    body.args[0].name_hint = f"{name}_l"
+    new = tile.TileOp([(e if v is not axis else e // width, k) for v, e, k in t.axes])
+    for old_arg, new_arg in zip(t.body.block.args, new.body.block.args):
+        new_arg.name_hint = old_arg.name_hint if old_arg is not axis else f"{name}_v"
+        if old_arg is not axis:
+            old_arg.replace_all_uses_with(new_arg)
+    amap = AffineMap(2, 0, (AffineDimExpr(0) * width + AffineDimExpr(1),))
+    index = affine.ApplyOp([new.body.block.args[-1], body.args[0]], AffineMapAttr(amap))
+    index.result.name_hint = name
+    body.add_op(index)
+    axis.replace_all_uses_with(index.result)
+    for op in list(t.body.block.ops):
+        op.detach()
+        body.add_op(op)
+    body.add_op(loop.YieldOp())
+    new.body.block.add_op(loop.ForOp(IterKind.FREE, width, body))
+    new.attributes |= t.attributes
+    parent = t.parent_block()
+    assert parent is not None
+    parent.insert_op_before(new, t)
+    t.detach()
+    t.erase()
+    fold_applies(new)
+    return None
+
+
+@dataclass(frozen=True)
+class VectorizePointwise(ModulePass):
+    """Give each thread of a pointwise tile `width` consecutive elements of its fastest axis."""
+
+    name = "vectorize-pointwise"
+
+    width: int = 4
+    min_threads: int = 32 * 132
+    """The fewest threads to leave (a warp per SM of an H100): a small tile stays one element
+    per thread, so that it spreads over the GPU."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        vectorize = lambda t: vectorize_pointwise(t, self.width, self.min_threads)  # noqa: E731
+        for where, reason in for_each_tile(op, vectorize):
+            if reason is None:
+                LOG.info("vectorize-pointwise: %s: %d elements per thread", where, self.width)
+            else:
+                LOG.info("vectorize-pointwise: declined %s: %s", where, reason)
