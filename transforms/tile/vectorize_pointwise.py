@@ -21,9 +21,10 @@ memory instructions of one float per thread). Run it before blockify-launch.
 
 Declines (logged to `dpl.passes`) a tile with a block or cell axis, a reduce loop or a collective
 op; whose fastest axis is not a multiple of `width` or leaves fewer than `min-threads` threads;
-or with an access that could not become one vector access (the axis in another index, with a
-coefficient other than 1, beside a term that is not a multiple of `width`, or in a buffer that is
-not f32 with an innermost extent that `width` divides).
+or with an access that could not become one vector access (the axis in another index or in an
+index computed by ops from it, with a coefficient other than 1, beside a term that is not a
+multiple of `width`, or in a buffer that is not f32 with an innermost extent that `width`
+divides).
 """
 
 from __future__ import annotations
@@ -39,28 +40,30 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
-from dpl.transforms.tile.common import LOG, linear
+from dpl.transforms.tile.common import LOG, axis_deps, linear
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile
 
 ACCESSES = (loop.LoadOp, loop.StoreOp)
 
 
-def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, width: int) -> str | None:
-    """Why the access `op` could not be one `width`-wide vector access along `axis`, or None."""
+def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, deps, width: int) -> str | None:
+    """Why the access `op` could not be one `width`-wide vector access along `axis`, or None
+    (`deps` gives the tile axes a value depends on)."""
+    what = f"the access to %{op.memref.name_hint or '?'}"
+    if any(v is not axis and axis in deps(v) for v in op.indices):
+        return f"{what} has an index computed from it"
     if axis not in op.indices:
         return None
     ty = op.memref.type
     assert isinstance(ty, MemRefType)
-    what = f"the access to %{op.memref.name_hint or '?'}"
     if not isinstance(ty.element_type, Float32Type):
         return f"{what} is not f32"
     if ty.get_shape()[-1] % width:
         return f"{what} has an innermost extent of {ty.get_shape()[-1]}, not a multiple of {width}"
+    dims = {i for i, v in enumerate(op.indices) if v is axis}
     *outer, inner = op.map.data.results
-    for expr in outer:
-        form = linear(expr, list(op.indices))
-        if form is None or axis in form[0]:
-            return f"{what} indexes it outside the innermost dim"
+    if any(expr.used_dims() & dims for expr in outer):
+        return f"{what} indexes it outside the innermost dim"
     form = linear(inner, list(op.indices))
     if form is None or form[0].get(axis) != 1:
         return f"{what} does not index the innermost dim by it with coefficient 1"
@@ -79,7 +82,7 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
             return "the tile holds a reduce loop (not pointwise)"
         if isinstance(op, tile.StageOp | tile.CombineOp | tile.StridedForOp | tile.AtomicOp):
             return f"the tile holds {op.name}"
-    fold_applies(t)
+    fold_applies(t)  # an index `affine.apply`d from the axis is read in the access's map
     axis, extent, _ = t.axes[-1]
     threads = 1
     for _, e, _ in t.axes:
@@ -88,9 +91,10 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
         return f"its fastest axis of {extent} is not a multiple of {width}"
     if threads // width < min_threads:
         return f"{threads} elements leave fewer than min-threads = {min_threads} threads"
+    deps = axis_deps(t)
     for op in t.walk():
         if isinstance(op, ACCESSES):
-            why = _access_declines(op, axis, width)
+            why = _access_declines(op, axis, deps, width)
             if why is not None:
                 return why
 

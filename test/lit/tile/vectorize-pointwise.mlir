@@ -2,8 +2,8 @@
 // vectorize-pointwise gives each thread of a pointwise tile 4 consecutive elements of its fastest
 // axis, as a free loop that vectorize-access makes one float4 access per buffer after
 // materialize. Declined: an access that reads the axis outside the innermost dim (a transpose),
-// an offset that is not a multiple of 4, a fastest axis that 4 does not divide, and a tile that
-// would keep fewer than min-threads threads.
+// an offset that is not a multiple of 4, an index computed by ops from the axis, a fastest axis
+// that 4 does not divide, and a tile that would keep fewer than min-threads threads.
 
 // silu(x) * y over 16 x 64: 16 x 16 threads of 4 elements each.
 func.func @main(%x: memref<16x64xf32>, %y: memref<16x64xf32>) -> memref<16x64xf32> {
@@ -77,17 +77,36 @@ func.func @main(%x: memref<64x16xf32>, %y: memref<16x64xf32>) -> memref<16x64xf3
 // -----
 
 // An offset of 1 (x[..., a + 1]) would start a float4 off its 16-byte boundary.
-func.func @main(%x: memref<8x65xf32>) -> memref<8x64xf32> {
+func.func @main(%x: memref<8x68xf32>) -> memref<8x64xf32> {
   %out = memref.alloc() : memref<8x64xf32>
-  tile.kernel @k_shift ins(%x : memref<8x65xf32>) outs(%out : memref<8x64xf32>) {
+  tile.kernel @k_shift ins(%x : memref<8x68xf32>) outs(%out : memref<8x64xf32>) {
     tile.tile (%a0 : 8 = thread, %a1 : 64 = thread) {
-      %v = loop.load %x[%a0, %a1 + 1] : memref<8x65xf32>
+      %v = loop.load %x[%a0, %a1 + 1] : memref<8x68xf32>
       loop.store %v, %out[%a0, %a1] : memref<8x64xf32>
     }
   }
   func.return %out : memref<8x64xf32>
 }
 // CHECK-LABEL: tile.kernel @k_shift
+// CHECK:         tile.tile (%a0 : 8 = thread, %a1 : 64 = thread) {
+
+// -----
+
+// An index computed by ops from the axis (every other element, x[..., 2 * a]) is not read in
+// an access map, so the tile stays one element per thread.
+func.func @main(%x: memref<8x128xf32>) -> memref<8x64xf32> {
+  %out = memref.alloc() : memref<8x64xf32>
+  tile.kernel @k_stride ins(%x : memref<8x128xf32>) outs(%out : memref<8x64xf32>) {
+    %c2 = arith.constant 2 : index
+    tile.tile (%a0 : 8 = thread, %a1 : 64 = thread) {
+      %j = arith.muli %a1, %c2 : index
+      %v = loop.load %x[%a0, %j] : memref<8x128xf32>
+      loop.store %v, %out[%a0, %a1] : memref<8x64xf32>
+    }
+  }
+  func.return %out : memref<8x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_stride
 // CHECK:         tile.tile (%a0 : 8 = thread, %a1 : 64 = thread) {
 
 // -----
