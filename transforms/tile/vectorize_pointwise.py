@@ -19,12 +19,12 @@ After materialize the loop is a `kernel.for` over 4 consecutive floats of each b
 vectorize-access turns into one 16-byte access per buffer (LDG.128 / STG.128, a quarter of the
 memory instructions of one float per thread). Run it before blockify-launch.
 
-Declines (logged to `dpl.passes`) a tile with a block or cell axis, a reduce loop or a collective
-op; whose fastest axis is not a multiple of `width` or leaves fewer than `min-threads` threads;
-or with an access that could not become one vector access (the axis in another index or in an
-index computed by ops from it, with a coefficient other than 1, beside a term that is not a
-multiple of `width`, or in a buffer that is not f32 with an innermost extent that `width`
-divides).
+Declines (logged to `dpl.passes`) a tile with a block or cell axis, a reduce loop, a collective
+op or a loop at the top of its body; whose fastest axis is not a multiple of `width` or leaves
+fewer than `min-threads` threads; or with an access that could not become one vector access (the
+axis in another index or in an index computed by ops from it, with a coefficient other than 1,
+beside a term that is not a multiple of `width`, or in a buffer that is not f32 with an
+innermost extent that `width` divides).
 """
 
 from __future__ import annotations
@@ -82,6 +82,8 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
             return "the tile holds a reduce loop (not pointwise)"
         if isinstance(op, tile.StageOp | tile.CombineOp | tile.StridedForOp | tile.AtomicOp):
             return f"the tile holds {op.name}"
+    if any(isinstance(op, loop.ForOp) for op in t.body.block.ops):
+        return "the tile body holds a loop (blockify-launch spreads a long one over lanes)"
     fold_applies(t)  # an index `affine.apply`d from the axis is read in the access's map
     axis, extent, _ = t.axes[-1]
     threads = 1
