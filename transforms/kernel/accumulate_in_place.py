@@ -38,24 +38,15 @@ import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    Float32Type,
-    Float64Type,
-    FloatAttr,
-    IntegerAttr,
-    IntegerType,
-    MemRefType,
-    ModuleOp,
-)
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import CombineKind
-from dpl.transforms.kernel.materialize_collective import identity
+from dpl.transforms.kernel.materialize_collective import combine_op, identity_constant
 from dpl.transforms.tile.common import LOG
 
 
@@ -85,23 +76,6 @@ def _inner_pair(outer: K.ForOp) -> tuple[K.ForOp, list[int]] | None:
     return inner, order
 
 
-def _constant(value: float | int, t: Attribute) -> arith.ConstantOp:
-    if isinstance(t, IntegerType):
-        return arith.ConstantOp(IntegerAttr(int(value), t))
-    return arith.ConstantOp(FloatAttr(float(value), t))  # type: ignore[arg-type]
-
-
-def _fold(kind: CombineKind, a: SSAValue, b: SSAValue) -> Operation:
-    is_float = isinstance(a.type, Float32Type | Float64Type)
-    cls = {
-        CombineKind.ADD: arith.AddfOp if is_float else arith.AddiOp,
-        CombineKind.MUL: arith.MulfOp if is_float else arith.MuliOp,
-        CombineKind.MAX: arith.MaximumfOp if is_float else arith.MaxSIOp,
-        CombineKind.MIN: arith.MinimumfOp if is_float else arith.MinSIOp,
-    }[kind]
-    return cls(a, b)
-
-
 def _slot(i: int) -> AffineMap:
     return AffineMap.constant_map(i)
 
@@ -128,7 +102,7 @@ def _rewrite(outer: K.ForOp, inner: K.ForOp, order: list[int]) -> None:
     starts: dict[CombineKind, SSAValue] = {}
     for i, kind in enumerate(kinds):
         if kind not in starts:
-            c = _constant(identity(kind, t), t)
+            c = identity_constant(kind, t)
             before.append(c)
             starts[kind] = c.result
         before.append(K.StoreOp(starts[kind], array.result, [], _slot(i)))
@@ -142,7 +116,7 @@ def _rewrite(outer: K.ForOp, inner: K.ForOp, order: list[int]) -> None:
     for j, value in enumerate(inner_acc.values):
         i = slot_of[j]
         old = K.LoadOp(array.result, [], _slot(i))
-        new = _fold(kinds[i], old.result, value)
+        new = combine_op(kinds[i], old.result, value)
         fold_ops += [old, new, K.StoreOp(new.results[0], array.result, [], _slot(i))]
     block: Block = inner.body.block
     for op in fold_ops:

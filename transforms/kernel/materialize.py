@@ -75,7 +75,7 @@ from dpl.dialects import kernel as K
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
 from dpl.dialects.tile import AxisKind, CombineStrategy, CopyKind
-from dpl.transforms.kernel.materialize_collective import CollectiveMixin
+from dpl.transforms.kernel.materialize_collective import CollectiveMixin, identity_constant
 from dpl.transforms.tile.common import LOG
 
 STATIC_SMEM_LIMIT = 48 * 1024
@@ -836,20 +836,7 @@ def init_kernel(name: str, buffers: dict[SSAValue, tuple[SSAValue, CombineKind]]
         kind = buffers[old][1]
         t = arg.type
         assert isinstance(t, MemRefType)
-        et = t.element_type
-        ident = {
-            CombineKind.ADD: 0.0,
-            CombineKind.MUL: 1.0,
-            CombineKind.MAX: float("-inf"),
-            CombineKind.MIN: float("inf"),
-        }[kind]
-        if isinstance(et, IntegerType):
-            w = et.width.data
-            ident = {CombineKind.ADD: 0, CombineKind.MUL: 1, CombineKind.MAX: -(2 ** (w - 1)),
-                     CombineKind.MIN: 2 ** (w - 1) - 1}[kind]  # fmt: skip
-            cv = arith.ConstantOp(IntegerAttr(ident, et))
-        else:
-            cv = arith.ConstantOp(FloatAttr(ident, et))
+        cv = identity_constant(kind, t.element_type)
         ops.append(cv)
         shape = t.get_shape()
         d0 = AffineExpr.dimension(0)

@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (
     Float64Type,
     FloatAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     NoneAttr,
@@ -63,18 +64,30 @@ def identity(kind: CombineKind, t) -> float | int:
             CombineKind.MIN: float("inf")}[kind]  # fmt: skip
 
 
+def identity_constant(kind: CombineKind, t) -> arith.ConstantOp:
+    """The constant op of `kind`'s identity (`identity`) in scalar type `t`."""
+    if isinstance(t, IntegerType):
+        return arith.ConstantOp(IntegerAttr(int(identity(kind, t)), t))
+    return arith.ConstantOp(FloatAttr(float(identity(kind, t)), t))
+
+
+def combine_op(kind: CombineKind, a: SSAValue, b: SSAValue) -> Operation:
+    """The arith op that combines `a` and `b` by `kind` (float or integer by their type)."""
+    is_float = isinstance(a.type, Float32Type | Float64Type)
+    cls = {
+        CombineKind.ADD: arith.AddfOp if is_float else arith.AddiOp,
+        CombineKind.MUL: arith.MulfOp if is_float else arith.MuliOp,
+        CombineKind.MAX: arith.MaximumfOp if is_float else arith.MaxSIOp,
+        CombineKind.MIN: arith.MinimumfOp if is_float else arith.MinSIOp,
+    }[kind]
+    return cls(a, b)
+
+
 class CollectiveMixin:
     # -- combiner arithmetic --------------------------------------------------------------------
 
     def fold(self, kind: CombineKind, a: SSAValue, b: SSAValue, name: str = "") -> SSAValue:
-        is_float = isinstance(a.type, Float32Type | Float64Type)
-        cls = {
-            CombineKind.ADD: arith.AddfOp if is_float else arith.AddiOp,
-            CombineKind.MUL: arith.MulfOp if is_float else arith.MuliOp,
-            CombineKind.MAX: arith.MaximumfOp if is_float else arith.MaxSIOp,
-            CombineKind.MIN: arith.MinimumfOp if is_float else arith.MinSIOp,
-        }[kind]
-        r = self.emit(cls(a, b)).results[0]
+        r = self.emit(combine_op(kind, a, b)).results[0]
         r.name_hint = name or None
         return r
 
