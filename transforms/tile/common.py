@@ -19,6 +19,7 @@ from xdsl.ir.affine import (
     AffineExpr,
     AffineMap,
 )
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 
@@ -90,22 +91,23 @@ def fold_constant_indices(block: Block) -> None:
                 pos += 1
             else:
                 new_dims.append(AffineConstantExpr(c))
-        new_map = amap.replace_dims_and_symbols(new_dims, [], pos, 0)
-        if isinstance(op, loop.LoadOp):
-            new = loop.LoadOp(op.memref, kept, new_map)
-        elif isinstance(op, loop.StoreOp):
-            new = loop.StoreOp(op.value, op.memref, kept, new_map)
-        else:
-            new = tile.AtomicOp(op.kind.data, op.value, op.memref, kept, new_map)
-        new.attributes |= op.attributes
-        if isinstance(op, loop.LoadOp):
-            op.result.replace_all_uses_with(new.result)
-            new.result.name_hint = op.result.name_hint
-        block_of = op.parent_block()
-        assert block_of is not None
-        block_of.insert_op_before(new, op)
-        op.detach()
-        op.erase()
+        with_map(op, kept, amap.replace_dims_and_symbols(new_dims, [], pos, 0))
+
+
+def with_map(op: Operation, operands: Sequence[SSAValue], new_map: AffineMap) -> Operation:
+    """Replace an access (load, store or atomic) by the same access at `new_map` over
+    `operands`; return the new op."""
+    assert isinstance(op, loop.LoadOp | loop.StoreOp | tile.AtomicOp)
+    if isinstance(op, loop.LoadOp):
+        new: Operation = loop.LoadOp(op.memref, operands, new_map)
+        new.result.name_hint = op.result.name_hint
+    elif isinstance(op, loop.StoreOp):
+        new = loop.StoreOp(op.value, op.memref, operands, new_map)
+    else:
+        new = tile.AtomicOp(op.kind.data, op.value, op.memref, operands, new_map)
+    new.attributes |= op.attributes
+    Rewriter.replace_op(op, new)
+    return new
 
 
 def index_constant(value: int) -> arith.ConstantOp:

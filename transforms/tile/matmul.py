@@ -31,7 +31,15 @@ from xdsl.ir.affine import (
 )
 
 from dpl.dialects import loop, tile
-from dpl.transforms.tile.common import Linear, axis_deps, const_index, linear, simplify_map, tiles
+from dpl.transforms.tile.common import (
+    Linear,
+    axis_deps,
+    const_index,
+    linear,
+    simplify_map,
+    tiles,
+    with_map,
+)
 
 ACCESSES = (loop.LoadOp, loop.StoreOp, tile.AtomicOp)
 
@@ -119,24 +127,7 @@ def set_access(op: Operation, forms: Sequence[Linear | None]) -> Operation:
                 order.append(v)
     old = op.map.data.results
     exprs = tuple(old[i] if f is None else form_expr(f, order) for i, f in enumerate(forms))
-    amap = AffineMap(len(order), 0, exprs)
-    if isinstance(op, loop.LoadOp):
-        new: Operation = loop.LoadOp(op.memref, order, amap)
-    elif isinstance(op, loop.StoreOp):
-        new = loop.StoreOp(op.value, op.memref, order, amap)
-    else:
-        new = tile.AtomicOp(op.kind.data, op.value, op.memref, order, amap)
-    new.attributes |= op.attributes
-    if isinstance(op, loop.LoadOp):
-        assert isinstance(new, loop.LoadOp)
-        new.result.name_hint = op.result.name_hint
-        op.result.replace_all_uses_with(new.result)
-    block = op.parent_block()
-    assert block is not None
-    block.insert_op_before(new, op)
-    op.detach()
-    op.erase()
-    return new
+    return with_map(op, order, AffineMap(len(order), 0, exprs))
 
 
 def fold_applies(root: Operation) -> None:
@@ -181,30 +172,10 @@ def _compose(op: Operation) -> None:
         new_dims = [
             inner if i == pos else AffineDimExpr(operands.index(v)) for i, v in enumerate(indices)
         ]
-        op = _with_map(op, operands, amap.replace_dims_and_symbols(new_dims, [], len(operands), 0))
+        op = with_map(op, operands, amap.replace_dims_and_symbols(new_dims, [], len(operands), 0))
     simple = simplify_map(op.map.data, list(op.indices))
     if simple != op.map.data:
-        _with_map(op, list(op.indices), simple)
-
-
-def _with_map(op: Operation, operands: list[SSAValue], new_map: AffineMap) -> Operation:
-    """Replace an access by the same access at `new_map` over `operands`; return the new op."""
-    assert isinstance(op, ACCESSES)
-    if isinstance(op, loop.LoadOp):
-        new: Operation = loop.LoadOp(op.memref, operands, new_map)
-        new.result.name_hint = op.result.name_hint
-        op.result.replace_all_uses_with(new.result)
-    elif isinstance(op, loop.StoreOp):
-        new = loop.StoreOp(op.value, op.memref, operands, new_map)
-    else:
-        new = tile.AtomicOp(op.kind.data, op.value, op.memref, operands, new_map)
-    new.attributes |= op.attributes
-    block = op.parent_block()
-    assert block is not None
-    block.insert_op_before(new, op)
-    op.detach()
-    op.erase()
-    return new
+        with_map(op, list(op.indices), simple)
 
 
 def rewrite_value(block: Block, old: SSAValue, form: Linear, before: Operation | None) -> None:

@@ -29,6 +29,7 @@ innermost extent that `width` divides).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -37,6 +38,7 @@ from xdsl.dialects.builtin import AffineMapAttr, Float32Type, MemRefType, Module
 from xdsl.ir import Block
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
@@ -86,9 +88,7 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
         return "the tile body holds a loop (blockify-launch spreads a long one over lanes)"
     fold_applies(t)  # an index `affine.apply`d from the axis is read in the access's map
     axis, extent, _ = t.axes[-1]
-    threads = 1
-    for _, e, _ in t.axes:
-        threads *= e
+    threads = math.prod(e for _, e, _ in t.axes)
     if extent % width:
         return f"its fastest axis of {extent} is not a multiple of {width}"
     if threads // width < min_threads:
@@ -120,11 +120,7 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
     body.add_op(loop.YieldOp())
     new.body.block.add_op(loop.ForOp(IterKind.FREE, width, body))
     new.attributes |= t.attributes
-    parent = t.parent_block()
-    assert parent is not None
-    parent.insert_op_before(new, t)
-    t.detach()
-    t.erase()
+    Rewriter.replace_op(t, new)
     fold_applies(new)
     return None
 
