@@ -7,7 +7,7 @@ from xdsl.parser import Parser
 from dpl.backend.exec_tensor import run
 from dpl.dialects import make_context
 
-RNG = np.random.default_rng()
+RNG = np.random.default_rng(0)
 
 
 def parse(text: str):
@@ -47,7 +47,9 @@ func.func @main(%x: tensor<16x64xf64>, %bias: tensor<64xf64>, %w: tensor<64x16xf
 def test_relu_matmul():
     x, b, w = RNG.standard_normal((16, 64)), RNG.standard_normal(64), RNG.standard_normal((64, 16))
     (out,) = run(parse(RELU_MATMUL), [x, b, w])
-    np.testing.assert_allclose(out, np.maximum((x + b) @ w, 0), rtol=1e-12)
+    ref = np.maximum((x + b) @ w, 0)
+    # A sum that cancels to near zero keeps only the error of its largest terms: compare at the output's scale.
+    np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())
 
 
 RMS_NORM = """
@@ -156,4 +158,4 @@ def test_contraction_shortcut_handles_broadcast_dims():
     (out,) = run(parse(BCAST_CONTRACTION), [x, y])
     prod = np.broadcast_to((x[:, None] * y)[:, None, :], (3, 4, 5))
     ref = prod.sum(0, keepdims=True) + prod.sum((0, 1), keepdims=True)
-    np.testing.assert_allclose(out, ref, rtol=1e-12)
+    np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())

@@ -30,7 +30,7 @@ def random_inputs(module, rng):
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_pass_keeps_meaning(path: Path):
-    rng = np.random.default_rng()
+    rng = np.random.default_rng(1)
     for text in path.read_text().split("// -----"):
         ctx = make_context()
         module = parse_module(ctx, text, path.name)
@@ -86,4 +86,4 @@ def test_full_pipeline_on_rms_norm_loop():
     module.verify()
     text = str(module)
     assert "tile.stage" in text and "tile.combine" in text
-    np.testing.assert_allclose(exec_tile.run(module, inputs)[0], before[0], rtol=1e-10)
+    np.testing.assert_allclose(exec_tile.run(module, inputs)[0], before[0], rtol=1e-10, atol=1e-10 * np.abs(before[0]).max())
