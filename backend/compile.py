@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
 from dpl.backend.host import HostProgram, nbytes
 from dpl.dialects import kernel as K
 from dpl.dialects import loop
+from dpl.transforms.kernel.fuse_launches import FUSED_ATTR
 from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.transforms.loop.split_nests import split_kernel
 
@@ -132,8 +133,18 @@ def lower(prog: Any, pipeline: str | None = None, verbose: bool = False) -> tupl
     loop_module = module.clone()
     rest = pipeline if pipeline is not None else kernel_schedule()
     run_pipeline(module, rest, verbose)
-    names = {op.sym_name.data for op in module.walk() if isinstance(op, K.KernelFuncOp)}
-    return module, loop_flops(_split_as_scheduled(loop_module, names))
+    parts = {f.sym_name.data: fused_parts(f) for f in module.walk() if isinstance(f, K.KernelFuncOp)}
+    names = {p for ps in parts.values() for p in ps}
+    flops = loop_flops(_split_as_scheduled(loop_module, names))
+    return module, {name: sum(flops.get(p, 0) for p in ps) for name, ps in parts.items()}
+
+
+def fused_parts(kfunc: K.KernelFuncOp) -> list[str]:
+    """The kernels `fuse-launches` put in `kfunc` (by their names), or just `kfunc`'s own."""
+    fused = kfunc.attributes.get(FUSED_ATTR)
+    if isinstance(fused, ArrayAttr):
+        return [s.data for s in fused.data if isinstance(s, StringAttr)]
+    return [kfunc.sym_name.data]
 
 
 def _split_as_scheduled(module: ModuleOp, names: set[str]) -> ModuleOp:

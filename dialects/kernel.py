@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerType,
     MemRefType,
+    ModuleOp,
     NoneAttr,
     StringAttr,
     SymbolRefAttr,
@@ -1473,9 +1474,9 @@ class LaunchOp(IRDLOperation):
         super().__init__(operands=[args], properties={"callee": SymbolRefAttr(callee)})
 
     def kernel_func(self) -> KernelFuncOp | None:
-        """The launched `kernel.func`, looked up in the enclosing module (None if absent)."""
+        """The launched `kernel.func`, looked up in the nearest enclosing module (None if absent)."""
         module = self.parent_op()
-        while module is not None and module.parent_op() is not None:
+        while module is not None and not isinstance(module, ModuleOp):
             module = module.parent_op()
         if module is None:
             return None

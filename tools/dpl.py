@@ -34,7 +34,8 @@ IR_PIPELINES: dict[str, str] = {
     "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,split-nests,schedule",
 }
 IR_PIPELINES["kernel"] = (
-    IR_PIPELINES["tile"] + ",materialize,vectorize-access{reductions=false},accumulate-in-place"
+    IR_PIPELINES["tile"]
+    + ",materialize,vectorize-access{reductions=false},accumulate-in-place,fuse-launches"
 )
 IR_PIPELINES["cuda"] = IR_PIPELINES["kernel"]
 

@@ -36,6 +36,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.kernel.vectorize_access",
     "dpl.transforms.kernel.drop_redundant_barriers",
     "dpl.transforms.kernel.accumulate_in_place",
+    "dpl.transforms.kernel.fuse_launches",
     "dpl.transforms.tile.chunk_matmul_k",
     "dpl.transforms.tile.double_buffer",
     "dpl.transforms.tile.register_tile",

@@ -1,0 +1,336 @@
+"""fuse-launches: independent launches of the host program become one launch of one kernel
+whose blocks each run the part their block index falls in.
+
+A decoder layer launches small kernels back to back: the q, k and v projections read the same
+normed input and write three buffers, and each split-K output is zeroed by its own `_init`
+kernel first. Each launch costs a few microseconds of drain and ramp-up, and a projection of 64
+blocks leaves most of the GPU idle. Launches with no data between them can share one grid:
+
+    kernel.launch @k_q(%x, %wq, %q)        // grid [16, 8, 1]  block [256, 1, 1]
+    kernel.launch @k_k(%x, %wk, %k)        // grid [4, 2, 8]   block [256, 1, 1]
+
+becomes
+
+    kernel.func @k_q__k_k(%x, %wq, %q, %wk, %k) grid [192, 1, 1] block [256, 1, 1] smem max {
+      %block = kernel.block_id x
+      %first = arith.cmpi ult, %block, 128
+      kernel.if %first {
+        ... @k_q's body, its block_id x/y/z computed from %block (x fastest) ...
+      } else {
+        %local = arith.subi %block, 128
+        ... @k_k's body, its block indices computed from %local ...
+      }
+    } {kernel.fused = ["k_q", "k_k"]}
+    kernel.launch @k_q__k_k(%x, %wq, %q, %wk, %k)
+
+Which launches fuse. The launches are taken in program order and gathered into groups, each
+group one launch. A launch joins a group when
+
+- it does not touch what the group's launches write, nor write what they read (every operand
+  counts as read; the kernel's stores and atomics say what it writes), and the same holds for
+  every later group: it depends on none of the launches it moves ahead of;
+- it moves ahead of at most `window` groups (default 1), so that buffer lifetimes (and the
+  workspace) grow little; an `_init` kernel moves up to the group before its consumer's, which
+  leaves its consumer free to join its siblings' group;
+- it has the same block shape (a barrier must see every thread of the block), and the fused
+  shared memory (static buffers add up, dynamic ones share one pool, since a block runs one
+  part) leaves every part at least half the blocks per SM it had on its own (228 KiB per SM, 1
+  KiB reserved per block, 2048 threads per SM): a zero fill does not join a matmul whose
+  shared memory would cut how many of its blocks run at once.
+
+It joins the earliest such group, else starts a new one. The host program's `memref.alloc`s move
+to its top (they have no operands), and each group becomes one `kernel.launch` of a fused
+`kernel.func` named after its parts joined by `__`, with a `kernel.fused` attribute listing them.
+A group of one launch is left as it was. Registers are the largest of the parts (nvcc allocates
+per function), which the shared-memory rule does not see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dpl.dialects import kernel as K
+from dpl.transforms.tile.common import LOG
+
+SMEM_PER_SM = 228 * 1024
+SMEM_RESERVED_PER_BLOCK = 1024
+THREADS_PER_SM = 2048
+MAX_BLOCKS_PER_SM = 32
+TILE_SMEM = 32 * 1024
+FUSED_ATTR = "kernel.fused"
+
+
+@dataclass
+class _Part:
+    launch: K.LaunchOp
+    func: K.KernelFuncOp
+    writes: set[SSAValue]
+    smem: int  # bytes of shared memory once its static buffers follow its dynamic ones
+
+    @property
+    def reads(self) -> set[SSAValue]:
+        return set(self.launch.args)
+
+    @property
+    def blocks(self) -> int:
+        gx, gy, gz = self.func.grid_extents
+        return gx * gy * gz
+
+    @property
+    def stages_tiles(self) -> bool:
+        return self.smem >= TILE_SMEM
+
+
+@dataclass
+class _Group:
+    parts: list[_Part] = field(default_factory=list)
+
+    def conflicts(self, p: _Part) -> bool:
+        return any(
+            q.writes & (p.reads | p.writes) or p.writes & q.reads for q in self.parts
+        )
+
+    def accepts(self, p: _Part) -> bool:
+        q = self.parts[0]
+        if q.func.block_extents != p.func.block_extents or q.stages_tiles != p.stages_tiles:
+            return False
+        parts = [*self.parts, p]
+        fused = max(x.smem for x in parts)
+        threads = p.func.num_threads
+        return all(2 * blocks_per_sm(fused, threads) >= blocks_per_sm(x.smem, threads) for x in parts)
+
+
+def blocks_per_sm(smem: int, threads: int) -> int:
+    """Blocks of `threads` threads and `smem` bytes of shared memory one SM holds at once."""
+    return min(
+        MAX_BLOCKS_PER_SM,
+        THREADS_PER_SM // threads,
+        SMEM_PER_SM // (smem + SMEM_RESERVED_PER_BLOCK),
+    )
+
+
+def _align(n: int) -> int:
+    return -(-n // 16) * 16
+
+
+def _static_offsets(kfunc: K.KernelFuncOp) -> tuple[dict[K.SmemOp, int], int]:
+    """Where each static shared buffer of `kfunc` goes in the dynamic pool (after the kernel's
+    own dynamic bytes), and the pool's size then."""
+    offsets: dict[K.SmemOp, int] = {}
+    end = _align(kfunc.smem.data)
+    for op in kfunc.body.walk():
+        if isinstance(op, K.SmemOp) and not op.is_dynamic:
+            offsets[op] = end
+            end += _align(op.size_bytes())
+    return offsets, end
+
+
+def _part(launch: K.LaunchOp) -> _Part:
+    kfunc = launch.kernel_func()
+    assert kfunc is not None, "verified: every launch names a kernel.func"
+    value_of = dict(zip(kfunc.args, launch.args))
+    _, smem = _static_offsets(kfunc)
+    return _Part(launch, kfunc, {value_of[a] for a in kfunc.written_args()}, smem)
+
+
+def group_launches(launches: list[K.LaunchOp], window: int) -> list[_Group]:
+    """The launches gathered into groups (see the module docstring), in launch order."""
+    groups: list[_Group] = []
+    for launch in launches:
+        p = _part(launch)
+        last_dep = max((i for i, g in enumerate(groups) if g.conflicts(p)), default=-1)
+        lo = max(last_dep + 1, len(groups) - 1 - window)
+        home = next((g for g in groups[lo:] if g.accepts(p)), None)
+        if home is None:
+            home = _Group()
+            groups.append(home)
+        home.parts.append(p)
+    return groups
+
+
+def _index(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+def _emit(block: Block, ops: list[Operation], hint: str | None = None) -> SSAValue:
+    block.add_ops(ops)
+    result = ops[-1].results[0]
+    if hint:
+        result.name_hint = hint
+    return result
+
+
+def _block_indices(block: Block, local: SSAValue, grid: tuple[int, int, int]) -> list[SSAValue | None]:
+    """The part's blockIdx.x/y/z from its linear block index `local` (x fastest); None for an
+    axis of extent 1 (its index is 0)."""
+    gx, gy, gz = grid
+    if gy == 1 and gz == 1:
+        return [local, None, None]
+    cx = _index(gx)
+    bx = _emit(block, [cx, arith.RemUIOp(local, cx)], "block_x")
+    if gz == 1:
+        return [bx, _emit(block, [arith.DivUIOp(local, cx)], "block_y"), None]
+    rest = _emit(block, [arith.DivUIOp(local, cx)], "block_yz")
+    cy = _index(gy)
+    by = _emit(block, [cy, arith.RemUIOp(rest, cy)], "block_y")
+    return [bx, by, _emit(block, [arith.DivUIOp(rest, cy)], "block_z")]
+
+
+def _inline_part(block: Block, p: _Part, local: SSAValue, arg_of: dict[SSAValue, SSAValue]) -> None:
+    """Clone `p`'s kernel body into `block`, its arguments mapped to the fused kernel's and its
+    block and grid indices to the part's own."""
+    ids = _block_indices(block, local, p.func.grid_extents)
+    mapper: dict[SSAValue, SSAValue] = {
+        a: arg_of[v] for a, v in zip(p.func.args, p.launch.args)
+    }
+    offsets, _ = _static_offsets(p.func)
+    originals = [o for top in p.func.body.block.ops for o in top.walk()]
+    cloned = [op.clone(value_mapper=mapper) for op in p.func.body.block.ops]
+    block.add_ops(cloned)
+    dims = "xyz"
+    for old, op in zip(originals, [o for top in cloned for o in top.walk()]):
+        if isinstance(op, K.SmemOp) and not op.is_dynamic:
+            view = K.SmemOp(op.result.type, offsets[old])
+            view.attributes |= op.attributes
+            view.result.name_hint = op.result.name_hint
+            Rewriter.replace_op(op, view)
+        elif isinstance(op, K.BlockIdOp):
+            index = ids[dims.index(op.dim.data.value)]
+            if index is None:
+                Rewriter.replace_op(op, index := _index(0))
+            else:
+                Rewriter.replace_op(op, [], new_results=[index])
+        elif isinstance(op, K.GridDimOp):
+            extent = p.func.grid_extents[dims.index(op.dim.data.value)]
+            Rewriter.replace_op(op, const := _index(extent))
+            const.result.name_hint = f"grid_{op.dim.data.value}"
+
+
+def _local(block: Block, linear: SSAValue, start: int) -> SSAValue:
+    """The block's index within the part whose blocks start at `start`."""
+    if start == 0:
+        return linear
+    return _emit(block, [c := _index(start), arith.SubiOp(linear, c)], "local")
+
+
+def _drop_if_unused(local: SSAValue) -> None:
+    """Erase `local` (and its constant) when the part never asks for its block index."""
+    sub = local.owner
+    if isinstance(sub, arith.SubiOp) and not local.uses:
+        const = sub.rhs.owner
+        sub.detach()
+        sub.erase()
+        assert isinstance(const, Operation)
+        const.detach()
+        const.erase()
+
+
+def fuse_group(parts: list[_Part], name: str) -> tuple[K.KernelFuncOp, list[SSAValue]]:
+    """One kernel.func `name` running every part, and the host values it is launched on."""
+    values: list[SSAValue] = []
+    for p in parts:
+        values += [v for v in p.launch.args if v not in values]
+    total = sum(p.blocks for p in parts)
+    smem = max(p.smem for p in parts)
+    fused = K.KernelFuncOp(name, [v.type for v in values], [total, 1, 1], parts[0].func.block_extents, smem)
+    fused.attributes[FUSED_ATTR] = ArrayAttr([StringAttr(p.func.sym_name.data) for p in parts])
+    arg_of = dict(zip(values, fused.args))
+    for v, a in arg_of.items():
+        a.name_hint = v.name_hint
+    block = fused.body.block
+    linear = _emit(block, [K.BlockIdOp(K.Dim.X)], "block")
+    start = 0
+    for p in parts[:-1]:
+        local = _local(block, linear, start)
+        bound = _index(start + p.blocks)
+        cond = arith.CmpiOp(linear, bound, "ult")
+        cond.result.name_hint = "in_" + p.func.sym_name.data
+        then_block, else_block = Block(), Block()
+        block.add_ops([bound, cond, K.IfOp(cond.result, Region(then_block), Region(else_block))])
+        _inline_part(then_block, p, local, arg_of)
+        _drop_if_unused(local)
+        then_block.add_op(K.YieldOp())
+        block = else_block
+        start += p.blocks
+    local = _local(block, linear, start)
+    _inline_part(block, parts[-1], local, arg_of)
+    _drop_if_unused(local)
+    while block is not fused.body.block:  # close the else branches, innermost first
+        block.add_op(K.YieldOp())
+        block = block.parent_op().parent_block()
+    return fused, values
+
+
+def _host(module: ModuleOp) -> func.FuncOp | None:
+    """The host program: the func.func that launches kernels."""
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and any(isinstance(o, K.LaunchOp) for o in op.body.walk()):
+            return op
+    return None
+
+
+@dataclass(frozen=True)
+class FuseLaunches(ModulePass):
+    """Fuse independent launches of the host program (same block shape, shared memory that
+    leaves each part half its occupancy or more) into one launch of one kernel whose blocks each
+    run the part their block index falls in."""
+
+    name = "fuse-launches"
+
+    window: int = 1
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.window < 0:
+            raise ValueError(f"fuse-launches: window must be non-negative, got {self.window}")
+        host = _host(op)
+        if host is None:
+            return
+        body = host.body.block
+        if any(not isinstance(o, K.LaunchOp | func.ReturnOp) and o.name != "memref.alloc" for o in body.ops):
+            LOG.info("fuse-launches: @%s has ops other than allocs and launches; left alone",
+                     host.sym_name.data)
+            return
+        launches = [o for o in body.ops if isinstance(o, K.LaunchOp)]
+        groups = group_launches(launches, self.window)
+        if len(groups) == len(launches):
+            return
+        allocs = [o for o in body.ops if o.name == "memref.alloc"]
+        for alloc in allocs:
+            alloc.detach()
+        for launch in launches:
+            launch.detach()
+        ret = body.last_op
+        assert isinstance(ret, func.ReturnOp)
+        body.insert_ops_before(allocs, ret)
+        taken = {o.sym_name.data for o in op.walk() if isinstance(o, K.KernelFuncOp)}
+        launched = [launch.callee.string_value() for launch in launches]
+        emptied: list[K.KernelFuncOp] = []
+        for g in groups:
+            if len(g.parts) == 1:
+                body.insert_op_before(g.parts[0].launch, ret)
+                continue
+            name = "__".join(p.func.sym_name.data for p in g.parts)
+            unique, n = name, 1
+            while unique in taken:
+                unique, n = f"{name}_{n}", n + 1
+            taken.add(unique)
+            fused, values = fuse_group(g.parts, unique)
+            LOG.info("fuse-launches: %s share one launch of %d blocks",
+                     ", ".join(f"@{p.func.sym_name.data}" for p in g.parts), fused.grid_extents[0])
+            Rewriter.insert_op(fused, InsertPoint.before(g.parts[0].func))
+            body.insert_op_before(K.LaunchOp(unique, values), ret)
+            for p in g.parts:
+                launched.remove(p.func.sym_name.data)
+                p.launch.erase()
+                emptied.append(p.func)
+        for kfunc in emptied:  # a part's kernel that no launch is left to use
+            if kfunc.parent is not None and kfunc.sym_name.data not in launched:
+                kfunc.detach()
+                kfunc.erase()
