@@ -29,14 +29,17 @@ group one launch. A launch joins a group when
 - it does not touch what the group's launches write, nor write what they read (every operand
   counts as read; the kernel's stores and atomics say what it writes), and the same holds for
   every later group: it depends on none of the launches it moves ahead of;
-- it moves ahead of at most `window` groups (default 1), so that buffer lifetimes (and the
-  workspace) grow little; an `_init` kernel moves up to the group before its consumer's, which
+- it moves ahead of at most `window` groups (default 3), so that buffer lifetimes (and the
+  workspace) grow little; an `_init` kernel moves up to a group before its consumer's, which
   leaves its consumer free to join its siblings' group;
-- it has the same block shape (a barrier must see every thread of the block), and the fused
-  shared memory (static buffers add up, dynamic ones share one pool, since a block runs one
-  part) leaves every part at least half the blocks per SM it had on its own (228 KiB per SM, 1
-  KiB reserved per block, 2048 threads per SM): a zero fill does not join a matmul whose
-  shared memory would cut how many of its blocks run at once.
+- it has the same block shape (a barrier must see every thread of the block) and is of the
+  same kind: 32 KiB or more of shared memory (a matmul's staged tiles) or less (pointwise,
+  norms, zero fills), so that a matmul's registers and shared memory never set how many blocks
+  of a memory-bound kernel an SM holds; and the fused shared memory leaves every part at least
+  half the blocks per SM it had on its own (228 KiB per SM, 1 KiB reserved per block, 2048
+  threads per SM). A part's static shared buffers become views of the dynamic pool after its
+  own dynamic bytes, so the parts share one pool (a block runs one part) and the fused kernel
+  reserves the largest part's bytes, not their sum.
 
 It joins the earliest such group, else starts a new one. The host program's `memref.alloc`s move
 to its top (they have no operands), and each group becomes one `kernel.launch` of a fused
@@ -284,7 +287,7 @@ class FuseLaunches(ModulePass):
 
     name = "fuse-launches"
 
-    window: int = 1
+    window: int = 3
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.window < 0:

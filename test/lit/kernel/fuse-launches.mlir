@@ -113,9 +113,9 @@ func.func @main(%x: memref<64xf32>) -> memref<64xf32> {
 // -----
 
 // Split-K outputs and their zero fills: @k_p_init and @k_q_init fill the two outputs, @k_p and
-// @k_q add partial sums into them with atomics. A fill may move ahead of one group (`window` = 1),
-// so @k_q_init joins @k_p_init and @k_q then finds @k_p's group free of its own fill: four
-// launches become two, the fills first, the two sums together.
+// @k_q add partial sums into them with atomics. A fill may move ahead of up to `window` (3)
+// groups, so @k_q_init joins @k_p_init and @k_q then finds @k_p's group free of its own fill:
+// four launches become two, the fills first, the two sums together.
 kernel.func @k_p_init(%p: memref<4xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
   %t = kernel.thread_id x
   %zero = arith.constant 0.0 : f32
