@@ -207,7 +207,7 @@ def _inline_part(block: Block, p: _Part, local: SSAValue, arg_of: dict[SSAValue,
         elif isinstance(op, K.BlockIdOp):
             index = ids[dims.index(op.dim.data.value)]
             if index is None:
-                Rewriter.replace_op(op, index := _index(0))
+                Rewriter.replace_op(op, _index(0))
             else:
                 Rewriter.replace_op(op, [], new_results=[index])
         elif isinstance(op, K.GridDimOp):
@@ -281,17 +281,20 @@ def _host(module: ModuleOp) -> func.FuncOp | None:
 
 @dataclass(frozen=True)
 class FuseLaunches(ModulePass):
-    """Fuse independent launches of the host program (same block shape, shared memory that
-    leaves each part half its occupancy or more) into one launch of one kernel whose blocks each
-    run the part their block index falls in."""
+    """Fuse independent launches of the host program (same block shape, one kind of shared
+    memory use, each part keeping half its blocks per SM or more) into one launch of one kernel
+    whose blocks each run the part their block index falls in."""
 
     name = "fuse-launches"
 
     window: int = 3
+    """How many groups a launch may move ahead of (0: it may only join the last group)."""
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def __post_init__(self):
         if self.window < 0:
             raise ValueError(f"fuse-launches: window must be non-negative, got {self.window}")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         host = _host(op)
         if host is None:
             return

@@ -50,7 +50,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, func
 from xdsl.dialects.builtin import (
-    Float32Type,
     FloatAttr,
     IndexType,
     IntAttr,
@@ -74,9 +73,8 @@ from xdsl.passes import ModulePass
 from dpl.dialects import kernel as K
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
-from dpl.dialects.tile import AxisKind, CombineStrategy, CopyKind
+from dpl.dialects.tile import AxisKind
 from dpl.transforms.kernel.materialize_collective import CollectiveMixin, identity_constant
-from dpl.transforms.tile.common import LOG
 
 STATIC_SMEM_LIMIT = 48 * 1024
 MAX_SMEM = 227 * 1024

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import AffineMapAttr, IndexType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from dpl.dialects import kernel as K
