@@ -133,3 +133,14 @@ def test_fused_cuda_compiles(tmp_path: Path):
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
+
+
+def test_declines_say_why(pass_log):
+    module = parse_module(make_context(), CASES[3], LIT.name)
+    _fuse(module)
+    text = pass_log.text
+    assert "@k_half starts a launch of its own (@k_wide: block [32, 1, 1] differs from [64, 1, 1])" in text
+    assert (
+        "@k_tiles starts a launch of its own (@k_wide: block [32, 1, 1] differs from [64, 1, 1]; "
+        "@k_half: one stages tiles in shared memory, the other does not)" in text
+    )

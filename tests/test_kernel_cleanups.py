@@ -5,7 +5,6 @@ compiles."""
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import shutil
@@ -96,41 +95,14 @@ def test_pass_keeps_meaning(case: tuple[str, str]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
-class _Log(logging.Handler):
-    """The `dpl.passes` records of a block (pytest runs without its logging plugin here)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-    def __enter__(self) -> _Log:
-        logger = logging.getLogger("dpl.passes")
-        self.old_level = logger.level
-        logger.setLevel(logging.INFO)
-        logger.addHandler(self)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        logger = logging.getLogger("dpl.passes")
-        logger.removeHandler(self)
-        logger.setLevel(self.old_level)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-
 def _count(module, cls) -> int:
     return sum(isinstance(op, cls) for op in module.walk())
 
 
-def test_vectorize_rewrites_and_declines():
+def test_vectorize_rewrites_and_declines(pass_log):
     module = parse_module(make_context(), (LIT / "vectorize-access.mlir").read_text(), "v.mlir")
-    with _Log() as log:
-        VectorizeAccess().apply(make_context(), module)
+    VectorizeAccess().apply(make_context(), module)
+    log = pass_log
     module.verify()
     vector_loads = [
         op for op in module.walk() if isinstance(op, K.LoadOp) and K.is_float4(op.result.type)
@@ -150,14 +122,14 @@ def test_vectorize_rewrites_and_declines():
     assert "@k_mul" not in log.text and "@k_rms_norm" not in log.text
 
 
-def test_vectorize_is_idempotent():
+def test_vectorize_is_idempotent(pass_log):
     module = parse_module(make_context(), _cases("vectorize-access")[0], "v.mlir")
     VectorizeAccess().apply(make_context(), module)
     first = str(module)
-    with _Log() as log:
-        VectorizeAccess().apply(make_context(), module)
+    pass_log.lines.clear()
+    VectorizeAccess().apply(make_context(), module)
     assert str(module) == first
-    assert "the loop is already vectorised" in log.text
+    assert "the loop is already vectorised" in pass_log.text
 
 
 def test_drop_barriers_counts():

@@ -45,7 +45,9 @@ It joins the earliest such group, else starts a new one. The host program's `mem
 to its top (they have no operands), and each group becomes one `kernel.launch` of a fused
 `kernel.func` named after its parts joined by `__`, with a `kernel.fused` attribute listing them.
 A group of one launch is left as it was. Registers are the largest of the parts (nvcc allocates
-per function), which the shared-memory rule does not see.
+per function), which the shared-memory rule does not see. With `-v`, each fused launch is logged,
+and so is a launch that starts its own group although a group in its window was free of its
+data, with why that group refused it (block shape, kind, blocks per SM).
 """
 
 from __future__ import annotations
@@ -100,14 +102,24 @@ class _Group:
             q.writes & (p.reads | p.writes) or p.writes & q.reads for q in self.parts
         )
 
-    def accepts(self, p: _Part) -> bool:
+    def refuses(self, p: _Part) -> str | None:
+        """Why `p` cannot join this group (None: it can)."""
         q = self.parts[0]
-        if q.func.block_extents != p.func.block_extents or q.stages_tiles != p.stages_tiles:
-            return False
+        if q.func.block_extents != p.func.block_extents:
+            return f"block {list(p.func.block_extents)} differs from {list(q.func.block_extents)}"
+        if q.stages_tiles != p.stages_tiles:
+            return "one stages tiles in shared memory, the other does not"
         parts = [*self.parts, p]
         fused = max(x.smem for x in parts)
         threads = p.func.num_threads
-        return all(2 * blocks_per_sm(fused, threads) >= blocks_per_sm(x.smem, threads) for x in parts)
+        for x in parts:
+            alone, shared = blocks_per_sm(x.smem, threads), blocks_per_sm(fused, threads)
+            if 2 * shared < alone:
+                return f"@{x.func.sym_name.data} would run {shared} blocks per SM instead of {alone}"
+        return None
+
+    def name(self) -> str:
+        return "+".join(f"@{x.func.sym_name.data}" for x in self.parts)
 
 
 def blocks_per_sm(smem: int, threads: int) -> int:
@@ -150,8 +162,12 @@ def group_launches(launches: list[K.LaunchOp], window: int) -> list[_Group]:
         p = _part(launch)
         last_dep = max((i for i, g in enumerate(groups) if g.conflicts(p)), default=-1)
         lo = max(last_dep + 1, len(groups) - 1 - window)
-        home = next((g for g in groups[lo:] if g.accepts(p)), None)
+        home = next((g for g in groups[lo:] if g.refuses(p) is None), None)
         if home is None:
+            refused = [f"{g.name()}: {g.refuses(p)}" for g in groups[lo:]]
+            if refused:  # groups it could have joined but for their kind or shape
+                LOG.info("fuse-launches: @%s starts a launch of its own (%s)",
+                         p.func.sym_name.data, "; ".join(refused))
             home = _Group()
             groups.append(home)
         home.parts.append(p)
