@@ -56,13 +56,13 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import kernel as K
-from dpl.transforms.tile.common import LOG
+from dpl.transforms.tile.common import LOG, index_constant
 
 SMEM_PER_SM = 228 * 1024
 SMEM_RESERVED_PER_BLOCK = 1024
@@ -77,6 +77,7 @@ class _Part:
     launch: K.LaunchOp
     func: K.KernelFuncOp
     writes: set[SSAValue]
+    offsets: dict[K.SmemOp, int]  # where each static shared buffer goes in the dynamic pool
     smem: int  # bytes of shared memory once its static buffers follow its dynamic ones
 
     @property
@@ -151,8 +152,8 @@ def _part(launch: K.LaunchOp) -> _Part:
     kfunc = launch.kernel_func()
     assert kfunc is not None, "verified: every launch names a kernel.func"
     value_of = dict(zip(kfunc.args, launch.args))
-    _, smem = _static_offsets(kfunc)
-    return _Part(launch, kfunc, {value_of[a] for a in kfunc.written_args()}, smem)
+    writes = {value_of[a] for a in kfunc.written_args()}
+    return _Part(launch, kfunc, writes, *_static_offsets(kfunc))
 
 
 def group_launches(launches: list[K.LaunchOp], window: int) -> list[_Group]:
@@ -174,10 +175,6 @@ def group_launches(launches: list[K.LaunchOp], window: int) -> list[_Group]:
     return groups
 
 
-def _index(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
-
-
 def _emit(block: Block, ops: list[Operation], hint: str | None = None) -> SSAValue:
     block.add_ops(ops)
     result = ops[-1].results[0]
@@ -192,12 +189,12 @@ def _block_indices(block: Block, local: SSAValue, grid: tuple[int, int, int]) ->
     gx, gy, gz = grid
     if gy == 1 and gz == 1:
         return [local, None, None]
-    cx = _index(gx)
+    cx = index_constant(gx)
     bx = _emit(block, [cx, arith.RemUIOp(local, cx)], "block_x")
     if gz == 1:
         return [bx, _emit(block, [arith.DivUIOp(local, cx)], "block_y"), None]
     rest = _emit(block, [arith.DivUIOp(local, cx)], "block_yz")
-    cy = _index(gy)
+    cy = index_constant(gy)
     by = _emit(block, [cy, arith.RemUIOp(rest, cy)], "block_y")
     return [bx, by, _emit(block, [arith.DivUIOp(rest, cy)], "block_z")]
 
@@ -209,26 +206,25 @@ def _inline_part(block: Block, p: _Part, local: SSAValue, arg_of: dict[SSAValue,
     mapper: dict[SSAValue, SSAValue] = {
         a: arg_of[v] for a, v in zip(p.func.args, p.launch.args)
     }
-    offsets, _ = _static_offsets(p.func)
     originals = [o for top in p.func.body.block.ops for o in top.walk()]
     cloned = [op.clone(value_mapper=mapper) for op in p.func.body.block.ops]
     block.add_ops(cloned)
     dims = "xyz"
     for old, op in zip(originals, [o for top in cloned for o in top.walk()]):
         if isinstance(op, K.SmemOp) and not op.is_dynamic:
-            view = K.SmemOp(op.result.type, offsets[old])
+            view = K.SmemOp(op.result.type, p.offsets[old])
             view.attributes |= op.attributes
             view.result.name_hint = op.result.name_hint
             Rewriter.replace_op(op, view)
         elif isinstance(op, K.BlockIdOp):
             index = ids[dims.index(op.dim.data.value)]
             if index is None:
-                Rewriter.replace_op(op, _index(0))
+                Rewriter.replace_op(op, index_constant(0))
             else:
                 Rewriter.replace_op(op, [], new_results=[index])
         elif isinstance(op, K.GridDimOp):
             extent = p.func.grid_extents[dims.index(op.dim.data.value)]
-            Rewriter.replace_op(op, const := _index(extent))
+            Rewriter.replace_op(op, const := index_constant(extent))
             const.result.name_hint = f"grid_{op.dim.data.value}"
 
 
@@ -236,7 +232,7 @@ def _local(block: Block, linear: SSAValue, start: int) -> SSAValue:
     """The block's index within the part whose blocks start at `start`."""
     if start == 0:
         return linear
-    return _emit(block, [c := _index(start), arith.SubiOp(linear, c)], "local")
+    return _emit(block, [c := index_constant(start), arith.SubiOp(linear, c)], "local")
 
 
 def _drop_if_unused(local: SSAValue) -> None:
@@ -268,7 +264,7 @@ def fuse_group(parts: list[_Part], name: str) -> tuple[K.KernelFuncOp, list[SSAV
     start = 0
     for p in parts[:-1]:
         local = _local(block, linear, start)
-        bound = _index(start + p.blocks)
+        bound = index_constant(start + p.blocks)
         cond = arith.CmpiOp(linear, bound, "ult")
         cond.result.name_hint = "in_" + p.func.sym_name.data
         then_block, else_block = Block(), Block()
