@@ -394,7 +394,7 @@ class Program:
     @classmethod
     def from_text(cls, text: str, name: str = "<string>", kernels: Iterable[str] | None = None) -> Program:
         from dpl.dialects import make_context
-        from dpl.tools.common import LocatingParser
+        from dpl.dialects.parsing import LocatingParser
 
         module = LocatingParser(make_context(), text, name).parse_module()
         module.verify()

@@ -3,7 +3,7 @@ compiled with the default pipeline and with the same pipeline minus `fuse-launch
 
     python bench/fuse_ab.py [--cases layer] [--json out.json]
 
-Each program is timed by `dpl.backend.bench.benchmark` (CUDA graph replays, median) with its
+Each program is timed by `dpl.bench.harness.benchmark` (CUDA graph replays, median) with its
 outputs checked against PyTorch; the table gives launches, medians and the ratio off/on.
 """
 
@@ -15,9 +15,9 @@ import sys
 
 import torch
 
-from dpl.backend import bench as B
-from dpl.backend.compile import compile as dpl_compile
-from dpl.backend.compile import kernel_schedule
+from dpl.bench import harness as B
+from dpl.driver.compile import compile as dpl_compile
+from dpl.transforms.pipelines import kernel_schedule
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from suite import select  # noqa: E402

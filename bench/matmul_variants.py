@@ -15,9 +15,9 @@ from contextlib import contextmanager
 
 import torch
 
-from dpl.backend import host
-from dpl.backend.bench import gpu_time, rel_err
-from dpl.backend.compile import compile as dpl_compile
+from dpl.driver import host
+from dpl.bench.harness import gpu_time, rel_err
+from dpl.driver.compile import compile as dpl_compile
 
 BASE = (
     "tileify,chunk-matmul-k{{k-tile={kt}}},{split}register-tile{{rows={r} cols={c}}},"

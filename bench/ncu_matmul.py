@@ -13,7 +13,7 @@ import torch
 
 from matmul_variants import VARIANTS  # noqa: E402  (run from bench/ or with it on sys.path)
 
-from dpl.backend.compile import compile as dpl_compile
+from dpl.driver.compile import compile as dpl_compile
 
 
 def main() -> int:

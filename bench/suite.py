@@ -4,7 +4,7 @@
                           [--out bench/results] [--budget-s 540] [--merge] [--list]
 
 PATTERN: comma-separated regular expressions, a case runs if one matches part of its name
-(e.g. `--cases rmsnorm,linear_3584x512`). Each case is timed by `dpl.backend.bench.benchmark`
+(e.g. `--cases rmsnorm,linear_3584x512`). Each case is timed by `dpl.bench.harness.benchmark`
 (CUDA graphs, CUDA events, median, L2 kept out). Results go to
 `<out>/<device-slug>-<date>.json`, rewritten after every case so a run cut short keeps what it
 measured; `python bench/chart.py <json>` draws the chart. Cases run cheapest first; once
@@ -31,7 +31,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from dpl.backend import bench as B
+from dpl.bench import harness as B
 
 DEV = "cuda"
 

@@ -1,4 +1,4 @@
-"""The benchmark harness (backend/bench.py), suite (bench/suite.py) and chart (bench/chart.py).
+"""The benchmark harness (bench/harness.py), suite (bench/suite.py) and chart (bench/chart.py).
 
 CPU tests run `benchmark` on the CPU (host clock) with a stub dpl program and check the result's
 schema, the tables, the JSON file and the chart; `gpu` tests time a tiny op on the GPU.
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from dpl.backend import bench as B
+from dpl.bench import harness as B
 
 ROOT = Path(__file__).resolve().parent.parent
 gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
@@ -35,7 +35,7 @@ class _Kernel:
 
 
 class StubProgram:
-    """What dpl.backend.compile.compile returns, for tests: runs the module, two 'kernels'."""
+    """What dpl.driver.compile.compile returns, for tests: runs the module, two 'kernels'."""
 
     def __init__(self, fn, *inputs, wrong=False):
         self.fn, self.wrong = fn, wrong

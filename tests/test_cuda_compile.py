@@ -16,7 +16,7 @@ import pytest
 
 from dpl.backend.cuda_printer import CudaPrintError, print_cuda, print_manifest
 from dpl.dialects import make_context
-from dpl.tools.common import LocatingParser
+from dpl.dialects.parsing import LocatingParser
 
 ROOT = Path(__file__).resolve().parent.parent
 LIT_DIRS = [ROOT / "test/lit/dialects/kernel", ROOT / "test/lit/translate"]

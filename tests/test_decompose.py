@@ -9,14 +9,14 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from dpl.backend import exec_tensor
+from dpl.interpreters import exec_tensor
 from dpl.dialects import make_context
 from dpl.frontend.capture import capture
 from dpl.transforms.decompose.fold_index_maps import FoldIndexMaps
 from dpl.transforms.decompose.torch_all import DecomposeTorch
 
 try:
-    from dpl.backend import exec_torch
+    from dpl.interpreters import exec_torch
 except ImportError:  # pragma: no cover - the torch-level executor is optional here
     exec_torch = None
 
@@ -141,7 +141,7 @@ def test_decomposition_matches_pytorch(name):
         assert rel_err(out, before) < 1e-6
 
 
-@pytest.mark.skipif(exec_torch is None, reason="needs dpl.backend.exec_torch")
+@pytest.mark.skipif(exec_torch is None, reason="needs dpl.interpreters.exec_torch")
 def test_tinyllama_decoder_layer_matches_torch_level():
     """A whole HF decoder layer (rms_norm, linear, rotary, GQA causal SDPA, silu MLP) decomposes
     to tensor IR that computes what the torch-level IR computes."""

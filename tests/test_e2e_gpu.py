@@ -41,7 +41,7 @@ def _capture(case: str):
 
 
 def check(case: str) -> tuple[float, float, int]:
-    from dpl.backend.compile import check_parity, compile_program, parity_tolerance
+    from dpl.driver.compile import check_parity, compile_program, parity_tolerance
 
     prog = _capture(case)
     compiled = compile_program(prog)

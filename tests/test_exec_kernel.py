@@ -1,4 +1,4 @@
-"""The kernel-level NumPy executor (backend/exec_kernel.py): the hand-written seed kernels match
+"""The kernel-level NumPy executor (interpreters/exec_kernel.py): the hand-written seed kernels match
 NumPy, each SIMT feature (ids, shuffles, masks, strided loops, smem per block, copies) does what
 CUDA does, poison and races show, and every valid kernel-IR lit file runs."""
 
@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpl.backend import exec_kernel
-from dpl.backend.exec_loop import main_func
-from dpl.backend.scalar_eval import numpy_dtype
+from dpl.interpreters import exec_kernel
+from dpl.interpreters.exec_loop import main_func
+from dpl.interpreters.scalar_eval import numpy_dtype
 from dpl.dialects import kernel as K
 from dpl.dialects import make_context
-from dpl.tools.common import parse_module
+from dpl.dialects.parsing import parse_module
 
 ROOT = Path(__file__).resolve().parent.parent
 LIT_DIRS = [ROOT / "test/lit/dialects/kernel", ROOT / "test/lit/translate"]
@@ -603,7 +603,7 @@ def test_scalar_eval_index_constant_zero():
     from xdsl.dialects import arith
     from xdsl.dialects.builtin import IndexType
 
-    from dpl.backend.scalar_eval import eval_op
+    from dpl.interpreters.scalar_eval import eval_op
 
     (zero,) = eval_op(arith.ConstantOp.from_int_and_width(0, IndexType()), [])
     assert zero == 0

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from xdsl.parser import Parser
 
-from dpl.backend.exec_tensor import run
+from dpl.interpreters.exec_tensor import run
 from dpl.dialects import make_context
 
 RNG = np.random.default_rng(0)

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from dpl.backend import exec_torch
+from dpl.interpreters import exec_torch
 from dpl.frontend import capture, hf
 from dpl.frontend.check import relative_error
 

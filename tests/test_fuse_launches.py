@@ -15,15 +15,15 @@ import pytest
 import torch
 from xdsl.passes import PassPipeline
 
-from dpl.backend import exec_kernel
-from dpl.backend.compile import fused_parts, lower
+from dpl.interpreters import exec_kernel
+from dpl.driver.compile import fused_parts, lower
 from dpl.backend.cuda_printer import print_cuda
-from dpl.backend.exec_loop import main_func
+from dpl.interpreters.exec_loop import main_func
 from dpl.dialects import kernel as K
 from dpl.dialects import make_context
 from dpl.frontend import capture
-from dpl.tools.common import parse_module
-from dpl.tools.dpl import IR_PIPELINES
+from dpl.dialects.parsing import parse_module
+from dpl.transforms.pipelines import IR_PIPELINES
 from dpl.transforms import all_passes
 from dpl.transforms.kernel.fuse_launches import FuseLaunches, blocks_per_sm
 

@@ -1,12 +1,12 @@
-"""CPU parts of the GPU host path: the buffer plan of backend/host.py and the flop count of
-backend/compile.py (running needs a GPU: tests/test_runtime_gpu.py)."""
+"""CPU parts of the GPU host path: the buffer plan of driver/host.py and the flop count of
+driver/compile.py (running needs a GPU: tests/test_runtime_gpu.py)."""
 
 import pytest
 
-from dpl.backend.compile import loop_flops
-from dpl.backend.host import HostProgram, plan_buffers
+from dpl.driver.compile import loop_flops
+from dpl.driver.host import HostProgram, plan_buffers
 from dpl.dialects import make_context
-from dpl.tools.common import parse_module
+from dpl.dialects.parsing import parse_module
 
 CHAIN = """
 kernel.func @k_copy(%x: memref<4xf32>, %y: memref<4xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
@@ -89,7 +89,7 @@ def test_flops_follow_the_kernels_the_schedule_splits():
     """A kernel split by split-nests (`@k_part1`) or from its epilogue (`@k_acc`: the
     contraction) is counted under its own name: the matmul's 2 M N K flops go to `@k_acc`, not
     to the pointwise epilogue left under the old name."""
-    from dpl.backend.compile import lower
+    from dpl.driver.compile import lower
     from dpl.frontend.capture import capture_expression
 
     prog = capture_expression(
@@ -110,7 +110,7 @@ def test_arguments_are_aligned_for_vector_access():
     aligned), since the kernels use float4 loads and stores."""
     import torch
 
-    from dpl.backend.host import aligned
+    from dpl.driver.host import aligned
 
     x = torch.arange(12, dtype=torch.float32)
     assert aligned(x) is x

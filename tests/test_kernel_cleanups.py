@@ -17,12 +17,12 @@ import pytest
 from dpl.backend.cuda_printer import print_cuda
 from dpl.dialects import kernel as K
 from dpl.dialects import make_context
-from dpl.tools.common import parse_module
+from dpl.dialects.parsing import parse_module
 from dpl.transforms.kernel.accumulate_in_place import AccumulateInPlace
 from dpl.transforms.kernel.drop_redundant_barriers import DropRedundantBarriers
 from dpl.transforms.kernel.vectorize_access import VectorizeAccess
 
-exec_kernel = pytest.importorskip("dpl.backend.exec_kernel")
+exec_kernel = pytest.importorskip("dpl.interpreters.exec_kernel")
 
 ROOT = Path(__file__).resolve().parent.parent
 LIT = ROOT / "test/lit/kernel"
@@ -192,7 +192,7 @@ def test_gpu_after_pass_matches_executor(case: tuple[str, str]):
     executor gives for the original kernel."""
     import torch
 
-    from dpl.backend.host import HostProgram
+    from dpl.driver.host import HostProgram
 
     name, text = case
     module, func = _with_main(text)
@@ -222,8 +222,8 @@ def test_cleanups_after_materialize_keep_meaning(path: Path, index: int):
     materialize = pytest.importorskip("dpl.transforms.kernel.materialize")
     from xdsl.passes import PassPipeline
 
-    from dpl.backend.exec_loop import main_func
-    from dpl.tools.dpl_opt import normalize_pipeline
+    from dpl.interpreters.exec_loop import main_func
+    from dpl.transforms.pipelines import normalize_pipeline
     from dpl.transforms import all_passes
 
     text = path.read_text()

@@ -5,7 +5,7 @@ import pytest
 import torch
 from xdsl.passes import PassPipeline
 
-from dpl.backend import exec_loop
+from dpl.interpreters import exec_loop
 from dpl.dialects import loop, make_context
 from dpl.frontend import capture, capture_expression
 from dpl.frontend.check import relative_error

@@ -21,20 +21,20 @@ import pytest
 from xdsl.dialects.builtin import Float32Type
 from xdsl.passes import PassPipeline
 
-from dpl.backend import exec_loop, exec_tile
+from dpl.interpreters import exec_loop, exec_tile
 from dpl.backend.cuda_printer import print_cuda
-from dpl.backend.exec_loop import main_func
+from dpl.interpreters.exec_loop import main_func
 from dpl.dialects import kernel as K
 from dpl.dialects import make_context, tile
-from dpl.tools.common import parse_module
-from dpl.tools.dpl_opt import normalize_pipeline
+from dpl.dialects.parsing import parse_module
+from dpl.transforms.pipelines import normalize_pipeline
 from dpl.transforms import all_passes
 from dpl.transforms.kernel.materialize import MaterializeError
 
 ROOT = Path(__file__).resolve().parent.parent
 TILE = ROOT / "test" / "lit" / "tile"
 NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if os.path.exists("/usr/local/bin/nvcc") else None)
-HAVE_EXEC_KERNEL = importlib.util.find_spec("dpl.backend.exec_kernel") is not None
+HAVE_EXEC_KERNEL = importlib.util.find_spec("dpl.interpreters.exec_kernel") is not None
 
 
 def _pipeline(text: str) -> str:
@@ -81,8 +81,8 @@ def _has_tile(module) -> bool:
 @pytest.mark.parametrize("path,index", CASES, ids=[f"{p.stem}-{i}" for p, i in CASES])
 def test_materialize_keeps_meaning(path: Path, index: int, monkeypatch):
     if not HAVE_EXEC_KERNEL:
-        pytest.skip("dpl.backend.exec_kernel is not there yet")
-    from dpl.backend import exec_kernel
+        pytest.skip("dpl.interpreters.exec_kernel is not there yet")
+    from dpl.interpreters import exec_kernel
 
     module, lowered = _lower(path, index)
     assert not _has_tile(lowered)
@@ -162,9 +162,9 @@ def _compile_program(argv: list[str]):
 
 def test_rms_norm_from_pytorch_keeps_meaning():
     if not HAVE_EXEC_KERNEL:
-        pytest.skip("dpl.backend.exec_kernel is not there yet")
-    from dpl.backend import exec_kernel
-    from dpl.tools.dpl import IR_PIPELINES, run_pipeline
+        pytest.skip("dpl.interpreters.exec_kernel is not there yet")
+    from dpl.interpreters import exec_kernel
+    from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
     prog = _compile_program(["expr", "torch.nn.RMSNorm(2048)(torch.randn(1,32,2048))", "dtype", "f64"])
     module = prog.module
@@ -185,7 +185,7 @@ def test_rms_norm_from_pytorch_keeps_meaning():
 def test_decoder_layer_cuda_compiles(model: str, seq: int, tmp_path: Path):
     """`dpl compile --model M --seq S --ir tile`, materialize, print, nvcc: every kernel (seq
     128 is what the GPU runs; its stages outgrow 48 KiB of static shared memory)."""
-    from dpl.tools.dpl import IR_PIPELINES, run_pipeline
+    from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
     prog = _compile_program(["model", model, "seq", seq])
     module = prog.module

@@ -23,15 +23,15 @@ from xdsl.ir import Block, Region
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineExpr
 from xdsl.passes import PassPipeline
 
-from dpl.backend import exec_loop, exec_tile
-from dpl.backend.exec_loop import main_func
+from dpl.interpreters import exec_loop, exec_tile
+from dpl.interpreters.exec_loop import main_func
 from dpl.dialects import loop, make_context, tile
-from dpl.tools.common import parse_module
+from dpl.dialects.parsing import parse_module
 from dpl.transforms import all_passes
 from dpl.transforms.tile.common import simplify_index
 
 NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if os.path.exists("/usr/local/bin/nvcc") else None)
-HAVE_EXEC_KERNEL = importlib.util.find_spec("dpl.backend.exec_kernel") is not None
+HAVE_EXEC_KERNEL = importlib.util.find_spec("dpl.interpreters.exec_kernel") is not None
 
 D = [AffineExpr.dimension(i) for i in range(3)]
 
@@ -152,7 +152,7 @@ def _check_kernel_level(ctx, module, inputs, expected, tmp_path: Path, stem: str
     PassPipeline.parse_spec(all_passes(), "materialize").apply(ctx, lowered)
     lowered.verify()
     if HAVE_EXEC_KERNEL:
-        from dpl.backend import exec_kernel
+        from dpl.interpreters import exec_kernel
 
         (after,) = exec_kernel.run(lowered, inputs)
         tol = dict(rtol=1e-9, atol=1e-11) if after.dtype == np.float64 else dict(rtol=1e-4, atol=1e-4)
@@ -219,7 +219,7 @@ def test_tinyllama_o_proj_kernel_keeps_meaning():
     kernel level of the whole layer is test_materialize's nvcc check)."""
     from dpl.frontend import capture
     from dpl.frontend.hf import decoder_layer
-    from dpl.tools.dpl import IR_PIPELINES, run_pipeline
+    from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
     layer, args = decoder_layer("tinyllama", seq=16, dtype=torch.float64)
     module = capture(layer, *args, dtype=torch.float64).module

@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from dpl.backend import exec_kernel, exec_loop
+from dpl.interpreters import exec_kernel, exec_loop
 from dpl.backend.cuda_printer import print_cuda
-from dpl.backend.exec_loop import main_func
+from dpl.interpreters.exec_loop import main_func
 from dpl.dialects import kernel as K
 from dpl.dialects import tile
 from dpl.frontend import capture_expression
-from dpl.tools.dpl import IR_PIPELINES, run_pipeline
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
 NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if os.path.exists("/usr/local/bin/nvcc") else None)
 

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from xdsl.passes import PassPipeline
 
-from dpl.backend import exec_tile
-from dpl.backend.exec_loop import main_func
+from dpl.interpreters import exec_tile
+from dpl.interpreters.exec_loop import main_func
 from dpl.dialects import make_context
-from dpl.tools.common import parse_module
+from dpl.dialects.parsing import parse_module
 from dpl.transforms import all_passes
 from dpl.transforms.tile.target import parse_target
 

@@ -1,4 +1,4 @@
-"""Shared pieces of dpl's command-line tools: parsing with source locations, one-line errors."""
+"""Shared pieces of dpl's command-line tools: one-line errors with source locations."""
 
 from __future__ import annotations
 
@@ -6,30 +6,9 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
-
-
-class LocatingParser(Parser):
-    """A Parser that records each operation's `file:line:col`, so verifier errors can say where."""
-
-    def parse_operation(self) -> Operation:
-        location = self._current_token.span.get_location()
-        op = super().parse_operation()
-        if isinstance(op.location, UnknownLoc):
-            op.location = FileLineColLoc(
-                StringAttr(location.file), IntAttr(location.line), IntAttr(location.col)
-            )
-        return op
-
-
-def parse_module(ctx: Context, text: str, name: str, line_offset: int = 0) -> ModuleOp:
-    parser = LocatingParser(ctx, text, name)
-    parser.lexer.line_offset = line_offset if hasattr(parser.lexer, "line_offset") else 0
-    return parser.parse_module()
 
 
 def where(op: Operation) -> str:

@@ -19,25 +19,9 @@ import sys
 from collections.abc import Sequence
 
 import torch
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import PassPipeline
-from xdsl.utils.arg_spec import parse_pipeline
 
-from dpl.dialects import make_context
 from dpl.tools.common import guarded
-
-#: The pass pipeline that produces each IR level from torch IR.
-IR_PIPELINES: dict[str, str] = {
-    "torch": "",
-    "tensor": "decompose-torch,fold-index-maps",
-    "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops",
-    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,split-nests,schedule",
-}
-IR_PIPELINES["kernel"] = (
-    IR_PIPELINES["tile"]
-    + ",materialize,vectorize-access{reductions=false},accumulate-in-place,fuse-launches"
-)
-IR_PIPELINES["cuda"] = IR_PIPELINES["kernel"]
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
 #: `--model` names: (hf config name, whole model?)
 MODELS: dict[str, tuple[str, bool]] = {
@@ -64,29 +48,6 @@ def capture_program(args: argparse.Namespace):
     else:
         module, inputs = hf.decoder_layer(name, seq=args.seq, dtype=dtype)
     return capture(module, *inputs, dtype=dtype)
-
-
-def run_pipeline(module: ModuleOp, spec: str, verbose: bool = False) -> None:
-    from dpl.tools.dpl_opt import normalize_pipeline
-    from dpl.transforms import all_passes
-
-    spec = normalize_pipeline(spec)
-    if not spec:
-        return
-    available = all_passes()
-    names = [p.name for p in parse_pipeline(spec)]
-    missing = [n for n in names if n not in available]
-    if missing:
-        raise ValueError(f"pass '{missing[0]}' does not exist (yet); pipeline: {spec}")
-
-    def after(previous, mod, following) -> None:
-        if previous is not None:
-            mod.verify()
-            if verbose:
-                print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stderr)
-
-    pipeline = PassPipeline.parse_spec(available, spec, after)
-    pipeline.apply(make_context(), module)
 
 
 def log_decisions(verbose: int) -> None:
@@ -117,7 +78,7 @@ def compile_cmd(args: argparse.Namespace) -> None:
 
 
 def run_cmd(args: argparse.Namespace) -> None:
-    from dpl.backend.compile import check_parity, compile_program, parity_tolerance
+    from dpl.driver.compile import check_parity, compile_program, parity_tolerance
 
     log_decisions(args.verbose)
     if not torch.cuda.is_available():
@@ -130,7 +91,7 @@ def run_cmd(args: argparse.Namespace) -> None:
     print(f"dpl run: {compiled.num_kernels} kernels on {torch.cuda.get_device_name()}: "
           f"relative error vs PyTorch (float64) {err:.2e} (< {tol:.0e}: {verdict})")  # fmt: skip
     if args.bench or args.profile:
-        from dpl.backend import bench
+        from dpl.bench import harness as bench
         from dpl.frontend.check import fresh_inputs
 
         cpu_inputs = fresh_inputs(prog, 2)

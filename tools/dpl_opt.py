@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import re
 import sys
 from collections.abc import Sequence
 from typing import IO
@@ -28,15 +27,10 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from dpl.dialects import DIALECTS
-from dpl.tools.common import LocatingParser, guarded, one_line
+from dpl.dialects.parsing import LocatingParser
+from dpl.tools.common import guarded, one_line
 from dpl.transforms import all_passes, pass_summary
-
-
-def normalize_pipeline(spec: str) -> str:
-    """Accept MLIR's `builtin.module(a,b{x=1})` wrapper as well as the bare list `a,b{x=1}`."""
-    spec = spec.strip()
-    match = re.fullmatch(r"(?:builtin\.)?module\((.*)\)", spec, re.S)
-    return match.group(1).strip() if match else spec
+from dpl.transforms.pipelines import normalize_pipeline
 
 
 def print_ir(module: ModuleOp) -> str:

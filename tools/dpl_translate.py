@@ -16,7 +16,8 @@ import sys
 from collections.abc import Sequence
 
 from dpl.dialects import make_context
-from dpl.tools.common import LocatingParser, fail, guarded
+from dpl.dialects.parsing import LocatingParser
+from dpl.tools.common import fail, guarded
 
 
 def run(argv: Sequence[str] | None = None) -> None:

@@ -34,9 +34,9 @@ from xdsl.dialects import affine
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from dpl.backend import exec_loop
-from dpl.backend.affine_np import eval_map
-from dpl.backend.scalar_eval import eval_op, is_scalar_op
+from dpl.interpreters import exec_loop
+from dpl.interpreters.affine_np import eval_map
+from dpl.interpreters.scalar_eval import eval_op, is_scalar_op
 from dpl.dialects import loop, tile
 
 _REDUCERS = {

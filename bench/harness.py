@@ -2,11 +2,11 @@
 
 Measured the way DESIGN.md's "Measuring" says, the same way for every variant:
 
-    from dpl.backend.bench import benchmark, format_table
+    from dpl.bench.harness import benchmark, format_table
     r = benchmark("rmsnorm", torch.nn.RMSNorm(2048), (torch.randn(1, 32, 2048),), profile=True)
     print(format_table(r))          # r is a JSON-able dict
 
-* each variant is built (dpl: `dpl.backend.compile.compile`; torch.compile default mode and
+* each variant is built (dpl: `dpl.driver.compile.compile`; torch.compile default mode and
   max-autotune, `fullgraph=True` where it captures, `dynamic=False`), run once (its compile time is
   recorded) and checked against eager: ‖out − ref‖/‖ref‖ in float64 over all outputs;
 * `gpu_time` warms up, captures the calls in one `torch.cuda.CUDAGraph` (falling back to eager
@@ -352,7 +352,7 @@ def environment(device: int | None = None, *, ceilings: bool = True) -> dict[str
 
 
 def _dpl_compiler() -> Callable[..., Any]:
-    from dpl.backend.compile import compile as dpl_compile
+    from dpl.driver.compile import compile as dpl_compile
 
     return dpl_compile
 
@@ -424,7 +424,7 @@ def benchmark(
 ) -> dict[str, Any]:
     """Time dpl, eager and torch.compile on `fn(*inputs)`; a JSON-able dict (see format_table).
 
-    `dpl`: None compiles `fn` with `dpl.backend.compile.compile`; an already compiled program
+    `dpl`: None compiles `fn` with `dpl.driver.compile.compile`; an already compiled program
     (anything with `.kernels`) is used as is; another callable is used as the compile function
     (`dpl(fn, *inputs)`); False leaves dpl out. `modes`: subset of ALL_MODES (or "a,b").
     `l2`: "auto", "rotate", "flush" or "none" (see the module docstring). A variant that fails to

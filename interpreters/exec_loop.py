@@ -21,8 +21,8 @@ from xdsl.dialects import affine, func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from dpl.backend.affine_np import eval_map
-from dpl.backend.scalar_eval import eval_op, is_scalar_op, numpy_dtype
+from dpl.interpreters.affine_np import eval_map
+from dpl.interpreters.scalar_eval import eval_op, is_scalar_op, numpy_dtype
 from dpl.dialects import loop
 
 #: Largest number of elements an iteration space may have before a reduce loop is chunked.

@@ -1,6 +1,6 @@
 """`dpl.compile`: a PyTorch module or expression -> compiled CUDA program, callable on tensors.
 
-    from dpl.backend.compile import compile as dpl_compile
+    from dpl.driver.compile import compile as dpl_compile
     c = dpl_compile(torch.nn.RMSNorm(2048), torch.randn(1, 32, 2048))
     y = c(x.cuda())                    # user inputs in, outputs out; parameters bound at compile
     c.kernels()                        # name, grid, block, bytes, flops per kernel
@@ -24,12 +24,15 @@ from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
-from dpl.backend.host import HostProgram, nbytes
 from dpl.dialects import kernel as K
 from dpl.dialects import loop
+from dpl.driver.host import HostProgram, nbytes
+from dpl.frontend import capture
+from dpl.frontend.check import fresh_inputs
 from dpl.transforms.kernel.fuse_launches import FUSED_ATTR
 from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.transforms.loop.split_nests import split_kernel
+from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline
 
 #: Float ops that count as one flop each (the CUDA they print is one instruction or close).
 _FLOP_DIALECTS = ("arith.", "math.")
@@ -126,8 +129,6 @@ class Compiled:
 def lower(prog: Any, pipeline: str | None = None, verbose: bool = False) -> tuple[ModuleOp, dict[str, int]]:
     """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level);
     returns the module and each kernel's flops counted at loop level."""
-    from dpl.tools.dpl import IR_PIPELINES, run_pipeline
-
     module = prog.module.clone()
     run_pipeline(module, IR_PIPELINES["loop"], verbose)
     loop_module = module.clone()
@@ -162,20 +163,8 @@ def _split_as_scheduled(module: ModuleOp, names: set[str]) -> ModuleOp:
     return module
 
 
-def kernel_schedule() -> str:
-    """The passes from loop IR to kernel IR: the default tile schedule, then materialize."""
-    from dpl.tools.dpl import IR_PIPELINES
-
-    loop_spec = IR_PIPELINES["loop"]
-    full = IR_PIPELINES["kernel"]
-    assert full.startswith(loop_spec), "the kernel pipeline must extend the loop pipeline"
-    return full[len(loop_spec) :].lstrip(",")
-
-
 def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False) -> Compiled:
     """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it."""
-    from dpl.frontend import capture
-
     module = fn if isinstance(fn, torch.nn.Module) else _Lambda(fn)
     cpu = [x.detach().cpu() for x in example_inputs]
     return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose)
@@ -205,8 +194,6 @@ def reference64(prog, inputs):
 
 def check_parity(compiled, prog, seed: int = 1) -> float:
     """max relative error of dpl's outputs (fresh inputs, outputs poisoned) vs float64 PyTorch."""
-    from dpl.frontend.check import fresh_inputs
-
     inputs = fresh_inputs(prog, seed)
     outs = compiled(*[x.cuda() for x in inputs], poison=True)
     outs = outs if isinstance(outs, tuple) else (outs,)

@@ -2,7 +2,7 @@
 
 `run(module, inputs)` executes `func.func @main` op by op: each tensor-dialect op becomes a few
 whole-array NumPy operations (an elementwise body is evaluated once, on whole arrays, with
-`dpl.backend.scalar_eval`), and `func.return`'s values come back as ndarrays. Run it on f64 IR to
+`dpl.interpreters.scalar_eval`), and `func.return`'s values come back as ndarrays. Run it on f64 IR to
 compare a pass's output with PyTorch in float64.
 """
 
@@ -22,7 +22,7 @@ from xdsl.ir.affine import (
     AffineExpr,
 )
 
-from dpl.backend.scalar_eval import eval_op, is_scalar_op, numpy_dtype
+from dpl.interpreters.scalar_eval import eval_op, is_scalar_op, numpy_dtype
 from dpl.dialects import tensor as T
 
 

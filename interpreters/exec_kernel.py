@@ -55,9 +55,9 @@ from xdsl.dialects import affine
 from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 
-from dpl.backend import exec_loop, exec_tile
-from dpl.backend.affine_np import eval_map
-from dpl.backend.scalar_eval import eval_op, is_scalar_op, numpy_dtype
+from dpl.interpreters import exec_loop, exec_tile
+from dpl.interpreters.affine_np import eval_map
+from dpl.interpreters.scalar_eval import eval_op, is_scalar_op, numpy_dtype
 from dpl.dialects import kernel as K
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
