@@ -207,6 +207,7 @@ class ModelCheck:
 
     program: CausalLMProgram
     model: nn.Module  # HF's model in float32 on the device, its parameters the bound weights
+    weights: dict[str, torch.Tensor]  # the bound weights (state-dict name -> device tensor)
     input_ids: torch.Tensor
     logits: torch.Tensor
     rel_err: float  # against HF in float64
@@ -217,24 +218,24 @@ class ModelCheck:
 def check_causal_lm(
     config: Any,
     seq: int,
-    checkpoint: Checkpoint | None = None,
+    weights: Weights | None = None,
     seed: int = 0,
     pipeline: str | None = None,
     progress: Progress | None = None,
     device: str = "cuda",
 ) -> ModelCheck:
-    """Compile the causal LM of `config` for `seq` tokens, load it, bind the checkpoint's
-    weights (random ones without), run it on random tokens and compare its logits with HF's in
-    float64 (`hf.reference_logits`, one module at a time on the device). The weights live on
-    the device once: the program and HF's model share them."""
+    """Compile the causal LM of `config` for `seq` tokens, load it, bind `weights` (a
+    checkpoint, a dict such as an earlier check's `weights`, or random ones), run it on random
+    tokens and compare its logits with HF's in float64 (`hf.reference_logits`, one module at a
+    time on the device). The weights live on the device once: the program and HF's model share
+    them."""
     progress = progress or quiet()
     program = compile_causal_lm(config, seq, pipeline, progress=progress).load(progress)
     with progress.stage("weights"):
-        if checkpoint is None:
-            weights = program.bind(hf.random_weights(hf.causal_lm(config, "meta"), seed, device), device)
-        else:
-            weights = program.bind(checkpoint, device)
-        model = hf.with_weights(config, weights, device)
+        if weights is None:
+            weights = hf.random_weights(hf.causal_lm(config, "meta"), seed, device)
+        bound = program.bind(weights, device)
+        model = hf.with_weights(config, bound, device)
     gen = torch.Generator().manual_seed(seed)
     ids = torch.randint(0, config.vocab_size, (1, seq), generator=gen).to(device)
     with progress.stage("run"):
@@ -243,7 +244,7 @@ def check_causal_lm(
         reference = hf.reference_logits(model, ids, torch.float64)
     err, agree, positions = parity(logits, reference)
     del reference
-    return ModelCheck(program, model, ids, logits, err, agree, positions)
+    return ModelCheck(program, model, bound, ids, logits, err, agree, positions)
 
 
 def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False) -> Compiled:

@@ -295,3 +295,22 @@ def test_host_program_sources_one_per_kernel():
     for name, src in host.sources.items():
         assert src.count("__global__") == 1 and f"void {name}(" in src
     assert np.all([launch.kernel.name in host.sources for launch in host.launches])
+
+
+# ---------------------------------------------------------------------------------------------
+# on the GPU
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
+@pytest.mark.parametrize("name", ["tinyllama", "qwen2.5-7b", "qwen3-0.6b", "mistral-7b"])
+def test_whole_model_on_the_gpu(name, tmp_path):
+    """Compiled, loaded (NVRTC per kernel), bound from a sharded checkpoint, run: HF float64."""
+    from dpl.driver.models import check_causal_lm
+
+    cfg, lm = tiny_model(name, layers=3)
+    lm.save_pretrained(tmp_path, max_shard_size="40KB")
+    check = check_causal_lm(cfg, 16, Checkpoint(tmp_path))
+    assert check.rel_err < 1e-5 and check.agree == check.positions == 16
+    again = check.program(check.input_ids, poison=True)  # workspace reused: same logits
+    assert torch.equal(again, check.logits)

@@ -109,8 +109,12 @@ def log_decisions(verbose: int) -> None:
 
 
 def compile_cmd(args: argparse.Namespace) -> None:
+    from dpl.driver.progress import Progress
+
     log_decisions(args.verbose)
-    prog = capture_program(args)
+    progress = Progress()  # on a terminal only (stderr)
+    with progress.stage("capture"):
+        prog = capture_program(args)
     module = prog.module
     module.verify()
     checkpoint = getattr(args, "checkpoint", None)
@@ -121,7 +125,7 @@ def compile_cmd(args: argparse.Namespace) -> None:
     if args.ir in ("kernel", "cuda") and args.pipeline is None:
         from dpl.driver.compile import lower
 
-        module, _ = lower(prog, verbose=bool(args.verbose))  # a repeated block lowered once
+        module, _ = lower(prog, verbose=bool(args.verbose), progress=progress)  # a repeated block once
     else:
         spec = args.pipeline if args.pipeline is not None else IR_PIPELINES[args.ir]
         run_pipeline(module, spec, args.verbose)
