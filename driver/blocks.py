@@ -374,4 +374,6 @@ def lower_by_blocks(
             times = f" x{len(piece.uses)}" if len(piece.uses) > 1 else ""
             step("passes", i, len(pieces), f"piece of {ops} ops{times}")
         piece.lowered, piece.flops = lower_piece(piece.module)
-    return stitch(main, pieces)
+    module, flops = stitch(main, pieces)
+    module.verify()
+    return module, flops

@@ -180,7 +180,9 @@ def capture_quickly(module: nn.Module, *inputs: torch.Tensor):
     the error names the source line."""
     import torch.fx.config as fx_config
 
-    saved = fx_config.do_not_emit_stack_traces
+    saved = getattr(fx_config, "do_not_emit_stack_traces", None)
+    if saved is None:  # a torch without the switch
+        return capture(module, *inputs, dtype=torch.float32)
     fx_config.do_not_emit_stack_traces = True
     try:
         return capture(module, *inputs, dtype=torch.float32)
