@@ -26,7 +26,9 @@ from xdsl.rewriter import Rewriter
 
 from dpl.dialects import kernel as K
 from dpl.dialects import loop
+from dpl.driver.blocks import lower_by_blocks
 from dpl.driver.host import HostProgram, nbytes
+from dpl.driver.progress import Progress, quiet
 from dpl.frontend import capture
 from dpl.frontend.check import fresh_inputs
 from dpl.transforms.kernel.fuse_launches import FUSED_ATTR
@@ -126,10 +128,24 @@ class Compiled:
         return self.host.capture(*self._args(inputs))
 
 
-def lower(prog: Any, pipeline: str | None = None, verbose: bool = False) -> tuple[ModuleOp, dict[str, int]]:
+def lower(
+    prog: Any, pipeline: str | None = None, verbose: bool = False, progress: Progress | None = None
+) -> tuple[ModuleOp, dict[str, int]]:
     """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level);
-    returns the module and each kernel's flops counted at loop level."""
-    module = prog.module.clone()
+    returns the module and each kernel's flops counted at loop level. A repeated block of ops
+    (decoder layers) is lowered once (`driver.blocks`)."""
+    progress = progress or quiet()
+    with progress.stage("passes"):
+        return lower_by_blocks(
+            prog.module, lambda piece: lower_whole(piece, pipeline, verbose), progress.step
+        )
+
+
+def lower_whole(
+    module: ModuleOp, pipeline: str | None = None, verbose: bool = False
+) -> tuple[ModuleOp, dict[str, int]]:
+    """`lower` of a torch-level module as one piece."""
+    module = module.clone()
     run_pipeline(module, IR_PIPELINES["loop"], verbose)
     loop_module = module.clone()
     rest = pipeline if pipeline is not None else kernel_schedule()

@@ -3,13 +3,18 @@
 The module is exported with `torch.export` (ATen ops at the level PyTorch keeps for export:
 `aten.linear`, `aten.rms_norm`, `aten.scaled_dot_product_attention`, ...), then each live FX node
 becomes one torch-dialect op (see `HANDLERS`; docs/frontend.md lists them). The result is a
-module holding `func.func @main(user inputs..., parameters/buffers...) -> results`, block
-arguments named after the export placeholders (`x`, `p_weight`, `p_self_attn_q_proj_weight`).
+module holding `func.func @main(user inputs..., parameters/buffers..., tables...) -> results`,
+block arguments named after the export placeholders (`x`, `p_weight`, `p_self_attn_q_proj_weight`).
 
 Capture-time normalisation: negative dims become non-negative, `-1` in view shapes is resolved,
 slices are clamped, Python scalars become 0-d `torch.constant`s, no-op ops (`contiguous`, `clone`,
 `detach`, same-dtype `to`, eval-mode `dropout`) disappear, and nodes that depend on no input
-(`arange`, `ones`, ...) are evaluated once and become `torch.constant`s.
+(`arange`, `ones`, ...) are evaluated once, on the CPU, and become `torch.constant`s; such a
+constant of more than `MAX_INLINE_ELEMENTS` elements that are not all equal (a rotary table, a
+mask) becomes a *table* instead: an argument of @main named `c_<node>` whose value is bound at
+compile time like a parameter, so kernels read it as a buffer. Equal tables share one argument
+(every decoder layer reads the same rotary tables). Parameters may be on the meta device (a model
+captured without its weights): only their shapes matter, and folding computes on the CPU.
 """
 
 from __future__ import annotations
@@ -62,6 +67,9 @@ class Program:
     #: parameters stay those of `args`. Used to compute references on fresh inputs.
     fn: Callable[..., object] | None = None
     num_inputs: int = 0
+    #: The state-dict name of each parameter/buffer argument (`model.norm.weight`), "" for the
+    #: user inputs and the tables (large constants, `c_...`): how weights bind by name.
+    targets: list[str] = field(default_factory=list)
 
     @property
     def main(self) -> func.FuncOp:
@@ -85,6 +93,15 @@ _DTYPES: dict[torch.dtype, Callable[[], Attribute]] = {
     torch.uint8: lambda: IntegerType(8),
     torch.bool: lambda: IntegerType(1),
 }
+
+
+#: The torch dtype of each element type (for tables; IntegerType(8) is int8).
+_TORCH_DTYPES: dict[Attribute, torch.dtype] = {
+    f(): d for d, f in reversed(_DTYPES.items())
+}
+
+#: A constant array with more elements than this (not all equal) is a table (`Converter.table`).
+MAX_INLINE_ELEMENTS = 64
 
 
 def element_type(dtype: torch.dtype) -> Attribute:
@@ -131,6 +148,8 @@ class Converter:
         self.block: Block | None = None
         self.builder: Builder | None = None
         self.node: fx.Node | None = None
+        #: The tables (`table`): @main's arguments after the user inputs and the module's state.
+        self.tables: list[tuple[SSAValue, torch.Tensor, str]] = []
 
     # -- helpers used by handlers
 
@@ -155,10 +174,16 @@ class Converter:
             return self.cast_floats_to
         return dtype
 
-    def constant(self, value, elem: Attribute, shape: Sequence[int] = ()) -> SSAValue:
-        """A torch.constant of `value` (a Python scalar or an array) with element type `elem`."""
+    def constant(
+        self, value, elem: Attribute, shape: Sequence[int] = (), name: str | None = None
+    ) -> SSAValue:
+        """A torch.constant of `value` (a Python scalar or an array) with element type `elem`;
+        an array of more than MAX_INLINE_ELEMENTS elements that are not all equal becomes a table
+        instead (`table`)."""
         ttype = TensorType(elem, list(shape))
         arr = np.asarray(value)
+        if arr.size > MAX_INLINE_ELEMENTS and not (arr == arr.reshape(-1)[0]).all():
+            return self.table(torch.from_numpy(arr.reshape(list(shape))), elem, name)
         if isinstance(elem, IntegerType):
             data = [int(v) for v in arr.reshape(-1)]
         else:
@@ -167,6 +192,21 @@ class Converter:
             data = data[:1]
         attr = DenseIntOrFPElementsAttr.from_list(ttype, data)
         return self.emit(T.ConstantOp.create_from([], ttype, {"value": attr}))
+
+    def table(self, value: torch.Tensor, elem: Attribute, name: str | None) -> SSAValue:
+        """An argument of @main named `c_<name>` whose value (`value` in `elem`'s dtype) is
+        bound at compile time like a parameter: a large constant (rotary table, mask) is a
+        buffer kernels read, not code. Equal tables share one argument."""
+        assert self.block is not None
+        value = value.to(_TORCH_DTYPES[elem]).contiguous()
+        for arg, known, _ in self.tables:
+            if known.dtype == value.dtype and known.shape == value.shape and torch.equal(known, value):
+                return arg
+        arg = self.block.insert_arg(TensorType(elem, list(value.shape)), len(self.block.args))
+        label = f"c_{name or (self.node.name if self.node else 'table')}"
+        arg.name_hint = label  # xDSL drops a trailing _<n>; Program.arg_names keep it
+        self.tables.append((arg, value, label))
+        return arg
 
     def value(self, arg, elem: Attribute | None = None) -> SSAValue:
         """The SSA value for an FX argument: a node, a folded constant or a Python scalar."""
@@ -180,7 +220,8 @@ class Converter:
                 if not isinstance(c, torch.Tensor):
                     raise self.fail(f"expected a tensor for '{arg.name}'")
                 c_elem = element_type(self._dtype(c.dtype))
-                v = self.constant(c.detach().to(torch.float64 if c.is_floating_point() else c.dtype).numpy(), c_elem, c.shape)
+                c = c.detach().to(torch.float64 if c.is_floating_point() else c.dtype)
+                v = self.constant(c.numpy(), c_elem, c.shape, name=arg.name)
                 self.values[arg] = v
                 return v
             raise self.fail(f"value '{arg.name}' was not captured")
@@ -250,7 +291,9 @@ class Converter:
                 raise self.fail(f"unsupported FX node kind '{node.op}'")
             self.call(node)
         self.builder.insert(func.ReturnOp(*results))
-        ftype = func.FunctionType.from_lists(arg_types, [r.type for r in results])
+        ftype = func.FunctionType.from_lists(
+            [a.type for a in self.block.args], [r.type for r in results]
+        )
         main = func.FuncOp("main", ftype, Region(self.block))
         return ModuleOp([main])
 
@@ -266,7 +309,8 @@ class Converter:
         inputs = node.all_input_nodes
         if all(i in self.consts for i in inputs) and target not in _NEVER_FOLD:
             args, kwargs = fx.node.map_arg((node.args, node.kwargs), lambda n: self.consts[n])
-            self.consts[node] = target(*args, **kwargs)
+            with _OnCpu():
+                self.consts[node] = target(*args, **kwargs)
             return
         if target is operator.getitem:
             src, idx = node.args
@@ -292,6 +336,19 @@ class Converter:
 
 
 _NEVER_FOLD: set = set()
+
+
+class _OnCpu(torch.overrides.TorchFunctionMode):
+    """Folds constants on the CPU whatever device the traced program named: a model whose
+    parameters are on the meta device moves its rotary tables to the hidden states' device,
+    meta, which holds no values. Every torch.device argument of a call becomes the CPU."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        cpu = torch.device("cpu")
+        args, kwargs = torch.utils._pytree.tree_map(
+            lambda a: cpu if isinstance(a, torch.device) else a, (args, kwargs or {})
+        )
+        return func(*args, **kwargs)
 
 # ----------------------------------------------------------------------------- handlers
 
@@ -484,7 +541,7 @@ def _sdpa(
             is_causal, attn_mask = True, None  # the causal mask HF builds: use the flag
         else:
             additive = torch.zeros(mask.shape, dtype=torch.float64).masked_fill(~mask, -1e30)
-            operands.append(c.constant(additive.numpy(), t.element_type, mask.shape))
+            operands.append(c.constant(additive.numpy(), t.element_type, mask.shape, f"{node.name}_mask"))
             attn_mask = None
     if attn_mask is not None:
         operands.append(c.cast(c.value(attn_mask), t.element_type))
@@ -660,6 +717,7 @@ def capture(
     placeholders = {n.name: n for n in graph.nodes if n.op == "placeholder"}
     user: list[tuple[fx.Node, str, torch.Tensor]] = []
     state: list[tuple[fx.Node, str, torch.Tensor]] = []
+    targets: list[str] = []
     user_values = iter(inputs)
     for spec in ep.graph_signature.input_specs:
         node = placeholders[spec.arg.name]
@@ -678,6 +736,7 @@ def capture(
             default = prefix + spec.target.replace(".", "_")
             name = rename(default, spec.target) if rename else default
             state.append((node, name, value.detach()))
+            targets.append(spec.target)
         else:
             raise UnsupportedOpError(f"unsupported input kind {spec.kind} for '{node.name}'")
     ordered = user + state
@@ -695,10 +754,11 @@ def capture(
     mod = conv.convert([n for n, _, _ in ordered], [name for _, name, _ in ordered])
     return Program(
         mod,
-        [_cast(v, dtype) for _, _, v in ordered],
-        [name for _, name, _ in ordered],
+        [_cast(v, dtype) for _, _, v in ordered] + [v for _, v, _ in conv.tables],
+        [name for _, name, _ in ordered] + [name for _, _, name in conv.tables],
         fn=module,
         num_inputs=len(user),
+        targets=[""] * len(user) + targets + [""] * len(conv.tables),
     )
 
 
