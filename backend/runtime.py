@@ -276,14 +276,15 @@ class Kernel:
 
 
 def load_kernels(
-    source: str, kernels: Sequence[Kernel], use_cache: bool = True
+    source: str, kernels: Sequence[Kernel], use_cache: bool = True, arch: str | None = None
 ) -> tuple[Any, CompileResult]:
-    """Compile `source` (through the cache), load it into the current context and look up
-    each kernel's function (set on `kernel.function`). Returns (CUmodule, CompileResult)."""
+    """Compile `source` (through the cache) for `arch` (default: the device's `sm_XY`; `sm_90a`
+    for wgmma), load it into the current context and look up each kernel's function (set on
+    `kernel.function`). Returns (CUmodule, CompileResult)."""
     driver, _ = _bindings()
     _ensure_context()
     names = [k.name for k in kernels]
-    compiled = compile_cuda(source, names, use_cache=use_cache)
+    compiled = compile_cuda(source, names, arch=arch, use_cache=use_cache)
     image = ctypes.create_string_buffer(compiled.cubin, len(compiled.cubin))
     module = _check_driver(driver.cuModuleLoadData(ctypes.addressof(image)), "cuModuleLoadData", names)
     for k in kernels:
