@@ -7,7 +7,7 @@
     outs = graph.replay(x=x2, p_weight=w2)             # copies inputs in, replays, returns outputs
 
 Compilation: `nvrtc` from cuda-python (`cuda.bindings`), options `-arch=sm_XY` (the current
-device's compute capability), `--std=c++17`, producing a cubin (SASS for that exact arch, no PTX
+device's compute capability, or the manifest's `arch`: `sm_90a` for wgmma), `--std=c++17`, producing a cubin (SASS for that exact arch, no PTX
 JIT at load). Cubins are cached at `$DPL_CACHE_DIR/<sha256>.cubin` (default `~/.cache/dpl`); the
 key hashes the source, the arch, the options and the NVRTC version. Loading is `cuModuleLoadData`
 in the current (torch's primary) context; launches are `cuLaunchKernel` on the current torch
@@ -418,7 +418,9 @@ class Program:
     def load(self, use_cache: bool = True) -> Program:
         """Compile (through the cache) and load the module once; idempotent."""
         if self._module is None:
-            self._module, self.compiled = load_kernels(self.source, self.kernels, use_cache)
+            self._module, self.compiled = load_kernels(
+                self.source, self.kernels, use_cache, arch=self.manifest.get("arch")
+            )
         return self
 
     # -- running ----------------------------------------------------------------------------------
