@@ -28,6 +28,14 @@ Fragments (the PTX ISA's, groupID g = lane / 4, t = lane % 4):
   pending; shared memory written by ordinary stores needs `mma.fence_proxy_async` in the writing
   threads before the barrier that publishes it to the MMA.
 
+At the tile level (inside a `tile.tile`), a tensor-core matmul is written per output point like
+any tile body, with two ops (see "Tile level" below):
+
+    %xs = mma.stage rows 128 k 32 { ^bb0(%r: index, %c: index): ... mma.yield %v : f32 }
+          : memref<128x32xf32, #tile.smem>
+    %p = mma.dot %xs[%wg * 64 + %w * 16 + %h * 8 + %g], %ws[%j * 8 + %t * 2 + %e]
+         precision "3xtf32" layout wgmma : memref<128x32xf32, #tile.smem>, memref<256x32xf32, #tile.smem>
+
 `#mma.swizzle<128>` is a shared buffer's layout: rows of 128 bytes (the innermost dim), whose
 16-byte chunk c of row r sits at chunk c ^ (r mod 8), the 128-byte swizzle wgmma reads
 K-major operands in (and TMA writes). It is physical only: an access at an index reads the
@@ -39,6 +47,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from enum import auto
+
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     Float32Type,
@@ -47,11 +57,31 @@ from xdsl.dialects.builtin import (
     MemRefLayoutAttr,
     MemRefType,
 )
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+)
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    region_def,
+    traits_def,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -63,9 +93,12 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from dpl.dialects import kernel as K
+from dpl.dialects import tile
 
 SWIZZLE_BYTES = 128
 WARPGROUP = 128
@@ -415,6 +448,359 @@ class FenceProxyAsyncOp(_NoOperandOp):
     name = "mma.fence_proxy_async"
 
 
+# ---------------------------------------------------------------------------------------------
+# Tile level: operand stages and the per-point contraction
+
+
+class Precision(StrEnum):
+    """How an fp32 matmul multiplies: `ieee` (SIMT fp32 FMA), `3xtf32` (tensor cores, the
+    3xTF32 split: fp32-level accuracy) or `tf32` (tensor cores, one TF32 pass: about 1e-3
+    relative error, opt-in)."""
+
+    IEEE = "ieee"
+    TF32X3 = "3xtf32"
+    TF32 = "tf32"
+
+
+PRECISIONS = tuple(p.value for p in Precision)
+
+
+@irdl_attr_definition
+class PrecisionAttr(EnumAttribute[Precision], SpacedOpaqueSyntaxAttribute):
+    name = "mma.precision"
+
+
+class Layout(StrEnum):
+    """Which instruction's accumulator fragment the tile's thread and cell axes form."""
+
+    WGMMA = auto()
+    MMA_SYNC = auto()
+
+
+@irdl_attr_definition
+class LayoutAttr(EnumAttribute[Layout], SpacedOpaqueSyntaxAttribute):
+    name = "mma.layout"
+
+
+# Fragment layouts, as affine expressions over (thread axes..., cell axes...) in tile order:
+#
+#   wgmma (BM = 64 W, BN = 8 J): threads (wg : W, w : 4, g : 8, t : 4), cells (h : 2, j : J, e : 2),
+#     row = 64 wg + 16 w + 8 h + g, col = 8 j + 2 t + e; the cell (h, j, e) is acc[4 j + 2 h + e].
+#   mma_sync (BM = 16 MI WM, BN = 8 NI WN): threads (wm : WM, wn : WN, g : 8, t : 4),
+#     cells (mi : MI, ni : NI, h : 2, e : 2), row = 16 MI wm + 16 mi + 8 h + g,
+#     col = 8 NI wn + 8 ni + 2 t + e; warp = wm WN + wn holds a 16 MI x 8 NI block of m16n8 tiles.
+
+
+def wgmma_axes(bm: int, bn: int) -> tuple[list[int], list[int]]:
+    """(thread extents, cell extents) of the wgmma fragment of a BM x BN block tile."""
+    return [bm // 64, 4, 8, 4], [2, bn // 8, 2]
+
+
+def mma_sync_axes(wm: int, wn: int, mi: int, ni: int) -> tuple[list[int], list[int]]:
+    return [wm, wn, 8, 4], [mi, ni, 2, 2]
+
+
+def fragment_exprs(layout: Layout, threads: Sequence[int], cells: Sequence[int]) -> tuple[AffineExpr, AffineExpr]:
+    """(row, col) of a fragment point as expressions of dims (threads..., cells...)."""
+    d = [AffineExpr.dimension(i) for i in range(len(threads) + len(cells))]
+    if layout == Layout.WGMMA:
+        wg, w, g, t, h, j, e = d
+        return wg * 64 + w * 16 + h * 8 + g, j * 8 + t * 2 + e
+    wm, wn, g, t, mi, ni, h, e = d
+    return wm * (16 * cells[0]) + mi * 16 + h * 8 + g, wn * (8 * cells[1]) + ni * 8 + t * 2 + e
+
+
+def fragment_tile(layout: Layout, threads: Sequence[int], cells: Sequence[int]) -> tuple[int, int] | None:
+    """The (BM, BN) block tile a fragment's axes cover, or None if they are not its axes."""
+    if layout == Layout.WGMMA:
+        if len(threads) == 4 and len(cells) == 3 and list(threads[1:]) == [4, 8, 4] and cells[0] == 2 \
+                and cells[2] == 2 and wgmma_n_ok(8 * cells[1]):  # fmt: skip
+            return 64 * threads[0], 8 * cells[1]
+        return None
+    if len(threads) == 4 and len(cells) == 4 and list(threads[2:]) == [8, 4] and list(cells[2:]) == [2, 2]:
+        return 16 * cells[0] * threads[0], 8 * cells[1] * threads[1]
+    return None
+
+
+def _linear_coefficients(expr: AffineExpr, n: int) -> tuple[list[int], int] | None:
+    """`expr` over n dims as (coefficient per dim, constant), None if it is not linear."""
+    if isinstance(expr, AffineConstantExpr):
+        return [0] * n, expr.value
+    if isinstance(expr, AffineDimExpr):
+        c = [0] * n
+        c[expr.position] = 1
+        return c, 0
+    if isinstance(expr, AffineBinaryOpExpr):
+        lhs, rhs = _linear_coefficients(expr.lhs, n), _linear_coefficients(expr.rhs, n)
+        if lhs is None or rhs is None:
+            return None
+        if expr.kind == AffineBinaryOpKind.Add:
+            return [a + b for a, b in zip(lhs[0], rhs[0])], lhs[1] + rhs[1]
+        if expr.kind == AffineBinaryOpKind.Mul:
+            if not any(rhs[0]):
+                return [a * rhs[1] for a in lhs[0]], lhs[1] * rhs[1]
+            if not any(lhs[0]):
+                return [b * lhs[1] for b in rhs[0]], lhs[1] * rhs[1]
+    return None
+
+
+def _enclosing_tile(op: Operation) -> tile.TileOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, tile.TileOp):
+        parent = parent.parent_op()
+    return parent
+
+
+def _thread_dependent(value: SSAValue, t: tile.TileOp, seen: set | None = None) -> bool:
+    """Whether `value` depends on a thread or cell axis of tile `t`."""
+    seen = set() if seen is None else seen
+    if value in seen:
+        return False
+    seen.add(value)
+    if isinstance(value, BlockArgument):
+        owner = value.block.parent_op()
+        if owner is t:
+            return t.axes[value.index][2] != tile.AxisKind.BLOCK
+        return False
+    owner = value.owner
+    assert isinstance(owner, Operation)
+    return any(_thread_dependent(o, t, seen) for o in owner.operands)
+
+
+@irdl_op_definition
+class StageYieldOp(IRDLOperation):
+    """`mma.yield %v : f32` ends an `mma.stage` region with the element's value."""
+
+    name = "mma.yield"
+    value = operand_def(Float32Type)
+    assembly_format = "$value attr-dict `:` type($value)"
+    traits = traits_def(IsTerminator())
+
+    def __init__(self, value: SSAValue):
+        super().__init__(operands=[value])
+
+
+@irdl_op_definition
+class StageOp(IRDLOperation):
+    """`%s = mma.stage rows R k K { ^bb0(%r: index, %c: index): ... mma.yield %v : f32 }
+    : memref<RxKxf32, #tile.smem>`: an MMA operand's slab in shared memory, K-major.
+
+    Element (r, c) of the slab is the region's value at %r, %c (the operand row, e.g. m - m0,
+    and the K offset in this K step): the loads and the math of an operand's prologue (a
+    norm's scale, a transposed weight's index) are written there. Like `tile.stage` it is
+    collective: every thread of the block reaches it, and the region uses no thread or cell axis
+    (only block axes, loop variables and uniform values). How the slab gets there (registers,
+    split into TF32 halves, swizzled) is the lowering's business.
+
+    Rules: inside a `tile.tile`, not in a `tile.strided_for`; one block of two index arguments
+    ending in `mma.yield`; a result of type memref<R x K x f32, #tile.smem> with R >= 1 and K a
+    positive multiple of 8; no thread or cell axis used in the region.
+    """
+
+    name = "mma.stage"
+
+    body = region_def("single_block")
+    result = result_def(MemRefType)
+
+    def __init__(self, rows: int, k: int, body: Region):
+        super().__init__(regions=[body], result_types=[tile.smem_type([rows, k], Float32Type())])
+
+    @property
+    def rows(self) -> int:
+        return self.result.type.get_shape()[0]  # type: ignore[union-attr]
+
+    @property
+    def k(self) -> int:
+        return self.result.type.get_shape()[1]  # type: ignore[union-attr]
+
+    @property
+    def value(self) -> SSAValue:
+        term = self.body.block.last_op
+        assert isinstance(term, StageYieldOp)
+        return term.value
+
+    def verify_(self) -> None:
+        t = _enclosing_tile(self)
+        if t is None:
+            raise VerifyException("'mma.stage' must be inside a 'tile.tile'")
+        parent = self.parent_op()
+        while parent is not None and parent is not t:
+            if isinstance(parent, tile.StridedForOp):
+                raise VerifyException("'mma.stage' is collective: not inside a 'tile.strided_for'")
+            parent = parent.parent_op()
+        rt = self.result.type
+        if (
+            not isinstance(rt, MemRefType)
+            or not tile.is_smem(rt)
+            or len(rt.get_shape()) != 2
+            or not isinstance(rt.element_type, Float32Type)
+            or rt.get_shape()[0] < 1
+            or rt.get_shape()[1] < 8
+            or rt.get_shape()[1] % 8
+        ):
+            raise VerifyException(
+                f"'mma.stage' result must be memref<R x K x f32, #tile.smem> with R >= 1 and K a "
+                f"positive multiple of 8, got {rt}"
+            )
+        block = self.body.block
+        if len(block.args) != 2 or any(not isinstance(a.type, IndexType) for a in block.args):
+            raise VerifyException("'mma.stage' region takes two index arguments (row, k)")
+        if not isinstance(block.last_op, StageYieldOp):
+            raise VerifyException("'mma.stage' region must end in 'mma.yield'")
+        for op in block.walk():
+            for o in op.operands:
+                if _thread_dependent(o, t):
+                    raise VerifyException(
+                        "'mma.stage' is collective: its region must not use a thread or cell axis"
+                    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StageOp:
+        parser.parse_keyword("rows")
+        parser.parse_integer(allow_boolean=False)
+        parser.parse_keyword("k")
+        parser.parse_integer(allow_boolean=False)
+        body = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls.__new__(cls)
+        IRDLOperation.__init__(op, regions=[body], result_types=[t])
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        shape = self.result.type.get_shape()  # type: ignore[union-attr]
+        printer.print_string(f" rows {shape[0]} k {shape[1]} ")
+        printer.print_region(self.body, print_entry_block_args=True)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class DotOp(IRDLOperation):
+    """`%p = mma.dot %a[row], %b[col] precision "3xtf32" layout wgmma : a type, b type`:
+    sum over c of a[row, c] * b[col, c], the contraction of one K step at one output point, on
+    the tensor cores in `precision` (`3xtf32` or `tf32`).
+
+    `a` and `b` are `mma.stage` slabs (A rows = M, B rows = N, both K-major); `row` and `col`
+    are this point's row of A and of B. `layout` names the instruction whose accumulator
+    fragment the enclosing tile's thread and cell axes form: the row and col maps must be that
+    fragment's (see `fragment_exprs`), over the tile's axes, and cover the stages' rows.
+
+    Rules: operands are `mma.stage` results of equal K; one index each, linear in tile axes;
+    precision `3xtf32` or `tf32`; the enclosing tile's thread and cell axes are the layout's
+    (wgmma: threads [W, 4, 8, 4], cells [2, J, 2]; mma_sync: threads [WM, WN, 8, 4], cells
+    [MI, NI, 2, 2]), the maps are its row and col, and A has BM rows, B has BN rows.
+    """
+
+    name = "mma.dot"
+
+    a = operand_def(MemRefType)
+    a_indices = var_operand_def(IndexType)
+    b = operand_def(MemRefType)
+    b_indices = var_operand_def(IndexType)
+    a_map = prop_def(AffineMapAttr)
+    b_map = prop_def(AffineMapAttr)
+    precision = prop_def(PrecisionAttr)
+    layout = prop_def(LayoutAttr)
+    result = result_def(Float32Type)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, a: SSAValue, a_indices: Sequence[SSAValue], a_map: AffineMap,
+                 b: SSAValue, b_indices: Sequence[SSAValue], b_map: AffineMap,
+                 precision: Precision, layout: Layout):  # fmt: skip
+        super().__init__(
+            operands=[a, a_indices, b, b_indices],
+            properties={
+                "a_map": AffineMapAttr(a_map),
+                "b_map": AffineMapAttr(b_map),
+                "precision": PrecisionAttr(precision),
+                "layout": LayoutAttr(layout),
+            },
+            result_types=[Float32Type()],
+        )
+
+    def verify_(self) -> None:
+        a_stage, b_stage = self.a.owner, self.b.owner
+        if not isinstance(a_stage, StageOp) or not isinstance(b_stage, StageOp):
+            raise VerifyException("'mma.dot' operands must be 'mma.stage' results")
+        if a_stage.k != b_stage.k:
+            raise VerifyException(
+                f"'mma.dot' operands must have equal K, got {a_stage.k} and {b_stage.k}"
+            )
+        if self.precision.data == Precision.IEEE:
+            raise VerifyException("'mma.dot' precision must be 3xtf32 or tf32 (ieee is the SIMT path)")
+        t = _enclosing_tile(self)
+        if t is None:
+            raise VerifyException("'mma.dot' must be inside a 'tile.tile'")
+        threads = [e for _, e, k in t.axes if k == tile.AxisKind.THREAD]
+        cells = [e for _, e, k in t.axes if k == tile.AxisKind.CELL]
+        layout = self.layout.data
+        shape = fragment_tile(layout, threads, cells)
+        if shape is None:
+            raise VerifyException(
+                f"'mma.dot' layout {layout.value} needs the tile's thread and cell axes to be its "
+                f"fragment's, got threads {threads} and cells {cells}"
+            )
+        if (a_stage.rows, b_stage.rows) != shape:
+            raise VerifyException(
+                f"'mma.dot' stages must have {shape[0]} and {shape[1]} rows for this fragment, got "
+                f"{a_stage.rows} and {b_stage.rows}"
+            )
+        order = [v for v, _, k in t.axes if k == tile.AxisKind.THREAD]
+        order += [v for v, _, k in t.axes if k == tile.AxisKind.CELL]
+        want = fragment_exprs(layout, threads, cells)
+        for what, amap, idx, expect in (("row", self.a_map.data, self.a_indices, want[0]),
+                                        ("col", self.b_map.data, self.b_indices, want[1])):  # fmt: skip
+            if len(amap.results) != 1 or amap.num_symbols or amap.num_dims != len(idx):
+                raise VerifyException(f"'mma.dot' {what} must be one index over its operands")
+            if any(v not in order for v in idx):
+                raise VerifyException(f"'mma.dot' {what} must use the tile's thread and cell axes only")
+            dims = [AffineExpr.dimension(order.index(v)) for v in idx]
+            got = _linear_coefficients(amap.results[0].replace_dims_and_symbols(dims, []), len(order))
+            if got != _linear_coefficients(expect, len(order)):
+                raise VerifyException(
+                    f"'mma.dot' {what} is not the {layout.value} fragment's: want "
+                    f"{AffineMap(len(order), 0, (expect,))} over the thread and cell axes"
+                )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DotOp:
+        a = parser.parse_unresolved_operand()
+        a_map, a_idx = tile._parse_index_map(parser)
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        b_map, b_idx = tile._parse_index_map(parser)
+        parser.parse_keyword("precision")
+        precision = parser.parse_str_enum(Precision)
+        parser.parse_keyword("layout")
+        layout = parser.parse_str_enum(Layout)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        at = parser.parse_type()
+        parser.parse_punctuation(",")
+        bt = parser.parse_type()
+        op = cls(parser.resolve_operand(a, at), a_idx, a_map, parser.resolve_operand(b, bt),
+                 b_idx, b_map, precision, layout)  # fmt: skip
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        K._print_access(printer, self.a, self.a_map.data, self.a_indices)
+        printer.print_string(", ")
+        K._print_access(printer, self.b, self.b_map.data, self.b_indices)
+        printer.print_string(f' precision "{self.precision.data.value}" layout {self.layout.data.value}')
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list((self.a.type, self.b.type), printer.print_attribute)
+
+
+TILE_OPS = [StageOp, StageYieldOp, DotOp]
+
+
 KERNEL_OPS = [Tf32Op, MmaSyncOp, WgmmaOp, WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp, FenceProxyAsyncOp]
 
-Mma = Dialect("mma", KERNEL_OPS, [SwizzleAttr])
+Mma = Dialect("mma", [*KERNEL_OPS, *TILE_OPS], [SwizzleAttr, PrecisionAttr, LayoutAttr])
