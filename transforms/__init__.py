@@ -50,6 +50,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.pad_smem",
     "dpl.transforms.tile.pipeline_k_outer",
     "dpl.transforms.tile.tensorize_matmul",
+    "dpl.transforms.kernel.materialize_mma",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.
