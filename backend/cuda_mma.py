@@ -71,14 +71,18 @@ def fence_regs_helper(n: int) -> str:
 
 
 def helper_source(name: str) -> str | None:
-    """The CUDA of an mma helper named `name` (None: not one of ours)."""
+    """The CUDA of an mma helper named `name` (None: not one of ours), guarded so that
+    translation units printed separately can be pasted together."""
     if name in MMA_HELPERS:
-        return MMA_HELPERS[name]
-    if name.startswith("dpl_wgmma_m64n"):
-        return wgmma_helper(int(name[len("dpl_wgmma_m64n") : -2]))
-    if name.startswith("dpl_fence_regs_"):
-        return fence_regs_helper(int(name[len("dpl_fence_regs_") :]))
-    return None
+        text = MMA_HELPERS[name]
+    elif name.startswith("dpl_wgmma_m64n"):
+        text = wgmma_helper(int(name[len("dpl_wgmma_m64n") : -2]))
+    elif name.startswith("dpl_fence_regs_"):
+        text = fence_regs_helper(int(name[len("dpl_fence_regs_") :]))
+    else:
+        return None
+    guard = "DPL_HELPER_" + name.upper()
+    return f"#ifndef {guard}\n#define {guard}\n{text}\n#endif"
 
 
 def needs_sm90a(ops) -> bool:
@@ -103,15 +107,23 @@ class MmaPrinterMixin:
     def smem_alignment(self, op: K.SmemOp) -> int:
         return 1024 if mma.is_swizzled(op.result.type) else 16
 
-    def _accumulators(self) -> list:
+    def _accumulators(self, at: Operation) -> list:
+        """The wgmma accumulator arrays in scope at `at` (fuse-launches puts several kernels'
+        bodies in one function, each in its own branch)."""
+        scopes = set()
+        block = at.parent_block()
+        while block is not None:
+            scopes.add(block)
+            parent = block.parent_op()
+            block = parent.parent_block() if parent is not None else None
         accs = []
         for op in self.func.body.walk():
-            if isinstance(op, mma.WgmmaOp) and op.acc not in accs:
+            if isinstance(op, mma.WgmmaOp) and op.acc not in accs and op.acc.owner.parent_block() in scopes:
                 accs.append(op.acc)
         return accs
 
-    def _fence_accumulators(self) -> None:
-        for acc in self._accumulators():
+    def _fence_accumulators(self, at: Operation) -> None:
+        for acc in self._accumulators(at):
             n = acc.type.get_shape()[0]
             self.helpers.add(f"dpl_fence_regs_{n}")
             self.emit(f"dpl_fence_regs({self.names(acc)});")
@@ -142,7 +154,7 @@ class MmaPrinterMixin:
         )
 
     def op_mma_wgmma_fence(self, op: Operation) -> None:
-        self._fence_accumulators()
+        self._fence_accumulators(op)
         self.emit('asm volatile("wgmma.fence.sync.aligned;\\n" ::: "memory");')
 
     def op_mma_wgmma_commit(self, op: Operation) -> None:
@@ -150,7 +162,7 @@ class MmaPrinterMixin:
 
     def op_mma_wgmma_wait(self, op: mma.WgmmaWaitOp) -> None:
         self.emit(f'asm volatile("wgmma.wait_group.sync.aligned {op.pending.data};\\n" ::: "memory");')
-        self._fence_accumulators()
+        self._fence_accumulators(op)
 
     def op_mma_fence_proxy_async(self, op: Operation) -> None:
         self.emit('asm volatile("fence.proxy.async.shared::cta;\\n" ::: "memory");')

@@ -159,7 +159,9 @@ class HostProgram:
 
     def load(self) -> HostProgram:
         if not self._loaded:
-            _, self.compiled = runtime.load_kernels(self.source, list(self.kernels.values()))
+            _, self.compiled = runtime.load_kernels(
+                self.source, list(self.kernels.values()), arch=self.manifest.get("arch")
+            )
             self._loaded = True
         return self
 

@@ -153,3 +153,31 @@ def test_wgmma_kernels_compile_for_sm90a(tmp_path):
     assert r.returncode == 0, r.stderr
     spills = [line for line in r.stderr.splitlines() if "spill stores" in line]
     assert spills and all(" 0 bytes spill stores" in line for line in spills), r.stderr
+
+
+class Qkv(nn.Module):
+    """Three projections of one normed input: fuse-launches puts them in one launch."""
+
+    def __init__(self, d: int = 128):
+        super().__init__()
+        self.norm = nn.RMSNorm(d, eps=1e-6)
+        self.q, self.k, self.v = (nn.Linear(d, d, bias=False) for _ in range(3))
+
+    def forward(self, x):
+        h = self.norm(x)
+        return self.q(h), self.k(h), self.v(h) + x
+
+
+def test_default_pipeline_runs_projections_on_tensor_cores():
+    """The default kernel pipeline (schedule picks the tensor cores, materialize-mma, then
+    vectorize-access, accumulate-in-place and fuse-launches over all kernels) on the kernel
+    executor: three wgmma projections fused into one launch keep meaning."""
+    from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+
+    prog = capture(Qkv(), torch.randn(1, 64, 128))
+    module = prog.module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    funcs = [op for op in module.walk() if op.name == "kernel.func"]
+    wgmma_funcs = [f for f in funcs if any(o.name == "mma.wgmma" for o in f.walk())]
+    assert len(wgmma_funcs) == 1 and "kernel.fused" in wgmma_funcs[0].attributes
+    assert relative_error(prog, lambda _m, a: exec_kernel.run(module, a)) < 1e-5

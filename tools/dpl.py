@@ -4,6 +4,7 @@
     dpl compile --model tinyllama-layer --seq 16 --ir tensor
     dpl compile -c EXPR --pipeline 'decompose-torch,cse'      # any pass pipeline over torch IR
     dpl run -c "torch.nn.RMSNorm(2048)(torch.randn(1,32,2048))"   # compile, run on the GPU, parity
+    dpl run --model tinyllama-layer --seq 128 --precision tf32     # matmuls: 3xtf32 | tf32 | ieee
     dpl run --model tinyllama-layer --seq 128 --bench --profile    # and time it against PyTorch
 
 The program is captured into torch IR (dpl.frontend), then the pass pipeline that produces the
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 import torch
 
 from dpl.tools.common import guarded
-from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline, with_precision
 
 #: `--model` names: (hf config name, whole model?)
 MODELS: dict[str, tuple[str, bool]] = {
@@ -65,7 +66,9 @@ def compile_cmd(args: argparse.Namespace) -> None:
     prog = capture_program(args)
     module = prog.module
     module.verify()
-    spec = args.pipeline if args.pipeline is not None else IR_PIPELINES[args.ir]
+    if args.pipeline is not None and args.precision is not None:
+        raise ValueError("give either --pipeline or --precision, not both")
+    spec = args.pipeline if args.pipeline is not None else with_precision(IR_PIPELINES[args.ir], args.precision)
     run_pipeline(module, spec, args.verbose)
     if args.ir == "cuda" and args.pipeline is None:
         try:
@@ -84,11 +87,11 @@ def run_cmd(args: argparse.Namespace) -> None:
     if not torch.cuda.is_available():
         raise ValueError("dpl run needs a CUDA GPU (use `dpl compile --ir cuda` to see the code)")
     prog = capture_program(args)
-    compiled = compile_program(prog, args.pipeline, args.verbose > 1)
+    compiled = compile_program(prog, args.pipeline, args.verbose > 1, args.precision)
     err = check_parity(compiled, prog)
     tol = parity_tolerance(prog)
     verdict = "ok" if err < tol else "FAIL"
-    print(f"dpl run: {compiled.num_kernels} kernels on {torch.cuda.get_device_name()}: "
+    print(f"dpl run: {compiled.num_kernels} kernels ({compiled.precision}) on {torch.cuda.get_device_name()}: "
           f"relative error vs PyTorch (float64) {err:.2e} (< {tol:.0e}: {verdict})")  # fmt: skip
     if args.bench or args.profile:
         from dpl.bench import harness as bench
@@ -120,6 +123,10 @@ def _source_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seq", type=int, default=16, help="sequence length for --model (default 16)")
     p.add_argument("--num-layers", type=int, default=None, help="override the depth of a whole model")
     p.add_argument("-v", "--verbose", action="count", default=0, help="log the passes as they run")
+    p.add_argument("--precision", default=None,
+                   help="matmuls: 3xtf32 (tensor cores, fp32-level accuracy; the default where the "
+                        "target has them), tf32 (tensor cores, one pass: ~1e-3 relative error, "
+                        "opt-in) or ieee (SIMT fp32)")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
