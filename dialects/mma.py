@@ -760,10 +760,13 @@ class DotOp(IRDLOperation):
                 raise VerifyException(f"'mma.dot' {what} must use the tile's thread and cell axes only")
             dims = [AffineExpr.dimension(order.index(v)) for v in idx]
             got = _linear_coefficients(amap.results[0].replace_dims_and_symbols(dims, []), len(order))
-            if got != _linear_coefficients(expect, len(order)):
+            want_form = _linear_coefficients(expect, len(order))
+            if got != want_form:
+                assert want_form is not None
+                terms = [(f"%{v.name_hint or i}" if c == 1 else f"%{v.name_hint or i} * {c}")
+                         for i, (v, c) in enumerate(zip(order, want_form[0])) if c]  # fmt: skip
                 raise VerifyException(
-                    f"'mma.dot' {what} is not the {layout.value} fragment's: want "
-                    f"{AffineMap(len(order), 0, (expect,))} over the thread and cell axes"
+                    f"'mma.dot' {what} is not the {layout.value} fragment's: want {' + '.join(terms)}"
                 )
 
     @classmethod
