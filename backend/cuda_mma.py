@@ -15,7 +15,8 @@ the wait for every accumulator array some `mma.wgmma` of the function updates.
 Swizzled shared buffers (`#mma.swizzle<128>`) print their accesses through `dpl_swz128`, which
 XORs the 16-byte chunk bits of the f32 element index with its row mod 8; they must start
 1024-byte aligned (static: `__align__(1024)`; dynamic: an offset that is a multiple of 1024 in a
-pool declared `__align__(1024)`). A module with `mma.wgmma` must be compiled for sm_90a
+pool declared `__align__(1024)` whose start is also rounded up to 1024 at run time, for which
+the kernel reserves 1024 bytes more than its buffers). A module with `mma.wgmma` must be compiled for sm_90a
 (`print_manifest` says so; the runtime passes it to NVRTC).
 """
 
@@ -106,6 +107,19 @@ class MmaPrinterMixin:
 
     def smem_alignment(self, op: K.SmemOp) -> int:
         return 1024 if mma.is_swizzled(op.result.type) else 16
+
+    def dynamic_pool(self, align: int) -> list[str]:
+        """The declaration of the dynamic shared-memory pool `dpl_dyn_smem`; with swizzled
+        buffers (align 1024) its start is also rounded up at run time, so a pool the driver
+        places off a 1024-byte boundary still swizzles right (the kernel reserves 1024 bytes of
+        slack: materialize-mma does)."""
+        if align < 1024:
+            return [f"    extern __shared__ __align__({align}) unsigned char dpl_dyn_smem[];"]
+        return [
+            "    extern __shared__ __align__(1024) unsigned char dpl_dyn_smem_raw[];",
+            "    unsigned char* dpl_dyn_smem = dpl_dyn_smem_raw + ((1024u - static_cast<unsigned int>("
+            "__cvta_generic_to_shared(dpl_dyn_smem_raw) & 1023u)) & 1023u);",
+        ]
 
     def _accumulators(self, at: Operation) -> list:
         """The wgmma accumulator arrays in scope at `at` (fuse-launches puts several kernels'

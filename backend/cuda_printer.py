@@ -498,7 +498,7 @@ class KernelPrinter(MmaPrinterMixin):
         dynamic = [op for op in func.body.walk() if isinstance(op, K.SmemOp) and op.is_dynamic]
         if dynamic:
             align = max(self.smem_alignment(op) for op in dynamic)
-            self.lines.append(f"{INDENT}extern __shared__ __align__({align}) unsigned char dpl_dyn_smem[];")
+            self.lines += self.dynamic_pool(align)
         self.block(func.body.block)
         self.lines.append("}")
         return "\n".join(self.lines)

@@ -31,7 +31,7 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
   func.return %out : memref<64x32xf32>
 }
 
-// CHECK-LABEL: kernel.func @k_linear(%b: memref<32xf32>, %x: memref<64x64xf32>, %wt: memref<32x64xf32>, %out: memref<64x32xf32>) grid [1, 1, 1] block [128, 1, 1] smem 49152 {
+// CHECK-LABEL: kernel.func @k_linear(%b: memref<32xf32>, %x: memref<64x64xf32>, %wt: memref<32x64xf32>, %out: memref<64x32xf32>) grid [1, 1, 1] block [128, 1, 1] smem 50176 {
 // CHECK:         %tid = kernel.thread_id x
 // CHECK:         %a_hi = kernel.smem dynamic offset 0 : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK-NEXT:    %b_hi = kernel.smem dynamic offset 16384 : memref<2x32x32xf32, #mma.swizzle<128>, #kernel.smem>
@@ -64,7 +64,8 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
 // CHECK:         kernel.launch @k_linear(%b, %x, %wt, %out)
 
 // CUDA:      __launch_bounds__(128) void k_linear(const float* b, const float* x, const float* wt, float* out) {
-// CUDA-NEXT:     extern __shared__ __align__(1024) unsigned char dpl_dyn_smem[];
+// CUDA-NEXT:     extern __shared__ __align__(1024) unsigned char dpl_dyn_smem_raw[];
+// CUDA-NEXT:     unsigned char* dpl_dyn_smem = dpl_dyn_smem_raw + ((1024u - static_cast<unsigned int>(__cvta_generic_to_shared(dpl_dyn_smem_raw) & 1023u)) & 1023u);
 // CUDA:          dpl_wgmma_m64n32k8(acc, dpl_sw128_desc(a_lo + ko % 2 * 2048 + wg * 64 * 32 + kk * 8), dpl_sw128_desc(b_hi + ko % 2 * 1024 + kk * 8));
 
 // -----

@@ -5,7 +5,7 @@
 // 128-byte-swizzled shared memory, fences them to the async proxy, then the warpgroup issues
 // lo*hi, hi*lo and hi*hi for each of the 4 K-steps of 8 and stores its accumulator fragment.
 
-kernel.func @k_wgmma_gemm(%a: memref<64x32xf32>, %b: memref<128x32xf32>, %c: memref<64x128xf32>) grid [1, 1, 1] block [128, 1, 1] smem 49152 {
+kernel.func @k_wgmma_gemm(%a: memref<64x32xf32>, %b: memref<128x32xf32>, %c: memref<64x128xf32>) grid [1, 1, 1] block [128, 1, 1] smem 50176 {
   %zero = arith.constant 0.0 : f32
   %t = kernel.thread_id x
   %a_hi = kernel.smem dynamic offset 0 : memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
@@ -89,7 +89,7 @@ kernel.func @k_wgmma_gemm(%a: memref<64x32xf32>, %b: memref<128x32xf32>, %c: mem
 // CHECK:      __device__ __forceinline__ void dpl_wgmma_m64n128k8(float (&d)[64], unsigned long long da, unsigned long long db) {
 // CHECK-NEXT:     asm volatile("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
 // CHECK:      __launch_bounds__(128) void k_wgmma_gemm(const float* a, const float* b, float* c) {
-// CHECK-NEXT:     extern __shared__ __align__(1024) unsigned char dpl_dyn_smem[];
+// CHECK-NEXT:     extern __shared__ __align__(1024) unsigned char dpl_dyn_smem_raw[];
 // CHECK:          float h0 = dpl_tf32(v0);
 // CHECK:          float r0 = v0 - h0;
 // CHECK:          float l0 = dpl_tf32(r0);
