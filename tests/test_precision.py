@@ -92,3 +92,13 @@ def test_gemm_sweep_table_and_shapes():
     assert "| x | 128x256x64 | dpl 3xtf32 | 3xtf32 | 0.0040 | 1.0 | 2.50 | 1.25 | 2.0e-07 | 0.50 |" in text
     assert "error: boom" in text
     assert gemm_sweep.main(["--precisions", "bf16"]) == 2
+
+
+def test_sm80_targets_get_mma_sync_tiles(pass_log):
+    prog = capture_expression(LINEAR)
+    module = prog.module.clone()
+    spec = IR_PIPELINES["tile"].replace("schedule", "schedule{target=sm_80}")
+    run_pipeline(module, spec)
+    dots = [op for op in module.walk() if op.name == "mma.dot"]
+    assert len(dots) == 1 and dots[0].layout.data.value == "mma_sync"
+    assert "mma_sync 128 x 128" in pass_log.text

@@ -181,3 +181,17 @@ def test_default_pipeline_runs_projections_on_tensor_cores():
     wgmma_funcs = [f for f in funcs if any(o.name == "mma.wgmma" for o in f.walk())]
     assert len(wgmma_funcs) == 1 and "kernel.fused" in wgmma_funcs[0].attributes
     assert relative_error(prog, lambda _m, a: exec_kernel.run(module, a)) < 1e-5
+
+
+@pytest.mark.parametrize("precision", ["3xtf32", "tf32"])
+def test_mma_sync_kernels(precision):
+    """The sm_80 path: mma.sync tiles (warps of 64 x 32, split in registers) on the kernel
+    executor."""
+    prog = capture(Mlp(d=128, f=128), torch.randn(1, 128, 128))
+    tiles = f"tileify,chunk-matmul-k{{k-tile=32}},tensorize-matmul{{layout=mma_sync bm=128 bn=64 precision={precision}}}"
+    module = _kernel_module(prog, tiles)
+    assert any(op.name == "mma.sync" for op in module.walk())
+    assert not any(op.name == "mma.wgmma" for op in module.walk())
+    err = relative_error(prog, lambda _m, a: exec_kernel.run(module, a))
+    assert err < (1e-5 if precision == "3xtf32" else 1e-2)
+    assert "arch" not in print_manifest(module)  # mma.sync needs no sm_90a

@@ -1,5 +1,6 @@
-"""materialize-mma: lower each tensor-core `tile.kernel` (tensorize-matmul's wgmma tiles) of @main
-into a `kernel.func` on warpgroup MMA plus its `kernel.launch`; `materialize` lowers the rest.
+"""materialize-mma: lower each tensor-core `tile.kernel` (tensorize-matmul's tiles) of @main into a
+`kernel.func` on warpgroup MMA (wgmma layout, sm_90a) or warp MMA (mma_sync layout, sm_80+) plus
+its `kernel.launch`; `materialize` lowers the rest.
 
 The tile (block axes, the wgmma fragment's threads (wg, w, g, t) and cells (h, j, e), one K-outer
 loop holding `mma.stage` A and B and `mma.dot`, and an epilogue per output point) becomes:
@@ -26,6 +27,11 @@ that do not depend on K once per chunk, loads contiguous along K as one float4, 
 element, into ra / rb. split-store(s) rounds each to hi = tf32(v), lo = tf32(v - hi) and stores
 them as float4s into stage s. The global loads of step k + 2 are in flight while the tensor cores
 work on step k + 1... wait: on step ko, the loads of ko + 2 are issued after the stores of ko + 1.
+
+The mma_sync layout (threads (wm, wn, g, t), cells (mi, ni, h, e)) stages raw values the same way
+(no split on the way in, no proxy fence), and per K step of 8 each warp loads its fragments from
+the stage, splits them in registers and runs its MI x NI `mma.sync m16n8k8` (x 3 for 3xtf32); one
+barrier per K step, the accumulators a register array of MI NI 4.
 
 The epilogue (bias, residual, silu(gate) * acc, split-K's `tile.atomic`, with the kernel's
 `{tile.zero_init}` outs filled by an `_init` kernel as materialize does) is emitted per cell, a
@@ -194,8 +200,7 @@ class MmaLowering:
         if len(dots) != 1 or len(loops) != 1 or dots[0].parent_op() is not loops[0]:
             self.fail("needs one K loop holding one 'mma.dot'")
         self.kloop, self.dot = loops[0], dots[0]
-        if self.dot.layout.data != mma.Layout.WGMMA:
-            self.fail(f"lowers the wgmma layout, not {self.dot.layout.data.value}")
+        self.sync = self.dot.layout.data == mma.Layout.MMA_SYNC
         kops = list(self.kloop.body.block.ops)
         acc = kops[-1]
         if (
@@ -210,11 +215,15 @@ class MmaLowering:
         self.bm, self.bn = self.a_stage.rows, self.b_stage.rows
         if self.a_stage.k != K_STEP:
             self.fail(f"stages must be {K_STEP} wide in K (one 128-byte row), got {self.a_stage.k}")
-        self.wgs = self.bm // 64
-        self.nt = 128 * self.wgs
+        self.nt = 1
+        for _, e in self.threads:
+            self.nt *= e
         self.ko_n = self.kloop.extent.data
         self.precision = self.dot.precision.data
-        self.halves = 2 if self.precision == mma.Precision.TF32X3 else 1
+        self.split = 2 if self.precision == mma.Precision.TF32X3 else 1
+        # wgmma reads split halves from shared memory; mma.sync reads raw values and splits
+        # them in registers
+        self.halves = 1 if self.sync else self.split
 
     def deps(self, v: SSAValue, memo: dict) -> frozenset:
         """The tile axes (thread, cell and block) that `v` depends on."""
@@ -305,7 +314,11 @@ class MmaLowering:
         tid.name_hint = "tid"
         self.tid = tid
         d0 = AffineExpr.dimension(0)
-        exprs = [d0 // 128, d0 // 32 % 4, d0 // 4 % 8, d0 % 4]
+        if self.sync:  # (wm, wn, g, t): warp = wm * WN + wn
+            wn = self.threads[1][1]
+            exprs = [d0 // 32 // wn, d0 // 32 % wn, d0 // 4 % 8, d0 % 4]
+        else:  # (wg, w, g, t)
+            exprs = [d0 // 128, d0 // 32 % 4, d0 // 4 % 8, d0 % 4]
         for (v, _), e in zip(self.threads, exprs):
             self.vm[v] = self.index(e, [tid], v.name_hint or "")
 
@@ -316,7 +329,7 @@ class MmaLowering:
             for side, rows in (("a", self.bm), ("b", self.bn)):
                 t = mma.swizzled_smem_type([2, rows, K_STEP])
                 op = self.emit(K.SmemOp(t, offset))
-                op.result.name_hint = f"{side}_{half}"
+                op.result.name_hint = f"{side}_st" if self.sync else f"{side}_{half}"  # mma.sync: raw
                 self.smem[(side, half)] = op.result
                 offset += op.size_bytes()
                 offset = -(-offset // 1024) * 1024
@@ -324,7 +337,8 @@ class MmaLowering:
         if offset > MAX_SMEM:
             self.fail(f"needs {offset} bytes of shared memory, more than the {MAX_SMEM} a block can have")
         self.smem_bytes = offset
-        acc = self.emit(K.AllocaOp(MemRefType(Float32Type(), [self.bn // 2])))
+        n_acc = self.cells[0][1] * self.cells[1][1] * 4 if self.sync else self.bn // 2
+        acc = self.emit(K.AllocaOp(MemRefType(Float32Type(), [n_acc])))
         acc.result.name_hint = "acc"
         self.acc = acc.result
         self.chunks = {}
@@ -335,7 +349,7 @@ class MmaLowering:
             regs.result.name_hint = f"r{side}"
             self.smem[(side, "regs")] = regs.result
         zero = self.const(0.0, Float32Type())
-        self.for_(self.bn // 2, lambda j: self.emit(K.StoreOp(zero, self.acc, [j], AffineMap.identity(1))),
+        self.for_(n_acc, lambda j: self.emit(K.StoreOp(zero, self.acc, [j], AffineMap.identity(1))),
                   unroll=True, name="j")  # fmt: skip
 
     # -- staging --------------------------------------------------------------------------------
@@ -443,6 +457,9 @@ class MmaLowering:
                         for lane in range(4)]  # fmt: skip
                 his, los = [], []
                 for v in vals:
+                    if self.sync:  # mma.sync splits after loading its fragments
+                        his.append(v)
+                        continue
                     hi = self.emit(mma.Tf32Op(v)).results[0]
                     his.append(hi)
                     if self.halves == 2:
@@ -479,6 +496,8 @@ class MmaLowering:
         self.split_store("b", slot)
 
     def emit_mainloop(self) -> None:
+        if self.sync:
+            return self.emit_sync_mainloop()
         n = self.ko_n
         self.fill_both(self.const(0))
         self.store_both(self.const(0))
@@ -522,19 +541,98 @@ class MmaLowering:
         self.for_(n, body, name="ko")
         self.emit(mma.WgmmaWaitOp(0))
 
+    def emit_sync_mainloop(self) -> None:
+        """mma.sync: per K step, each warp loads its A and B fragments from the stage, splits
+        them in registers and runs its MI x NI m16n8k8 MMAs (lo*hi, hi*lo, hi*hi); one barrier
+        per K step publishes the next stage (nothing asynchronous to wait for)."""
+        n = self.ko_n
+        self.fill_both(self.const(0))
+        self.store_both(self.const(0))
+        self.emit(K.BarrierOp())
+        if n > 1:
+            self.fill_both(self.const(1))
+        d0 = AffineExpr.dimension(0)
+
+        def body(ko: SSAValue) -> None:
+            self.for_(K_STEP // 8, lambda kk: self.sync_step(ko, kk), unroll=True, name="kk")
+
+            def more() -> None:
+                slot = self.index((d0 + 1) % 2, [ko], "next")
+                self.store_both(slot)
+                if n > 2:
+                    ko2 = self.index(d0 + 2, [ko], "ko2")
+                    self.if_(self.emit(arith.CmpiOp(ko2, self.const(n), "ult")).results[0],
+                             lambda: self.fill_both(ko2))  # fmt: skip
+                self.emit(K.BarrierOp())
+
+            if n > 1:
+                ko1 = self.index(d0 + 1, [ko], "ko1")
+                self.if_(self.emit(arith.CmpiOp(ko1, self.const(n), "ult")).results[0], more)
+
+        self.for_(n, body, name="ko")
+
+    def sync_step(self, ko: SSAValue, kk: SSAValue) -> None:
+        """One K step of 8 on stage ko mod 2: fragments, split, MI x NI (x 3) mma.sync."""
+        (wm, _), (wn, _), (g, _), (t, _) = self.threads
+        mi_n, ni_n = self.cells[0][1], self.cells[1][1]
+        wm_v, wn_v, g_v, t_v = (self.vm[v] for v in (wm, wn, g, t))
+        d = [AffineExpr.dimension(i) for i in range(5)]  # ko, kk, warp row/col, g, t
+
+        def halves(v: SSAValue) -> tuple[SSAValue, SSAValue | None]:
+            hi = self.emit(mma.Tf32Op(v)).results[0]
+            if self.split == 1:
+                return hi, None
+            rem = self.emit(arith.SubfOp(v, hi)).results[0]
+            return hi, self.emit(mma.Tf32Op(rem)).results[0]
+
+        def frag(side: str, warp: SSAValue, rows_per_warp: int, row_off: int, col_off: int) -> SSAValue:
+            # stage[ko mod 2, warp * rows_per_warp + row_off + g, kk * 8 + t + col_off]
+            amap = AffineMap(5, 0, (d[0] % 2, d[2] * rows_per_warp + d[3] + row_off, d[1] * 8 + d[4] + col_off))
+            return self.emit(K.LoadOp(self.smem[(side, "hi")], [ko, kk, warp, g_v, t_v], amap)).results[0]
+
+        a = []
+        for mi in range(mi_n):
+            offs = [(0, 0), (8, 0), (0, 4), (8, 4)]  # a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
+            a.append([halves(frag("a", wm_v, 16 * mi_n, 16 * mi + r, c)) for r, c in offs])
+        b = []
+        for ni in range(ni_n):
+            b.append([halves(frag("b", wn_v, 8 * ni_n, 8 * ni, c)) for c in (0, 4)])  # b0 (t), b1 (t+4)
+        for mi in range(mi_n):
+            for ni in range(ni_n):
+                base = (mi * ni_n + ni) * 4
+                cs = [self.emit(K.LoadOp(self.acc, [], AffineMap(0, 0, (AffineConstantExpr(base + i),)))).results[0]
+                      for i in range(4)]  # fmt: skip
+                ahi = [x[0] for x in a[mi]]
+                bhi = [x[0] for x in b[ni]]
+                terms = [(ahi, bhi)]
+                if self.split == 2:
+                    alo = [x[1] for x in a[mi]]
+                    blo = [x[1] for x in b[ni]]
+                    terms = [(alo, bhi), (ahi, blo), (ahi, bhi)]  # the small terms first
+                for av, bv in terms:
+                    cs = list(self.emit(mma.MmaSyncOp(av, bv, cs)).results)
+                for i, cv in enumerate(cs):
+                    self.emit(K.StoreOp(cv, self.acc, [], AffineMap(0, 0, (AffineConstantExpr(base + i),))))
+
     # -- the epilogue ---------------------------------------------------------------------------
 
     def emit_epilogue(self, ops: list[Operation], memo: dict) -> None:
-        """Each op once per point of the cell axes it depends on (h, j, e); the K loop's result
-        is acc[4 j + 2 h + e]."""
+        """Each op once per point of the cell axes it depends on; the K loop's result is the
+        accumulator element of the point (wgmma (h, j, e): acc[4 j + 2 h + e]; mma.sync
+        (mi, ni, h, e): acc[((mi NI + ni) 2 + h) 2 + e])."""
         cell_vals = [v for v, _ in self.cells]
         extents = [e for _, e in self.cells]
         acc_old = self.kloop.res[0]
         points = list(itertools.product(*(range(e) for e in extents)))
         per_point: dict[tuple, dict] = {p: {v: self.const(x) for v, x in zip(cell_vals, p)} for p in points}
         for p, m in per_point.items():
-            h, j, e = p
-            ld = self.emit(K.LoadOp(self.acc, [], AffineMap(0, 0, (AffineConstantExpr(4 * j + 2 * h + e),))))
+            if self.sync:  # (mi, ni, h, e): acc[((mi NI + ni) 2 + h) 2 + e]
+                mi, ni, h, e = p
+                index = ((mi * extents[1] + ni) * 2 + h) * 2 + e
+            else:  # (h, j, e): acc[4 j + 2 h + e]
+                h, j, e = p
+                index = 4 * j + 2 * h + e
+            ld = self.emit(K.LoadOp(self.acc, [], AffineMap(0, 0, (AffineConstantExpr(index),))))
             ld.results[0].name_hint = "d"
             m[acc_old] = ld.results[0]
         for op in ops:

@@ -4,8 +4,8 @@
 tile, or says why not (the SIMT path then takes it; `dpl compile -v` logs the reason):
 
 - precision `ieee`: never (SIMT fp32 FMA);
-- the target: wgmma needs sm_90 (sm_90a code); on sm_80..sm_89 the mma.sync tiles have no
-  lowering yet, so those targets stay on SIMT;
+- the target: sm_90 gets wgmma tiles (sm_90a code), sm_80..sm_89 mma.sync tiles (warps of
+  64 x 32, operands split in registers); older targets have no tensor cores for fp32;
 - the shape: f32, M and N on one axis each with M a multiple of 64 and N of 32, K a multiple of
   32, and M, N >= 64, K >= 128 (tiny or ragged contractions stay SIMT, where nothing is wasted);
 - the tile: bm x bn among TILES that divide M and N, the one of least modeled time.
@@ -15,8 +15,8 @@ the SM's tensor-core rate scaled by the tile's efficiency (EFFICIENCY: a small t
 shared memory per multiply), `blocks_per_sm` such blocks share an SM (shared memory: two K stages
 of hi and lo halves), and a launch runs in rounds of sms x blocks_per_sm blocks; split-matmul-k
 may split K (its own model) where the tile grid leaves SMs idle. The rates are the issue-16
-probe's (3xTF32 on wgmma ~ 98 TFLOP/s on an H100, TF32 three times that); calibrate them with
-bench/tc_probe.py and bench/gemm_sweep.py.
+probe's (3xTF32 on wgmma ~ 98 TFLOP/s on an H100, on mma.sync ~ 57; TF32 three times that);
+calibrate them with bench/tc_probe.py and bench/gemm_sweep.py.
 """
 
 from __future__ import annotations
@@ -36,8 +36,10 @@ MIN_MN, MIN_K = 64, 128
 
 #: Candidate block tiles (bm, bn) and their modeled efficiency relative to 128 x 256.
 TILES = ((128, 256, 1.0), (128, 128, 0.9), (64, 128, 0.8), (64, 64, 0.65))  # 64 x 256 spills
-#: Useful fp32 TFLOP/s of a whole H100 on 3xTF32 wgmma (the probe's); TF32 is 3x that.
-TFLOPS_3XTF32 = 98.0
+#: Useful fp32 TFLOP/s of a whole H100 on 3xTF32 (the probe's: wgmma, mma.sync); TF32 is 3x that.
+TFLOPS_3XTF32 = {"wgmma": 98.0, "mma_sync": 57.0}
+#: mma.sync tiles (warps of 64 x 32: bm a multiple of 64, bn of 32).
+SYNC_TILES = ((128, 128, 1.0), (64, 128, 0.85), (128, 64, 0.85), (64, 64, 0.7))
 SMEM_PER_SM = 227 * 1024
 
 
@@ -60,22 +62,27 @@ def check_precision(precision: str, target: str) -> str:
     return precision
 
 
-def smem_bytes(bm: int, bn: int, precision: str) -> int:
-    halves = 2 if precision == "3xtf32" else 1
+def smem_bytes(bm: int, bn: int, precision: str, layout: str = "wgmma") -> int:
+    halves = 2 if precision == "3xtf32" and layout == "wgmma" else 1  # mma.sync stages raw values
     return 2 * halves * (bm + bn) * 128
 
 
-def blocks_per_sm(bm: int, bn: int, precision: str) -> int:
-    threads = 2 * bm  # 128 per 64 rows
-    regs = bn // 2 + (bm + bn) * 32 // threads + 48  # accumulators, staged K step, the rest
+def threads_of(bm: int, bn: int, layout: str) -> int:
+    return 2 * bm if layout == "wgmma" else (bm // 64) * (bn // 32) * 32
+
+
+def blocks_per_sm(bm: int, bn: int, precision: str, layout: str = "wgmma") -> int:
+    threads = threads_of(bm, bn, layout)
+    regs = bm * bn // threads + (bm + bn) * 32 // threads + 48  # accumulators, staged step, the rest
     by_regs = 65536 // (threads * min(255, regs))
-    return max(1, min(SMEM_PER_SM // smem_bytes(bm, bn, precision), by_regs, 2048 // threads))
+    return max(1, min(SMEM_PER_SM // smem_bytes(bm, bn, precision, layout), by_regs, 2048 // threads))
 
 
-def tc_us(m: int, n: int, k: int, batch: int, bm: int, bn: int, eff: float, precision: str, sms: int) -> float:
+def tc_us(m: int, n: int, k: int, batch: int, bm: int, bn: int, eff: float, precision: str, sms: int,
+          layout: str = "wgmma") -> float:  # fmt: skip
     """Modeled time of the launch (no split): rounds x K steps x one block's step time."""
-    rate = TFLOPS_3XTF32 * (3 if precision == "tf32" else 1) * eff * 1e12 / sms  # per SM
-    bps = blocks_per_sm(bm, bn, precision)
+    rate = TFLOPS_3XTF32[layout] * (3 if precision == "tf32" else 1) * eff * 1e12 / sms  # per SM
+    bps = blocks_per_sm(bm, bn, precision, layout)
     step_us = 2 * bm * bn * 32 * bps / rate * 1e6
     blocks = batch * (m // bm) * (n // bn)
     rounds = -(-blocks // (sms * bps))
@@ -111,8 +118,10 @@ def mma_spec(ctx: Context, kernel, precision: str, target: str, sms: int, scratc
     why it stays on SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
     if precision == "ieee":
         return "precision ieee (SIMT fp32)"
-    if parse_target(target) < WGMMA_TARGET:
-        return f"target {target}: the mma.sync (sm_80) tensor-core tiles have no lowering yet"
+    cc = parse_target(target)
+    if cc < TENSOR_CORES:
+        return f"target {target} has no tensor cores for fp32"
+    layout = "wgmma" if cc >= WGMMA_TARGET else "mma_sync"
     block, _ = scratch(ctx, kernel, "tileify,chunk-matmul-k{k-tile=32}")
     tiles = [op for op in block.walk() if op.name == "tile.tile"]
     if len(tiles) != 1:
@@ -121,16 +130,17 @@ def mma_spec(ctx: Context, kernel, precision: str, target: str, sms: int, scratc
     if isinstance(shape, str):
         return shape
     m, n, k, batch = shape
-    cands = [(tc_us(m, n, k, batch, bm, bn, eff, precision, sms), bm, bn)
-             for bm, bn, eff in TILES if m % bm == 0 and n % bn == 0]  # fmt: skip
+    tiles = TILES if layout == "wgmma" else SYNC_TILES
+    cands = [(tc_us(m, n, k, batch, bm, bn, eff, precision, sms, layout), bm, bn)
+             for bm, bn, eff in tiles if m % bm == 0 and n % bn == 0]  # fmt: skip
     if not cands:
         return f"no tile of {', '.join(f'{a}x{b}' for a, b, _ in TILES)} divides M x N = {m} x {n}"
     us, bm, bn = min(cands)
-    bps = blocks_per_sm(bm, bn, precision)
+    bps = blocks_per_sm(bm, bn, precision, layout)
     spec = (
         "tileify,chunk-matmul-k{k-tile=32},"
         f"split-matmul-k{{sms={sms} blocks-per-sm={bps} tile-elements={bm * bn}}},"
-        f"tensorize-matmul{{layout=wgmma bm={bm} bn={bn} precision={precision}}}"
+        f"tensorize-matmul{{layout={layout} bm={bm} bn={bn} precision={precision}}}"
     )
     modeled = ", ".join(f"{a}x{b}: {u:.0f} us" for u, a, b in sorted(cands))
-    return spec, f"tensor cores ({precision}), wgmma {bm} x {bn} (modeled unsplit {modeled})"
+    return spec, f"tensor cores ({precision}), {layout} {bm} x {bn} (modeled unsplit {modeled})"

@@ -3,7 +3,9 @@
 // materialize-mma: a wgmma tile (tensorize-matmul's x @ W^T + bias, 64 x 32, K = 64) becomes a
 // kernel.func of one warpgroup: swizzled hi/lo stages, the operands evaluated into registers a K
 // step ahead (float4 loads), split and stored, three wgmmas per K step of 8, and the epilogue per
-// accumulator element. Declined: a tile without mma.dot is left for materialize.
+// accumulator element. The mma_sync layout (sm_80): raw stages, fragments loaded, split in
+// registers, MI x NI x 3 mma.sync per K step of 8. Declined: a tile without mma.dot is left for
+// materialize.
 
 func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32>) -> memref<64x32xf32> {
   %out = memref.alloc() : memref<64x32xf32>
@@ -67,6 +69,48 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
 // CUDA-NEXT:     extern __shared__ __align__(1024) unsigned char dpl_dyn_smem_raw[];
 // CUDA-NEXT:     unsigned char* dpl_dyn_smem = dpl_dyn_smem_raw + ((1024u - static_cast<unsigned int>(__cvta_generic_to_shared(dpl_dyn_smem_raw) & 1023u)) & 1023u);
 // CUDA:          dpl_wgmma_m64n32k8(acc, dpl_sw128_desc(a_lo + ko % 2 * 2048 + wg * 64 * 32 + kk * 8), dpl_sw128_desc(b_hi + ko % 2 * 1024 + kk * 8));
+
+// -----
+
+func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32>) -> memref<64x32xf32> {
+  %out = memref.alloc() : memref<64x32xf32>
+  tile.kernel @k_linear_sync ins(%b, %x, %wt : memref<32xf32>, memref<64x64xf32>, memref<32x64xf32>) outs(%out : memref<64x32xf32>) {
+    tile.tile (%bm : 1 = block, %bn : 1 = block, %wm : 1 = thread, %wn : 1 = thread, %g : 8 = thread, %t : 4 = thread, %mi : 4 = cell, %ni : 4 = cell, %h : 2 = cell, %e : 2 = cell) {
+      %acc = loop.for reduce %ko < 2 -> f32 {
+        %a_st = mma.stage rows 64 k 32 {
+        ^bb0(%r: index, %c: index):
+          %in = loop.load %x[%bm * 64 + %r, %ko * 32 + %c] : memref<64x64xf32>
+          mma.yield %in : f32
+        } : memref<64x32xf32, #tile.smem>
+        %b_st = mma.stage rows 32 k 32 {
+        ^bb0(%r_1: index, %c_1: index):
+          %in_1 = loop.load %wt[%bn * 32 + %r_1, %ko * 32 + %c_1] : memref<32x64xf32>
+          mma.yield %in_1 : f32
+        } : memref<32x32xf32, #tile.smem>
+        %p = mma.dot %a_st[%wm * 64 + %mi * 16 + %h * 8 + %g], %b_st[%wn * 32 + %ni * 8 + %t * 2 + %e] precision "3xtf32" layout mma_sync : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
+        loop.accumulate add %p : f32
+      }
+      %bias = loop.load %b[%bn * 32 + %wn * 32 + %ni * 8 + %t * 2 + %e] : memref<32xf32>
+      %r_2 = arith.addf %acc, %bias : f32
+      loop.store %r_2, %out[%bm * 64 + %wm * 64 + %mi * 16 + %h * 8 + %g, %bn * 32 + %wn * 32 + %ni * 8 + %t * 2 + %e] : memref<64x32xf32>
+    }
+  }
+  func.return %out : memref<64x32xf32>
+}
+
+// CHECK-LABEL: kernel.func @k_linear_sync({{.*}}) grid [1, 1, 1] block [32, 1, 1] smem 25600 {
+// CHECK:         %a_st = kernel.smem dynamic offset 0 : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+// CHECK:         %acc = kernel.alloca : memref<64xf32>
+// CHECK-NOT:     mma.fence_proxy_async
+// CHECK:         kernel.for %ko = 0 to 2 step 1 {
+// CHECK-NEXT:      kernel.for %kk = 0 to 4 step 1 unroll {
+// CHECK-NEXT:        %{{.*}} = kernel.load %a_st[%ko mod 2, %wm * 64 + %g, %kk * 8 + %t]
+// CHECK-NEXT:        %{{.*}} = mma.tf32
+// CHECK-NEXT:        %{{.*}} = arith.subf
+// CHECK-NEXT:        %{{.*}} = mma.tf32
+// CHECK:             mma.sync m16n8k8
+// CHECK-NOT:     mma.wgmma
+// CHECK:       func.func @main
 
 // -----
 
