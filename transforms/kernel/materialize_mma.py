@@ -449,7 +449,7 @@ class MmaLowering:
         rows, n = stage.rows, self.chunks[side]
         regs = self.smem[(side, "regs")]
         k_major = self._k_contiguous(stage)
-        d0, d1, d2, d3 = (AffineExpr.dimension(i) for i in range(4))
+        d0, d1, d2 = (AffineExpr.dimension(i) for i in range(3))
 
         def body(i: SSAValue) -> None:
             def chunk() -> None:
@@ -483,7 +483,6 @@ class MmaLowering:
                 chunk()
 
         self.for_(n, body, unroll=True, name=f"{side}_j")
-        del d3
 
     # -- the main loop ---------------------------------------------------------------------------
 
