@@ -7,7 +7,7 @@
     outs = graph.replay(x=x2, p_weight=w2)             # copies inputs in, replays, returns outputs
 
 Compilation: `nvrtc` from cuda-python (`cuda.bindings`), options `-arch=sm_XY` (the current
-device's compute capability), `--std=c++17`, producing a cubin (SASS for that exact arch, no PTX
+device's compute capability, or the manifest's `arch`: `sm_90a` for wgmma), `--std=c++17`, producing a cubin (SASS for that exact arch, no PTX
 JIT at load). Cubins are cached at `$DPL_CACHE_DIR/<sha256>.cubin` (default `~/.cache/dpl`); the
 key hashes the source, the arch, the options and the NVRTC version. Loading is `cuModuleLoadData`
 in the current (torch's primary) context; launches are `cuLaunchKernel` on the current torch
@@ -276,14 +276,15 @@ class Kernel:
 
 
 def load_kernels(
-    source: str, kernels: Sequence[Kernel], use_cache: bool = True
+    source: str, kernels: Sequence[Kernel], use_cache: bool = True, arch: str | None = None
 ) -> tuple[Any, CompileResult]:
-    """Compile `source` (through the cache), load it into the current context and look up
-    each kernel's function (set on `kernel.function`). Returns (CUmodule, CompileResult)."""
+    """Compile `source` (through the cache) for `arch` (default: the device's `sm_XY`; `sm_90a`
+    for wgmma), load it into the current context and look up each kernel's function (set on
+    `kernel.function`). Returns (CUmodule, CompileResult)."""
     driver, _ = _bindings()
     _ensure_context()
     names = [k.name for k in kernels]
-    compiled = compile_cuda(source, names, use_cache=use_cache)
+    compiled = compile_cuda(source, names, arch=arch, use_cache=use_cache)
     image = ctypes.create_string_buffer(compiled.cubin, len(compiled.cubin))
     module = _check_driver(driver.cuModuleLoadData(ctypes.addressof(image)), "cuModuleLoadData", names)
     for k in kernels:
@@ -417,7 +418,9 @@ class Program:
     def load(self, use_cache: bool = True) -> Program:
         """Compile (through the cache) and load the module once; idempotent."""
         if self._module is None:
-            self._module, self.compiled = load_kernels(self.source, self.kernels, use_cache)
+            self._module, self.compiled = load_kernels(
+                self.source, self.kernels, use_cache, arch=self.manifest.get("arch")
+            )
         return self
 
     # -- running ----------------------------------------------------------------------------------

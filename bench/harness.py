@@ -493,6 +493,7 @@ def benchmark(
         ref = fn(*inputs)
         _sync(dev)
         res["output_bytes"] = nbytes(ref)
+        ref64 = _reference64(fn, inputs)  # None where fn does not run in float64
         total = res["input_bytes"] + res["param_bytes"] + res["output_bytes"]
         cache = 2 * l2_bytes(dev) if dev.type == "cuda" else 0
 
@@ -536,6 +537,8 @@ def benchmark(
                     log(f"{mode}: built in {entry['compile_s']:.1f} s")
                 if mode != "eager" and (check or mode != "dpl"):
                     entry["rel_err"] = rel_err(out, ref)
+                if ref64 is not None:
+                    entry["err64"] = rel_err(out, ref64)
                 del out
                 entry.update(timed(call))
                 log(f"{mode}: {entry['median_ms']:.4f} ms")
@@ -551,6 +554,7 @@ def benchmark(
 
         # dpl's kernels, floor and per-kernel times
         if compiled is not None:
+            res["precision"] = getattr(compiled, "precision", None)
             _dpl_kernels(res, compiled, inputs, profile, copy_bps, flops_ps, dev, log)
 
     _ratios(res)
@@ -609,9 +613,25 @@ def _dpl_kernels(res, compiled, inputs, profile, copy_bps, flops_ps, dev, log) -
     res["kernel_sum_ms"] = sum(r.get("median_ms", 0.0) for r in rows)
 
 
+def _reference64(fn: Callable[..., Any], inputs: Sequence[Any]) -> Any:
+    """`fn` in float64 on the same inputs (a float64 copy of a module), for the accuracy column:
+    each variant's error against it (`err64`, DESIGN.md "Measuring"); None when it cannot run."""
+    try:
+        f64 = copy.deepcopy(fn).double() if isinstance(fn, torch.nn.Module) else fn
+        xs = [x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
+        with torch.no_grad():
+            out = f64(*xs)
+        return out if all(t.dtype == torch.float64 for t in _tensors(out)) else None
+    except Exception:  # noqa: BLE001 - no float64 reference: the column stays empty
+        return None
+
+
 def _ratios(res: dict[str, Any]) -> None:
-    """speedup[mode] = mode time / dpl time (> 1: dpl is faster)."""
+    """speedup[mode] = mode time / dpl time (> 1: dpl is faster); err_ratio = dpl's error
+    against float64 over eager's (DESIGN.md: a faster path keeps it <= 2)."""
     v = res["variants"]
+    d64, e64 = v.get("dpl", {}).get("err64"), v.get("eager", {}).get("err64")
+    res["err_ratio"] = d64 / e64 if d64 is not None and e64 else None
     dpl_ms = v.get("dpl", {}).get("median_ms")
     res["speedup"] = {}
     for mode in ALL_MODES:
@@ -658,12 +678,14 @@ def format_table(res: dict[str, Any]) -> str:
             f" ({_size(res.get('input_bytes'))}), params {_size(res.get('param_bytes'))},"
             f" outputs {_size(res.get('output_bytes'))}; L2 {l2.get('policy', '?')}"
             + (f" ({l2['sets']} input sets)" if l2.get("policy") == "rotate" else ""))
+    if res.get("precision"):
+        head += f"; dpl matmuls in {res['precision']}"
     lines = [head]
     dpl_ms = res["variants"].get("dpl", {}).get("median_ms")
     rows = []
     for mode, e in res["variants"].items():
         if "error" in e and "median_ms" not in e:
-            rows.append([mode, "error", "", "", "", "", "", e["error"][:80]])
+            rows.append([mode, "error", "", "", "", "", "", "", e["error"][:80]])
             continue
         ratio = e["median_ms"] / dpl_ms if dpl_ms and mode != "dpl" else None
         note = []
@@ -676,10 +698,10 @@ def format_table(res: dict[str, Any]) -> str:
         rows.append([
             mode, _fmt(e.get("median_ms")), _fmt(e.get("p10_ms")), _fmt(e.get("p90_ms")),
             _fmt(ratio, ".2f") + ("x" if ratio else ""), _fmt(e.get("rel_err"), ".1e"),
-            _fmt(e.get("compile_s"), ".1f"), "; ".join(note),
+            _fmt(e.get("err64"), ".1e"), _fmt(e.get("compile_s"), ".1f"), "; ".join(note),
         ])
     lines += _table(["variant", "median ms", "p10", "p90", f"{'mode/dpl':>8}", "rel err",
-                     "build s", "note"], rows)
+                     "err64", "build s", "note"], rows)
     if res.get("num_kernels") is not None:
         fl = res.get("floor_ms")
         frac = res["variants"].get("dpl", {}).get("floor_frac")
@@ -709,18 +731,21 @@ def format_table(res: dict[str, Any]) -> str:
 
 def summary_rows(cases: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the per-case summary (one row per case)."""
-    header = ["case", "dpl ms", "eager ms", "compile ms", "max-at ms", "eager/dpl", "compile/dpl",
-              "max-at/dpl", "rel err", "kernels"]
+    header = ["case", "precision", "dpl ms", "eager ms", "compile ms", "max-at ms", "eager/dpl",
+              "compile/dpl", "max-at/dpl", "rel err", "err64 dpl/eager", "kernels"]
     rows = []
     for c in cases:
         v = c.get("variants", {})
         sp = c.get("speedup", {})
         ms = lambda m: _fmt(v.get(m, {}).get("median_ms"), ".4f", "err" if "error" in v.get(m, {}) else "-")  # noqa: E731
         x = lambda m: (_fmt(sp.get(m), ".2f") + "x") if sp.get(m) else "-"  # noqa: E731
+        e64 = lambda m: _fmt(v.get(m, {}).get("err64"), ".1e")  # noqa: E731
         rows.append([
-            c["name"] + (" (skipped)" if c.get("skipped") else ""), ms("dpl"), ms("eager"),
-            ms("compile"), ms("max-autotune"), x("eager"), x("compile"), x("max-autotune"),
-            _fmt(v.get("dpl", {}).get("rel_err"), ".1e"), str(c.get("num_kernels", "-")),
+            c["name"] + (" (skipped)" if c.get("skipped") else ""), str(c.get("precision") or "-"),
+            ms("dpl"), ms("eager"), ms("compile"), ms("max-autotune"), x("eager"), x("compile"),
+            x("max-autotune"), _fmt(v.get("dpl", {}).get("rel_err"), ".1e"),
+            f"{e64('dpl')} / {e64('eager')}" + (f" ({c['err_ratio']:.2f})" if c.get("err_ratio") else ""),
+            str(c.get("num_kernels", "-")),
         ])
     return header, rows
 

@@ -1,4 +1,4 @@
-"""The dpl dialects, one module each: torch, tensor, loop, tile, kernel.
+"""The dpl dialects, one module each: torch, tensor, loop, tile, kernel, mma (tensor cores).
 
 `DIALECTS` maps each dialect name dpl's tools accept to a factory; upstream `builtin`, `func`,
 `arith`, `math`, `memref`, `scf` and `affine` are included so scalar bodies and programs parse. Our `tensor`
@@ -41,6 +41,12 @@ def _kernel() -> Dialect:
     return Kernel
 
 
+def _mma() -> Dialect:
+    from dpl.dialects.mma import Mma
+
+    return Mma
+
+
 def _upstream(name: str) -> Callable[[], Dialect]:
     def factory() -> Dialect:
         from xdsl.universe import Universe
@@ -57,6 +63,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "loop": _loop,
     "tile": _tile,
     "kernel": _kernel,
+    "mma": _mma,
 }
 
 

@@ -34,6 +34,7 @@ from dpl.frontend.check import fresh_inputs
 from dpl.transforms.kernel.fuse_launches import FUSED_ATTR
 from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.transforms.loop.split_nests import split_kernel
+from dpl.dialects import mma
 from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline
 
 #: Float ops that count as one flop each (the CUDA they print is one instruction or close).
@@ -78,12 +79,29 @@ def _is_float(op: Operation) -> bool:
     return any(str(r.type) in ("f32", "f64", "f16", "bf16") for r in op.results)
 
 
+def module_precision(module: ModuleOp) -> str:
+    """What a kernel-level program's matmuls run in: 3xtf32 / tf32 when some kernel uses the
+    tensor cores (three or one MMA per K step), else ieee."""
+    for kfunc in [op for op in module.walk() if isinstance(op, K.KernelFuncOp)]:
+        ops = [op for op in kfunc.walk() if isinstance(op, mma.WgmmaOp | mma.MmaSyncOp)]
+        if ops:
+            return "3xtf32" if any(isinstance(op, mma.Tf32Op) and _is_lo(op) for op in kfunc.walk()) else "tf32"
+    return "ieee"
+
+
+def _is_lo(op: Operation) -> bool:
+    """An `mma.tf32` of a residual (x - tf32(x)): the low half of a 3xTF32 split."""
+    owner = op.operands[0].owner
+    return isinstance(owner, Operation) and owner.name == "arith.subf"
+
+
 class Compiled:
     """A compiled program, callable like the PyTorch one it came from."""
 
     def __init__(self, prog: Any, module: ModuleOp, flops: dict[str, int]):
         self.program = prog
         self.module = module
+        self.precision = module_precision(module)
         self.host = HostProgram(module)
         self.cuda = self.host.source
         self._flops = flops
@@ -129,26 +147,33 @@ class Compiled:
 
 
 def lower(
-    prog: Any, pipeline: str | None = None, verbose: bool = False, progress: Progress | None = None
+    prog: Any,
+    pipeline: str | None = None,
+    verbose: bool = False,
+    precision: str | None = None,
+    progress: Progress | None = None,
 ) -> tuple[ModuleOp, dict[str, int]]:
-    """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level);
+    """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level; matmuls
+    in `precision`: ieee, 3xtf32 or tf32, default 3xtf32 where the target has tensor cores);
     returns the module and each kernel's flops counted at loop level. A repeated block of ops
     (decoder layers) is lowered once (`driver.blocks`)."""
+    if pipeline is not None and precision is not None:
+        raise ValueError("dpl: give either a pipeline or a precision, not both")
     progress = progress or quiet()
     with progress.stage("passes"):
         return lower_by_blocks(
-            prog.module, lambda piece: lower_whole(piece, pipeline, verbose), progress.step
+            prog.module, lambda piece: lower_whole(piece, pipeline, verbose, precision), progress.step
         )
 
 
 def lower_whole(
-    module: ModuleOp, pipeline: str | None = None, verbose: bool = False
+    module: ModuleOp, pipeline: str | None = None, verbose: bool = False, precision: str | None = None
 ) -> tuple[ModuleOp, dict[str, int]]:
     """`lower` of a torch-level module as one piece."""
     module = module.clone()
     run_pipeline(module, IR_PIPELINES["loop"], verbose)
     loop_module = module.clone()
-    rest = pipeline if pipeline is not None else kernel_schedule()
+    rest = pipeline if pipeline is not None else kernel_schedule(precision)
     run_pipeline(module, rest, verbose)
     parts = {f.sym_name.data: fused_parts(f) for f in module.walk() if isinstance(f, K.KernelFuncOp)}
     names = {p for ps in parts.values() for p in ps}
@@ -179,16 +204,22 @@ def _split_as_scheduled(module: ModuleOp, names: set[str]) -> ModuleOp:
     return module
 
 
-def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False) -> Compiled:
-    """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it."""
+def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
+            precision: str | None = None) -> Compiled:  # fmt: skip
+    """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it.
+
+    `precision` for matmuls: `3xtf32` (tensor cores with the 3xTF32 split: fp32-level accuracy;
+    the default where the target has tensor cores), `tf32` (one TF32 pass: faster, about 1e-3
+    relative error, opt-in) or `ieee` (SIMT fp32)."""
     module = fn if isinstance(fn, torch.nn.Module) else _Lambda(fn)
     cpu = [x.detach().cpu() for x in example_inputs]
-    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose)
+    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose, precision)
 
 
-def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False) -> Compiled:
+def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False,
+                    precision: str | None = None) -> Compiled:  # fmt: skip
     """Compile an already captured `dpl.frontend` Program (e.g. from `capture_expression`)."""
-    kmodule, flops = lower(prog, pipeline, verbose)
+    kmodule, flops = lower(prog, pipeline, verbose, precision)
     return Compiled(prog, kmodule, flops)
 
 

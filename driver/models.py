@@ -162,6 +162,7 @@ def compile_causal_lm(
     pipeline: str | None = None,
     verbose: bool = False,
     progress: Progress | None = None,
+    precision: str | None = None,
 ) -> CausalLMProgram:
     """Capture the causal LM of `config` for input_ids [1, seq] on the meta device and lower it
     to kernel IR (no GPU, no weights needed)."""
@@ -169,7 +170,7 @@ def compile_causal_lm(
     with progress.stage("capture"):
         skeleton = hf.causal_lm(config, device="meta")
         prog = capture_quickly(skeleton, torch.zeros(1, seq, dtype=torch.int64))
-    module, flops = lower(prog, pipeline, verbose, progress)
+    module, flops = lower(prog, pipeline, verbose, precision, progress)
     times = {k: v for k, v in progress.times.items() if k in ("capture", "passes")}
     return CausalLMProgram(prog, module, flops, config, times)
 
@@ -225,6 +226,7 @@ def check_causal_lm(
     pipeline: str | None = None,
     progress: Progress | None = None,
     device: str = "cuda",
+    precision: str | None = None,
 ) -> ModelCheck:
     """Compile the causal LM of `config` for `seq` tokens, load it, bind `weights` (a
     checkpoint, a dict such as an earlier check's `weights`, or random ones), run it on random
@@ -232,7 +234,7 @@ def check_causal_lm(
     time on the device). The weights live on the device once: the program and HF's model share
     them."""
     progress = progress or quiet()
-    program = compile_causal_lm(config, seq, pipeline, progress=progress).load(progress)
+    program = compile_causal_lm(config, seq, pipeline, progress=progress, precision=precision).load(progress)
     with progress.stage("weights"):
         if weights is None:
             weights = hf.random_weights(hf.causal_lm(config, "meta"), seed, device)
@@ -249,7 +251,8 @@ def check_causal_lm(
     return ModelCheck(program, model, bound, ids, logits, err, agree, positions)
 
 
-def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False) -> Compiled:
+def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
+            precision: str | None = None) -> Compiled:  # fmt: skip
     """`dpl.compile`: a HF causal LM (`fn(input_ids) -> logits`) is compiled from its config and
     bound to its weights; anything else is captured and compiled as is."""
     if hf.is_causal_lm(fn):
@@ -257,7 +260,9 @@ def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None,
             raise ValueError("dpl: a causal LM takes one input, input_ids [1, seq]")
         config = copy.deepcopy(fn.config)
         config._attn_implementation = "sdpa"
-        program = compile_causal_lm(config, int(example_inputs[0].shape[-1]), pipeline, verbose)
+        program = compile_causal_lm(
+            config, int(example_inputs[0].shape[-1]), pipeline, verbose, precision=precision
+        )
         program.pending = fn  # bound to the GPU at the first call
         return program
-    return compile_mod.compile(fn, *example_inputs, pipeline=pipeline, verbose=verbose)
+    return compile_mod.compile(fn, *example_inputs, pipeline=pipeline, verbose=verbose, precision=precision)

@@ -44,6 +44,7 @@ hide (`check_races`):
 - False: no race checks.
 
 Atomics are not race-checked; TMA copies are published by the mbarrier wait, not tracked.
+The tensor-core ops (mma dialect) and their asynchrony checks are in exec_mma.py.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from dpl.interpreters import exec_loop, exec_tile
+from dpl.interpreters.exec_mma import MmaExecMixin
 from dpl.interpreters.affine_np import eval_map
 from dpl.interpreters.scalar_eval import eval_op, is_scalar_op, numpy_dtype
 from dpl.dialects import kernel as K
@@ -209,7 +211,7 @@ def _same(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return eq
 
 
-class _Grid:
+class _Grid(MmaExecMixin):
     def __init__(self, kfunc: K.KernelFuncOp, env: dict, mode: str | None):
         self.name = f"kernel.func @{kfunc.sym_name.data}"
         self.env = env
@@ -235,6 +237,7 @@ class _Grid:
         self.active = np.ones(self.T, bool)
         self.smem_bytes = kfunc.smem.data
         self.dyn_pool: np.ndarray | None = None
+        self.mma_init()
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -289,6 +292,7 @@ class _Grid:
     # -- memory ----------------------------------------------------------------------------
 
     def load(self, op: Operation, buf: _Buffer, idx: list[np.ndarray]) -> np.ndarray:
+        self.mma_note_access(op, buf, idx, write=False)
         if self.check and buf.tracked:
             self._check_read(op, buf, idx)
         return buf.data[tuple(idx)] if idx else np.broadcast_to(buf.data[()], (self.T,)).copy()
@@ -298,6 +302,7 @@ class _Grid:
         mask = self.active if mask is None else mask
         if not mask.any():
             return
+        self.mma_note_access(op, buf, idx, write=True)
         value = self.full(np.asarray(value, dtype=buf.data.dtype))
         if not idx:  # rank-0 global buffer
             vals = value[mask]
@@ -559,6 +564,8 @@ class _Grid:
             env[op.result] = self.shuffle(op)
         elif isinstance(op, affine.ApplyOp):
             env[op.result] = eval_map(op.map.data, [self.value(v) for v in op.mapOperands])[0]
+        elif self.mma_op(op):
+            pass
         elif is_scalar_op(op):
             try:
                 results = eval_op(op, [self.value(o) for o in op.operands])

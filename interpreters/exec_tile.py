@@ -21,6 +21,7 @@ Semantics kept faithfully:
   not modelled beyond the verifier's checks.
 - `tile.combine` folds the partial over the listed thread axes; every thread of them sees it.
 - `tile.atomic` folds each value into the output element (duplicates accumulate).
+- `mma.stage` / `mma.dot` (tensor-core tiles): exec_tile_mma.py.
 - `{tile.zero_init = [i, ...]}` on a kernel (split-matmul-k) zeroes those outs before it runs, as
   the runtime must.
 """
@@ -35,6 +36,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from dpl.interpreters import exec_loop
+from dpl.interpreters.exec_tile_mma import TileMmaMixin
 from dpl.interpreters.affine_np import eval_map
 from dpl.interpreters.scalar_eval import eval_op, is_scalar_op
 from dpl.dialects import loop, tile
@@ -90,7 +92,7 @@ def _zero_init(kernel: tile.KernelOp) -> list[int]:
     return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
 
 
-class _TileNest:
+class _TileNest(TileMmaMixin):
     def __init__(self, rank: int, env: dict[SSAValue, np.ndarray]):
         self.rank = rank
         self.env = env
@@ -98,6 +100,7 @@ class _TileNest:
         self.axis_of: dict[SSAValue, int] = {}
         self.active: np.ndarray | None = None  # mask of live strided iterations
         self.stages: dict[SSAValue, tuple[np.ndarray, int]] = {}  # value -> (array, slot dims)
+        self.mma_stages: dict[SSAValue, np.ndarray] = {}  # mma.stage -> (nest dims..., R, K)
 
     def full(self, value) -> np.ndarray:
         array = np.asarray(value)
@@ -185,6 +188,8 @@ class _TileNest:
         elif isinstance(op, affine.ApplyOp):
             env[op.result] = self.full(eval_map(op.map.data, [env[v] for v in op.mapOperands])[0])
         elif isinstance(op, (loop.YieldOp, loop.AccumulateOp)):
+            pass
+        elif self.mma_op(op):
             pass
         elif is_scalar_op(op):
             for result, value in zip(op.results, eval_op(op, [env[o] for o in op.operands])):

@@ -17,6 +17,8 @@ from dpl.transforms import all_passes
 LIT = Path(__file__).parent.parent / "test" / "lit" / "tile"
 CASES = sorted(p for p in LIT.glob("*.mlir") if "--pass-pipeline=" in p.read_text())
 RMS = LIT / "stage-inputs.mlir"
+# Passes that change the arithmetic (tensor cores in 3xTF32): ‖after − before‖/‖before‖ bound.
+NORM_TOLERANCE = {"tensorize-matmul": 1e-5}
 
 
 def pipeline_of(path: Path) -> str:
@@ -41,9 +43,13 @@ def test_pass_keeps_meaning(path: Path):
         after_module.verify()
         after = exec_tile.run(after_module, inputs)
         assert len(before) == len(after) >= 1
+        norm_tol = next((t for name, t in NORM_TOLERANCE.items() if name in pipeline_of(path)), None)
         for b, a in zip(before, after):
             assert not np.isnan(a).any(), "an output element was never written"
-            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+            if norm_tol is not None:
+                assert np.linalg.norm(a - b) / np.linalg.norm(b) < norm_tol
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
 
 
 def _seed_rms():

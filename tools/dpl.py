@@ -4,6 +4,7 @@
     dpl compile --model tinyllama-layer --seq 16 --ir tensor
     dpl compile -c EXPR --pipeline 'decompose-torch,cse'      # any pass pipeline over torch IR
     dpl run -c "torch.nn.RMSNorm(2048)(torch.randn(1,32,2048))"   # compile, run on the GPU, parity
+    dpl run --model tinyllama-layer --seq 128 --precision tf32     # matmuls: 3xtf32 | tf32 | ieee
     dpl run --model tinyllama-layer --seq 128 --bench --profile    # and time it against PyTorch
     dpl run --model tinyllama --seq 128 [--weights DIR] [--bench]  # a whole model vs HF float64
     dpl compile --weights DIR --seq 128 --ir cuda                  # a local HF folder's model
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 import torch
 
 from dpl.tools.common import guarded
-from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline, with_precision
 
 #: `--model` names: (hf config name, whole model?)
 MODELS: dict[str, tuple[str, bool]] = {
@@ -122,12 +123,15 @@ def compile_cmd(args: argparse.Namespace) -> None:
         from dpl.driver.models import weight_shapes
 
         checkpoint.check(weight_shapes(prog))
+    if args.pipeline is not None and args.precision is not None:
+        raise ValueError("give either --pipeline or --precision, not both")
     if args.ir in ("kernel", "cuda") and args.pipeline is None:
         from dpl.driver.compile import lower
 
-        module, _ = lower(prog, verbose=bool(args.verbose), progress=progress)  # a repeated block once
+        # a repeated block once
+        module, _ = lower(prog, verbose=bool(args.verbose), precision=args.precision, progress=progress)
     else:
-        spec = args.pipeline if args.pipeline is not None else IR_PIPELINES[args.ir]
+        spec = args.pipeline if args.pipeline is not None else with_precision(IR_PIPELINES[args.ir], args.precision)
         run_pipeline(module, spec, args.verbose)
     if args.ir == "cuda" and args.pipeline is None:
         try:
@@ -150,11 +154,11 @@ def run_cmd(args: argparse.Namespace) -> None:
         run_model(args, cfg)
         return
     prog = capture_program(args)
-    compiled = compile_program(prog, args.pipeline, args.verbose > 1)
+    compiled = compile_program(prog, args.pipeline, args.verbose > 1, args.precision)
     err = check_parity(compiled, prog)
     tol = parity_tolerance(prog)
     verdict = "ok" if err < tol else "FAIL"
-    print(f"dpl run: {compiled.num_kernels} kernels on {torch.cuda.get_device_name()}: "
+    print(f"dpl run: {compiled.num_kernels} kernels ({compiled.precision}) on {torch.cuda.get_device_name()}: "
           f"relative error vs PyTorch (float64) {err:.2e} (< {tol:.0e}: {verdict})")  # fmt: skip
     if args.bench or args.profile:
         from dpl.bench import harness as bench
@@ -186,7 +190,7 @@ def run_model(args: argparse.Namespace, cfg) -> None:
 
     progress = Progress()
     check = check_causal_lm(cfg, args.seq, getattr(args, "checkpoint", None), pipeline=args.pipeline,
-                            progress=progress)  # fmt: skip
+                            progress=progress, precision=args.precision)  # fmt: skip
     program, times = check.program, check.program.times
     ok = check.rel_err < MODEL_TOLERANCE and check.agree == check.positions
     label = args.weights if args.weights is not None else f"{args.model} (random weights)"
@@ -237,6 +241,10 @@ def _source_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weights", default=None, metavar="DIR",
                    help="a local Hugging Face model folder (config.json, *.safetensors): its model "
                         "and weights (with --model, which must match)")  # fmt: skip
+    p.add_argument("--precision", default=None,
+                   help="matmuls: 3xtf32 (tensor cores, fp32-level accuracy; the default where the "
+                        "target has them), tf32 (tensor cores, one pass: ~1e-3 relative error, "
+                        "opt-in) or ieee (SIMT fp32)")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
