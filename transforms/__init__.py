@@ -12,6 +12,8 @@ from xdsl.passes import ModulePass
 
 PASS_MODULES: list[str] = [
     "dpl.transforms.decompose.elementwise",
+    "dpl.transforms.decompose.activations",
+    "dpl.transforms.decompose.logic",
     "dpl.transforms.decompose.reductions",
     "dpl.transforms.decompose.norms",
     "dpl.transforms.decompose.matmul",

@@ -8,7 +8,16 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from dpl.transforms.decompose import attention, elementwise, matmul, norms, reductions, shapes
+from dpl.transforms.decompose import (
+    activations,
+    attention,
+    elementwise,
+    logic,
+    matmul,
+    norms,
+    reductions,
+    shapes,
+)
 from dpl.transforms.decompose.common import decompose
 
 
@@ -23,7 +32,7 @@ class DecomposeTorch(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rules = {}
-        for module in (elementwise, reductions, norms, matmul, attention, shapes):
+        for module in (elementwise, activations, logic, reductions, norms, matmul, attention, shapes):
             rules.update(module.RULES)
         decompose(op, rules)
         for inner in op.walk():
