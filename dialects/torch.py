@@ -778,7 +778,10 @@ class ClampOp(TorchOp):
     def verify_(self) -> None:
         n = len(self.bounds)
         if n > 2 or (self.has_min.value.data and n == 0):
-            self._fail(f"takes a min and/or a max bound, got {n} bounds (has_min = {bool(self.has_min.value.data)})")
+            self._fail(
+                f"takes a min and/or a max bound, got {n} bounds "
+                f"(has_min = {'true' if self.has_min.value.data else 'false'})"
+            )
         shape: tuple[int, ...] | None = shape_of(self.input)
         for b in self.bounds:
             shape = broadcast_shapes(shape, shape_of(b)) if shape is not None else None

@@ -31,11 +31,6 @@ def _gelu(op: t.GeluOp, s: Scalar, a):
     return s.mul(s.mul(half, a), s.add(one, u))
 
 
-def _float_only(fn):
-    """A rounding op: integers are already integral and stay as they are."""
-    return lambda op, s, a: fn(op, s, a) if is_float(a.type) else a
-
-
 def _sign(op, s: Scalar, a):
     """(a > 0) - (a < 0): 0 for 0 and NaN, as torch.sign."""
     zero = s.const(0, a.type)
@@ -90,10 +85,10 @@ _UNARY = {
     t.Exp2Op: lambda op, s, a: s.unary(math.Exp2Op, a),
     t.Expm1Op: lambda op, s, a: s.unary(math.ExpM1Op, a),
     t.ErfOp: lambda op, s, a: s.unary(math.ErfOp, a),
-    t.FloorOp: _float_only(lambda op, s, a: s.unary(math.FloorOp, a)),
-    t.CeilOp: _float_only(lambda op, s, a: s.unary(math.CeilOp, a)),
-    t.TruncOp: _float_only(lambda op, s, a: s.unary(math.TruncOp, a)),
-    t.RoundOp: _float_only(_round),
+    t.FloorOp: lambda op, s, a: s.unary(math.FloorOp, a),
+    t.CeilOp: lambda op, s, a: s.unary(math.CeilOp, a),
+    t.TruncOp: lambda op, s, a: s.unary(math.TruncOp, a),
+    t.RoundOp: _round,
     t.TanOp: lambda op, s, a: s.unary(math.TanOp, a),
     t.AtanOp: lambda op, s, a: s.unary(math.AtanOp, a),
     t.AsinOp: lambda op, s, a: s.unary(math.AsinOp, a),
@@ -120,7 +115,13 @@ _BINARY = {
 }
 
 
+#: Integers are already integral: these return them as they are.
+_ROUNDING = (t.FloorOp, t.CeilOp, t.TruncOp, t.RoundOp)
+
+
 def _unary(op, em: Emitter):
+    if isinstance(op, _ROUNDING) and not is_float(elem_of(op.input)):
+        return op.input
     fn = _UNARY[type(op)]
     return em.unary(op.input, lambda s, a: fn(op, s, a))
 

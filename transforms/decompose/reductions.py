@@ -74,6 +74,10 @@ def _any_all(op, em: Emitter):
     return _finish(op, em, flag, dims)
 
 
+def _square(s: Scalar, a):
+    return s.mul(a, a)
+
+
 def _var(op, em: Emitter):
     """sum((x - mean)^2) / max(0, N - correction) (two passes, like layer_norm); std takes
     its square root."""
@@ -81,7 +85,7 @@ def _var(op, em: Emitter):
     n = _count(shape, dims)
     total = em.reduce(ReduceKind.SUM, x, dims)
     mean = em.unary(total, lambda s, a: s.mul(a, s.const(1.0 / n)), hint="mean")
-    sq = em.binary(x, em.broadcast(mean, shape), lambda s, a, m: s.mul(s.sub(a, m), s.sub(a, m)), hint="sq")
+    sq = em.binary(x, em.broadcast(mean, shape), lambda s, a, m: _square(s, s.sub(a, m)), hint="sq")
     ss = em.reduce(ReduceKind.SUM, sq, dims)
     divisor = max(0.0, n - op.correction.value.data)
 
