@@ -239,7 +239,7 @@ _BINARY = {
     "add": T.AddOp, "sub": T.SubOp, "mul": T.MulOp, "div": T.DivOp, "pow": T.PowOp,
     "maximum": T.MaximumOp, "minimum": T.MinimumOp, "fmod": T.FmodOp,
     "remainder": T.RemainderOp, "atan2": T.Atan2Op, "max.other": T.MaximumOp,
-    "min.other": T.MinimumOp, "fmax": T.MaximumOp, "fmin": T.MinimumOp,
+    "min.other": T.MinimumOp,
 }  # fmt: skip
 _FLOAT_BINARY = {"pow", "atan2", "div"}
 

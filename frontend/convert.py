@@ -112,17 +112,17 @@ def where(node: fx.Node) -> str:
     frames = [ln.strip() for ln in trace.strip().splitlines() if ln.strip().startswith("File ")]
     own = [f for f in frames if _own_code(f)]
     stack = node.meta.get("nn_module_stack") or {}
-    module = ""
+    module, torch_module = "", False
     if stack:
         path, cls = list(stack.values())[-1]
-        name = cls if isinstance(cls, str) else getattr(cls, "__qualname__", str(cls))
+        name = cls if isinstance(cls, str) else f"{cls.__module__}.{cls.__qualname__}"
         module = f"module '{path or '<root>'}' ({name.rsplit('.', 1)[-1]})"
+        torch_module = name.startswith("torch.nn.")
     if own and "<expression>" not in own[-1]:
         line = own[-1].replace('"', "").replace("File ", "").replace(", line ", ":")
-        return f"{line}, {module}" if module and frames[-1] != own[-1] else line
+        return f"{line}, {module}" if torch_module else line
     if own or any("frontend/capture.py" in f for f in frames) or (trace and not frames):
-        inner_torch = frames and not _own_code(frames[-1]) and "frontend/capture.py" not in frames[-1]
-        return f"<expression>, {module}" if module and inner_torch else "<expression>"
+        return f"<expression>, {module}" if torch_module else "<expression>"
     if module:
         return module
     return f"node '{node.name}'"
