@@ -960,6 +960,13 @@ class LogSoftmaxOp(_SoftmaxLike):
     name = "torch.log_softmax"
 
 
+@irdl_op_definition
+class CumsumOp(_SoftmaxLike):
+    """Running sums of `input` along `dim`: out[.., i, ..] = sum of input[.., :i+1, ..]."""
+
+    name = "torch.cumsum"
+
+
 # ----------------------------------------------------------------------------- normalisation
 
 
@@ -1395,7 +1402,7 @@ Torch = Dialect(
         LogicalAndOp, LogicalOrOp, LogicalXorOp, WhereOp, ClampOp,
         # reductions, softmax, normalisation
         MeanOp, SumOp, AmaxOp, AminOp, ProdOp, LogsumexpOp, AnyOp, AllOp, VarOp, StdOp,
-        VectorNormOp, ArgmaxOp, ArgminOp, SoftmaxOp, LogSoftmaxOp, RmsNormOp, LayerNormOp,
+        VectorNormOp, ArgmaxOp, ArgminOp, CumsumOp, SoftmaxOp, LogSoftmaxOp, RmsNormOp, LayerNormOp,
         GroupNormOp, BatchNormOp,
         # contractions
         LinearOp, MatmulOp, ScaledDotProductAttentionOp,

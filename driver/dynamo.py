@@ -126,7 +126,7 @@ class _Replay:
 
     def __init__(self, graph: Any, outputs: list[torch.Tensor], key: tuple):
         self.graph, self.outputs, self.key = graph, outputs, key
-        self.handed: list[torch.Tensor] = []
+        self.baseline = [_use_count(t) for t in outputs]
 
     @staticmethod
     def capture(host, ins: list[torch.Tensor], key: tuple) -> _Replay:
@@ -139,16 +139,18 @@ class _Replay:
         return _Replay(graph, [tensors[r] for r in host.results], key)
 
     def free(self) -> bool:
-        """Whether the outputs handed out last time are gone (nothing else shares their memory)."""
-        use_count = getattr(torch._C, "_storage_Use_Count", None)
-        if use_count is None:
-            return False
-        self.handed = []
-        return all(use_count(t.untyped_storage()._cdata) == 1 for t in self.outputs)
+        """Whether the outputs handed out last time are gone (no view shares their memory)."""
+        return all(c is not None and _use_count(t) == c for t, c in zip(self.outputs, self.baseline))
 
     def replay(self) -> list[torch.Tensor]:
         self.graph.replay()
         return [t.view(t.shape) for t in self.outputs]  # views: their lifetime is the caller's
+
+
+def _use_count(t: torch.Tensor) -> int | None:
+    """How many tensors share `t`'s memory (None where torch does not say)."""
+    count = getattr(torch._C, "_storage_Use_Count", None)
+    return None if count is None else count(t.untyped_storage()._cdata)
 
 
 # ----------------------------------------------------------------------------- the backend

@@ -119,7 +119,7 @@ def _unary(op_cls, float_only: bool):
             raise c.fail(f"unsupported {node.target} with an integer result")
         return c.emit(op_cls.create_from([c.cast(c.value(x), t.element_type)], t))
 
-    handler.__doc__ = f"{op_cls.name}: elementwise, broadcast-free."
+    handler.__doc__ = "Elementwise (an integer input of a float op computes in float)."
     return handler
 
 
@@ -262,7 +262,7 @@ def _binary(op_cls, swap: bool = False, float_only: bool = False):
         rounded = {"trunc": T.TruncOp, "floor": T.FloorOp}[rounding_mode]
         return c.emit(rounded.create_from([out], t))
 
-    handler.__doc__ = f"{op_cls.name}: broadcasting; scalars become 0-d constants."
+    handler.__doc__ = "Elementwise with broadcasting; Python scalars become 0-d constants."
     return handler
 
 
@@ -291,7 +291,7 @@ def _compare(op_cls):
         a, b = _operand(c, lhs, elem), _operand(c, rhs, elem)
         return c.emit(op_cls.create_from([a, b], c.out_type()))
 
-    handler.__doc__ = f"{op_cls.name}: a bool tensor; operands promoted to one type first."
+    handler.__doc__ = "A bool tensor; operands promoted to one type first (PyTorch's rules)."
     return handler
 
 
@@ -320,7 +320,7 @@ def _predicate(op_cls):
     def handler(c: Converter, node, x):
         return c.emit(op_cls.create_from([c.value(x)], c.out_type()))
 
-    handler.__doc__ = f"{op_cls.name}: a bool tensor."
+    handler.__doc__ = "A bool tensor."
     return handler
 
 
@@ -387,7 +387,7 @@ def _reduce(op_cls):
         t = c.out_type()
         return _reduce_op(c, op_cls, x, _dims(c, x, dim), keepdim, t)
 
-    handler.__doc__ = f"{op_cls.name} over `dim` (all dims when absent), keepdim."
+    handler.__doc__ = "Over `dim` (all dims when absent), keepdim."
     return handler
 
 
@@ -418,7 +418,7 @@ def _var_like(op_cls):
         extra = {"correction": _f64(correction)}
         return _reduce_op(c, op_cls, x, dims, bool(a.get("keepdim") or False), t, extra)
 
-    handler.__doc__ = f"{op_cls.name} with `correction` (or `unbiased`), over `dim` or all dims."
+    handler.__doc__ = "With `correction` (or `unbiased`), over `dim` or all dims."
     return handler
 
 
@@ -465,7 +465,7 @@ def _extreme_dim(value_cls, index_cls):
         indices = _arg_reduce(c, index_cls, x, dim, keepdim, c.out_type(1))
         return [values, indices]
 
-    handler.__doc__ = f"(values, indices): {value_cls.name} and {index_cls.name} along `dim`."
+    handler.__doc__ = "(values, indices) along `dim`: the first index of the extreme."
     return handler
 
 
@@ -493,7 +493,7 @@ def _softmax_like(op_cls):
             op_cls.create_from([c.cast(c.value(x), t.element_type)], t, {"dim": IntAttr(d)})
         )
 
-    handler.__doc__ = f"{op_cls.name} along `dim`."
+    handler.__doc__ = "Along `dim`."
     return handler
 
 
@@ -835,8 +835,9 @@ def _stack(c: Converter, node, tensors, dim=0):
 
 @handles("constant_pad_nd", "pad", to="torch.slice, torch.cat")
 def _pad(c: Converter, node, x, pad, mode="constant", value=None):
-    """Constant padding: each dim concatenated with constant blocks (or sliced, for negative
-    pads); pad lists (left, right) pairs from the last dim backwards, as F.pad."""
+    """Constant padding: constant blocks concatenated (negative pads slice).
+
+    `pad` lists (left, right) pairs from the last dim backwards, as F.pad."""
     if mode != "constant":
         raise c.fail(f"unsupported pad mode '{mode}'")
     t = c.out_type()
@@ -909,3 +910,137 @@ def _filled(c: Converter, node, *args, **kwargs):
         raise c.fail(f"unsupported {node.target} with a tensor fill value")
     t = c.out_type()
     return c.constant(value, t.element_type, t.get_shape())
+
+
+# ----------------------------------------------------------------------------- compositions
+# ATen ops without a torch op of their own: each handler writes them with the ops above.
+
+
+def _scalar_where(c: Converter, cond: SSAValue, a: SSAValue, b: SSAValue, t: TensorType) -> SSAValue:
+    return c.emit(T.WhereOp.create_from([cond, a, b], t))
+
+
+def _bool_type(t: TensorType) -> TensorType:
+    return TensorType(IntegerType(1), t.get_shape())
+
+
+@handles("hardshrink", to="torch.abs, torch.gt, torch.where")
+def _hardshrink(c: Converter, node, x, lambd=0.5):
+    """where(abs(x) > lambd, x, 0)."""
+    t = c.out_type()
+    v = c.value(x)
+    big = c.emit(T.GtOp.create_from([c.emit(T.AbsOp.create_from([v], t)), c.constant(lambd, t.element_type)], _bool_type(t)))
+    return _scalar_where(c, big, v, c.constant(0.0, t.element_type), t)
+
+
+@handles("softshrink", to="torch.gt, torch.lt, torch.sub, torch.add, torch.where")
+def _softshrink(c: Converter, node, x, lambd=0.5):
+    """where(x > lambd, x - lambd, where(x < -lambd, x + lambd, 0))."""
+    t = c.out_type()
+    v, lam = c.value(x), c.constant(lambd, t.element_type)
+    neg = c.constant(-lambd, t.element_type)
+    above = c.emit(T.GtOp.create_from([v, lam], _bool_type(t)))
+    below = c.emit(T.LtOp.create_from([v, neg], _bool_type(t)))
+    low = _scalar_where(c, below, c.emit(T.AddOp.create_from([v, lam], t)), c.constant(0.0, t.element_type), t)
+    return _scalar_where(c, above, c.emit(T.SubOp.create_from([v, lam], t)), low, t)
+
+
+@handles("prelu", to="torch.gt, torch.mul, torch.where")
+def _prelu(c: Converter, node, x, weight):
+    """where(x > 0, x, weight * x); a weight of C values is per channel (dim 1)."""
+    t = c.out_type()
+    v, w = c.value(x), c.value(weight)
+    wshape = c.shape(weight)
+    if wshape not in ((), (1,)):
+        per_channel = [1] * len(t.get_shape())
+        per_channel[1] = wshape[0]
+        w = c.emit(T.ReshapeOp.create_from([w], TensorType(t.element_type, per_channel)))
+    pos = c.emit(T.GtOp.create_from([v, c.constant(0.0, t.element_type)], _bool_type(t)))
+    return _scalar_where(c, pos, v, c.emit(T.MulOp.create_from([v, w], t)), t)
+
+
+@handles("glu", to="torch.slice, torch.sigmoid, torch.mul")
+def _glu(c: Converter, node, x, dim=-1):
+    """First half * sigmoid(second half) along `dim`."""
+    t = c.out_type()
+    d = norm_dim(dim, c.rank(x))
+    half = c.shape(x)[d] // 2
+    a, b = _split_at(c, x, [half, half], d)
+    return c.emit(T.MulOp.create_from([a, c.emit(T.SigmoidOp.create_from([b], b.type))], t))
+
+
+@handles("index", to="torch.lt, torch.add, torch.where, torch.index_select")
+def _index(c: Converter, node, x, indices):
+    """One integer index tensor (negative indices wrap), as index_select along its dim.
+
+    Boolean masks (data-dependent shapes) and several index tensors are not done."""
+    tensors = [(i, ix) for i, ix in enumerate(indices) if ix is not None]
+    if len(tensors) != 1:
+        raise c.fail("unsupported indexing with several index tensors")
+    d, ix = tensors[0]
+    if ix.meta["val"].dtype == torch.bool:
+        raise c.fail("unsupported boolean mask indexing (the result's shape depends on the data)")
+    if len(c.shape(ix)) != 1:
+        raise c.fail("unsupported indexing with a multi-dimensional index tensor")
+    idx = c.value(ix)
+    it = idx.type
+    assert isinstance(it, TensorType)
+    n = c.constant(c.shape(x)[d], it.element_type)
+    neg = c.emit(T.LtOp.create_from([idx, c.constant(0, it.element_type)], _bool_type(it)))
+    wrapped = _scalar_where(c, neg, c.emit(T.AddOp.create_from([idx, n], it)), idx, it)
+    return c.emit(T.IndexSelectOp.create_from([c.value(x), wrapped], c.out_type(), {"dim": IntAttr(d)}))
+
+
+@handles("cumsum", to="torch.cumsum")
+def _cumsum(c: Converter, node, x, dim, *, dtype=None):
+    """Running sums along `dim`."""
+    t = c.out_type()
+    d = norm_dim(dim, c.rank(x))
+    return c.emit(T.CumsumOp.create_from([c.cast(c.value(x), t.element_type)], t, {"dim": IntAttr(d)}))
+
+
+@handles("copy", to="torch.expand, torch.to_dtype")
+def _copy(c: Converter, node, x, src, non_blocking=False):
+    """The values of `src`, broadcast to x's shape in x's dtype."""
+    t = c.out_type()
+    v = c.cast(c.value(src), t.element_type)
+    return v if v.type == t else c.emit(T.ExpandOp.create_from([v], t))
+
+
+def _scatter_along(c: Converter, x, src: SSAValue, dim: int, start: int, end: int) -> SSAValue:
+    """x with [start, end) along `dim` replaced by `src` (slices of x around it, concatenated)."""
+    t = c.out_type()
+    v = c.value(x)
+    size = c.shape(x)[dim]
+    parts = []
+    if start > 0:
+        parts.append(_slice_value(c, v, dim, 0, start))
+    parts.append(c.cast(src, t.element_type))
+    if end < size:
+        parts.append(_slice_value(c, v, dim, end, size))
+    return parts[0] if len(parts) == 1 else c.emit(T.CatOp.create_from(parts, t, {"dim": IntAttr(dim)}))
+
+
+@handles("slice_scatter", to="torch.slice, torch.cat")
+def _slice_scatter(c: Converter, node, x, src, dim=0, start=None, end=None, step=1):
+    """x with a step-1 slice along `dim` replaced by `src`."""
+    d = norm_dim(dim, c.rank(x))
+    size = c.shape(x)[d]
+    if step != 1:
+        raise c.fail(f"unsupported slice_scatter with step {step}")
+    lo = 0 if start is None else max(0, min(size, start + size if start < 0 else start))
+    hi = size if end is None else max(lo, min(size, end + size if end < 0 else end))
+    return _scatter_along(c, x, c.value(src), d, lo, hi)
+
+
+@handles("select_scatter", to="torch.unsqueeze, torch.slice, torch.cat")
+def _select_scatter(c: Converter, node, x, src, dim, index):
+    """x with one index along `dim` replaced by `src`."""
+    d = norm_dim(dim, c.rank(x))
+    i = norm_dim(index, c.shape(x)[d])
+    shape = list(c.shape(src))
+    shape.insert(d, 1)
+    v = c.value(src)
+    assert isinstance(v.type, TensorType)
+    row = c.emit(T.UnsqueezeOp.create_from([v], TensorType(v.type.element_type, shape), {"dim": IntAttr(d)}))
+    return _scatter_along(c, x, row, d, i, i + 1)

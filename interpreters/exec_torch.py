@@ -295,6 +295,8 @@ def _eval(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         x = args[0]
         m = np.max(x, axis=op.dim.data, keepdims=True)
         return x - m - np.log(np.sum(np.exp(x - m), axis=op.dim.data, keepdims=True))
+    if isinstance(op, T.CumsumOp):
+        return np.cumsum(args[0], axis=op.dim.data)
     if isinstance(op, T.GroupNormOp):
         return _group_norm(op, *args)
     if isinstance(op, T.BatchNormOp):

@@ -9,11 +9,12 @@ from xdsl.context import Context
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, i32, i64
 from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineExpr
 from xdsl.passes import ModulePass
 
 from dpl.dialects import torch as t
 from dpl.dialects.tensor import ReduceKind
-from dpl.transforms.decompose.common import Emitter, Scalar, decompose, is_float, shape_of
+from dpl.transforms.decompose.common import Emitter, Scalar, decompose, elem_of, is_float, shape_of
 
 _KIND = {
     t.SumOp: ReduceKind.SUM, t.MeanOp: ReduceKind.SUM, t.AmaxOp: ReduceKind.MAX,
@@ -145,6 +146,24 @@ def _arg_extreme(op, em: Emitter):
     return _finish(op, em, em.reduce(ReduceKind.MIN, offers, dims), dims)
 
 
+def _cumsum(op: t.CumsumOp, em: Emitter):
+    """On the box [.., i, j, ..] (j inserted after dim i): x[.., j, ..] where j <= i, else 0,
+    sum-reduced over j. O(n^2) along the dim, no sequential scan."""
+    x, shape, dim = op.input, shape_of(op.input), op.dim.data
+    n = shape[dim]
+    box = [*shape[: dim + 1], n, *shape[dim + 1 :]]
+    exprs = [AffineExpr.dimension(k if k <= dim else k + 1) for k in range(len(shape))]
+    exprs[dim] = AffineExpr.dimension(dim + 1)
+    xj = em.map_exprs(x, exprs, box, "xj")
+
+    def upto(s: Scalar, a, *idx):
+        keep = s.cmpi("ule", idx[dim + 1], idx[dim])
+        return s.select(keep, a, s.const(0, a.type))
+
+    terms = em.elementwise([xj], elem_of(x), box, upto, with_indices=True, hint="upto")
+    return em.squeeze(em.reduce(ReduceKind.SUM, terms, [dim + 1]), [dim + 1])
+
+
 def softmax(em: Emitter, x, dim: int):
     """exp(x - max) / sum(exp(x - max)) along `dim`, in the seeds' order of ops."""
     shape = shape_of(x)
@@ -180,6 +199,7 @@ RULES = {
     t.VectorNormOp: _vector_norm,
     t.ArgmaxOp: _arg_extreme,
     t.ArgminOp: _arg_extreme,
+    t.CumsumOp: _cumsum,
     t.SoftmaxOp: _softmax,
     t.LogSoftmaxOp: _log_softmax,
 }
@@ -188,14 +208,15 @@ RULES = {
 @dataclass(frozen=True)
 class DecomposeReductions(ModulePass):
     """Rewrite torch's reductions (sum, mean, amax, amin, prod, logsumexp, any, all, var, std,
-    vector_norm, argmax, argmin) and softmax / log_softmax into `tensor.reduce` and elementwise
-    ops.
+    vector_norm, argmax, argmin, cumsum) and softmax / log_softmax into `tensor.reduce` and
+    elementwise ops.
 
     A reduction keeps its reduced dims with extent 1 and, without `keepdim`, drops them with an
     index_map; mean multiplies by 1/N. Softmax is max-reduce, broadcast, exp(x - max),
     sum-reduce, broadcast, divide. argmax/argmin reduce twice: the extreme, then the smallest
     index holding it (an i64 min-reduce). any/all reduce 0/1 as i32 (max / min) and compare with
-    0. logsumexp and var follow ATen's formulas (max-shifted; two-pass variance).
+    0. logsumexp and var follow ATen's formulas (max-shifted; two-pass variance). cumsum sums
+    the masked row `j <= i` for each i (quadratic along its dim).
     """
 
     name = "decompose-reductions"
