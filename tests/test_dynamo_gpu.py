@@ -28,6 +28,13 @@ ROOT = Path(__file__).resolve().parent.parent
 _HEAVY_TAGS = {"matmul", "linear", "attention", "decoder"}
 
 
+@pytest.fixture(autouse=True)
+def _registered():
+    from dpl.driver.dynamo import register
+
+    register()
+
+
 def _suite():
     from dpl.bench import suite
 
@@ -147,6 +154,9 @@ def test_graph_replay_keeps_held_outputs():
 
 
 def main() -> None:
+    from dpl.driver.dynamo import register
+
+    register()
     print(f"| case | dpl parts | error vs float64 | tolerance | ok | warnings | s |  "
           f"({torch.cuda.get_device_name()})")
     print("|---|---|---|---|---|---|---|")

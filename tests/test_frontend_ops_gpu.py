@@ -12,6 +12,7 @@ than its float64 value), against PyTorch's own fp32 result on the same GPU.
 
 from __future__ import annotations
 
+import copy
 import sys
 import time
 from pathlib import Path
@@ -41,13 +42,18 @@ def check(name: str) -> tuple[float, float, int]:
     outs = compiled(*[x.cuda() for x in inputs], poison=True)
     outs = [o.cpu() for o in flat_outputs(outs)]
     with torch.no_grad():
-        ref64 = flat_outputs(module.double()(*[x.double() if x.is_floating_point() else x for x in inputs]))
-        module32 = module.float().cuda()
-        ref32 = flat_outputs(module32(*[x.cuda() for x in inputs]))
+        module64 = copy.deepcopy(module).double()
+        ref64 = flat_outputs(module64(*[x.double() if x.is_floating_point() else x for x in inputs]))
+        try:  # PyTorch's own fp32 result on the GPU (a program that builds CPU tensors has none)
+            ref32 = flat_outputs(copy.deepcopy(module).float().cuda()(*[x.cuda() for x in inputs]))
+        except RuntimeError:
+            ref32 = [None] * len(ref64)
     assert len(outs) == len(ref64), f"{len(outs)} outputs, PyTorch gives {len(ref64)}"
     err = 0.0
     for o, r64, r32 in zip(outs, ref64, ref32):
-        e = min(compare(o.numpy(), r64.cpu().numpy()), compare(o.numpy(), r32.cpu().numpy()))
+        e = compare(o.numpy(), r64.cpu().numpy())
+        if r32 is not None:
+            e = min(e, compare(o.numpy(), r32.cpu().numpy()))
         err = max(err, e)
     return err, parity_tolerance(prog), compiled.num_kernels
 
