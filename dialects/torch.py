@@ -1177,6 +1177,107 @@ class ScaledDotProductAttentionOp(TorchOp):
         self._same_element_type(self.query, self.key, self.value)
 
 
+# ----------------------------------------------------------------------------- sliding windows
+
+
+def window_out(size: int, kernel: int, stride: int, pad: int, dilation: int) -> int:
+    """Output extent of a window op along one dim (PyTorch's floor mode)."""
+    return (size + 2 * pad - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def _ints(attr: ArrayAttr) -> list[int]:
+    return [a.data for a in attr.data]  # type: ignore[attr-defined]
+
+
+class _WindowOp(TorchOp):
+    """Shared checks of ops that slide a window over the trailing `len(stride)` dims."""
+
+    def _verify_window(self, shape: Sequence[int], kernel: Sequence[int], channels_out: int) -> None:
+        stride, pad, dil = _ints(self.stride), _ints(self.padding), _ints(self.dilation)  # type: ignore[attr-defined]
+        r = len(stride)
+        if not (len(kernel) == len(pad) == len(dil) == r) or r < 1:
+            self._fail(f"kernel, stride, padding and dilation need one entry per spatial dim ({r})")
+        if len(shape) != r + 2:
+            self._fail(f"input must be [N, C, {r} spatial dims], got shape {_fmt(shape)}")
+        if min(stride) < 1 or min(dil) < 1 or min(pad) < 0 or min(kernel) < 1:
+            self._fail("kernel, stride and dilation must be positive, padding non-negative")
+        spatial = [window_out(n, k, s, p, d) for n, k, s, p, d in zip(shape[2:], kernel, stride, pad, dil)]
+        if min(spatial) < 1:
+            self._fail(f"the window does not fit the input shape {_fmt(shape)}")
+        self._expect_shape((shape[0], channels_out, *spatial), "windowed")
+
+
+@irdl_op_definition
+class ConvolutionOp(_WindowOp):
+    """Convolution (cross-correlation) of input [N, C, *S] with weight [Co, C / groups, *K]
+    (+ bias [Co]), with stride, zero padding and dilation per spatial dim."""
+
+    name = "torch.convolution"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    stride = prop_def(ArrayAttr[IntAttr])
+    padding = prop_def(ArrayAttr[IntAttr])
+    dilation = prop_def(ArrayAttr[IntAttr])
+    groups = prop_def(IntAttr)
+    result = result_def(TensorType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        x, w = shape_of(self.input), shape_of(self.weight)
+        g = self.groups.data
+        if len(w) != len(x) or g < 1 or x[1] % g or w[0] % g or w[1] != x[1] // g:
+            self._fail(
+                f"weight shape {_fmt(w)} does not fit input shape {_fmt(x)} with {g} groups "
+                "([C_out, C_in / groups, *kernel], both channel counts divisible by groups)"
+            )
+        if self.bias is not None and shape_of(self.bias) != (w[0],):
+            self._fail(f"bias shape {_fmt(shape_of(self.bias))} must be [{w[0]}]")
+        self._verify_window(x, w[2:], w[0])
+        self._same_element_type(self.input, self.weight, *([self.bias] if self.bias else []))
+
+
+@irdl_op_definition
+class MaxPoolOp(_WindowOp):
+    """The maximum of each window (padding counts as -inf)."""
+
+    name = "torch.max_pool"
+    input = operand_def(TensorType)
+    kernel = prop_def(ArrayAttr[IntAttr])
+    stride = prop_def(ArrayAttr[IntAttr])
+    padding = prop_def(ArrayAttr[IntAttr])
+    dilation = prop_def(ArrayAttr[IntAttr])
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        x = shape_of(self.input)
+        self._verify_window(x, _ints(self.kernel), x[1] if len(x) > 1 else 0)
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class AvgPoolOp(_WindowOp):
+    """The mean of each window: the sum over `divisor` when it is set (> 0), else over the
+    window's size, or, without `count_include_pad`, over its elements inside the input."""
+
+    name = "torch.avg_pool"
+    input = operand_def(TensorType)
+    kernel = prop_def(ArrayAttr[IntAttr])
+    stride = prop_def(ArrayAttr[IntAttr])
+    padding = prop_def(ArrayAttr[IntAttr])
+    dilation = prop_def(ArrayAttr[IntAttr])
+    count_include_pad = prop_def(BoolAttr)
+    divisor = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        x = shape_of(self.input)
+        self._verify_window(x, _ints(self.kernel), x[1] if len(x) > 1 else 0)
+        if self.divisor.data < 0:
+            self._fail(f"divisor {self.divisor.data} must be positive (or 0: none)")
+        self._same_element_type(self.input)
+
+
 # ----------------------------------------------------------------------------- shape ops
 
 
@@ -1404,8 +1505,8 @@ Torch = Dialect(
         MeanOp, SumOp, AmaxOp, AminOp, ProdOp, LogsumexpOp, AnyOp, AllOp, VarOp, StdOp,
         VectorNormOp, ArgmaxOp, ArgminOp, CumsumOp, SoftmaxOp, LogSoftmaxOp, RmsNormOp, LayerNormOp,
         GroupNormOp, BatchNormOp,
-        # contractions
-        LinearOp, MatmulOp, ScaledDotProductAttentionOp,
+        # contractions and windows
+        LinearOp, MatmulOp, ScaledDotProductAttentionOp, ConvolutionOp, MaxPoolOp, AvgPoolOp,
         # shapes and types
         ReshapeOp, TransposeOp, PermuteOp, UnsqueezeOp, ExpandOp, SliceOp, FlipOp, CatOp,
         EmbeddingOp, IndexSelectOp, ToDtypeOp,

@@ -1044,3 +1044,124 @@ def _select_scatter(c: Converter, node, x, src, dim, index):
     assert isinstance(v.type, TensorType)
     row = c.emit(T.UnsqueezeOp.create_from([v], TensorType(v.type.element_type, shape), {"dim": IntAttr(d)}))
     return _scatter_along(c, x, row, d, i, i + 1)
+
+
+# ----------------------------------------------------------------------------- sliding windows
+
+
+def _per_dim(value, rank: int) -> list[int]:
+    """An int or a list of ints as one int per spatial dim (PyTorch's `_ntuple`)."""
+    if isinstance(value, int):
+        return [value] * rank
+    value = list(value)
+    return value * rank if len(value) == 1 else value
+
+
+def _window_props(c: Converter, rank: int, stride, padding, dilation, kernel=None) -> dict:
+    props = {
+        "stride": _dims_attr(_per_dim(stride, rank)),
+        "padding": _dims_attr(_per_dim(padding, rank)),
+        "dilation": _dims_attr(_per_dim(dilation, rank)),
+    }
+    if kernel is not None:
+        props["kernel"] = _dims_attr(_per_dim(kernel, rank))
+    return props
+
+
+@handles("conv1d", "conv2d", "conv3d", "convolution", to="torch.convolution")
+def _conv(c: Converter, node, *args, **kwargs):
+    """Stride, zero padding (ints or 'valid' / 'same'), dilation, groups; not transposed."""
+    a = bound_args(node)
+    if a.get("transposed"):
+        raise c.fail("unsupported transposed convolution")
+    x, w = a["input"], a["weight"]
+    rank = len(c.shape(w)) - 2
+    if len(c.shape(x)) != rank + 2:
+        raise c.fail("unsupported convolution of an unbatched input")
+    padding = a.get("padding", 0)
+    if padding == "valid":
+        padding = 0
+    elif padding == "same":
+        totals = [dl * (k - 1) for dl, k in zip(_per_dim(a.get("dilation", 1), rank), c.shape(w)[2:])]
+        if any(n % 2 for n in totals):
+            raise c.fail("unsupported padding='same' that pads unevenly (an even kernel)")
+        padding = [n // 2 for n in totals]
+    props = _window_props(c, rank, a.get("stride", 1), padding, a.get("dilation", 1))
+    props["groups"] = IntAttr(int(a.get("groups", 1)))
+    bias = a.get("bias")
+    operands = [c.value(x), c.value(w)] + ([c.value(bias)] if bias is not None else [])
+    return c.emit(T.ConvolutionOp.create_from(operands, c.out_type(), props))
+
+
+@handles("max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices",
+         "max_pool3d_with_indices", to="torch.max_pool")
+def _max_pool(c: Converter, node, *args, **kwargs):
+    """Kernel, stride (default: the kernel), padding, dilation; values only (not indices)."""
+    a = bound_args(node)
+    x = a["self"]
+    rank = int(str(node.target).split("max_pool")[1][0])
+    t = c.out_type(0) if isinstance(node.meta["val"], (tuple, list)) else c.out_type()
+    stride = a.get("stride") or a["kernel_size"]
+    props = _window_props(c, rank, stride, a.get("padding", 0), a.get("dilation", 1), a["kernel_size"])
+    _check_ceil(c, x, props, t, a.get("ceil_mode"))
+    out = c.emit(T.MaxPoolOp.create_from([c.value(x)], t, props))
+    return [out, None] if isinstance(node.meta["val"], (tuple, list)) else out
+
+
+def _check_ceil(c: Converter, x, props: dict, t: TensorType, ceil_mode) -> None:
+    """ceil_mode is fine where ceil and floor give the same output size (the result type has
+    ceil's size; the window op computes floor's)."""
+    if not ceil_mode:
+        return
+    sizes = c.shape(x)[2:]
+    floor = [T.window_out(n, k.data, s.data, p.data, dl.data) for n, k, s, p, dl in zip(
+        sizes, props["kernel"].data, props["stride"].data, props["padding"].data,
+        props.get("dilation", _dims_attr([1] * len(sizes))).data)]  # fmt: skip
+    if floor != list(t.get_shape()[2:]):
+        raise c.fail("unsupported ceil_mode pooling whose last window hangs over the input")
+
+
+@handles("avg_pool1d", "avg_pool2d", "avg_pool3d", to="torch.avg_pool")
+def _avg_pool(c: Converter, node, *args, **kwargs):
+    """Kernel, stride, padding, count_include_pad, divisor_override."""
+    a = bound_args(node)
+    x = a["self"]
+    rank = int(str(node.target).split("avg_pool")[1][0])
+    t = c.out_type()
+    stride = a.get("stride") or a["kernel_size"]
+    props = _window_props(c, rank, stride, a.get("padding", 0), 1, a["kernel_size"])
+    _check_ceil(c, x, props, t, a.get("ceil_mode"))
+    props["count_include_pad"] = _bool(a.get("count_include_pad", True))
+    props["divisor"] = IntAttr(int(a.get("divisor_override") or 0))
+    return c.emit(T.AvgPoolOp.create_from([c.value(x)], t, props))
+
+
+@handles("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+         "_adaptive_avg_pool2d", "_adaptive_avg_pool3d", to="torch.avg_pool")
+def _adaptive_avg_pool(c: Converter, node, x, output_size):
+    """Output sizes that divide the input's: an avg_pool with kernel = stride = in / out."""
+    t = c.out_type()
+    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    if any(n % o for n, o in zip(sizes, outs)):
+        raise c.fail(f"unsupported adaptive_avg_pool from {list(sizes)} to {list(outs)} (not a divisor)")
+    kernel = [n // o for n, o in zip(sizes, outs)]
+    props = _window_props(c, len(kernel), kernel, 0, 1, kernel)
+    props["count_include_pad"] = _bool(True)
+    props["divisor"] = IntAttr(0)
+    return c.emit(T.AvgPoolOp.create_from([c.value(x)], t, props))
+
+
+@handles("upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d",
+         to="torch.reshape, torch.expand")
+def _upsample_nearest(c: Converter, node, x, *args, **kwargs):
+    """Integer scale factors: each element repeated (a view as [.., n, 1, ..], expand, reshape)."""
+    t = c.out_type()
+    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    if any(o % n for n, o in zip(sizes, outs)):
+        raise c.fail(f"unsupported nearest upsampling from {list(sizes)} to {list(outs)} (not an integer scale)")
+    lead = list(c.shape(x)[:2])
+    inter = lead + [n for s in sizes for n in (s, 1)]
+    big = lead + [n for s, o in zip(sizes, outs) for n in (s, o // s)]
+    v = c.emit(T.ReshapeOp.create_from([c.value(x)], TensorType(t.element_type, inter)))
+    v = c.emit(T.ExpandOp.create_from([v], TensorType(t.element_type, big)))
+    return c.emit(T.ReshapeOp.create_from([v], t))

@@ -5,8 +5,8 @@ the coverage figure of docs/frontend.md, and the tested list of what is still un
 
 The denominator is PyTorch's core ATen opset (the ops tagged `torch.Tag.core`, what
 `torch.export`'s decompositions bottom out in) less the ops that do not matter for inference:
-backward ops, random generators, training-only ops (dropout, batch norm with batch statistics)
-and symbolic size queries, which compute no tensor. A core op counts as covered when a handler
+backward ops, random generators, training-only ops (dropout, batch norm with batch statistics),
+symbolic size queries, which compute no tensor, and in-place storage changes (`resize_`). A core op counts as covered when a handler
 takes it (any overload) or when the converter folds it at capture (creation ops with no tensor
 input: `arange`, `full`, `empty`, ...). The converter also takes the composite ops that
 `torch.export` keeps above the core set (linear, rms_norm, scaled_dot_product_attention,
@@ -31,13 +31,15 @@ FOLDED = ("arange", "full", "empty", "empty_strided", "scalar_tensor")
 
 _RANDOM = ("rand", "randn", "randperm")
 _TRAINING = ("native_dropout", "_native_batch_norm_legit")
-_SYMBOLIC = ("sym_size", "sym_numel", "sym_stride", "sym_storage_offset")
 
 
 def core_aten_ops() -> set[str]:
-    """Names of the aten op packets with an overload tagged core."""
+    """Names of the aten op packets with an overload tagged core (every aten op the dispatcher
+    knows, not only those `torch.ops.aten` has loaded so far)."""
+    names = {n.split("::", 1)[1].split(".", 1)[0] for n in torch._C._dispatch_get_all_op_names()
+             if n.startswith("aten::")}  # fmt: skip
     out = set()
-    for name in dir(torch.ops.aten):
+    for name in sorted(names):
         packet = getattr(torch.ops.aten, name, None)
         if isinstance(packet, torch._ops.OpOverloadPacket) and any(
             torch.Tag.core in getattr(packet, o).tags for o in packet.overloads()
@@ -54,8 +56,10 @@ def not_for_inference(name: str) -> str | None:
         return "random"
     if name in _TRAINING:
         return "training only"
-    if name in _SYMBOLIC:
+    if name.startswith("sym_"):
         return "symbolic size query"
+    if name.endswith("_") and not name.endswith("__"):
+        return "in-place storage change"
     return None
 
 
@@ -81,9 +85,11 @@ def coverage() -> tuple[list[str], list[str], dict[str, list[str]]]:
 
 #: (ATen op, an expression using it, why it is not done). The expressions run in `dpl compile -c`.
 UNSUPPORTED: list[tuple[str, str, str]] = [
-    ("convolution (conv1d/2d/3d)", "torch.nn.Conv2d(3, 4, 3)(torch.randn(1, 3, 8, 8))", "not written yet (a contraction over channels and the window, like matmul)"),
-    ("max_pool2d / avg_pool2d / adaptive_avg_pool2d", "torch.nn.MaxPool2d(2)(torch.randn(1, 3, 8, 8))", "not written yet (window reductions)"),
-    ("upsample_nearest2d / upsample_bilinear2d", "torch.nn.Upsample(scale_factor=2)(torch.randn(1, 3, 8, 8))", "not written yet"),
+    ("transposed convolution", "torch.nn.ConvTranspose2d(3, 4, 3)(torch.randn(1, 3, 8, 8))", "not written yet"),
+    ("pooling with ceil_mode where it changes the size", "torch.nn.MaxPool2d(2, ceil_mode=True)(torch.randn(1, 3, 7, 7))", "the last window would hang over the input"),
+    ("adaptive pooling to a size that does not divide the input", "torch.nn.AdaptiveAvgPool2d(3)(torch.randn(1, 3, 8, 8))", "windows of unequal size"),
+    ("adaptive_max_pool", "torch.nn.AdaptiveMaxPool2d(1)(torch.randn(1, 3, 8, 8))", "not written yet"),
+    ("upsample_bilinear2d, nearest upsampling by a fraction", "torch.nn.Upsample(scale_factor=2, mode='bilinear')(torch.randn(1, 3, 8, 8))", "only integer-scale nearest upsampling is done"),
     ("reflection_pad / replication_pad", "torch.nn.ReflectionPad2d(1)(torch.randn(1, 3, 8, 8))", "only constant padding is done"),
     ("sort / topk / median / mode", "torch.topk(torch.randn(4, 5), 2)[0]", "needs a sort: no tensor-level op for it"),
     ("gather / scatter / scatter_add / index_put", "torch.gather(torch.randn(4, 5), 1, torch.randint(0, 5, (4, 2)))", "per-element indices: tensor.gather picks whole slices only"),

@@ -9,6 +9,7 @@ this executor with PyTorch in float64.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 
@@ -226,6 +227,58 @@ def _group_norm(op, x, *params):
     return y
 
 
+def _window_slices(op, kernel, out_spatial):
+    """(kernel offset, the input slices it reads for every output position) per offset."""
+    stride = [v.data for v in op.stride.data]
+    dil = [v.data for v in op.dilation.data]
+    for k in itertools.product(*[range(n) for n in kernel]):
+        yield k, tuple(
+            slice(ki * di, ki * di + (o - 1) * st + 1, st)
+            for ki, di, o, st in zip(k, dil, out_spatial, stride)
+        )
+
+
+def _padded(op, x, value):
+    pads = [v.data for v in op.padding.data]
+    return np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in pads], constant_values=value)
+
+
+def _conv(op, x, w, bias=None):
+    g = op.groups.data
+    out_spatial = op.out_shape[2:]
+    xp = _padded(op, x, 0)
+    cg, cog = x.shape[1] // g, w.shape[0] // g
+    out = np.zeros(op.out_shape, dtype=x.dtype)
+    for gi in range(g):
+        xg, wg = xp[:, gi * cg : (gi + 1) * cg], w[gi * cog : (gi + 1) * cog]
+        for k, sl in _window_slices(op, w.shape[2:], out_spatial):
+            patch = xg[(slice(None), slice(None), *sl)]
+            out[:, gi * cog : (gi + 1) * cog] += np.einsum("nc...,oc->no...", patch, wg[(slice(None), slice(None), *k)])
+    if bias is not None:
+        out += bias.reshape((1, -1) + (1,) * (x.ndim - 2))
+    return out
+
+
+def _pool(op, x):
+    kernel = [v.data for v in op.kernel.data]
+    out_spatial = op.out_shape[2:]
+    if isinstance(op, T.MaxPoolOp):
+        xp, out = _padded(op, x, -np.inf), np.full(op.out_shape, -np.inf, dtype=x.dtype)
+        for _, sl in _window_slices(op, kernel, out_spatial):
+            out = np.maximum(out, xp[(slice(None), slice(None), *sl)])
+        return out
+    xp, ones = _padded(op, x, 0), _padded(op, np.ones((1, 1, *x.shape[2:]), dtype=x.dtype), 0)
+    total, count = np.zeros(op.out_shape, dtype=x.dtype), 0
+    for _, sl in _window_slices(op, kernel, out_spatial):
+        total = total + xp[(slice(None), slice(None), *sl)]
+        count = count + ones[(slice(None), slice(None), *sl)]
+    if op.divisor.data:
+        return total / op.divisor.data
+    if op.count_include_pad.value.data:
+        return total / math.prod(kernel)
+    return total / count
+
+
 def _batch_norm(op, x, mean, var, *params):
     per_channel = (1, x.shape[1]) + (1,) * (x.ndim - 2)
     y = (x - mean.reshape(per_channel)) / np.sqrt(var.reshape(per_channel) + op.eps.value.data)
@@ -297,6 +350,10 @@ def _eval(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         return x - m - np.log(np.sum(np.exp(x - m), axis=op.dim.data, keepdims=True))
     if isinstance(op, T.CumsumOp):
         return np.cumsum(args[0], axis=op.dim.data)
+    if isinstance(op, T.ConvolutionOp):
+        return _conv(op, *args)
+    if isinstance(op, (T.MaxPoolOp, T.AvgPoolOp)):
+        return _pool(op, args[0])
     if isinstance(op, T.GroupNormOp):
         return _group_norm(op, *args)
     if isinstance(op, T.BatchNormOp):

@@ -19,6 +19,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.decompose.matmul",
     "dpl.transforms.decompose.attention",
     "dpl.transforms.decompose.shapes",
+    "dpl.transforms.decompose.windows",
     "dpl.transforms.decompose.torch_all",
     "dpl.transforms.decompose.fold_index_maps",
     "dpl.transforms.loop.lower_to_loops",

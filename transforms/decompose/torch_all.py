@@ -17,6 +17,7 @@ from dpl.transforms.decompose import (
     norms,
     reductions,
     shapes,
+    windows,
 )
 from dpl.transforms.decompose.common import decompose
 
@@ -32,7 +33,8 @@ class DecomposeTorch(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rules = {}
-        for module in (elementwise, activations, logic, reductions, norms, matmul, attention, shapes):
+        for module in (elementwise, activations, logic, reductions, norms, matmul, attention, shapes,
+                       windows):
             rules.update(module.RULES)
         decompose(op, rules)
         for inner in op.walk():

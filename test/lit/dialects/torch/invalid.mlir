@@ -472,3 +472,67 @@ func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tens
   func.return
 }
 // CHECK: 'torch.flip' dim 2 is out of range for rank 2 (must be in [0, 2))
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.convolution %q, %k {dilation = [1, 1], groups = 1, padding = [0, 0], stride = [1, 1]} : (tensor<1x4x6x8xf64>, tensor<1x2x6x8xf64>) -> tensor<1x1x1x1xf64>
+  func.return
+}
+// CHECK: 'torch.convolution' weight shape [1, 2, 6, 8] does not fit input shape [1, 4, 6, 8] with 1 groups ([C_out, C_in / groups, *kernel], both channel counts divisible by groups)
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.convolution %k, %k, %b {dilation = [1, 1], groups = 1, padding = [0, 0], stride = [1, 1]} : (tensor<1x2x6x8xf64>, tensor<1x2x6x8xf64>, tensor<4xf64>) -> tensor<1x1x1x1xf64>
+  func.return
+}
+// CHECK: 'torch.convolution' bias shape [4] must be [1]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.max_pool %q {dilation = [1, 1], kernel = [2, 2], padding = [0], stride = [2, 2]} : (tensor<1x4x6x8xf64>) -> tensor<1x4x3x4xf64>
+  func.return
+}
+// CHECK: 'torch.max_pool' kernel, stride, padding and dilation need one entry per spatial dim (2)
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.max_pool %a {dilation = [1, 1], kernel = [2, 2], padding = [0, 0], stride = [2, 2]} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.max_pool' input must be [N, C, 2 spatial dims], got shape [4, 8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.max_pool %q {dilation = [1, 1], kernel = [2, 2], padding = [0, 0], stride = [0, 2]} : (tensor<1x4x6x8xf64>) -> tensor<1x4x3x4xf64>
+  func.return
+}
+// CHECK: 'torch.max_pool' kernel, stride and dilation must be positive, padding non-negative
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.max_pool %q {dilation = [1, 1], kernel = [7, 2], padding = [0, 0], stride = [1, 1]} : (tensor<1x4x6x8xf64>) -> tensor<1x4x1x7xf64>
+  func.return
+}
+// CHECK: 'torch.max_pool' the window does not fit the input shape [1, 4, 6, 8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.max_pool %q {dilation = [1, 1], kernel = [2, 2], padding = [0, 0], stride = [2, 2]} : (tensor<1x4x6x8xf64>) -> tensor<1x4x3x3xf64>
+  func.return
+}
+// CHECK: 'torch.max_pool' result shape [1, 4, 3, 3] does not match the expected windowed shape [1, 4, 3, 4]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.avg_pool %q {count_include_pad = true, dilation = [1, 1], divisor = -2, kernel = [2, 2], padding = [0, 0], stride = [2, 2]} : (tensor<1x4x6x8xf64>) -> tensor<1x4x3x4xf64>
+  func.return
+}
+// CHECK: 'torch.avg_pool' divisor -2 must be positive (or 0: none)

@@ -577,3 +577,16 @@ func.func @var(%xs: tensor<3x5x7xf32>) -> tensor<3x7xf32> {
   func.return %var : tensor<3x7xf32>
 }
 
+
+// CHECK-LABEL: func.func @windows(
+func.func @windows(%x: tensor<1x2x5x5xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4xf32>) -> (tensor<1x4x3x3xf32>, tensor<1x2x2x2xf32>, tensor<1x2x3x3xf32>, tensor<1x2x5x5xf32>) {
+  %c = torch.convolution %x, %w, %b {dilation = [1, 1], groups = 2, padding = [0, 0], stride = [1, 1]} : (tensor<1x2x5x5xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
+  // CHECK: torch.convolution %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {dilation = [1, 1], groups = 2, padding = [0, 0], stride = [1, 1]} : (tensor<1x2x5x5xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
+  %m = torch.max_pool %x {dilation = [1, 1], kernel = [2, 2], padding = [0, 0], stride = [2, 2]} : (tensor<1x2x5x5xf32>) -> tensor<1x2x2x2xf32>
+  // CHECK: torch.max_pool %{{[a-z0-9_]+}} {dilation = [1, 1], kernel = [2, 2], padding = [0, 0], stride = [2, 2]} : (tensor<1x2x5x5xf32>) -> tensor<1x2x2x2xf32>
+  %a = torch.avg_pool %x {count_include_pad = false, dilation = [1, 1], divisor = 0, kernel = [3, 3], padding = [1, 1], stride = [2, 2]} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  // CHECK: torch.avg_pool %{{[a-z0-9_]+}} {count_include_pad = false, dilation = [1, 1], divisor = 0, kernel = [3, 3], padding = [1, 1], stride = [2, 2]} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  %s = torch.cumsum %x {dim = 3} : (tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
+  // CHECK: torch.cumsum %{{[a-z0-9_]+}} {dim = 3} : (tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
+  func.return %c, %m, %a, %s : tensor<1x4x3x3xf32>, tensor<1x2x2x2xf32>, tensor<1x2x3x3xf32>, tensor<1x2x5x5xf32>
+}
