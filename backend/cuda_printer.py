@@ -160,7 +160,8 @@ RESERVED = set(
     static struct switch template this true typedef typename union unsigned using void volatile
     while asm threadIdx blockIdx blockDim gridDim warpSize exp expf log logf sqrt sqrtf rsqrt
     rsqrtf tanh tanhf erf erff sin sinf cos cosf pow powf fma fmaf fabs fabsf fmax fmaxf fmin fminf
-    max min abs floor ceil round trunc main""".split()
+    max min abs floor ceil round trunc main and or xor not bitand bitor compl and_eq or_eq
+    xor_eq not_eq""".split()
 )
 
 
@@ -251,6 +252,10 @@ FLOAT_CALL = {  # arith/math op -> (f32 function, f64 function)
     "math.round": ("roundf", "round"),
     "math.roundeven": ("rintf", "rint"),
     "math.copysign": ("copysignf", "copysign"),
+    "math.asinh": ("asinhf", "asinh"),
+    "math.acosh": ("acoshf", "acosh"),
+    "math.atanh": ("atanhf", "atanh"),
+    "arith.remf": ("fmodf", "fmod"),
 }
 INT_CALL = {"arith.maxsi": "max", "arith.minsi": "min", "math.absi": "abs"}
 CASTS = {

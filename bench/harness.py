@@ -42,8 +42,9 @@ from typing import Any
 
 import torch
 
-#: The comparison variants besides dpl, in table order.
-ALL_MODES = ("eager", "compile", "max-autotune")
+#: The comparison variants besides dpl, in table order ("dpl-backend": the same program through
+#: torch.compile(backend="dpl"), to compare with dpl's own launch of it).
+ALL_MODES = ("eager", "compile", "max-autotune", "dpl-backend")
 DEFAULT_MODES = ("eager", "compile", "max-autotune")
 SCHEMA = "dpl-bench/1"
 
@@ -363,18 +364,24 @@ def _torch_compile(fn: Callable[..., Any], mode: str, inputs: Sequence[Any]) -> 
     max-autotune uses "max-autotune-no-cudagraphs": gpu_time captures its own CUDA graph around
     every variant alike, and inductor's cudagraph trees cannot be captured inside another graph.
     """
-    tmode = {"compile": "default", "max-autotune": "max-autotune-no-cudagraphs"}[mode]
-    info: dict[str, Any] = {"torch_compile_mode": tmode}
+    if mode == "dpl-backend":
+        from dpl.driver.dynamo import register
+
+        register()
+        kw: dict[str, Any] = {"backend": "dpl"}
+    else:
+        kw = {"mode": {"compile": "default", "max-autotune": "max-autotune-no-cudagraphs"}[mode]}
+    info: dict[str, Any] = {"torch_compile_" + k: v for k, v in kw.items()}
     torch._dynamo.reset()
     try:
-        c = torch.compile(fn, mode=tmode, fullgraph=True, dynamic=False)
+        c = torch.compile(fn, **kw, fullgraph=True, dynamic=False)
         out = c(*inputs)
         info["fullgraph"] = True
     except Exception as e:  # noqa: BLE001 - graph breaks: compile with them, say so
         torch._dynamo.reset()
         info["fullgraph"] = False
         info["fullgraph_error"] = _one_line(e)
-        c = torch.compile(fn, mode=tmode, fullgraph=False, dynamic=False)
+        c = torch.compile(fn, **kw, fullgraph=False, dynamic=False)
         out = c(*inputs)
     return c, out, info
 
@@ -532,7 +539,7 @@ def benchmark(
                     call, out, info = _torch_compile(fn, mode, inputs)
                     entry.update(info)
                 _sync(dev)
-                if mode in ("compile", "max-autotune"):
+                if mode in ("compile", "max-autotune", "dpl-backend"):
                     entry["compile_s"] = time.perf_counter() - t0
                     log(f"{mode}: built in {entry['compile_s']:.1f} s")
                 if mode != "eager" and (check or mode != "dpl"):
@@ -548,7 +555,7 @@ def benchmark(
                 with contextlib.suppress(Exception):
                     _sync(dev)
             finally:
-                if mode in ("compile", "max-autotune"):
+                if mode in ("compile", "max-autotune", "dpl-backend"):
                     del call
                     torch._dynamo.reset()
 
@@ -733,6 +740,9 @@ def summary_rows(cases: list[dict[str, Any]]) -> tuple[list[str], list[list[str]
     """Header and rows of the per-case summary (one row per case)."""
     header = ["case", "precision", "dpl ms", "eager ms", "compile ms", "max-at ms", "eager/dpl",
               "compile/dpl", "max-at/dpl", "rel err", "err64 dpl/eager", "kernels"]
+    backend = any("dpl-backend" in c.get("variants", {}) for c in cases)
+    if backend:
+        header += ["backend ms", "backend/dpl"]
     rows = []
     for c in cases:
         v = c.get("variants", {})
@@ -746,7 +756,8 @@ def summary_rows(cases: list[dict[str, Any]]) -> tuple[list[str], list[list[str]
             x("max-autotune"), _fmt(v.get("dpl", {}).get("rel_err"), ".1e"),
             f"{e64('dpl')} / {e64('eager')}" + (f" ({c['err_ratio']:.2f})" if c.get("err_ratio") else ""),
             str(c.get("num_kernels", "-")),
-        ])
+        ] + ([ms("dpl-backend"), (_fmt(sp.get("dpl-backend"), ".3f") + "x") if sp.get("dpl-backend") else "-"]
+             if backend else []))
     return header, rows
 
 

@@ -1,6 +1,6 @@
 """dpl's benchmark suite: dpl vs PyTorch eager vs torch.compile on fp32 CUDA, one command.
 
-    python bench/suite.py [--cases PATTERN] [--modes eager,compile,max-autotune] [--profile]
+    python bench/suite.py [--cases PATTERN] [--modes eager,compile,max-autotune,dpl-backend] [--profile]
                           [--out bench/results] [--budget-s 540] [--merge] [--list]
                           [--precision 3xtf32|tf32|ieee]
 
@@ -224,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cases", help="comma-separated regexes over case names (default: all)")
     p.add_argument("--modes", default="eager,compile",
-                   help="comparison variants: eager,compile,max-autotune (default eager,compile)")
+                   help="comparison variants: eager,compile,max-autotune,dpl-backend "
+                        "(torch.compile(backend='dpl')) (default eager,compile)")
     p.add_argument("--profile", action="store_true", help="time each dpl kernel alone")
     p.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results"))
     p.add_argument("--json", help="results file (default <out>/<device>-<date>.json)")

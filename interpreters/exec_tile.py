@@ -53,6 +53,16 @@ _IDENTITY = {
     loop.CombineKind.MAX: -np.inf,
     loop.CombineKind.MIN: np.inf,
 }
+
+
+def _identity(kind: loop.CombineKind, dtype: np.dtype):
+    """The kind's identity in `dtype` (integers: their extreme values for max / min)."""
+    if np.issubdtype(dtype, np.integer) and kind in (loop.CombineKind.MAX, loop.CombineKind.MIN):
+        info = np.iinfo(dtype)
+        return np.asarray(info.min if kind == loop.CombineKind.MAX else info.max, dtype=dtype)
+    return np.asarray(_IDENTITY[kind], dtype=dtype)
+
+
 _UFUNCS = {
     loop.CombineKind.ADD: np.add,
     loop.CombineKind.MUL: np.multiply,
@@ -206,7 +216,7 @@ class _TileNest(TileMmaMixin):
             target[depth] = count
             v = np.broadcast_to(v, target)
             if mask is not None:
-                v = np.where(mask, v, np.asarray(_IDENTITY[kind.data], dtype=v.dtype))
+                v = np.where(mask, v, _identity(kind.data, v.dtype))
             self.env[result] = _REDUCERS[kind.data](v, axis=depth, keepdims=True)
 
     def _write(self, buf: SSAValue, value, idx: list, ufunc) -> None:

@@ -115,6 +115,22 @@ def test_benchmark_records_failures():
         B.benchmark("f", lambda x: x, (x,), modes="fast", device="cpu")
 
 
+def test_dpl_backend_mode_plumbing_on_cpu():
+    """The `dpl-backend` mode is torch.compile(backend="dpl") (on a CPU its parts cannot load and
+    run eagerly, with a warning); its time sits beside dpl's in the summary."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = B.benchmark("relu", torch.nn.ReLU(), (torch.randn(64),), dpl=StubProgram,
+                        modes=("dpl-backend",), device="cpu", replays=2, warmup=0)
+    e = r["variants"]["dpl-backend"]
+    assert e["torch_compile_backend"] == "dpl" and e["rel_err"] == 0.0 and e["median_ms"] > 0
+    assert r["speedup"]["dpl-backend"] == pytest.approx(e["median_ms"] / r["variants"]["dpl"]["median_ms"])
+    s = B.format_summary({"cases": [r]})
+    assert "backend ms" in s and "backend/dpl" in s
+
+
 def _fake_doc():
     cases = []
     for i, (dpl, eager, comp) in enumerate([(1.0, 2.0, 1.5), (2.0, 2.0, 1.0), (1.0, None, 4.0)]):

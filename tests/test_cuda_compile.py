@@ -86,7 +86,8 @@ def test_manifest_matches_signature(path: Path):
     for kernel in manifest["kernels"]:
         assert f"void {kernel['name']}(" in source
         assert f"__launch_bounds__({kernel['block'][0] * kernel['block'][1] * kernel['block'][2]})" in source
-        ctypes = {"float32": "float", "float64": "double", "int32": "int", "int64": "long long"}
+        ctypes = {"float32": "float", "float64": "double", "int32": "int", "int64": "long long",
+                  "bool": "bool"}
         params = ", ".join(
             f"{'const ' if a['role'] == 'in' else ''}{ctypes[a['dtype']]}* {a['name']}"
             for a in kernel["args"]

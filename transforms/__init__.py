@@ -12,11 +12,14 @@ from xdsl.passes import ModulePass
 
 PASS_MODULES: list[str] = [
     "dpl.transforms.decompose.elementwise",
+    "dpl.transforms.decompose.activations",
+    "dpl.transforms.decompose.logic",
     "dpl.transforms.decompose.reductions",
     "dpl.transforms.decompose.norms",
     "dpl.transforms.decompose.matmul",
     "dpl.transforms.decompose.attention",
     "dpl.transforms.decompose.shapes",
+    "dpl.transforms.decompose.windows",
     "dpl.transforms.decompose.torch_all",
     "dpl.transforms.decompose.fold_index_maps",
     "dpl.transforms.loop.lower_to_loops",
