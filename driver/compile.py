@@ -117,7 +117,10 @@ class Compiled:
         if len(inputs) != self.program.num_inputs:
             raise ValueError(f"dpl: the program takes {self.program.num_inputs} inputs, got {len(inputs)}")
         if self._params_cuda is None:
-            self._params_cuda = [p.detach().to("cuda", torch.float32).contiguous() for p in self._params]
+            self._params_cuda = [  # floats in fp32, as captured; integer buffers keep their dtype
+                p.detach().to("cuda", torch.float32 if p.is_floating_point() else p.dtype).contiguous()
+                for p in self._params
+            ]
         ins = [x.detach().to("cuda").contiguous() for x in inputs]
         return [*ins, *self._params_cuda]
 

@@ -169,7 +169,9 @@ def compile_causal_lm(
     progress = progress or quiet()
     with progress.stage("capture"):
         skeleton = hf.causal_lm(config, device="meta")
-        prog = capture_quickly(skeleton, torch.zeros(1, seq, dtype=torch.int64))
+        # input_ids on the meta device too: FakeTensor propagation (torch 2.11) refuses an embedding
+        # of meta weights by CPU indices
+        prog = capture_quickly(skeleton, torch.zeros(1, seq, dtype=torch.int64, device="meta"))
     module, flops = lower(prog, pipeline, verbose, precision, progress)
     times = {k: v for k, v in progress.times.items() if k in ("capture", "passes")}
     return CausalLMProgram(prog, module, flops, config, times)
