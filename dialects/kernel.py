@@ -97,6 +97,8 @@ from xdsl.utils.str_enum import StrEnum
 from dpl.dialects.loop import CombineKind, CombineKindAttr, parse_combines, print_combines
 
 MAX_THREADS_PER_BLOCK = 1024
+INDEX_BITS = (32, 64)
+"""The widths index arithmetic may be printed in: 32 (the default) or 64 (`index_bits 64`)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,6 +236,7 @@ class KernelFuncOp(IRDLOperation):
     grid = prop_def(ArrayAttr[IntAttr])
     block = prop_def(ArrayAttr[IntAttr])
     smem = prop_def(IntAttr)
+    index_bits = opt_prop_def(IntAttr)
     body = region_def("single_block")
     traits = traits_def(
         SymbolOpInterface(), IsolatedFromAbove(), NoTerminator(), RecursiveMemoryEffect()
@@ -271,6 +274,11 @@ class KernelFuncOp(IRDLOperation):
     @property
     def block_extents(self) -> tuple[int, ...]:
         return tuple(b.data for b in self.block)
+
+    @property
+    def index_bitwidth(self) -> int:
+        """The width of this kernel's `index` arithmetic: 32 unless `index_bits` says 64."""
+        return self.index_bits.data if self.index_bits is not None else 32
 
     @property
     def num_threads(self) -> int:
@@ -311,6 +319,8 @@ class KernelFuncOp(IRDLOperation):
             )
         if self.smem.data < 0:
             raise VerifyException(f"{name} dynamic shared memory must be non-negative")
+        if self.index_bitwidth not in INDEX_BITS:
+            raise VerifyException(f"{name} index_bits must be 32 or 64, got {self.index_bitwidth}")
         for arg in self.args:
             t = arg.type
             ok = is_global(t) or isinstance(t, IntegerType | IndexType | Float32Type | Float64Type)
@@ -339,9 +349,14 @@ class KernelFuncOp(IRDLOperation):
         smem = 0
         if parser.parse_optional_keyword("smem"):
             smem = parser.parse_integer(allow_boolean=False)
+        index_bits = None
+        if parser.parse_optional_keyword("index_bits"):
+            index_bits = parser.parse_integer(allow_boolean=False)
         body = parser.parse_region(args)
         attrs = parser.parse_optional_attr_dict()
         op = cls(name, [a.type for a in args], grid, block, smem, body)
+        if index_bits is not None:
+            op.index_bits = IntAttr(index_bits)
         op.attributes |= attrs
         return op
 
@@ -359,6 +374,8 @@ class KernelFuncOp(IRDLOperation):
         printer.print_string(")")
         printer.print_string(f" grid {list(self.grid_extents)} block {list(self.block_extents)}")
         printer.print_string(f" smem {self.smem.data} ")
+        if self.index_bits is not None:
+            printer.print_string(f"index_bits {self.index_bits.data} ")
         printer.print_region(self.body, print_entry_block_args=False)
         printer.print_op_attributes(self.attributes)
 
