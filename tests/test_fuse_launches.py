@@ -111,7 +111,7 @@ def test_window_zero_keeps_fills_in_place():
 
 def test_bad_window_is_one_line_error():
     module = parse_module(make_context(), CASES[0], LIT.name)
-    with pytest.raises(ValueError, match="fuse-launches: window must be non-negative, got -1"):
+    with pytest.raises(ValueError, match="fuse-launches: option window must be at least 0, got -1"):
         FuseLaunches(window=-1).apply(make_context(), module)
 
 

@@ -66,6 +66,7 @@ from dpl.transforms.loop.nest import (
     inline_at,
     match_producer,
 )
+from dpl.transforms.options import check_option
 
 
 LOG = logging.getLogger("dpl.passes")
@@ -100,6 +101,11 @@ class FuseLoops(ModulePass):
     max_recompute_ops: int = 16
     max_row_tile: int = 128
     max_prologue_ops: int = 4
+
+    def __post_init__(self):
+        check_option(self, "max_recompute_ops", 0)
+        check_option(self, "max_row_tile", 1)
+        check_option(self, "max_prologue_ops", 0)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for main in [f for f in op.walk() if isinstance(f, func.FuncOp)]:

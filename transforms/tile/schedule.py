@@ -43,6 +43,7 @@ from dpl.dialects import loop, tile
 from dpl.transforms import all_passes
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import parse_target
@@ -189,6 +190,7 @@ class Schedule(ModulePass):
 
     def __post_init__(self):
         parse_target(self.target)  # a malformed target is a one-line error before any work
+        check_option(self, "sms", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, loop.KernelOp)]:
