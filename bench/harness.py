@@ -42,6 +42,8 @@ from typing import Any
 
 import torch
 
+from dpl.backend.cache import write_atomic
+
 #: The comparison variants besides dpl, in table order.
 ALL_MODES = ("eager", "compile", "max-autotune")
 DEFAULT_MODES = ("eager", "compile", "max-autotune")
@@ -749,8 +751,8 @@ def format_summary(doc: dict[str, Any]) -> str:
 
 
 def write_json(path: str, doc: dict[str, Any]) -> None:
-    """Write `doc` (NaN/inf as null) atomically."""
-    import os
+    """Write `doc` (NaN/inf as null) atomically: the text is made first, then written to a
+    temporary file renamed over `path`, so a failure leaves the old results as they were."""
 
     def clean(x: Any) -> Any:
         if isinstance(x, float) and not math.isfinite(x):
@@ -761,8 +763,4 @@ def write_json(path: str, doc: dict[str, Any]) -> None:
             return [clean(v) for v in x]
         return x
 
-    tmp = f"{path}.tmp"
-    with open(tmp, "w") as f:
-        json.dump(clean(doc), f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(clean(doc), indent=1) + "\n")

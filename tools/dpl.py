@@ -9,6 +9,10 @@
 The program is captured into torch IR (dpl.frontend), then the pass pipeline that produces the
 requested level (`IR_PIPELINES`) runs over it and the module is printed; `--ir cuda` prints the
 CUDA source instead. Errors a user can cause end in one line `dpl: error: ...`.
+
+`-c EXPR` is Python, run by Python's `eval` with `torch`, `nn`, `F` and `math` in scope and
+builtins available, as `python -c` runs its argument (twice: to capture it and to trace it): give
+it only code you would run yourself.
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ def capture_program(args: argparse.Namespace):
     from dpl.frontend import capture, capture_expression, hf
 
     dtype = DTYPES[args.dtype]
+    for option, value in (("--seq", args.seq), ("--num-layers", args.num_layers)):
+        if value is not None and value < 1:
+            raise ValueError(f"{option} must be a positive integer, got {value}")
     if args.expr is not None:
         return capture_expression(args.expr, dtype=dtype)
     if args.model not in MODELS:
@@ -106,16 +113,18 @@ def run_cmd(args: argparse.Namespace) -> None:
         print(bench.format_table(result))
         if args.json:
             import json
-            from pathlib import Path
 
-            Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+            from dpl.backend.cache import write_atomic
+
+            write_atomic(args.json, json.dumps(result, indent=2) + "\n")
     if verdict == "FAIL":
         sys.exit(1)
 
 
 def _source_args(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("-c", dest="expr", help='a PyTorch expression, e.g. "torch.relu(torch.randn(4))"')
+    src.add_argument("-c", dest="expr", help='a PyTorch expression, e.g. "torch.relu(torch.randn(4))"; '
+                     "it is Python and runs as `python -c` would (builtins included)")
     src.add_argument("--model", help=f"a model: {', '.join(MODELS)}")
     p.add_argument("--seq", type=int, default=16, help="sequence length for --model (default 16)")
     p.add_argument("--num-layers", type=int, default=None, help="override the depth of a whole model")
