@@ -86,8 +86,8 @@ def test_pytorch_program_keeps_meaning():
     x = torch.randn(1, 16, 64)
     prog = capture(module, x, dtype=torch.float32)
     rest = IR_PIPELINES["kernel"][len(IR_PIPELINES["loop"]) + 1 :]
-    assert rest.endswith(",fuse-launches")
-    before, _ = lower(prog, rest[: -len(",fuse-launches")])
+    assert rest.endswith(",fuse-launches,widen-indices")
+    before, _ = lower(prog, rest[: -len(",fuse-launches,widen-indices")])
     after = _fuse(before)
     assert len(_launches(after)) < len(_launches(before)), "nothing fused"
     inputs = [x.numpy(), *[p.detach().numpy() for p in prog.args[prog.num_inputs :]]]

@@ -85,18 +85,17 @@ def compile_cmd(args: argparse.Namespace) -> None:
 
 
 def run_cmd(args: argparse.Namespace) -> None:
-    from dpl.driver.compile import check_parity, compile_program, parity_tolerance
+    from dpl.driver.compile import check_parity, compile_program
 
     log_decisions(args.verbose)
     if not torch.cuda.is_available():
         raise ValueError("dpl run needs a CUDA GPU (use `dpl compile --ir cuda` to see the code)")
     prog = capture_program(args)
     compiled = compile_program(prog, args.pipeline, args.verbose > 1)
-    err = check_parity(compiled, prog)
-    tol = parity_tolerance(prog)
-    verdict = "ok" if err < tol else "FAIL"
+    parity = check_parity(compiled, prog)
+    verdict = "ok" if parity.ok else "FAIL"
     print(f"dpl run: {compiled.num_kernels} kernels on {torch.cuda.get_device_name()}: "
-          f"relative error vs PyTorch (float64) {err:.2e} (< {tol:.0e}: {verdict})")  # fmt: skip
+          f"vs PyTorch (float64): {parity}: {verdict}")  # fmt: skip
     if args.bench or args.profile:
         from dpl.bench import harness as bench
         from dpl.frontend.check import fresh_inputs
