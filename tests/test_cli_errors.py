@@ -173,3 +173,12 @@ def test_results_json_keeps_the_old_file_when_writing_fails(tmp_path):
         B.write_json(str(path), {"cases": [object()]})  # not JSON: fails before anything is written
     assert path.read_text() == before
     assert [p.name for p in tmp_path.iterdir()] == ["results.json"]
+
+
+def test_an_unclosed_string_is_a_quick_error(tmp_path, capsys):
+    """xDSL's string-literal pattern backtracks exponentially on a quote left open early in a
+    long line (found by tests/test_fuzz.py as a hang); dpl's lexer does not."""
+    f = tmp_path / "quote.mlir"
+    f.write_text('func.func @f(%x: memref<8"x64xf32>, %o: memref<8x64xf32>, %y: memref<8x64xf32>) {\n  func.return\n}\n')
+    code, _, err = run_tool(dpl_opt.main, [str(f)], capsys)
+    assert "End of file reached before closing string literal." in one_line_error(code, err, "dpl-opt")
