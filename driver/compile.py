@@ -220,8 +220,8 @@ class Parity:
         return self.rel_err < self.tol and self.bad == 0
 
     def __str__(self) -> str:
-        return (f"relative error {self.rel_err:.2e} (< {self.tol:.0e}), worst element at "
-                f"{self.elem_err:.2g} of its bound {self.tol:.0e}·(RMS + |ref|) ({self.worst}), "
+        return (f"relative error {self.rel_err:.2e} (bar {self.tol:.0e}); worst element at "
+                f"{self.elem_err:.2g}x its bound {self.tol:.0e}·(RMS + |ref|) ({self.worst}); "
                 f"{self.bad} past it")  # fmt: skip
 
 
@@ -251,7 +251,7 @@ def compare(outs, refs, tol: float) -> Parity:
     """Parity of output tensors `outs` against float64 references `refs` (same shapes)."""
     if len(outs) != len(refs):
         raise ValueError(f"dpl gives {len(outs)} outputs, PyTorch {len(refs)}")
-    rel, elem, bad, worst = 0.0, 0.0, 0, "-"
+    rel, elem, bad, worst = 0.0, -1.0, 0, "-"
     for i, (o, r) in enumerate(zip(outs, refs)):
         if tuple(o.shape) != tuple(r.shape):
             raise ValueError(f"dpl output shape {list(o.shape)} differs from PyTorch's {list(r.shape)}")
@@ -260,10 +260,10 @@ def compare(outs, refs, tol: float) -> Parity:
         rel = max(rel, err if math.isfinite(err) else math.inf)  # NaN: an unwritten element
         e, n, at = elementwise_error(o64, r64, tol, tol * rms(r64))
         bad += n
-        if e >= elem:
+        if e > elem:
             index = tuple(int(v) for v in torch.unravel_index(torch.tensor(at), tuple(o.shape))) if o.dim() else ()
             elem, worst = e, f"output #{i} at {list(index)}: {float(o64.reshape(-1)[at]):.6g} vs {float(r64.reshape(-1)[at]):.6g}"
-    return Parity(rel, elem, bad, worst, tol)
+    return Parity(rel, max(elem, 0.0), bad, worst, tol)
 
 
 def check_parity(compiled, prog, seed: int = 1) -> Parity:
