@@ -98,7 +98,8 @@ def entry_path(directory: Path, key: str) -> Path:
 
 
 def _header(key: str, payload: bytes) -> bytes:
-    return b"%s %s %s %d\n" % (MAGIC, key.encode(), hashlib.sha256(payload).hexdigest().encode(), len(payload))
+    digest = hashlib.sha256(payload).hexdigest().encode()
+    return b"%s %s %s %d\n" % (MAGIC, key.encode(), digest, len(payload))
 
 
 def load(directory: Path, key: str) -> bytes | None:

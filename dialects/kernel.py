@@ -333,7 +333,9 @@ class KernelFuncOp(IRDLOperation):
             )
         if self.smem.data < 0:
             raise VerifyException(f"{name} dynamic shared memory must be non-negative")
-        static = sum(op.size_bytes() for op in self.body.walk() if isinstance(op, SmemOp) and not op.is_dynamic)
+        static = sum(
+            op.size_bytes() for op in self.body.walk() if isinstance(op, SmemOp) and not op.is_dynamic
+        )
         if static > MAX_STATIC_SMEM:
             raise VerifyException(
                 f"{name} declares {static} bytes of static shared memory, more than "

@@ -225,7 +225,9 @@ class Parity:
                 f"{self.bad} past it")  # fmt: skip
 
 
-def elementwise_error(out: torch.Tensor, ref: torch.Tensor, rtol: float, atol: float) -> tuple[float, int, int]:
+def elementwise_error(
+    out: torch.Tensor, ref: torch.Tensor, rtol: float, atol: float
+) -> tuple[float, int, int]:
     """Per element |out − ref| / (atol + rtol·|ref|) (equal values, NaN with NaN included, are 0;
     a NaN against a number is inf): (the largest, how many exceed 1, the flat index of the
     largest)."""
@@ -261,8 +263,9 @@ def compare(outs, refs, tol: float) -> Parity:
         e, n, at = elementwise_error(o64, r64, tol, tol * rms(r64))
         bad += n
         if e > elem:
-            index = tuple(int(v) for v in torch.unravel_index(torch.tensor(at), tuple(o.shape))) if o.dim() else ()
-            elem, worst = e, f"output #{i} at {list(index)}: {float(o64.reshape(-1)[at]):.6g} vs {float(r64.reshape(-1)[at]):.6g}"
+            index = [int(v) for v in torch.unravel_index(torch.tensor(at), tuple(o.shape))] if o.dim() else []
+            got, want = float(o64.reshape(-1)[at]), float(r64.reshape(-1)[at])
+            elem, worst = e, f"output #{i} at {index}: {got:.6g} vs {want:.6g}"
     return Parity(rel, max(elem, 0.0), bad, worst, tol)
 
 
