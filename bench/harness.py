@@ -8,7 +8,11 @@ Measured the way DESIGN.md's "Measuring" says, the same way for every variant:
 
 * each variant is built (dpl: `dpl.driver.compile.compile`; torch.compile default mode and
   max-autotune, `fullgraph=True` where it captures, `dynamic=False`), run once (its compile time is
-  recorded) and checked against eager: ‖out − ref‖/‖ref‖ in float64 over all outputs;
+  recorded) and checked against `fn` run in float64 (eager fp32 where that fails; `reference`
+  says which), by ‖out − ref‖/‖ref‖ over all outputs (`rel_err`) and per element by
+  |out − ref| / (atol + rtol·|ref|) (`elem_err`, <= 1 passes; `elem_bad` elements past it),
+  rtol = `tol` (the program's DESIGN.md bar: 1e-5, or 1e-4 with matmul/attention) and atol = tol
+  × the output's RMS (`dpl.driver.compile.Parity`); eager gets the same numbers (fp32's own);
 * `gpu_time` warms up, captures the calls in one `torch.cuda.CUDAGraph` (falling back to eager
   launches, with a note, when capture fails), times replays with CUDA events and reports the median;
 * the L2 cache is kept out of the numbers (`l2="auto"`): a program whose inputs + parameters +
@@ -41,6 +45,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import torch
+
+from dpl.backend.cache import write_atomic
 
 #: The comparison variants besides dpl, in table order ("dpl-backend": the same program through
 #: torch.compile(backend="dpl"), to compare with dpl's own launch of it).
@@ -352,6 +358,16 @@ def environment(device: int | None = None, *, ceilings: bool = True) -> dict[str
 # ----------------------------------------------------------------------------- variants
 
 
+def _reference64(fn: Any, inputs: Sequence[Any]) -> list[torch.Tensor] | None:
+    """`fn` in float64 on the inputs' device, or None where it cannot run so."""
+    from dpl.driver.compile import float64_reference
+
+    try:
+        return float64_reference(fn, [x for x in inputs])
+    except Exception:  # noqa: BLE001 - a callable holding fp32 tensors, or out of memory
+        return None
+
+
 def _dpl_compiler() -> Callable[..., Any]:
     from dpl.driver.compile import compile as dpl_compile
 
@@ -499,6 +515,23 @@ def benchmark(
     with torch.no_grad():
         ref = fn(*inputs)
         _sync(dev)
+        from dpl.driver.compile import compare, parity_tolerance
+
+        ref64 = _reference64(fn, inputs)
+        res["reference"] = "float64" if ref64 is not None else "eager fp32"
+        program = getattr(dpl_built, "program", None)
+        res["tol"] = parity_tolerance(program) if hasattr(program, "module") else 1e-4
+
+        def check_output(entry: dict[str, Any], out: Any) -> None:
+            if ref64 is None:
+                entry["rel_err"] = rel_err(out, ref)
+                return
+            try:
+                p = compare(_tensors(out), ref64, res["tol"])
+            except ValueError:  # a different number or shape of outputs
+                entry["rel_err"] = math.inf
+                return
+            entry["rel_err"], entry["elem_err"], entry["elem_bad"] = p.rel_err, p.elem_err, p.bad
         res["output_bytes"] = nbytes(ref)
         ref64 = _reference64(fn, inputs)  # None where fn does not run in float64
         total = res["input_bytes"] + res["param_bytes"] + res["output_bytes"]
@@ -542,8 +575,8 @@ def benchmark(
                 if mode in ("compile", "max-autotune", "dpl-backend"):
                     entry["compile_s"] = time.perf_counter() - t0
                     log(f"{mode}: built in {entry['compile_s']:.1f} s")
-                if mode != "eager" and (check or mode != "dpl"):
-                    entry["rel_err"] = rel_err(out, ref)
+                if (mode != "eager" or ref64 is not None) and (check or mode != "dpl"):
+                    check_output(entry, out)
                 if ref64 is not None:
                     entry["err64"] = rel_err(out, ref64)
                 del out
@@ -705,10 +738,11 @@ def format_table(res: dict[str, Any]) -> str:
         rows.append([
             mode, _fmt(e.get("median_ms")), _fmt(e.get("p10_ms")), _fmt(e.get("p90_ms")),
             _fmt(ratio, ".2f") + ("x" if ratio else ""), _fmt(e.get("rel_err"), ".1e"),
-            _fmt(e.get("err64"), ".1e"), _fmt(e.get("compile_s"), ".1f"), "; ".join(note),
+            _fmt(e.get("err64"), ".1e"), _fmt(e.get("elem_err"), ".2g"), _fmt(e.get("compile_s"), ".1f"),
+            "; ".join(note),
         ])
     lines += _table(["variant", "median ms", "p10", "p90", f"{'mode/dpl':>8}", "rel err",
-                     "err64", "build s", "note"], rows)
+                     "err64", "elem/bound", "build s", "note"], rows)
     if res.get("num_kernels") is not None:
         fl = res.get("floor_ms")
         frac = res["variants"].get("dpl", {}).get("floor_frac")
@@ -785,8 +819,8 @@ def format_summary(doc: dict[str, Any]) -> str:
 
 
 def write_json(path: str, doc: dict[str, Any]) -> None:
-    """Write `doc` (NaN/inf as null) atomically."""
-    import os
+    """Write `doc` (NaN/inf as null) atomically: the text is made first, then written to a
+    temporary file renamed over `path`, so a failure leaves the old results as they were."""
 
     def clean(x: Any) -> Any:
         if isinstance(x, float) and not math.isfinite(x):
@@ -797,8 +831,4 @@ def write_json(path: str, doc: dict[str, Any]) -> None:
             return [clean(v) for v in x]
         return x
 
-    tmp = f"{path}.tmp"
-    with open(tmp, "w") as f:
-        json.dump(clean(doc), f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(clean(doc), indent=1) + "\n")

@@ -232,32 +232,101 @@ def parity_tolerance(prog) -> float:
     return 1e-4 if any(op.name in heavy for op in prog.module.walk()) else 1e-5
 
 
-def reference64(prog, inputs):
-    """PyTorch's result in float64 on the CPU (a float64 copy of the captured module)."""
+def float64_reference(fn, inputs):
+    """`fn` run in float64 (a float64 copy of a module; floating inputs cast), as a list."""
     import copy
 
-    fn = copy.deepcopy(prog.fn).to(torch.float64)
+    if isinstance(fn, torch.nn.Module):
+        fn = copy.deepcopy(fn).to(torch.float64)
     with torch.no_grad():
         res = fn(*[x.to(torch.float64) if x.is_floating_point() else x for x in inputs])
     return list(res) if isinstance(res, (tuple, list)) else [res]
 
 
-def check_parity(compiled, prog, seed: int = 1) -> float:
-    """max relative error of dpl's outputs (fresh inputs, outputs poisoned) vs float64 PyTorch."""
+def reference64(prog, inputs):
+    """PyTorch's result in float64 on the CPU (a float64 copy of the captured module)."""
+    return float64_reference(prog.fn, inputs)
+
+
+@dataclass
+class Parity:
+    """How close outputs are to a float64 reference, by the norm ratio and per element.
+
+    `rel_err`: ‖out − ref‖₂ / ‖ref‖₂ of the worst output. `elem_err`: the largest
+    |out − ref| / (atol + rtol·|ref|) over all elements, rtol = `tol` (DESIGN.md's class bar:
+    1e-5 elementwise and reductions, 1e-4 matmul/attention) and atol = tol × the output's RMS, so
+    an element passes at <= 1 (a NaN where the reference has a number is inf); `bad` counts the
+    elements past their bound, `worst` names the worst one. `ok`: rel_err < tol and no bad element.
+    """
+
+    rel_err: float
+    elem_err: float
+    bad: int
+    worst: str
+    tol: float
+
+    @property
+    def ok(self) -> bool:
+        return self.rel_err < self.tol and self.bad == 0
+
+    def __str__(self) -> str:
+        return (f"relative error {self.rel_err:.2e} (bar {self.tol:.0e}); worst element at "
+                f"{self.elem_err:.2g}x its bound {self.tol:.0e}·(RMS + |ref|) ({self.worst}); "
+                f"{self.bad} past it")  # fmt: skip
+
+
+def elementwise_error(
+    out: torch.Tensor, ref: torch.Tensor, rtol: float, atol: float
+) -> tuple[float, int, int]:
+    """Per element |out − ref| / (atol + rtol·|ref|) (equal values, NaN with NaN included, are 0;
+    a NaN against a number is inf): (the largest, how many exceed 1, the flat index of the
+    largest)."""
+    o, r = out.detach().reshape(-1).double(), ref.detach().reshape(-1).double()
+    if not o.numel():
+        return 0.0, 0, 0
+    same = (o == r) | (o.isnan() & r.isnan())
+    ratio = (o - r).abs() / (atol + rtol * r.abs())
+    ratio = torch.where(same, torch.zeros_like(ratio), ratio.nan_to_num(nan=math.inf))
+    worst = int(ratio.argmax())
+    return float(ratio[worst]), int((ratio > 1).sum()), worst
+
+
+def rms(ref: torch.Tensor) -> float:
+    """The root mean square of the finite elements of `ref` (1 if none is non-zero)."""
+    r = ref.detach().double()
+    r = r[r.isfinite()]
+    value = float(r.pow(2).mean().sqrt()) if r.numel() else 0.0
+    return value or 1.0
+
+
+def compare(outs, refs, tol: float) -> Parity:
+    """Parity of output tensors `outs` against float64 references `refs` (same shapes)."""
+    if len(outs) != len(refs):
+        raise ValueError(f"dpl gives {len(outs)} outputs, PyTorch {len(refs)}")
+    rel, elem, bad, worst = 0.0, -1.0, 0, "-"
+    for i, (o, r) in enumerate(zip(outs, refs)):
+        if tuple(o.shape) != tuple(r.shape):
+            raise ValueError(f"dpl output shape {list(o.shape)} differs from PyTorch's {list(r.shape)}")
+        o64, r64 = o.detach().double(), r.detach().double().to(o.device)
+        err = float((o64 - r64).norm() / (r64.norm() or 1.0))
+        rel = max(rel, err if math.isfinite(err) else math.inf)  # NaN: an unwritten element
+        e, n, at = elementwise_error(o64, r64, tol, tol * rms(r64))
+        bad += n
+        if e > elem:
+            index = [int(v) for v in torch.unravel_index(torch.tensor(at), tuple(o.shape))] if o.dim() else []
+            got, want = float(o64.reshape(-1)[at]), float(r64.reshape(-1)[at])
+            elem, worst = e, f"output #{i} at {index}: {got:.6g} vs {want:.6g}"
+    return Parity(rel, max(elem, 0.0), bad, worst, tol)
+
+
+def check_parity(compiled, prog, seed: int = 1) -> Parity:
+    """dpl's outputs (fresh inputs, outputs poisoned) against float64 PyTorch, by the norm ratio
+    and per element (see Parity)."""
     inputs = fresh_inputs(prog, seed)
     outs = compiled(*[x.cuda() for x in inputs], poison=True)
     outs = outs if isinstance(outs, tuple) else (outs,)
     refs = reference64(prog, inputs)
-    if len(outs) != len(refs):
-        raise ValueError(f"dpl gives {len(outs)} outputs, PyTorch {len(refs)}")
-    worst = 0.0
-    for o, r in zip(outs, refs):
-        o64 = o.detach().double().cpu()
-        if tuple(o64.shape) != tuple(r.shape):
-            raise ValueError(f"dpl output shape {list(o64.shape)} differs from PyTorch's {list(r.shape)}")
-        err = float((o64 - r).norm() / (r.norm() or 1.0))
-        worst = max(worst, err if math.isfinite(err) else math.inf)  # NaN: an unwritten element
-    return worst
+    return compare([o.detach().cpu() for o in outs], refs, parity_tolerance(prog))
 
 
 class _Lambda(torch.nn.Module):

@@ -12,6 +12,10 @@
 The program is captured into torch IR (dpl.frontend), then the pass pipeline that produces the
 requested level (`IR_PIPELINES`) runs over it and the module is printed; `--ir cuda` prints the
 CUDA source instead. Errors a user can cause end in one line `dpl: error: ...`.
+
+`-c EXPR` is Python, run by Python's `eval` with `torch`, `nn`, `F` and `math` in scope and
+builtins available, as `python -c` runs its argument (twice: to capture it and to trace it): give
+it only code you would run yourself.
 """
 
 from __future__ import annotations
@@ -39,6 +43,13 @@ MODELS: dict[str, tuple[str, bool]] = {
 DTYPES = {"f32": torch.float32, "f64": torch.float64}
 
 
+def check_sizes(args: argparse.Namespace) -> None:
+    """--seq and --num-layers must be positive (a one-line error, not the HF builder's traceback)."""
+    for option, value in (("--seq", args.seq), ("--num-layers", args.num_layers)):
+        if value is not None and value < 1:
+            raise ValueError(f"{option} must be a positive integer, got {value}")
+
+
 def model_config(args: argparse.Namespace):
     """The config of a whole model: the --weights folder's (which must be --model's family and
     sizes when both are given), else --model's; --num-layers overrides the depth. None for the
@@ -46,6 +57,7 @@ def model_config(args: argparse.Namespace):
     from dpl.frontend import hf
     from dpl.frontend.checkpoint import Checkpoint
 
+    check_sizes(args)
     weights = getattr(args, "weights", None)
     if weights is None and not (args.model in MODELS and MODELS[args.model][1]):
         return None
@@ -80,13 +92,14 @@ def capture_program(args: argparse.Namespace):
     from dpl.frontend import capture, capture_expression, hf
 
     dtype = DTYPES[args.dtype]
+    check_sizes(args)
     cfg = model_config(args)
     if cfg is not None:
         from dpl.driver.models import capture_quickly
 
         if dtype == torch.float32:
-            return capture_quickly(hf.causal_lm(cfg, device="meta"), torch.zeros(1, args.seq, dtype=torch.int64))
-        return capture(hf.causal_lm(cfg, device="meta"), torch.zeros(1, args.seq, dtype=torch.int64), dtype=dtype)
+            return capture_quickly(hf.causal_lm(cfg, device="meta"), torch.zeros(1, args.seq, dtype=torch.int64, device="meta"))
+        return capture(hf.causal_lm(cfg, device="meta"), torch.zeros(1, args.seq, dtype=torch.int64, device="meta"), dtype=dtype)
     if args.expr is not None:
         return capture_expression(args.expr, dtype=dtype)
     if args.model not in MODELS:
@@ -144,7 +157,7 @@ def compile_cmd(args: argparse.Namespace) -> None:
 
 
 def run_cmd(args: argparse.Namespace) -> None:
-    from dpl.driver.compile import check_parity, compile_program, parity_tolerance
+    from dpl.driver.compile import check_parity, compile_program
 
     log_decisions(args.verbose)
     cfg = model_config(args)
@@ -155,11 +168,10 @@ def run_cmd(args: argparse.Namespace) -> None:
         return
     prog = capture_program(args)
     compiled = compile_program(prog, args.pipeline, args.verbose > 1, args.precision)
-    err = check_parity(compiled, prog)
-    tol = parity_tolerance(prog)
-    verdict = "ok" if err < tol else "FAIL"
+    parity = check_parity(compiled, prog)
+    verdict = "ok" if parity.ok else "FAIL"
     print(f"dpl run: {compiled.num_kernels} kernels ({compiled.precision}) on {torch.cuda.get_device_name()}: "
-          f"relative error vs PyTorch (float64) {err:.2e} (< {tol:.0e}: {verdict})")  # fmt: skip
+          f"vs PyTorch (float64): {parity}: {verdict}")  # fmt: skip
     if args.bench or args.profile:
         from dpl.bench import harness as bench
         from dpl.frontend.check import fresh_inputs
@@ -176,9 +188,10 @@ def run_cmd(args: argparse.Namespace) -> None:
         print(bench.format_table(result))
         if args.json:
             import json
-            from pathlib import Path
 
-            Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+            from dpl.backend.cache import write_atomic
+
+            write_atomic(args.json, json.dumps(result, indent=2) + "\n")
     if verdict == "FAIL":
         sys.exit(1)
 
@@ -232,7 +245,8 @@ MODEL_TOLERANCE = 1e-4
 
 def _source_args(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group()
-    src.add_argument("-c", dest="expr", help='a PyTorch expression, e.g. "torch.relu(torch.randn(4))"')
+    src.add_argument("-c", dest="expr", help='a PyTorch expression, e.g. "torch.relu(torch.randn(4))"; '
+                     "it is Python and runs as `python -c` would (builtins included)")
     src.add_argument("--model", help=f"a model: {', '.join(MODELS)}")
 
     p.add_argument("--seq", type=int, default=16, help="sequence length for --model (default 16)")

@@ -40,6 +40,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.kernel.drop_redundant_barriers",
     "dpl.transforms.kernel.accumulate_in_place",
     "dpl.transforms.kernel.fuse_launches",
+    "dpl.transforms.kernel.widen_indices",
     "dpl.transforms.tile.chunk_matmul_k",
     "dpl.transforms.tile.double_buffer",
     "dpl.transforms.tile.register_tile",

@@ -443,10 +443,11 @@ class KernelLowering(CollectiveMixin):
         # blocks: the last listed in x
         blocks = [p for p in self.blocks]
         total_blocks = _prod(self.extent[p] for p in blocks)
-        if total_blocks > MAX_GRID_X:
+        if total_blocks > MAX_GRID_X * MAX_GRID_YZ:
             self.fail(self.tile, f"has {total_blocks} blocks, more than CUDA's grid allows")
         rev = list(reversed(blocks))
         fits = len(rev) <= 3 and all(self.extent[p] <= MAX_GRID_YZ for p in rev[1:])
+        fits = fits and all(self.extent[p] <= MAX_GRID_X for p in rev[:1])
         self.grid_dims_used = len(rev) if fits else 1
         if fits:
             for dim, p in zip((K.Dim.X, K.Dim.Y, K.Dim.Z), rev):
@@ -458,6 +459,15 @@ class KernelLowering(CollectiveMixin):
             self.grid = [total_blocks, 1, 1]
             bid = self.emit(K.BlockIdOp(K.Dim.X)).results[0]
             bid.name_hint = "bid"
+            if total_blocks > MAX_GRID_X:  # x and y: bid = by * gx + bx, guarded
+                gy = -(-total_blocks // MAX_GRID_X)
+                self.grid, self.grid_dims_used = [-(-total_blocks // gy), gy, 1], 2
+                by = self.emit(K.BlockIdOp(K.Dim.Y)).results[0]
+                row = self.emit(arith.MuliOp(by, self.const(self.grid[0]))).results[0]
+                bid.name_hint, bid = "bid_x", self.emit(arith.AddiOp(row, bid)).results[0]
+                bid.name_hint = "bid"
+                if self.grid[0] * gy > total_blocks:
+                    self.body_guard = self.cmp(bid, total_blocks, "ult", "in_grid")
             self.split_flat(bid, blocks)
         for p in blocks:
             self.maxval[self.axis_val[p]] = self.extent[p] - 1
@@ -502,7 +512,9 @@ class KernelLowering(CollectiveMixin):
         flat.name_hint = local.name_hint
         local.name_hint = "tid_local"
         if self.T % B:
-            self.body_guard = self.cmp(flat, self.T, "ult", "in_tile")
+            in_tile = self.cmp(flat, self.T, "ult", "in_tile")
+            g = self.body_guard
+            self.body_guard = in_tile if g is None else self.emit(arith.AndIOp(g, in_tile)).results[0]
         return flat
 
     def hints(self) -> set[str]:

@@ -47,6 +47,7 @@ from dpl.dialects import loop, tile
 from dpl.transforms import all_passes
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.schedule_mma import check_precision, mma_spec
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
@@ -197,6 +198,7 @@ class Schedule(ModulePass):
 
     def __post_init__(self):
         parse_target(self.target)  # a malformed target is a one-line error before any work
+        check_option(self, "sms", 1)
         try:
             check_precision(self.precision, self.target)
         except ValueError as e:

@@ -698,3 +698,47 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   func.return
 }
 // CHECK: 'tile.stage' buffers needs both a count and a loop
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      %c = arith.constant 1.0 : f64
+      "tile.atomic"(%c, %o, %a1, %a0) <{kind = #loop<combine add>, map = affine_map<(d0, d1) -> (d0, d1)>}> : (f64, memref<8x64xf32>, index, index) -> ()
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.atomic' value type f64 differs from the element type of memref<8x64xf32>
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      %s = tile.strided_for reduce %j = %a0 to 64 step 64 -> f32 {
+        %v = loop.load %x[%a1, %j] : memref<8x64xf32>
+        tile.atomic add %v, %o[%a1, %j] : memref<8x64xf32>
+        loop.accumulate add %v : f32
+      }
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.strided_for' reduce body may not store: reduce loops only accumulate
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      "tile.strided_for"(%a0) <{kind = #loop<iter_kind free>, bound = #builtin.int<64>, step = #builtin.int<64>}> ({
+      ^bb0(%j : index):
+        "kernel.yield"() : () -> ()
+      }) : (index) -> ()
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.strided_for' free body must end in 'loop.yield'

@@ -536,3 +536,35 @@ func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tens
   func.return
 }
 // CHECK: 'torch.avg_pool' divisor -2 must be positive (or 0: none)
+
+// -----
+
+func.func @f(%q: tensor<32xf64>) {
+  %r = torch.scaled_dot_product_attention %q, %q, %q {enable_gqa = false, is_causal = false, scale = 0.125 : f64} : (tensor<32xf64>, tensor<32xf64>, tensor<32xf64>) -> tensor<32xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' query, key and value must have one rank >= 2, got 1, 1, 1
+
+// -----
+
+func.func @f(%q: tensor<2x16x32xf64>, %v: tensor<3x16x32xf64>) {
+  %r = torch.scaled_dot_product_attention %q, %q, %v {enable_gqa = false, is_causal = false, scale = 0.125 : f64} : (tensor<2x16x32xf64>, tensor<2x16x32xf64>, tensor<3x16x32xf64>) -> tensor<2x16x32xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' key batch dims [2] differ from value batch dims [3]
+
+// -----
+
+func.func @f(%q: tensor<1x2x16x32xf64>, %k: tensor<2x2x16x32xf64>) {
+  %r = torch.scaled_dot_product_attention %q, %k, %k {enable_gqa = false, is_causal = false, scale = 0.125 : f64} : (tensor<1x2x16x32xf64>, tensor<2x2x16x32xf64>, tensor<2x2x16x32xf64>) -> tensor<1x2x16x32xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' query batch dims [1] differ from key batch dims [2]
+
+// -----
+
+func.func @f() {
+  %r = "torch.cat"() <{dim = #builtin.int<0>}> : () -> tensor<4xf64>
+  func.return
+}
+// CHECK: 'torch.cat' needs at least one input
