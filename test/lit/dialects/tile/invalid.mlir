@@ -15,7 +15,7 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
 
 func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
-    "tile.tile"() <{extents = [#builtin.int<4>], kinds = [#tile<axis_kind thread>, #tile<axis_kind block>]}> ({
+    "tile.tile"() <{extents = [#builtin.int<4>], kinds = [#tile<axis_kind thread>, #tile<axis_kind block>], operandSegmentSizes = array<i32: 0, 0>}> ({
     ^bb0(%a : index):
     }) : () -> ()
   }
@@ -27,7 +27,7 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
 
 func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
-    "tile.tile"() <{extents = [#builtin.int<4>], kinds = [#tile<axis_kind thread>]}> ({
+    "tile.tile"() <{extents = [#builtin.int<4>], kinds = [#tile<axis_kind thread>], operandSegmentSizes = array<i32: 0, 0>}> ({
     ^bb0(%a : f32):
     }) : () -> ()
   }
@@ -489,7 +489,7 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
     tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
       %c = arith.constant 1.0 : f32
-      %s = "tile.combine"(%c, %a0) <{kind = #loop<combine add>, strategy = #tile<strategy tree>}> : (f32, index) -> f64
+      %s = "tile.combine"(%c, %a0) <{kind = #loop<combine add>, operandSegmentSizes = array<i32: 1, 1>, strategy = #tile<strategy tree>}> : (f32, index) -> f64
     }
   }
   func.return
