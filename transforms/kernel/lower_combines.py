@@ -8,7 +8,8 @@ axes, every thread of them seeing the result), by the first plan that applies:
 - `warps`: `warp_shuffle`, the combined axes are the trailing thread axes and span whole warps:
   a butterfly in each warp, lane 0 of each warp writes its warp's result to a `kernel.smem`
   buffer, warp 0 folds those with `kernel.shuffle_down` and writes the result to a slot of its
-  own, and every thread reads it back (two barriers);
+  own (after the warps' slots, which other lanes of warp 0 may still be reading: no barrier
+  orders them), and every thread reads it back (two barriers);
 - `tree`: otherwise (or `tree` asked for): each thread writes its partial to shared memory and
   halving steps fold pairs, a barrier after each; the group's first slot is the result.
 
@@ -182,8 +183,10 @@ class CombineLowering(TileLowering):
         t = values[0].type
         n = len(values)
         ws = [self.butterfly(v, halvings(WARP), kind, nm) for v, nm in zip(values, names)]
-        R = W if in_loop else 0
-        S = W + (NG if in_loop else 0)
+        # Slots [0, W) hold the warps' results, [W, W + NG) the groups' results: warp 0 reads
+        # the former while its group leaders write the latter, so they must not overlap (and
+        # in a loop, the next iteration's per-warp writes must not clobber a result being read).
+        R, S = W, W + NG
         smem = self.smem_buffer([S] if n == 1 else [n, S], t, f"{name}_smem", in_loop)
         d0 = AffineExpr.dimension(0)
 
