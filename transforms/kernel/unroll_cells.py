@@ -76,6 +76,7 @@ class CellUnroller:
         self.deps: dict[SSAValue, frozenset[int]] = {}
         self.fixed: dict[int, int] = {}
         self.consts: dict[int, SSAValue] = {}
+        self.last_const: Operation | None = None
         for i, arg in zip(keep, self.new.body.block.args):
             arg.name_hint = axes[i][0].name_hint
             self.bind(axes[i][0], arg)
@@ -114,7 +115,10 @@ class CellUnroller:
     def const(self, c: int) -> SSAValue:
         if c not in self.consts:
             op = arith.ConstantOp(IntegerAttr(c, IndexType()))
-            Rewriter.insert_op(op, InsertPoint.at_start(self.new.body.block))
+            last = self.last_const
+            where = InsertPoint.after(last) if last else InsertPoint.at_start(self.new.body.block)
+            Rewriter.insert_op(op, where)
+            self.last_const = op
             self.consts[c] = op.result
         return self.consts[c]
 
