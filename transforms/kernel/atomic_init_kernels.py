@@ -109,4 +109,5 @@ class AtomicInitKernels(ModulePass):
             for launch in [x for x in op.walk() if isinstance(x, K.LaunchOp)]:
                 if launch.callee.string_value() == kfunc.sym_name.data:
                     args = [launch.args[i] for i in positions]
-                    Rewriter.insert_op(K.LaunchOp(init.sym_name.data, args), InsertPoint.before(launch))
+                    first = K.LaunchOp(init.sym_name.data, args)
+                    Rewriter.insert_op(first, InsertPoint.before(launch))

@@ -111,7 +111,8 @@ class AccessLowering(TileLowering):
         amap, idx = self.access(op.map.data, op.indices)
         st = K.StoreOp(op.value, self.value(op.memref), idx, amap)
         if guard_axes:
-            Rewriter.replace_op(op, K.IfOp(self.guard(guard_axes), Region(Block([st, K.YieldOp()]))))
+            guarded = K.IfOp(self.guard(guard_axes), Region(Block([st, K.YieldOp()])))
+            Rewriter.replace_op(op, guarded)
         else:
             Rewriter.replace_op(op, st)
 

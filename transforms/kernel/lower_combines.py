@@ -85,7 +85,8 @@ class CombineLowering(TileLowering):
 
     def strides(self) -> dict[int, int]:
         """Each big thread axis's stride in the flat thread index."""
-        return {p: math.prod(self.extent[q] for q in self.big[i + 1 :]) for i, p in enumerate(self.big)}
+        big = self.big
+        return {p: math.prod(self.extent[q] for q in big[i + 1 :]) for i, p in enumerate(big)}
 
     def plan(self, op: tile.CombineOp):
         """("none" | "xor" | "warps" | "tree", details); see the module docstring."""
@@ -119,7 +120,9 @@ class CombineLowering(TileLowering):
             return values
         kind = op.kind.data
         name = op.res[0].name_hint or "acc"
-        names = [name] if len(values) == 1 else [r.name_hint or f"acc_{i}" for i, r in enumerate(op.res)]
+        names = [name]
+        if len(values) > 1:
+            names = [r.name_hint or f"acc_{i}" for i, r in enumerate(op.res)]
         in_loop = any(isinstance(p, K.ForOp) for p in self.enclosing_loops(op))
         if mode == "xor":
             out = [self.butterfly(v, info, kind, n) for v, n in zip(values, names)]
@@ -193,7 +196,8 @@ class CombineLowering(TileLowering):
         def at(j: int, e: AffineExpr, nd: int = 1) -> AffineMap:
             return AffineMap(nd, 0, (e,) if n == 1 else (AffineExpr.constant(j), e))
 
-        then = Block([K.StoreOp(w, smem, [warp], at(j, d0)) for j, w in enumerate(ws)] + [K.YieldOp()])
+        firsts = [K.StoreOp(w, smem, [warp], at(j, d0)) for j, w in enumerate(ws)]
+        then = Block([*firsts, K.YieldOp()])
         self.emit(K.IfOp(self.index_guard("lane0", lane), Region(then)))
         self.emit(K.BarrierOp())
         is_warp0 = self.index_guard("warp0", warp)
@@ -206,7 +210,8 @@ class CombineLowering(TileLowering):
                 idx = d0 % W if W < WARP else d0
                 p = self.named(K.LoadOp(smem, [lane], at(j, idx)), "part")
                 if in_range is not None:
-                    p = self.named(arith.SelectOp(in_range, p, self.const(identity(kind, t), t)), "p")
+                    neutral = self.const(identity(kind, t), t)
+                    p = self.named(arith.SelectOp(in_range, p, neutral), "p")
                 for off in halvings(width):
                     dn = self.named(K.ShuffleDownOp(p, off, width), f"d{off}")
                     p = self.fold(kind, p, dn, f"p{off}")
@@ -218,7 +223,8 @@ class CombineLowering(TileLowering):
             else:
                 seg0 = self.cmp(self.remui(lane, Wg), 0, "eq")
                 cond = self.emit(arith.AndIOp(seg0, in_range)).results[0] if in_range else seg0
-                stores = [K.StoreOp(p, smem, [lane], at(j, d0 // Wg + R)) for j, p in enumerate(parts)]
+                stores = [K.StoreOp(p, smem, [lane], at(j, d0 // Wg + R))
+                          for j, p in enumerate(parts)]  # fmt: skip
             self.emit(K.IfOp(cond, Region(Block([*stores, K.YieldOp()]))))
             self.emit(K.YieldOp())
         self.emit(K.IfOp(is_warp0, Region(body)))
@@ -246,12 +252,12 @@ class CombineLowering(TileLowering):
         else:
             leaves = [self.axis_val[p] for p in axes + others]
             pexpr, gexpr = AffineExpr.constant(0), AffineExpr.constant(0)
-            for i, p in enumerate(axes):
-                pexpr = pexpr + AffineExpr.dimension(i) * math.prod(self.extent[q] for q in axes[i + 1 :])
-            for i, p in enumerate(others):
-                gexpr = gexpr + AffineExpr.dimension(len(axes) + i) * math.prod(
-                    self.extent[q] for q in others[i + 1 :]
-                )
+            for i, _ in enumerate(axes):
+                stride = math.prod(self.extent[q] for q in axes[i + 1 :])
+                pexpr = pexpr + AffineExpr.dimension(i) * stride
+            for i, _ in enumerate(others):
+                stride = math.prod(self.extent[q] for q in others[i + 1 :])
+                gexpr = gexpr + AffineExpr.dimension(len(axes) + i) * stride
         base = gexpr * G
         slot = base + pexpr
         nl = len(leaves)

@@ -102,7 +102,8 @@ class StageLowering(StageFills):
 
     def emit_mbarriers(self) -> None:
         """One mbarrier per slot of each TMA stage, initialised by thread 0 before any use."""
-        stages = [s for s in self.tile.walk() if isinstance(s, tile.StageOp) and self.copy_mode(s) == "tma"]
+        stages = [s for s in self.tile.walk() if isinstance(s, tile.StageOp)]
+        stages = [s for s in stages if self.copy_mode(s) == "tma"]
         if not stages:
             return
         inits: list[Operation] = []
@@ -151,7 +152,8 @@ class StageLowering(StageFills):
     def emit_pipelined(self, op: loop.ForOp, D: int) -> None:
         Kext = op.extent.data
         stages = [s for s in op.body.block.ops if isinstance(s, tile.StageOp)]
-        rotated = [s for s in stages if s.buffer_loop is op.iv and s.buffers.data >= D]  # type: ignore[union-attr]
+        deep = [s for s in stages if s.buffers is not None and s.buffers.data >= D]
+        rotated = [s for s in deep if s.buffer_loop is op.iv]
         others = [s for s in stages if s not in rotated]
         modes = {s: self.copy_mode(s) for s in stages}
         for s in others:

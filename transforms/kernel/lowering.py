@@ -243,7 +243,9 @@ class TileLowering(Emitter):
         for op in self.prologue():
             if not isinstance(op, arith.ConstantOp) and any(r in values for r in op.results):
                 last = op
-        return InsertPoint.after(last) if last is not None else InsertPoint.at_start(self.func.body.block)
+        if last is None:
+            return InsertPoint.at_start(self.func.body.block)
+        return InsertPoint.after(last)
 
     def value(self, v: SSAValue) -> SSAValue:
         """What `v` is in kernel terms: an axis of the tile is the index it is bound to."""

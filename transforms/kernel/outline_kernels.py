@@ -14,7 +14,9 @@ The tile moves into the func, bound to those indices (the bound `tile.tile` of
 dialects/tile.py); the uniform ops before it (constants) go first. The rest of materialize
 lowers what is inside the tile, and lower-axes finally replaces each axis by its index.
 
-    tile.kernel @k ins(%x : ...) outs(%y : ...) { tile.tile (%t : 32 = thread, %b : 4 = block) {..} }
+    tile.kernel @k ins(%x : ...) outs(%y : ...) {
+      tile.tile (%t : 32 = thread, %b : 4 = block) { ... }
+    }
  -> kernel.func @k(%x: ..., %y: ...) grid [4, 1, 1] block [32, 1, 1] smem 0 {
       %b_1 = kernel.block_id x
       %t_1 = kernel.thread_id x
@@ -35,7 +37,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 

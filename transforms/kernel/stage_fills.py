@@ -179,7 +179,8 @@ class StageFills(TileLowering):
     # -- copies ---------------------------------------------------------------------------------
 
     def fill(self, st: tile.StageOp, mode: str, kval, subst) -> None:
-        {"sync": self.fill_sync, "async": self.fill_async, "tma": self.fill_tma}[mode](st, kval, subst)
+        fills = {"sync": self.fill_sync, "async": self.fill_async, "tma": self.fill_tma}
+        fills[mode](st, kval, subst)
 
     def fill_loop(self, count: int, body_fn: Callable[[SSAValue], None], name: str) -> None:
         """Run `body_fn(flat)` for flat in [0, count), spread over the block's threads."""
