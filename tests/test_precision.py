@@ -102,3 +102,29 @@ def test_sm80_targets_get_mma_sync_tiles(pass_log):
     dots = [op for op in module.walk() if op.name == "mma.dot"]
     assert len(dots) == 1 and dots[0].layout.data.value == "mma_sync"
     assert "mma_sync 128 x 128" in pass_log.text
+
+
+def test_short_m_projection_splits_k_on_tensor_cores_and_says_why(pass_log):
+    """M = 128 against 132 SMs: the tensor-core tile grid alone underfills the GPU, so the chosen
+    plan splits K; -v lists every candidate's modeled time, SIMT's included."""
+    module = _tile("torch.nn.functional.linear(torch.randn(128, 1024), torch.randn(1024, 1024))", None)
+    assert _dots(module) == 1
+    tiles = [op for op in module.walk() if op.name == "tile.tile"]
+    assert any(v.name_hint == "ks" and e > 1 for t in tiles for v, e, _ in t.axes)
+    line = next(x for x in pass_log.text.splitlines() if "is matmul, wgmma" in x)
+    assert ", split " in line and "SIMT 64 x 64" in line and "modeled" in line
+
+
+def test_a_product_tensorize_declines_falls_back_to_simt(pass_log):
+    """x[i, k] * w[j, k] * s[i, j] summed over k (a factor mixing M and N) is no MMA: the SIMT
+    schedule takes it (register tiles), and -v says why (the lit case schedule-mma.mlir's)."""
+    from pathlib import Path
+
+    from dpl.dialects.parsing import LocatingParser
+
+    text = (Path(__file__).parent.parent / "test/lit/tile/schedule-mma.mlir").read_text().split("// -----")[-1]
+    module = LocatingParser(make_context(), text, "<test>").parse_module()
+    PassPipeline.parse_spec(all_passes(), "schedule").apply(make_context(), module)
+    assert _dots(module) == 0
+    assert any(k.value == "cell" for op in module.walk() if op.name == "tile.tile" for _, _, k in op.axes)
+    assert "@k_mixed: no tensor cores: tensorize-matmul declines it: a factor of the product" in pass_log.text
