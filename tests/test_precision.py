@@ -80,18 +80,23 @@ def test_dpl_compile_api_reports_its_precision():
 def test_gemm_sweep_table_and_shapes():
     from dpl.bench import gemm_sweep
 
-    shapes = gemm_sweep.parse_shapes("squares,layers,128x256x64")
-    assert (8192, 8192, 8192, "square 8192") in shapes and (128, 18944, 3584, "qwen2.5-7b gate/up s128") in shapes
+    shapes = gemm_sweep.parse_shapes("linears,odd,128x256x64")
+    assert (128, 3584, 3584, "linear M=128") in shapes and (2048, 3584, 3584, "linear M=2048") in shapes
+    assert (100, 3584, 3584, "ragged M") in shapes and shapes[-1] == (128, 256, 64, "128x256x64")
     rows = [
-        {"shape": [128, 256, 64], "label": "x", "variant": "cublas fp32", "precision": "ieee", "ms": 0.01, "tflops": 0.4, "err": 4e-7},
-        {"shape": [128, 256, 64], "label": "x", "variant": "cublas tf32", "precision": "tf32", "ms": 0.005, "tflops": 0.8, "err": 3e-4},
-        {"shape": [128, 256, 64], "label": "x", "variant": "dpl 3xtf32", "precision": "3xtf32", "ms": 0.004, "tflops": 1.0, "err": 2e-7},
-        {"shape": [128, 256, 64], "label": "x", "variant": "dpl tf32", "error": "boom"},
+        {"label": "x", "shape": [128, 256, 64], "cublas_err": 4e-7, "precision": "3xtf32", "err": 6e-7,
+         "kernels": ["k_red 2x1x1"], "dpl_ms": 0.004, "eager_ms": 0.01, "compile_ms": 0.008},
+        {"label": "y", "shape": [128, 256, 64], "cublas_err": 4e-7, "precision": "3xtf32", "err": 9e-7,
+         "kernels": ["k_red 2x1x1"], "dpl_ms": 0.004},
+        {"label": "z", "shape": [128, 256, 64], "cublas_err": 4e-7, "error": "boom"},
     ]
-    text = gemm_sweep.table(rows)
-    assert "| x | 128x256x64 | dpl 3xtf32 | 3xtf32 | 0.0040 | 1.0 | 2.50 | 1.25 | 2.0e-07 | 0.50 |" in text
+    text = gemm_sweep.linear_table(rows)
+    assert ("| x | 128x256x64 | 3xtf32, 1 kernels: k_red 2x1x1 | 0.0040 | 0.0100 | 0.0080 | 2.50x | 2.00x | "
+            "6.0e-07 | 4.0e-07 | 1.50 | yes |") in text
+    assert "| y | 128x256x64 | 3xtf32, 1 kernels: k_red 2x1x1 | 0.0040 | - | - | - | - | 9.0e-07 | 4.0e-07 | 2.25 | NO |" in text
     assert "error: boom" in text
-    assert gemm_sweep.main(["--precisions", "bf16"]) == 2
+    assert gemm_sweep.ok({"precision": "tf32", "err": 5e-4, "cublas_err": 4e-7})
+    assert gemm_sweep.main(["--precision", "bf16"]) == 2
 
 
 def test_sm80_targets_get_mma_sync_tiles(pass_log):

@@ -10,7 +10,9 @@ none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reaso
   32, and M, N >= 64, K >= 128 (tiny or ragged contractions stay SIMT, where nothing is wasted),
   and a tile tensorize-matmul accepts (it is tried on a copy: a product whose factors mix M and
   N declines);
-- the tiles: one candidate per block tile of TILES (SYNC_TILES) dividing M and N, each with
+- the tiles: one candidate per block tile of TILES (SYNC_TILES) dividing M and N whose
+  accumulators, doubled by promotion's chain fragment, fit in 255 registers (`registers`: not
+  wgmma 128 x 256, which spills until its chains run on half-width fragments), each with
   split-matmul-k's automatic split of K, which spreads K over blocks where the tile grid alone
   leaves SMs idle (an M of 128 against 132 SMs).
 
@@ -44,12 +46,16 @@ TENSOR_CORES = 80
 MIN_MN, MIN_K = 64, 128
 
 #: Candidate block tiles (bm, bn) and their modeled efficiency relative to 128 x 256.
-TILES = ((128, 256, 1.0), (128, 128, 0.9), (64, 128, 0.8), (64, 64, 0.65))  # 64 x 256 spills
+TILES = ((128, 256, 1.0), (128, 128, 0.9), (64, 128, 0.8), (64, 64, 0.65))  # 64 x 256 spills; see registers
 #: Useful fp32 TFLOP/s of a whole H100 on 3xTF32 (the probe's: wgmma, mma.sync); TF32 is 3x that.
 TFLOPS_3XTF32 = {"wgmma": 98.0, "mma_sync": 57.0}
 #: mma.sync tiles (warps of 64 x 32: bm a multiple of 64, bn of 32).
 SYNC_TILES = ((128, 128, 1.0), (64, 128, 0.85), (128, 64, 0.85), (64, 64, 0.7))
 SMEM_PER_SM = 227 * 1024
+#: MMA steps of 8 per promoted accumulation chain (tensorize-matmul's promote): wgmma runs one K
+#: step of 32 per chain (one commit group); mma.sync one step of 8 (3 MMAs), whose fragments stay
+#: in registers between its small terms and hi*hi (longer chains reload them and spill at 128 x 128).
+PROMOTE = {"wgmma": 4, "mma_sync": 1}
 
 
 def check_precision(precision: str, target: str) -> str:
@@ -80,10 +86,17 @@ def threads_of(bm: int, bn: int, layout: str) -> int:
     return 2 * bm if layout == "wgmma" else (bm // 64) * (bn // 32) * 32
 
 
+def registers(bm: int, bn: int, layout: str = "wgmma") -> int:
+    """Estimated registers per thread: the fp32 accumulators and the fragment a promoted chain
+    accumulates in (as many again), the staged K step's share, 48 for the rest (ptxas: 212 for
+    wgmma 128 x 128)."""
+    threads = threads_of(bm, bn, layout)
+    return 2 * bm * bn // threads + (bm + bn) * 32 // threads + 48
+
+
 def blocks_per_sm(bm: int, bn: int, precision: str, layout: str = "wgmma") -> int:
     threads = threads_of(bm, bn, layout)
-    regs = bm * bn // threads + (bm + bn) * 32 // threads + 48  # accumulators, staged step, the rest
-    by_regs = 65536 // (threads * min(255, regs))
+    by_regs = 65536 // (threads * min(255, registers(bm, bn, layout)))
     return max(1, min(SMEM_PER_SM // smem_bytes(bm, bn, precision, layout), by_regs, 2048 // threads))
 
 
@@ -156,9 +169,10 @@ def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
     if isinstance(shape, str):
         return shape
     m, n, _, _ = shape
-    sizes = [(bm, bn) for bm, bn, _ in (TILES if layout == "wgmma" else SYNC_TILES) if m % bm == 0 and n % bn == 0]
+    fit = [(bm, bn) for bm, bn, _ in (TILES if layout == "wgmma" else SYNC_TILES) if registers(bm, bn, layout) <= 255]
+    sizes = [(bm, bn) for bm, bn in fit if m % bm == 0 and n % bn == 0]
     if not sizes:
-        return f"no tile of {', '.join(f'{a}x{b}' for a, b, _ in TILES)} divides M x N = {m} x {n}"
+        return f"no tile of {', '.join(f'{a}x{b}' for a, b in fit)} divides M x N = {m} x {n}"
     why = tensorize(tiles[0], mma.Layout(layout), *sizes[0], mma.Precision(precision))  # on the copy
     if why is not None:
         return f"tensorize-matmul declines it: {why}"
@@ -168,7 +182,7 @@ def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
             "tileify,chunk-matmul-k{k-tile=32},"
             f"split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm(bm, bn, precision, layout)} "
             f"tile-elements={bm * bn}}},"
-            f"tensorize-matmul{{layout={layout} bm={bm} bn={bn} precision={precision}}}",
+            f"tensorize-matmul{{layout={layout} bm={bm} bn={bn} precision={precision} promote={PROMOTE[layout]}}}",
         )
         for bm, bn in sizes
     ]

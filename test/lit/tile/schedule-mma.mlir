@@ -4,7 +4,8 @@
 // - 128 x 2048 x 2048 (a projection at seq 128): the 16 blocks of 128 x 128 would leave 116 SMs
 //   idle, so split-matmul-k spreads K over 8 (wgmma 128 x 128, split 8: 15 us against 100 us
 //   unsplit and SIMT's 40 us);
-// - 2048 x 2048 x 512: 128 blocks of 128 x 256 fill the GPU, no split;
+// - 2048 x 2048 x 512: 256 blocks of 128 x 128 fill the GPU, no split (128 x 256 is no
+//   candidate: its accumulators and promoted chain fragment would spill);
 // - declined: a product whose factors mix M and N (x[i, k] * w[j, k] * s[i, j]) is not an MMA
 //   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it.
 
@@ -49,8 +50,8 @@ func.func @main(%x: memref<2048x512xf32>, %w: memref<2048x512xf32>) -> memref<20
   func.return %y : memref<2048x2048xf32>
 }
 // CHECK-LABEL: tile.kernel @k_big
-// CHECK:         tile.tile (%bm : 16 = block, %bn : 8 = block, %wg : 2 = thread
-// CHECK:         mma.dot {{.*}} memref<128x32xf32, #tile.smem>, memref<256x32xf32, #tile.smem>
+// CHECK:         tile.tile (%bm : 16 = block, %bn : 16 = block, %wg : 2 = thread
+// CHECK:         mma.dot {{.*}} memref<128x32xf32, #tile.smem>, memref<128x32xf32, #tile.smem>
 
 // -----
 
