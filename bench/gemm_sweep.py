@@ -2,7 +2,7 @@
 fp32, TF32 off) and torch.compile, in speed and accuracy, on one GPU in under 4 minutes.
 
     python3 bench/gemm_sweep.py [--shapes linears,odd | MxNxK,...] [--precision auto]
-                                [--budget-s 180] [--out bench/results/gemm-sweep]
+                                [--budget-s 150] [--out bench/results/gemm-sweep]
 
 Three tables:
 1. kernels: the hand-written tensor-core kernels of test/lit/translate (mma_sync.mlir: one warp
@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shapes", default="linears,odd")
     ap.add_argument("--precision", default="auto", help=f"dpl's matmul precision: {', '.join(PRECISIONS)}")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "gemm-sweep"))
-    ap.add_argument("--budget-s", type=float, default=180.0, help="start no new shape after this")
+    ap.add_argument("--budget-s", type=float, default=150.0, help="start no new shape after this")
     a = ap.parse_args(argv)
     if a.precision not in PRECISIONS:
         print(f"gemm_sweep: unknown precision '{a.precision}' (choices: {', '.join(PRECISIONS)})", file=sys.stderr)
