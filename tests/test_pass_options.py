@@ -43,6 +43,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("stage-inputs", "min-reuse"): (1, INF),
     ("tensorize-matmul", "bm"): (64, 256),
     ("tensorize-matmul", "bn"): (8, 256),
+    ("tensorize-matmul", "promote"): ("choices", 4, 2, 1),
     ("stage-inputs", "smem-bytes"): (4, 232448),
     ("vectorize-pointwise", "width"): (1, INF),
     ("vectorize-pointwise", "min-threads"): (0, INF),
