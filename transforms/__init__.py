@@ -24,6 +24,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.decompose.fold_index_maps",
     "dpl.transforms.loop.lower_to_loops",
     "dpl.transforms.loop.fuse_loops",
+    "dpl.transforms.loop.fuse_attention",
     "dpl.transforms.loop.hoist_invariants",
     "dpl.transforms.loop.dedup_loads",
     "dpl.transforms.loop.drop_dead_buffers",
