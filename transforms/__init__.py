@@ -55,6 +55,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.pad_smem",
     "dpl.transforms.tile.pipeline_k_outer",
     "dpl.transforms.tile.tensorize_matmul",
+    "dpl.transforms.tile.tile_attention",
     "dpl.transforms.kernel.materialize_mma",
 ]
 
