@@ -57,6 +57,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.tensorize_matmul",
     "dpl.transforms.tile.tile_attention",
     "dpl.transforms.kernel.materialize_mma",
+    "dpl.transforms.kernel.materialize_attention",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.
