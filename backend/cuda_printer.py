@@ -513,6 +513,13 @@ class KernelPrinter(MmaPrinterMixin):
     def print(self) -> str:
         func = self.func
         self.check_index_width()
+        static = func.static_smem_bytes()
+        if static > K.MAX_STATIC_SMEM:
+            raise CudaPrintError(
+                f"'kernel.func' @{func.sym_name.data} declares {static} bytes of static shared "
+                f"memory, more than CUDA's {K.MAX_STATIC_SMEM} (run dynamic-smem)",
+                func,
+            )
         params = []
         for arg in func.args:
             name = self.names(arg)

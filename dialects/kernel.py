@@ -295,6 +295,12 @@ class KernelFuncOp(IRDLOperation):
             n *= b
         return n
 
+    def static_smem_bytes(self) -> int:
+        """Bytes of the kernel's statically sized shared buffers (dynamic ones excluded)."""
+        return sum(
+            op.size_bytes() for op in self.body.walk() if isinstance(op, SmemOp) and not op.is_dynamic
+        )
+
     def written_args(self) -> set[SSAValue]:
         """The arguments some store writes (the kernel's outputs)."""
         written: set[SSAValue] = set()
@@ -333,14 +339,9 @@ class KernelFuncOp(IRDLOperation):
             )
         if self.smem.data < 0:
             raise VerifyException(f"{name} dynamic shared memory must be non-negative")
-        static = sum(
-            op.size_bytes() for op in self.body.walk() if isinstance(op, SmemOp) and not op.is_dynamic
-        )
-        if static > MAX_STATIC_SMEM:
-            raise VerifyException(
-                f"{name} declares {static} bytes of static shared memory, more than "
-                f"{MAX_STATIC_SMEM} (make the buffers dynamic)"
-            )
+        # More than MAX_STATIC_SMEM of static buffers is legal IR (dynamic-smem moves them);
+        # the CUDA printer refuses it, where the limit binds.
+        static = self.static_smem_bytes()
         if static + self.smem.data > MAX_SMEM:
             raise VerifyException(
                 f"{name} uses {static + self.smem.data} bytes of shared memory, more than the "

@@ -722,6 +722,9 @@ class DotOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        t = _enclosing_tile(self)
+        if t is None:
+            raise VerifyException("'mma.dot' must be inside a 'tile.tile'")
         a_stage, b_stage = self.a.owner, self.b.owner
         if not isinstance(a_stage, StageOp) or not isinstance(b_stage, StageOp):
             raise VerifyException("'mma.dot' operands must be 'mma.stage' results")
@@ -731,9 +734,6 @@ class DotOp(IRDLOperation):
             )
         if self.precision.data == Precision.IEEE:
             raise VerifyException("'mma.dot' precision must be 3xtf32 or tf32 (ieee is the SIMT path)")
-        t = _enclosing_tile(self)
-        if t is None:
-            raise VerifyException("'mma.dot' must be inside a 'tile.tile'")
         threads = [e for _, e, k in t.axes if k == tile.AxisKind.THREAD]
         cells = [e for _, e, k in t.axes if k == tile.AxisKind.CELL]
         layout = self.layout.data

@@ -19,7 +19,7 @@ Semantics kept faithfully:
   `pad` (extra elements in the physical layout), `async` / `tma` (how the copy is done) and
   `swizzle` (the physical TMA layout) do not change what a load at an index reads, so they are
   not modelled beyond the verifier's checks.
-- `tile.combine` folds the partial over the listed thread axes; every thread of them sees it.
+- `tile.combine` folds each partial over the listed thread axes; every thread of them sees it.
 - `tile.atomic` folds each value into the output element (duplicates accumulate).
 - `mma.stage` / `mma.dot` (tensor-core tiles): exec_tile_mma.py.
 - `attn.flash` (one block's attention): exec_tile_attn.py.
@@ -189,14 +189,15 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
         elif isinstance(op, tile.StageOp):
             self._stage(op)
         elif isinstance(op, tile.CombineOp):
-            value = self.full(env[op.value])
             axes = tuple(self.axis_of[a] for a in op.axes)
-            target = list(value.shape)
-            for a in axes:
-                target[a] = self.extents[a]
-            env[op.result] = _REDUCERS[op.kind.data](
-                np.broadcast_to(value, target), axis=axes, keepdims=True
-            )
+            for result, partial in zip(op.res, op.values):
+                value = self.full(env[partial])
+                target = list(value.shape)
+                for a in axes:
+                    target[a] = self.extents[a]
+                env[result] = _REDUCERS[op.kind.data](
+                    np.broadcast_to(value, target), axis=axes, keepdims=True
+                )
         elif isinstance(op, affine.ApplyOp):
             env[op.result] = self.full(eval_map(op.map.data, [env[v] for v in op.mapOperands])[0])
         elif isinstance(op, (loop.YieldOp, loop.AccumulateOp)):

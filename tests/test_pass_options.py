@@ -41,6 +41,8 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("split-matmul-k", "min-trips"): (1, INF),
     ("split-matmul-k", "tile-elements"): (1, INF),
     ("stage-inputs", "min-reuse"): (1, INF),
+    ("tensorize-matmul", "bm"): (64, 256),
+    ("tensorize-matmul", "bn"): (8, 256),
     ("stage-inputs", "smem-bytes"): (4, 232448),
     ("vectorize-pointwise", "width"): (1, INF),
     ("vectorize-pointwise", "min-threads"): (0, INF),

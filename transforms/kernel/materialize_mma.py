@@ -54,7 +54,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import kernel as K
 from dpl.dialects import loop, mma, tile
 from dpl.dialects.loop import CombineKind
-from dpl.transforms.kernel.materialize import init_kernel
+from dpl.transforms.kernel.atomic_init_kernels import init_kernel
 
 AK = tile.AxisKind
 K_STEP = 32
@@ -679,8 +679,8 @@ class MaterializeMma(ModulePass):
                 zero = kop.attributes.get("tile.zero_init")
                 if low.atomic_outs or isinstance(zero, ArrayAttr):
                     outs = list(low.atomic_outs) or [kop.outs[a.value.data] for a in zero]  # type: ignore[union-attr]
-                    bufs = {b: (b, low.atomic_outs.get(b, CombineKind.ADD)) for b in outs}
-                    init = init_kernel(low.name, bufs)
+                    bufs = list(dict.fromkeys(outs))
+                    init = init_kernel(low.name, bufs, [low.atomic_outs.get(b, CombineKind.ADD) for b in bufs])
                     op.body.block.insert_op_before(init, kfunc)
                     kop.parent_block().insert_op_before(K.LaunchOp(init.sym_name.data, list(bufs)), kop)  # type: ignore[union-attr]
                 kop.parent_block().insert_op_before(K.LaunchOp(low.name, low.old_args), kop)  # type: ignore[union-attr]

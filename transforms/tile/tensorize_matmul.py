@@ -54,6 +54,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, mma, tile
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile, matmul_info
 
@@ -306,6 +307,8 @@ class TensorizeMatmul(ModulePass):
             raise ValueError(f"tensorize-matmul: layout must be wgmma or mma_sync, got {self.layout!r}")
         if self.precision not in ("3xtf32", "tf32"):
             raise ValueError(f"tensorize-matmul: precision must be 3xtf32 or tf32, got {self.precision!r}")
+        check_option(self, "bm", 64, 256)
+        check_option(self, "bn", 8, 256)
         frag = fragment_axes(mma.Layout(self.layout), self.bm, self.bn)
         if isinstance(frag, str):
             raise ValueError(f"tensorize-matmul: {frag}")

@@ -42,13 +42,6 @@ kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [1, 1, 128] smem 0 {
 
 // -----
 
-kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
-  %s = kernel.smem : memref<12289xf32, #kernel.smem>
-}
-// CHECK: 'kernel.func' @k declares 49156 bytes of static shared memory, more than 49152 (make the buffers dynamic)
-
-// -----
-
 kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 100000000000000000000000 {
 }
 // CHECK: 'kernel.func' @k uses 100000000000000000000000 bytes of shared memory, more than the target's 232448 per block

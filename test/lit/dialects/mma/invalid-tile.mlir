@@ -288,3 +288,54 @@ func.func @main(%x: memref<64x64xf32>, %y: memref<64xf32>) -> memref<64xf32> {
   func.return %y : memref<64xf32>
 }
 // CHECK: 'mma.dot' operands must be 'mma.stage' results
+
+// -----
+
+func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>) -> memref<64x32xf32> {
+  %out = memref.alloc() : memref<64x32xf32>
+  tile.kernel @k ins(%x, %wt : memref<64x64xf32>, memref<32x64xf32>) outs(%out : memref<64x32xf32>) {
+    tile.tile (%bm : 1 = block, %bn : 1 = block, %wg : 1 = thread, %w : 4 = thread, %g : 8 = thread, %t : 4 = thread, %h : 2 = cell, %j : 4 = cell, %e : 2 = cell) {
+      %acc = loop.for reduce %ko < 2 -> f32 {
+        %a_st = mma.stage rows 64 k 32 {
+        ^bb0(%r: index, %c: index):
+          %in = loop.load %x[%bm * 64 + %r, %ko * 32 + %c] : memref<64x64xf32>
+          mma.yield %in : f32
+        } : memref<64x32xf32, #tile.smem>
+        %b_st = mma.stage rows 32 k 32 {
+        ^bb0(%r_1: index, %c_1: index):
+          %in_1 = loop.load %wt[%bn * 32 + %r_1, %ko * 32 + %c_1] : memref<32x64xf32>
+          mma.yield %in_1 : f32
+        } : memref<32x32xf32, #tile.smem>
+        %p = mma.dot %a_st[%wg * 64 + %w * 16 + %h * 8 + %g, %t], %b_st[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
+        loop.accumulate add %p : f32
+      }
+      loop.store %acc, %out[%bm * 64 + %wg * 64 + %w * 16 + %h * 8 + %g, %bn * 32 + %j * 8 + %t * 2 + %e] : memref<64x32xf32>
+    }
+  }
+  func.return %out : memref<64x32xf32>
+}
+// CHECK: 'mma.dot' row must be one index over its operands
+
+// -----
+
+func.func @main(%x: memref<64x64xf32>, %y: memref<64xf32>) -> memref<64xf32> {
+  tile.kernel @k ins(%x : memref<64x64xf32>) outs(%y : memref<64xf32>) {
+    tile.tile (%a : 64 = thread) {
+      %s = mma.stage rows 64 k 32 {
+      ^bb0(%r: index, %c: index):
+        %v = loop.load %x[%r, %c] : memref<64x64xf32>
+        "loop.yield"() : () -> ()
+      } : memref<64x32xf32, #tile.smem>
+    }
+  }
+  func.return %y : memref<64xf32>
+}
+// CHECK: 'mma.stage' region must end in 'mma.yield'
+
+// -----
+
+func.func @main(%x: memref<64x64xf32>, %i: index) {
+  %p = mma.dot %x[%i], %x[%i] precision "3xtf32" layout wgmma : memref<64x64xf32>, memref<64x64xf32>
+  func.return
+}
+// CHECK: 'mma.dot' must be inside a 'tile.tile'

@@ -160,3 +160,12 @@ func.func @f(%v: f32) {
   func.return
 }
 // CHECK: 'mma.tf32' must be inside a 'kernel.func'
+
+// -----
+
+kernel.func @k(%x: memref<32xf32>) grid [1, 1, 1] block [32, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<32xf32>
+  %d0, %d1, %d2 = "mma.sync"(%v, %v, %v, %v, %v, %v, %v, %v, %v, %v) <{operandSegmentSizes = array<i32: 4, 2, 4>}> : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) -> (f32, f32, f32)
+}
+// CHECK: 'mma.sync' m16n8k8 has 4 results, got 3
