@@ -19,6 +19,9 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineDimExpr, AffineExpr
+
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import attn, loop
 
@@ -64,13 +67,53 @@ def depends_on(value: SSAValue, memo: dict[SSAValue, frozenset]) -> frozenset:
         assert isinstance(owner, Operation)
         found: set = set()
         for inner in owner.walk():
-            for o in inner.operands:
+            for o in _operands_read(inner):
                 found |= depends_on(o, memo)
         # arguments of the op's own regions are not outside dependencies
         inside = {a for inner in owner.walk() for r in inner.regions for b in r.blocks for a in b.args}
         result = frozenset(found - inside)
     memo[value] = result
     return result
+
+
+def _operands_read(op: Operation) -> list[SSAValue]:
+    """The operands whose values `op` reads: for a load or store, the index operands its map
+    does not use are left out (folding index maps leaves such operands in place)."""
+    if isinstance(op, loop.LoadOp | loop.StoreOp):
+        amap = op.map.data
+        used = {d.position for e in amap.results for d in _dim_exprs(e)}
+        indices = [v for i, v in enumerate(op.indices) if i in used]
+        head = [op.value] if isinstance(op, loop.StoreOp) else []
+        return [*head, op.memref, *indices]
+    return list(op.operands)
+
+
+def drop_unused_indices(root: Operation) -> None:
+    """Give each load and store under `root` only the index operands its map uses (the map
+    renumbered), so that a region cloned from it reads no loop index it does not need."""
+    for op in [o for o in root.walk() if isinstance(o, loop.LoadOp | loop.StoreOp)]:
+        amap = op.map.data
+        used = sorted({d.position for e in amap.results for d in _dim_exprs(e)})
+        if len(used) == len(op.indices):
+            continue
+        new_dims = [AffineExpr.dimension(used.index(i)) if i in used else AffineExpr.constant(0)
+                    for i in range(amap.num_dims)]  # fmt: skip
+        new_map = amap.replace_dims_and_symbols(new_dims, [], len(used), 0)
+        indices = [op.indices[i] for i in used]
+        if isinstance(op, loop.LoadOp):
+            new: Operation = loop.LoadOp(op.memref, indices, new_map)
+        else:
+            new = loop.StoreOp(op.value, op.memref, indices, new_map)
+        new.attributes |= op.attributes
+        Rewriter.replace_op(op, new)
+
+
+def _dim_exprs(e: AffineExpr) -> list[AffineDimExpr]:
+    if isinstance(e, AffineDimExpr):
+        return [e]
+    if isinstance(e, AffineBinaryOpExpr):
+        return [*_dim_exprs(e.lhs), *_dim_exprs(e.rhs)]
+    return []
 
 
 def _free_chain(kernel: loop.KernelOp) -> tuple[list[loop.ForOp], Block] | str:

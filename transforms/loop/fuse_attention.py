@@ -39,7 +39,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import attn, loop
-from dpl.transforms.loop.attention import clone_values, match_attention
+from dpl.transforms.loop.attention import clone_values, drop_unused_indices, match_attention
 from dpl.transforms.loop.fuse_loops import LOG, intermediate_buffers
 from dpl.transforms.loop.nest import fold_index_ops, inline_at, match_producer
 
@@ -290,6 +290,7 @@ class FuseAttention(ModulePass):
         red.detach()
         red.erase()
         fold_index_ops(candidate)
+        drop_unused_indices(candidate)
         used = []
         for o in candidate.walk():
             if isinstance(o, (loop.LoadOp, loop.StoreOp)) and o.memref not in used:
