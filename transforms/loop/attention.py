@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import Float32Type
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineDimExpr, AffineExpr
 
@@ -194,6 +195,25 @@ def match_attention(kernel: loop.KernelOp) -> AttentionNest | str:
             return "a store inside the score's contraction"
     batch = [f for f in loops if f is not row and f is not column]
     return AttentionNest(kernel, loops, op, store, red, query, key, row, column, batch)
+
+
+#: The largest depth (and value depth) the flash kernel stages: its query, key and value tiles at
+#: the default 64 rows and 64 keys then fill at most 200 KiB of the 227 KiB of shared memory.
+MAX_FLASH_DEPTH = 256
+
+
+def flash_declines(nest: AttentionNest) -> str | None:
+    """Why the flash kernel (tile-attention, materialize-attention) cannot take `nest`, or None:
+    it computes in f32 and stages rows of at most MAX_FLASH_DEPTH elements."""
+    buffers = [*nest.kernel.ins, *nest.kernel.outs]
+    if nest.op.result.type != Float32Type() or any(
+        b.type.element_type != Float32Type() for b in buffers  # type: ignore[attr-defined]
+    ):
+        return "not f32 (the flash kernel computes in f32)"
+    sizes = nest.sizes
+    if max(sizes["depth"], sizes["value_depth"]) > MAX_FLASH_DEPTH:
+        return f"head dim {max(sizes['depth'], sizes['value_depth'])} is over {MAX_FLASH_DEPTH}"
+    return None
 
 
 def _values_used(value: SSAValue, memo: dict) -> set[SSAValue]:

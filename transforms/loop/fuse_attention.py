@@ -24,7 +24,8 @@ of an intermediate buffer in x written by a producer nest that only the softmax 
 scores) is replaced by that nest's computation. It declines (logged on `dpl.passes`, `-v`) when
 the result is not an attention nest tile-attention can read (`attention.match_attention`: the
 score must be one contraction of a query and a key operand and an epilogue, ...), leaving the
-kernels as they are.
+kernels as they are, and when the flash kernel cannot take it (`attention.flash_declines`:
+not f32, a head dim over 256): the schedule then takes the three kernels its usual way.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import attn, loop
-from dpl.transforms.loop.attention import clone_values, drop_unused_indices, match_attention
+from dpl.transforms.loop.attention import clone_values, drop_unused_indices, flash_declines, match_attention
 from dpl.transforms.loop.fuse_loops import LOG, intermediate_buffers
 from dpl.transforms.loop.nest import fold_index_ops, inline_at, match_producer
 
@@ -302,6 +303,8 @@ class FuseAttention(ModulePass):
         # every buffer the regions read must be a kernel buffer: reject reads of what the
         # consumer had not and the inlining did not bring (no other outside values exist)
         why = match_attention(fused)
+        if not isinstance(why, str):
+            why = flash_declines(why)
         if isinstance(why, str):
             fused.erase()
             return why

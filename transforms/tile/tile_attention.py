@@ -27,7 +27,8 @@ take 16 query rows in the mma.sync fragment layout; materialize-attention lowers
 Options: `rows` (query rows per block, a multiple of 16 up to 128), `tile` (keys per step, a
 multiple of 8 up to 128), `chain` (k-steps per tensor-core accumulation chain, 0: one chain),
 `precision` (3xtf32 | tf32 on the tensor cores, ieee: SIMT fp32).
-Declines (logged to `dpl.passes`): a kernel that is not an attention nest (the reason).
+Declines (logged to `dpl.passes`): a kernel that is not an attention nest, or one the flash
+kernel cannot take (`attention.flash_declines`), with the reason.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import attn, loop, mma, tile
-from dpl.transforms.loop.attention import AttentionNest, clone_values, match_attention
+from dpl.transforms.loop.attention import AttentionNest, clone_values, flash_declines, match_attention
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 
@@ -162,6 +163,8 @@ class TileAttention(ModulePass):
             if not any(isinstance(o, attn.SoftmaxReduceOp) for o in kernel.walk()):
                 continue
             nest = match_attention(kernel)
+            if not isinstance(nest, str):
+                nest = flash_declines(nest) or nest
             if isinstance(nest, str):
                 LOG.info(f"tile-attention: @{kernel.sym_name.data} declined: {nest}")
                 continue
