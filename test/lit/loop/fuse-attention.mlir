@@ -348,3 +348,85 @@ func.func @main(%x: memref<1x4x7x8xf32>, %y: memref<1x2x9x8xf32>, %z: memref<1x2
 // CHECK:       loop.kernel @k_op
 // CHECK:       loop.kernel @k_scaled_dot_product_attention
 // CHECK-NOT:   attn.softmax_reduce
+
+// -----
+
+// Declined: f64 (the flash kernel computes in f32): the GQA case above in f64 keeps its three
+// kernels.
+func.func @main(%x: memref<1x4x7x8xf64>, %y: memref<1x2x9x8xf64>, %z: memref<1x2x9x4xf64>) -> memref<1x4x7x4xf64> {
+  %red = memref.alloc() : memref<1x4x7x1x9xf64>
+  loop.kernel @k_red ins(%x, %y : memref<1x4x7x8xf64>, memref<1x2x9x8xf64>) outs(%red : memref<1x4x7x1x9xf64>) {
+    loop.for free %a0 < 1 {
+      loop.for free %a1 < 4 {
+        loop.for free %a2 < 7 {
+          loop.for free %a3 < 1 {
+            loop.for free %a4 < 9 {
+              %acc = loop.for reduce %r0 < 8 -> f64 {
+                %in = loop.load %x[%a0, %a1, %a2, %r0] : memref<1x4x7x8xf64>
+                %in_1 = loop.load %y[%a0, %a1 floordiv 2, %a4, %r0] : memref<1x2x9x8xf64>
+                %in_2 = arith.mulf %in, %in_1 : f64
+                loop.accumulate add %in_2 : f64
+              }
+              loop.store %acc, %red[%a0, %a1, %a2, %a3, %a4] : memref<1x4x7x1x9xf64>
+            }
+          }
+        }
+      }
+    }
+  }
+  %0 = memref.alloc() : memref<1x4x7x9xf64>
+  loop.kernel @k_op ins(%red : memref<1x4x7x1x9xf64>) outs(%0 : memref<1x4x7x9xf64>) {
+    %1 = arith.constant 0.353553385 : f64
+    loop.for free %a0_1 < 1 {
+      loop.for free %a1_1 < 4 {
+        loop.for free %a2_1 < 7 {
+          %acc_1 = loop.for reduce %r0_1 < 9 -> f64 {
+            %in_3 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_1] : memref<1x4x7x1x9xf64>
+            %in_4 = arith.mulf %in_3, %1 : f64
+            loop.accumulate max %in_4 : f64
+          }
+          %acc_2 = loop.for reduce %r0_2 < 9 -> f64 {
+            %in_5 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_2] : memref<1x4x7x1x9xf64>
+            %a = arith.mulf %in_5, %1 : f64
+            %2 = arith.subf %a, %acc_1 : f64
+            %in_6 = math.exp %2 : f64
+            loop.accumulate add %in_6 : f64
+          }
+          loop.for free %a3_1 < 9 {
+            %in_7 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %a3_1] : memref<1x4x7x1x9xf64>
+            %a_1 = arith.mulf %in_7, %1 : f64
+            %3 = arith.subf %a_1, %acc_1 : f64
+            %a_2 = math.exp %3 : f64
+            %4 = arith.divf %a_2, %acc_2 : f64
+            loop.store %4, %0[%a0_1, %a1_1, %a2_1, %a3_1] : memref<1x4x7x9xf64>
+          }
+        }
+      }
+    }
+  }
+  %scaled_dot_product_attention = memref.alloc() : memref<1x4x7x4xf64>
+  loop.kernel @k_scaled_dot_product_attention ins(%0, %z : memref<1x4x7x9xf64>, memref<1x2x9x4xf64>) outs(%scaled_dot_product_attention : memref<1x4x7x4xf64>) {
+    loop.for free %a0_2 < 1 {
+      loop.for free %a1_2 < 4 {
+        loop.for free %a2_2 < 7 {
+          loop.for free %a3_2 < 4 {
+            %acc_3 = loop.for reduce %r0_3 < 9 -> f64 {
+              %in_8 = loop.load %0[%a0_2, %a1_2, %a2_2, %r0_3] : memref<1x4x7x9xf64>
+              %in_9 = loop.load %z[%a0_2, %a1_2 floordiv 2, %r0_3, %a3_2] : memref<1x2x9x4xf64>
+              %in_10 = arith.mulf %in_8, %in_9 : f64
+              loop.accumulate add %in_10 : f64
+            }
+            loop.store %acc_3, %scaled_dot_product_attention[%a0_2, %a1_2, %a2_2, %a3_2] : memref<1x4x7x4xf64>
+          }
+        }
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x4x7x4xf64>
+}
+
+// CHECK-LABEL: func.func @main(%x: memref<1x4x7x8xf64>
+// CHECK:       loop.kernel @k_red
+// CHECK:       loop.kernel @k_op
+// CHECK:       loop.kernel @k_scaled_dot_product_attention
+// CHECK-NOT:   attn.softmax_reduce
