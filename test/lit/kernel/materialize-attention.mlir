@@ -43,11 +43,13 @@ func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1
 }
 // CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
 // CHECK-SAME:    grid [2, 1, 1] block [32, 1, 1] smem 1536
+// CHECK-DAG:     %[[C0:[0-9a-z_]+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C2:[0-9a-z_]+]] = arith.constant 2 : index
 // CHECK:         %qs = kernel.smem dynamic offset 0 : memref<16x12xf32, #kernel.smem>
 // CHECK:         %ks = kernel.smem dynamic offset 768 : memref<8x12xf32, #kernel.smem>
 // CHECK:         %vs = kernel.smem dynamic offset 1152 : memref<8x12xf32, #kernel.smem>
-// CHECK:         %tiles = arith.minsi %last, %c2 : index
-// CHECK:         kernel.cp_async %qs[%r, %c], %x[%c0, %a1, %row, %c] bytes 16
+// CHECK:         %tiles = arith.minsi %last, %[[C2]] : index
+// CHECK:         kernel.cp_async %qs[%r, %c], %x[%[[C0]], %a1, %row, %c] bytes 16
 // CHECK:         kernel.for %j = 0 to %tiles step 1 {
 // CHECK:           kernel.cp_async %vs
 // CHECK-COUNT-3:   mma.sync m16n8k8
