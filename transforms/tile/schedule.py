@@ -26,6 +26,10 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   A matmul with an epilogue that rules out split-K (SwiGLU's `silu(gate) * up`) is also tried
   with the epilogue split off into a pointwise kernel (split-epilogue), modeled as its bytes over
   the copy bandwidth plus a launch; TinyLlama's up projection at seq 128 takes that;
+- flash attention: fuse-attention's `attn.softmax_reduce` (scores, softmax and P @ V as one
+  reduction): tile-attention's one flash kernel per attention, 64 query rows per block, key tiles
+  of 64 (32 past head dim 64, which keeps d 128's registers from spilling), on the tensor cores
+  (mma.sync, 3xtf32 or tf32) or SIMT fp32 by the schedule's precision;
 - attention: a contraction holding further reductions (softmax's max and sum fused into P @ V):
   one row of queries per block like a row reduction, K/V rows staged;
 - row reduction: the rest (norms, softmax, sums): a block per row, the reduce shared by the
@@ -46,8 +50,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
 
-from dpl.dialects import loop, mma, tile
+from dpl.dialects import attn, loop, mma, tile
 from dpl.transforms import all_passes
+from dpl.transforms.loop.attention import match_attention
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.options import check_option
@@ -63,6 +68,7 @@ PIPELINES: dict[str, str] = {
     "pointwise": "tileify,vectorize-pointwise,blockify-launch,mark-unroll",
     "row reduction": ROW,
     "attention": ROW,
+    "flash attention": "tile-attention{{tile={tile} precision={precision}}}",
     "matmul": "tileify,chunk-matmul-k,"
     "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} tile-elements={tile_elements}}},"
     "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
@@ -96,6 +102,8 @@ MATMUL_TILES = (MatmulTile(4, 4, 3, 2.62), MatmulTile(8, 8, 1, 3.2))
 
 
 def classify(kernel: loop.KernelOp) -> str:
+    if any(isinstance(op, attn.SoftmaxReduceOp) for op in kernel.walk()):
+        return "flash attention"
     if not has_reduce(kernel):
         return "pointwise"
     if is_contraction(kernel):
@@ -190,7 +198,7 @@ def modeled_us(block: Block, sms: int) -> float:
 @dataclass(frozen=True)
 class Schedule(ModulePass):
     """Schedule each loop kernel with the tile pipeline of its class (pointwise, row
-    reduction, matmul, attention)."""
+    reduction, matmul, attention, flash attention)."""
 
     name = "schedule"
 
@@ -215,9 +223,18 @@ class Schedule(ModulePass):
             if cls == "matmul":
                 self.schedule_matmul(ctx, kernel)
                 continue
-            spec = PIPELINES[cls].format(target=self.target)
+            if cls == "flash attention":
+                spec = self.flash_spec(kernel)
+            else:
+                spec = PIPELINES[cls].format(target=self.target)
             LOG.info(f"schedule: @{kernel.sym_name.data} is {cls}: {spec}")
             run_isolated(ctx, kernel, spec)
+
+    def flash_spec(self, kernel: loop.KernelOp) -> str:
+        nest = match_attention(kernel)
+        depth = 0 if isinstance(nest, str) else max(nest.sizes["depth"], nest.sizes["value_depth"])
+        precision = check_precision(self.precision, self.target)
+        return PIPELINES["flash attention"].format(tile=64 if depth <= 64 else 32, precision=precision)
 
     def schedule_matmul(self, ctx: Context, kernel: loop.KernelOp) -> None:
         """Schedule `kernel` with each tensor-core candidate (schedule_mma.mma_candidates), each
