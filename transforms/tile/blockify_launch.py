@@ -41,6 +41,7 @@ from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
+from dpl.transforms.tunable import tunable
 
 K = tile.AxisKind
 
@@ -166,7 +167,7 @@ class BlockifyLaunch(ModulePass):
 
     name = "blockify-launch"
 
-    block_size: int = 256
+    block_size: int = tunable(256, (64, 128, 256, 512, 1024))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t in tiles(op):

@@ -38,6 +38,7 @@ from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.matmul import for_each_tile, matmul_info, rewrite_value
+from dpl.transforms.tunable import tunable
 
 
 def chunk_k(t: tile.TileOp, kt: int) -> str | None:
@@ -84,7 +85,7 @@ class ChunkMatmulK(ModulePass):
 
     name = "chunk-matmul-k"
 
-    k_tile: int = 32
+    k_tile: int = tunable(32, (8, 16, 32, 64))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for where, reason in for_each_tile(op, lambda t: chunk_k(t, self.k_tile)):

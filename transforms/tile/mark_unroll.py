@@ -15,6 +15,7 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.transforms.tile.common import LOG
+from dpl.transforms.tunable import tunable
 
 LOOPS = (loop.ForOp, tile.StridedForOp)
 
@@ -25,7 +26,7 @@ class MarkUnroll(ModulePass):
 
     name = "mark-unroll"
 
-    max_extent: int = 8
+    max_extent: int = tunable(8, (4, 8, 16, 32, 64))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, tile.KernelOp)]:

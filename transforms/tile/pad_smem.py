@@ -22,6 +22,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import tile
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.stages import describe, stages
+from dpl.transforms.tunable import tunable
 
 BANKS = 32
 """Shared-memory banks (each 4 bytes wide)."""
@@ -33,7 +34,7 @@ class PadSmem(ModulePass):
 
     name = "pad-smem"
 
-    pad: int = 1
+    pad: int = tunable(1, (1, 2, 4, 8))
 
     def __post_init__(self):
         if self.pad < 1:

@@ -34,6 +34,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import tile
 from dpl.transforms.tile.common import LOG, rebuild_tile
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile, matmul_info
+from dpl.transforms.tunable import tunable
 
 K = tile.AxisKind
 
@@ -98,8 +99,8 @@ class RegisterTile(ModulePass):
 
     name = "register-tile"
 
-    rows: int = 4
-    cols: int = 4
+    rows: int = tunable(4, (1, 2, 4, 8))
+    cols: int = tunable(4, (1, 2, 4, 8))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for where, reason in for_each_tile(op, lambda t: register_tile(t, self.rows, self.cols)):

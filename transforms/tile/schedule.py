@@ -25,27 +25,43 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   block's threads (warp shuffles), rows read more than once staged in shared memory.
 
 `dpl compile -v` logs each kernel's class and pipeline. The per-kernel pipelines are plain
-pipeline strings (`PIPELINES`), so any of them can be run by hand with `dpl-opt --pass-pipeline`.
+pipeline strings (`PIPELINES`), so any of them can be run by hand with `dpl-opt --pass-pipeline`;
+each scheduled `tile.kernel` records the one that made it as `tile.schedule = "<pipeline>"`.
+
+Tuned schedules. The space of a kernel (`kernel_space`) has one dimension per tunable option
+(`dpl.transforms.tunable`) of the passes of its class's pipeline, plus the schedule's own
+`split-epilogue` for a matmul with an epilogue it can split. A `loop.kernel` carrying
+`tile.point = {rows = 8 : i64, k_tile = 64 : i64, ...}` (a point of that space; options left out
+keep their class default) is scheduled with its class's pipeline at that point (`point_spec`)
+instead of the heuristics; `tile.tuned = {...}` (what the tuner measured) is kept on the tile
+kernel, so `--ir tile` shows which kernels are tuned. `dpl tune` (driver/tune.py) finds the
+points and the driver attaches them from its cache. An option value the pass rejects is the
+pass's one-line error; an option the class's passes do not have is an error naming the options
+they do have. `default_point` is the point the heuristics pick.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i1, i64
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 
 from dpl.dialects import loop, tile
 from dpl.transforms import all_passes
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
+from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import parse_target
+from dpl.transforms.tunable import tunable, tunables
 
 ROW = "tileify,blockify-launch,cooperative-reduce,stage-inputs,mark-unroll"
 
@@ -103,7 +119,20 @@ def run_isolated(ctx: Context, kernel: loop.KernelOp, spec: str) -> None:
 
 def scratch(ctx: Context, kernel: loop.KernelOp, spec: str) -> tuple[Block, dict[SSAValue, SSAValue]]:
     """`kernel` copied into a scratch @main and scheduled there by `spec`: the scratch block and
-    the map from its arguments back to the buffers they stand for."""
+    the map from its arguments back to the buffers they stand for. Each tile kernel `spec` makes
+    records it as `tile.schedule` (unless a nested schedule recorded its own)."""
+    module, back = scratch_module(kernel)
+    PassPipeline.parse_spec(all_passes(), spec).apply(ctx, module)
+    block = module_block(module)
+    for k in block.ops:
+        if isinstance(k, tile.KernelOp) and SCHEDULE not in k.attributes:
+            k.attributes[SCHEDULE] = StringAttr(spec)
+    return block, back
+
+
+def scratch_module(kernel: loop.KernelOp) -> tuple[ModuleOp, dict[SSAValue, SSAValue]]:
+    """A module whose @main holds a copy of `kernel` alone, its arguments standing for the
+    buffers `kernel` uses (named alike), and the map from those arguments back to the buffers."""
     outer = list(dict.fromkeys([*kernel.ins, *kernel.outs]))
     block = Block(arg_types=[v.type for v in outer])
     for arg, v in zip(block.args, outer):
@@ -112,8 +141,13 @@ def scratch(ctx: Context, kernel: loop.KernelOp, spec: str) -> tuple[Block, dict
     block.add_op(kernel.clone(value_mapper=inward))
     block.add_op(func.ReturnOp())
     module = ModuleOp([func.FuncOp("main", ([v.type for v in outer], []), Region(block))])
-    PassPipeline.parse_spec(all_passes(), spec).apply(ctx, module)
-    return block, dict(zip(block.args, outer))
+    return module, dict(zip(block.args, outer))
+
+
+def module_block(module: ModuleOp) -> Block:
+    """The body of a scratch module's @main."""
+    main = next(op for op in module.ops if isinstance(op, func.FuncOp))
+    return main.body.block
 
 
 def commit(kernel: loop.KernelOp, block: Block, back: dict[SSAValue, SSAValue]) -> None:
@@ -186,12 +220,18 @@ class Schedule(ModulePass):
     target: str = "sm_90"
     sms: int = 132
     """The GPU's multiprocessors, for the matmul launch model (an H100 SXM has 132)."""
+    split_epilogue: bool | None = tunable(None, (False, True))
+    """A matmul with an epilogue: split it off (true), keep it (false), or the model decides."""
 
     def __post_init__(self):
         parse_target(self.target)  # a malformed target is a one-line error before any work
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, loop.KernelOp)]:
+            point = kernel.attributes.get(POINT)
+            if point is not None:
+                self.schedule_point(ctx, kernel, read_point(kernel, point))
+                continue
             cls = classify(kernel)
             if cls == "matmul":
                 self.schedule_matmul(ctx, kernel)
@@ -203,18 +243,204 @@ class Schedule(ModulePass):
     def schedule_matmul(self, ctx: Context, kernel: loop.KernelOp) -> None:
         """Schedule `kernel` with each of MATMUL_TILES, and (if it has an epilogue) split from
         its epilogue, and keep the one of least modeled time."""
+        tried, best = self.choose_matmul(ctx, kernel)
+        what, spec, block, back = tried[best]
+        commit(kernel, block, back)
+
+    def choose_matmul(self, ctx: Context, kernel: loop.KernelOp) -> tuple[list[tuple[str, str, Block, dict]], int]:
+        """The schedules tried for matmul `kernel` (what, spec, scratch block, map back) and the
+        index of the one of least modeled time."""
         name = kernel.sym_name.data
         tried = []
-        for choice in MATMUL_TILES:
-            spec = choice.spec(self.target, self.sms)
-            what = f"{choice.rows * 16} x {choice.cols * 16}"
-            tried.append((what, spec, *scratch(ctx, kernel, spec)))
-        if split_epilogue_declines(kernel) is None:
+        split = split_epilogue_declines(kernel) is None and self.split_epilogue is not False
+        if not (split and self.split_epilogue):
+            for choice in MATMUL_TILES:
+                spec = choice.spec(self.target, self.sms)
+                what = f"{choice.rows * 16} x {choice.cols * 16}"
+                tried.append((what, spec, *scratch(ctx, kernel, spec)))
+        if split:
             spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms}}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec)))
         costs = [modeled_us(block, self.sms) for _, _, block, _ in tried]
         best = min(range(len(tried)), key=lambda i: (costs[i], i))
-        what, spec, block, back = tried[best]
         modeled = ", ".join(f"{w}: {c:.0f} us" for (w, *_), c in zip(tried, costs))
-        LOG.info(f"schedule: @{name} is matmul, {what} (modeled {modeled}): {spec}")
-        commit(kernel, block, back)
+        LOG.info(f"schedule: @{name} is matmul, {tried[best][0]} (modeled {modeled}): {tried[best][1]}")
+        return tried, best
+
+    def schedule_point(self, ctx: Context, kernel: loop.KernelOp, point: dict[str, object]) -> None:
+        """Schedule `kernel` at `point` of its space (its `tile.point`) instead of the heuristics."""
+        name, cls = kernel.sym_name.data, classify(kernel)
+        if point.get(SPLIT_EPILOGUE):  # the contraction gets the rest of the point, the epilogue its default
+            module, back = scratch_module(kernel)
+            block = module_block(module)
+            (copy,) = [k for k in block.ops if isinstance(k, loop.KernelOp)]
+            copy.attributes.pop(POINT)
+            split_epilogue(copy)
+            inner = {k: v for k, v in point.items() if k != SPLIT_EPILOGUE}
+            for part in [k for k in block.ops if isinstance(k, loop.KernelOp)]:
+                if classify(part) == "matmul":
+                    part.attributes[POINT] = point_attr(inner)
+                    if TUNED in kernel.attributes:
+                        part.attributes[TUNED] = kernel.attributes[TUNED]
+            LOG.info(f"schedule: @{name} is matmul, epilogue split off at {format_point(point)}")
+            Schedule(self.target, self.sms).apply(ctx, module)
+            commit(kernel, block, back)
+            return
+        try:
+            spec = point_spec(cls, point, self.target, self.sms)
+        except ValueError as e:
+            raise ValueError(f"schedule: @{name}: {POINT}: {e}") from None
+        how = "tuned" if TUNED in kernel.attributes else "given"
+        LOG.info(f"schedule: @{name} is {cls}, {how} point {format_point(point)}: {spec}")
+        run_isolated(ctx, kernel, spec)
+
+    def default_point(self, ctx: Context, kernel: loop.KernelOp) -> dict[str, object]:
+        """The point of `kernel_space(kernel)` that the heuristics pick (what `apply` would do
+        without a `tile.point`)."""
+        cls = classify(kernel)
+        point = class_defaults(cls, self.target, self.sms)
+        if cls != "matmul":
+            return point
+        tried, best = self.choose_matmul(ctx, kernel)
+        if SPLIT_EPILOGUE in kernel_space(kernel):
+            point[SPLIT_EPILOGUE] = tried[best][0] == "epilogue split off"
+        if point.get(SPLIT_EPILOGUE):
+            module, _ = scratch_module(kernel)
+            (copy,) = [k for k in module_block(module).ops if isinstance(k, loop.KernelOp)]
+            split_epilogue(copy)
+            parts = [k for k in module_block(module).ops if isinstance(k, loop.KernelOp)]
+            (acc,) = [k for k in parts if classify(k) == "matmul"]
+            point.update({k: v for k, v in self.default_point(ctx, acc).items() if k != SPLIT_EPILOGUE})
+            return point
+        choice = MATMUL_TILES[best]
+        point.update(rows=choice.rows, cols=choice.cols)
+        return point
+
+
+# ------------------------------------------------------------------------------------------------
+# The tuning space and its points
+
+POINT = "tile.point"
+"""`loop.kernel` attribute: the point of its space to schedule it at, instead of the heuristics."""
+TUNED = "tile.tuned"
+"""Kernel attribute: what the tuner measured for the point (kept on the tile kernels)."""
+SCHEDULE = "tile.schedule"
+"""`tile.kernel` attribute: the pipeline string that scheduled it."""
+SPLIT_EPILOGUE = "split_epilogue"
+"""The schedule's own dimension: a matmul's epilogue split off into a kernel of its own."""
+
+
+def class_pipeline(cls: str, target: str, sms: int, rows: int = 4, cols: int = 4) -> str:
+    """The pipeline string of class `cls` as the schedule runs it (a matmul with a `rows` x `cols`
+    register tile)."""
+    if cls == "matmul":
+        return matmul_tile(rows, cols).spec(target, sms)
+    return PIPELINES[cls].format(target=target, sms=sms)
+
+
+def matmul_tile(rows: int, cols: int) -> MatmulTile:
+    """The MATMUL_TILES entry of a rows x cols register tile, else one whose blocks per SM for
+    the split-K model are guessed from its registers (16 cells: 3 blocks, 64: 1)."""
+    for choice in MATMUL_TILES:
+        if (choice.rows, choice.cols) == (rows, cols):
+            return choice
+    return MatmulTile(rows, cols, max(1, min(8, 48 // (rows * cols))), 0.0)
+
+
+def _pass_specs(spec: str) -> list[tuple[ArgSpec, type[ModulePass]]]:
+    passes = all_passes()
+    return [(a, passes[a.name]()) for a in parse_pipeline(spec)]
+
+
+def class_space(cls: str) -> dict[str, tuple[object, ...]]:
+    """Every tunable option of the passes of class `cls`'s pipeline (name -> choices); two
+    passes declaring one name share the dimension (the choices both allow)."""
+    space: dict[str, tuple[object, ...]] = {}
+    for _, pass_cls in _pass_specs(class_pipeline(cls, "sm_90", 1)):
+        for name, choices in tunables(pass_cls).items():
+            space[name] = tuple(c for c in space[name] if c in choices) if name in space else choices
+    if cls == "matmul":
+        space[SPLIT_EPILOGUE] = tunables(Schedule)["split_epilogue"]
+    return space
+
+
+def kernel_space(kernel: loop.KernelOp) -> dict[str, tuple[object, ...]]:
+    """The tuning space of `kernel`: its class's, without a split of an epilogue it lacks."""
+    space = class_space(classify(kernel))
+    if SPLIT_EPILOGUE in space and split_epilogue_declines(kernel) is not None:
+        del space[SPLIT_EPILOGUE]
+    return space
+
+
+def class_defaults(cls: str, target: str, sms: int) -> dict[str, object]:
+    """Each dimension of class `cls`'s space at the value its default pipeline gives it."""
+    point: dict[str, object] = {}
+    for arg, pass_cls in _pass_specs(class_pipeline(cls, target, sms)):
+        given = arg.normalize_parameter_names().parameters
+        for name in tunables(pass_cls):
+            if name not in point:
+                point[name] = given[name][0] if name in given else getattr(pass_cls(), name)
+    return point
+
+
+def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int) -> str:
+    """The pipeline string of class `cls` at `point`: each pass of the class's pipeline with its
+    tunable options set from the point (the pass checks the values: a ValueError names them)."""
+    space = class_space(cls)
+    unknown = [k for k in point if k not in space]
+    if unknown:
+        raise ValueError(
+            f"'{unknown[0]}' is not a tunable option of a {cls} kernel "
+            f"(those are: {', '.join(space)})"
+        )
+    rows, cols = int(point.get("rows", 4)), int(point.get("cols", 4))  # type: ignore[arg-type]
+    parts = []
+    for arg, pass_cls in _pass_specs(class_pipeline(cls, target, sms, rows, cols)):
+        params = dict(arg.normalize_parameter_names().parameters)
+        for name in tunables(pass_cls):
+            if name in point:
+                params[name] = (point[name],)  # type: ignore[assignment]
+        pass_cls.from_pass_spec(ArgSpec(arg.name, params))  # the pass's own checks of its options
+        parts.append(spec_text(arg.name, params))
+    return ",".join(parts)
+
+
+def spec_text(name: str, params: Mapping[str, tuple[object, ...]]) -> str:
+    """`name{a-b=1 c=true}` as a pipeline string writes it (strings unquoted where they can be)."""
+
+    def value(v: object) -> str:
+        if isinstance(v, bool):
+            return str(v).lower()
+        if isinstance(v, str) and not v.replace("_", "").isalnum():
+            return f'"{v}"'
+        return str(v)
+
+    args = " ".join(f"{k.replace('_', '-')}={','.join(map(value, v))}" for k, v in params.items())
+    return f"{name}{{{args}}}" if args else name
+
+
+def point_attr(point: Mapping[str, object]) -> DictionaryAttr:
+    """`point` as the `tile.point` attribute."""
+    return DictionaryAttr(
+        {k: IntegerAttr(int(v), i1) if isinstance(v, bool) else IntegerAttr(int(v), i64) for k, v in point.items()}  # type: ignore[arg-type]
+    )
+
+
+def read_point(kernel: loop.KernelOp, attr: object) -> dict[str, object]:
+    """The `tile.point` of `kernel` as a dict (a malformed one is a one-line ValueError)."""
+    where = f"schedule: @{kernel.sym_name.data}: {POINT}"
+    if not isinstance(attr, DictionaryAttr):
+        raise ValueError(f"{where} must be a dictionary of option values, got {attr}")
+    point: dict[str, object] = {}
+    for k, v in attr.data.items():
+        if isinstance(v, IntegerAttr) and v.type == i1:
+            point[k] = bool(v.value.data)
+        elif isinstance(v, IntegerAttr):
+            point[k] = v.value.data
+        else:
+            raise ValueError(f"{where}: {k} must be an integer or a bool, got {v}")
+    return point
+
+
+def format_point(point: Mapping[str, object]) -> str:
+    return "{" + ", ".join(f"{k}={str(v).lower()}" for k, v in point.items()) + "}"

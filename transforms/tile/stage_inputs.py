@@ -53,6 +53,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import loop, tile
 from dpl.transforms.tile.common import LOG, linear, linear_expr, simplify_map, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, form_expr, matmul_info, substitute, value_form
+from dpl.transforms.tunable import tunable
 
 
 def _loop_bound(v: SSAValue) -> int | None:
@@ -351,7 +352,7 @@ class StageInputs(ModulePass):
 
     name = "stage-inputs"
 
-    min_reuse: int = 2
+    min_reuse: int = tunable(2, (2, 4, 16))
     smem_bytes: int = 48 * 1024
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
