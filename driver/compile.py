@@ -33,6 +33,7 @@ from dpl.frontend import capture
 from dpl.frontend.check import fresh_inputs
 from dpl.transforms.kernel.fuse_launches import FUSED_ATTR
 from dpl.transforms.loop.split_epilogue import split_epilogue
+from dpl.driver.tuned import Tuning, run_tuned
 from dpl.transforms.loop.split_nests import split_kernel
 from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline
 
@@ -129,27 +130,30 @@ class Compiled:
 
 
 def lower(
-    prog: Any, pipeline: str | None = None, verbose: bool = False, progress: Progress | None = None
+    prog: Any, pipeline: str | None = None, verbose: bool = False, progress: Progress | None = None,
+    tuning: Tuning | None = None,
 ) -> tuple[ModuleOp, dict[str, int]]:
     """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level);
     returns the module and each kernel's flops counted at loop level. A repeated block of ops
-    (decoder layers) is lowered once (`driver.blocks`)."""
+    (decoder layers) is lowered once (`driver.blocks`). Kernels tuned for this GPU get their
+    tuned schedules (`tuning`, by default the user's tuning cache: `driver.tuned`)."""
     progress = progress or quiet()
+    tuning = Tuning.default() if tuning is None else tuning
     with progress.stage("passes"):
         return lower_by_blocks(
-            prog.module, lambda piece: lower_whole(piece, pipeline, verbose), progress.step
+            prog.module, lambda piece: lower_whole(piece, pipeline, verbose, tuning), progress.step
         )
 
 
 def lower_whole(
-    module: ModuleOp, pipeline: str | None = None, verbose: bool = False
+    module: ModuleOp, pipeline: str | None = None, verbose: bool = False, tuning: Tuning | None = None
 ) -> tuple[ModuleOp, dict[str, int]]:
     """`lower` of a torch-level module as one piece."""
     module = module.clone()
     run_pipeline(module, IR_PIPELINES["loop"], verbose)
     loop_module = module.clone()
     rest = pipeline if pipeline is not None else kernel_schedule()
-    run_pipeline(module, rest, verbose)
+    run_tuned(module, rest, tuning, verbose)
     parts = {f.sym_name.data: fused_parts(f) for f in module.walk() if isinstance(f, K.KernelFuncOp)}
     names = {p for ps in parts.values() for p in ps}
     flops = loop_flops(_split_as_scheduled(loop_module, names))
@@ -179,16 +183,22 @@ def _split_as_scheduled(module: ModuleOp, names: set[str]) -> ModuleOp:
     return module
 
 
-def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False) -> Compiled:
-    """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it."""
+def compile(
+    fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
+    tune_cache: bool = True,
+) -> Compiled:
+    """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it (with
+    the tuned schedules of the tuning cache unless `tune_cache=False`)."""
     module = fn if isinstance(fn, torch.nn.Module) else _Lambda(fn)
     cpu = [x.detach().cpu() for x in example_inputs]
-    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose)
+    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose, tune_cache)
 
 
-def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False) -> Compiled:
+def compile_program(
+    prog: Any, pipeline: str | None = None, verbose: bool = False, tune_cache: bool = True
+) -> Compiled:
     """Compile an already captured `dpl.frontend` Program (e.g. from `capture_expression`)."""
-    kmodule, flops = lower(prog, pipeline, verbose)
+    kmodule, flops = lower(prog, pipeline, verbose, tuning=Tuning.default(tune_cache))
     return Compiled(prog, kmodule, flops)
 
 

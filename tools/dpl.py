@@ -7,10 +7,14 @@
     dpl run --model tinyllama-layer --seq 128 --bench --profile    # and time it against PyTorch
     dpl run --model tinyllama --seq 128 [--weights DIR] [--bench]  # a whole model vs HF float64
     dpl compile --weights DIR --seq 128 --ir cuda                  # a local HF folder's model
+    dpl tune -c "torch.nn.Linear(3584,3584)(torch.randn(1,128,3584))" --budget-s 120   # GPU
+    dpl compile -c EXPR --ir tile [--no-tune-cache]                # tuned kernels show tile.tuned
 
 The program is captured into torch IR (dpl.frontend), then the pass pipeline that produces the
 requested level (`IR_PIPELINES`) runs over it and the module is printed; `--ir cuda` prints the
-CUDA source instead. Errors a user can cause end in one line `dpl: error: ...`.
+CUDA source instead. Kernels that `dpl tune` tuned for this GPU (the tuning cache, driver/tuned.py)
+get their tuned schedules unless `--no-tune-cache`. Errors a user can cause end in one line
+`dpl: error: ...`.
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ from collections.abc import Sequence
 
 import torch
 
+from dpl.driver.tuned import Tuning, run_tuned
 from dpl.tools.common import guarded
-from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+from dpl.transforms.pipelines import IR_PIPELINES
 
 #: `--model` names: (hf config name, whole model?)
 MODELS: dict[str, tuple[str, bool]] = {
@@ -122,13 +127,14 @@ def compile_cmd(args: argparse.Namespace) -> None:
         from dpl.driver.models import weight_shapes
 
         checkpoint.check(weight_shapes(prog))
+    tuning = Tuning.default(not args.no_tune_cache, args.tune_device)
     if args.ir in ("kernel", "cuda") and args.pipeline is None:
         from dpl.driver.compile import lower
 
-        module, _ = lower(prog, verbose=bool(args.verbose), progress=progress)  # a repeated block once
+        module, _ = lower(prog, verbose=bool(args.verbose), progress=progress, tuning=tuning)  # a repeated block once
     else:
         spec = args.pipeline if args.pipeline is not None else IR_PIPELINES[args.ir]
-        run_pipeline(module, spec, args.verbose)
+        run_tuned(module, spec, tuning, args.verbose)
     if args.ir == "cuda" and args.pipeline is None:
         try:
             from dpl.backend.cuda_printer import print_cuda
@@ -150,7 +156,7 @@ def run_cmd(args: argparse.Namespace) -> None:
         run_model(args, cfg)
         return
     prog = capture_program(args)
-    compiled = compile_program(prog, args.pipeline, args.verbose > 1)
+    compiled = compile_program(prog, args.pipeline, args.verbose > 1, tune_cache=not args.no_tune_cache)
     err = check_parity(compiled, prog)
     tol = parity_tolerance(prog)
     verdict = "ok" if err < tol else "FAIL"
@@ -186,7 +192,7 @@ def run_model(args: argparse.Namespace, cfg) -> None:
 
     progress = Progress()
     check = check_causal_lm(cfg, args.seq, getattr(args, "checkpoint", None), pipeline=args.pipeline,
-                            progress=progress)  # fmt: skip
+                            progress=progress, tune_cache=not args.no_tune_cache)  # fmt: skip
     program, times = check.program, check.program.times
     ok = check.rel_err < MODEL_TOLERANCE and check.agree == check.positions
     label = args.weights if args.weights is not None else f"{args.model} (random weights)"
@@ -221,6 +227,33 @@ def run_model(args: argparse.Namespace, cfg) -> None:
         sys.exit(1)
 
 
+def tune_cmd(args: argparse.Namespace) -> None:
+    """`dpl tune`: tune every distinct kernel of the program on this GPU (driver/tune.py)."""
+    from dpl.driver.progress import Progress
+    from dpl.driver.tune import GpuMeasurer, format_results, program_kernels, summary, tune, write_stderr
+    from dpl.driver.tune_cache import TuneCache
+
+    if not torch.cuda.is_available():
+        raise ValueError("dpl tune needs a CUDA GPU to measure on")
+    if args.budget_s <= 0 or args.trials < 1:
+        raise ValueError("--budget-s must be positive and --trials at least 1")
+    progress = Progress()
+    with progress.stage("capture"):
+        prog = capture_program(args)
+    with progress.stage("kernels"):
+        kernels = program_kernels(prog.module)
+    measurer = GpuMeasurer()
+    try:
+        results = tune(kernels, TuneCache(), measurer, method=args.method, trials=args.trials,
+                       budget_s=args.budget_s, workers=args.workers, seed=args.seed, retune=args.retune,
+                       progress=progress, log=write_stderr if args.verbose else None)  # fmt: skip
+    finally:
+        measurer.close()
+    print(f"dpl tune: {measurer.device}, method {args.method}")
+    print(format_results(results))
+    print(summary(results))
+
+
 #: Whole models: logits within this relative error of HF's in float64 (DESIGN.md's bar for
 #: matmul chains), and the same argmax token at every position.
 MODEL_TOLERANCE = 1e-4
@@ -234,6 +267,10 @@ def _source_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seq", type=int, default=16, help="sequence length for --model (default 16)")
     p.add_argument("--num-layers", type=int, default=None, help="override the depth of a whole model")
     p.add_argument("-v", "--verbose", action="count", default=0, help="log the passes as they run")
+    p.add_argument("--no-tune-cache", action="store_true",
+                   help="ignore the tuning cache (default schedules; for tune: measure everything again)")
+    p.add_argument("--tune-device", default=None, metavar="NAME",
+                   help="use the schedules tuned for this GPU (default: this machine's, or $DPL_TUNE_DEVICE)")
     p.add_argument("--weights", default=None, metavar="DIR",
                    help="a local Hugging Face model folder (config.json, *.safetensors): its model "
                         "and weights (with --model, which must match)")  # fmt: skip
@@ -257,6 +294,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                           "eager,compile for a whole model)")  # fmt: skip
     run.add_argument("--json", default=None, help="write the --bench result here")
     run.add_argument("--name", default=None, help="the case's name in the --bench result")
+    tun = sub.add_parser("tune", help="search each kernel's schedule on the GPU; later compiles use the picks")
+    _source_args(tun)
+    tun.add_argument("--budget-s", type=float, default=300.0, help="the search's time in seconds (default 300)")
+    tun.add_argument("--trials", type=int, default=64, help="the most points tried per kernel (default 64)")
+    tun.add_argument("--method", choices=("evolve", "random"), default="evolve",
+                     help="evolutionary search from the cost model's pick, or random sampling")
+    tun.add_argument("--workers", type=int, default=None, help="processes compiling candidates (default: cores - 1)")
+    tun.add_argument("--seed", type=int, default=0, help="the search's random seed")
+    tun.add_argument("--retune", action="store_true", help="search again kernels the cache has a pick for")
     args = parser.parse_args(argv)
     if args.expr is None and args.model is None and args.weights is None:
         parser.error("one of -c, --model or --weights is required")
@@ -265,6 +311,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command == "run":
         args.dtype = "f32"
         guarded("dpl", lambda: run_cmd(args))
+    elif args.command == "tune":
+        args.dtype = "f32"
+        args.retune = args.retune or args.no_tune_cache
+        guarded("dpl", lambda: tune_cmd(args))
     else:
         guarded("dpl", lambda: compile_cmd(args))
 

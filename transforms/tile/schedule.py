@@ -398,7 +398,8 @@ def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int) -> 
     for arg, pass_cls in _pass_specs(class_pipeline(cls, target, sms, rows, cols)):
         params = dict(arg.normalize_parameter_names().parameters)
         for name in tunables(pass_cls):
-            if name in point:
+            given = params[name][0] if name in params else getattr(pass_cls(), name)
+            if name in point and point[name] != given:  # written only where it changes something
                 params[name] = (point[name],)  # type: ignore[assignment]
         pass_cls.from_pass_spec(ArgSpec(arg.name, params))  # the pass's own checks of its options
         parts.append(spec_text(arg.name, params))
