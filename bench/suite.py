@@ -1,7 +1,7 @@
 """dpl's benchmark suite: dpl vs PyTorch eager vs torch.compile on fp32 CUDA, one command.
 
     python bench/suite.py [--cases PATTERN] [--modes eager,compile,max-autotune] [--profile]
-                          [--out bench/results] [--budget-s 540] [--merge] [--list]
+                          [--out bench/results] [--budget-s 540] [--merge] [--list] [--no-tune-cache]
 
 PATTERN: comma-separated regular expressions, a case runs if one matches part of its name
 (e.g. `--cases rmsnorm,linear_3584x512`). Each case is timed by `dpl.bench.harness.benchmark`
@@ -10,7 +10,8 @@ PATTERN: comma-separated regular expressions, a case runs if one matches part of
 measured; `python bench/chart.py <json>` draws the chart. Cases run cheapest first; once
 `--budget-s` seconds have passed the remaining cases are recorded as skipped (the lent device
 allows 10 minutes a command, torch.compile of a decoder layer takes tens of seconds); with
-`--merge`, a later run (e.g. `--cases layer`) adds its cases to the same day's file.
+`--merge`, a later run (e.g. `--cases layer`) adds its cases to the same day's file. dpl uses the
+schedules `dpl tune` picked for this GPU (the tuning cache) unless `--no-tune-cache`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from dpl.bench import harness as B
+from dpl.driver.compile import compile as dpl_compile
 
 DEV = "cuda"
 
@@ -162,7 +164,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     t_start = time.perf_counter()
     doc = B.environment()
-    doc.update(modes=modes, profile=args.profile, command=" ".join(sys.argv), cases=[])
+    doc.update(modes=modes, profile=args.profile, command=" ".join(sys.argv), cases=[],
+               tune_cache=not args.no_tune_cache)
+    dpl = None if not args.no_tune_cache else (lambda fn, *xs: dpl_compile(fn, *xs, tune_cache=False))
     os.makedirs(args.out, exist_ok=True)
     path = args.json or os.path.join(args.out, f"{doc['device_slug']}-{doc['date']}.json")
     kept: list[dict[str, Any]] = []
@@ -184,7 +188,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         torch.manual_seed(0)
         try:
             fn, inputs = case.make()
-            res = B.benchmark(case.name, fn, inputs, modes=modes, profile=args.profile,
+            res = B.benchmark(case.name, fn, inputs, dpl=dpl, modes=modes, profile=args.profile,
                               target_ms=case.target_ms, verbose=True)
         except Exception as e:  # noqa: BLE001 - a broken case must not end the suite
             traceback.print_exc()
@@ -217,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", help="results file (default <out>/<device>-<date>.json)")
     p.add_argument("--budget-s", type=float, default=540.0,
                    help="start no new case after this many seconds (default 540)")
+    p.add_argument("--no-tune-cache", action="store_true",
+                   help="dpl with its default schedules (by default kernels tuned by dpl tune use their picks)")
     p.add_argument("--merge", action="store_true",
                    help="keep the cases of an existing results file that this run does not redo")
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")

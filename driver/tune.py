@@ -122,11 +122,12 @@ def loop_pieces(module: ModuleOp) -> list[ModuleOp]:
 
 
 def program_kernels(module: ModuleOp, known: dict[str, Kernel] | None = None) -> list[Kernel]:
-    """The distinct loop kernels of torch-level `module` (a kernel already in `known`, by key,
-    counts one more use there and is not listed again)."""
+    """The distinct loop kernels of torch-level `module`, in order. With `known` (key -> Kernel,
+    shared by several programs), a kernel already there is that Kernel, counted once more in
+    its `uses`, and a new one is added to it."""
     known = {} if known is None else known
     ctx = make_context()
-    out = []
+    out: dict[str, Kernel] = {}
     for piece in loop_pieces(module):
         piece = piece.clone()
         run_pipeline(piece, BEFORE_SCHEDULE)
@@ -134,10 +135,10 @@ def program_kernels(module: ModuleOp, known: dict[str, Kernel] | None = None) ->
             key = kernel_key(k)
             if key in known:
                 known[key].uses += 1
-                continue
-            known[key] = kernel = _kernel(ctx, k, key)
-            out.append(kernel)
-    return out
+            else:
+                known[key] = _kernel(ctx, k, key)
+            out.setdefault(key, known[key])
+    return list(out.values())
 
 
 def _kernel(ctx, k: loop.KernelOp, key: str) -> Kernel:
@@ -199,6 +200,8 @@ class Measurer(Protocol):
 
     def confirm(self, kernel: Kernel, points: Sequence[Point], reference_ir: str, irs: Sequence[str]) -> list[float | None]: ...
 
+    def close(self) -> None: ...
+
 
 class GpuMeasurer:
     """Measures candidates in a child process that holds the GPU (restarted after a crash)."""
@@ -209,7 +212,8 @@ class GpuMeasurer:
         self._conn = None
         info = self._call({"op": "info"})
         if "error" in info:
-            raise RuntimeError(f"dpl tune: {info['error']}")
+            self._stop()
+            raise ValueError(f"cannot measure: {info['error']}")
         self.device: str = info["device"]
         self.arch: str | None = info["arch"]
 
@@ -235,7 +239,10 @@ class GpuMeasurer:
             if not self._conn.poll(self.timeout_s):
                 self._stop()
                 return {"error": f"timed out after {self.timeout_s:.0f} s", "crashed": True}
-            return self._conn.recv()
+            reply = self._conn.recv()
+            if reply.get("crashed"):  # it exited after answering: the next call starts another
+                self._stop()
+            return reply
         except (EOFError, OSError, BrokenPipeError):
             self._stop()
             return {"error": "the measuring process died (a crash on the GPU)", "crashed": True}
@@ -298,19 +305,35 @@ def _handle(request: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
         if not torch.cuda.is_available():
             return {"error": "no CUDA GPU to measure on (torch.cuda.is_available() is False)"}
         return {"device": torch.cuda.get_device_name(0), "arch": device_arch()}
-    key = request["key"]
-    if state.get("key") != key:  # a new kernel: its inputs, and the default schedule's outputs
-        state.clear()
-        host = _host(request["reference"])
-        inputs = _random_inputs(host)
-        state.update(key=key, inputs=inputs, reference=_outputs(host, inputs, request))
+    kernel = _kernel_state(request, state)
     if request["op"] == "measure":
-        return _measure_one(request["ir"], request, state)
-    results = [_measure_one(ir, request, state, check=False).get("us") for ir in request["irs"]]
-    rounds = [results]
-    for _ in range(2):  # in turns, so that drift in clocks or temperature hits all alike
-        rounds.append([_measure_one(ir, request, state, check=False).get("us") for ir in request["irs"]])
+        return _measure_one(request["ir"], request, kernel)
+    rounds = []
+    for _ in range(3):  # in turns, so that drift in clocks or temperature hits all alike
+        rounds.append([_measure_one(ir, request, kernel, check=False).get("us") for ir in request["irs"]])
     return {"us": [_median([r[i] for r in rounds]) for i in range(len(request["irs"]))]}
+
+
+#: Bytes of inputs and reference outputs the measuring process keeps for recent kernels (the
+#: tuner takes kernels in turns, so each comes back soon).
+KEEP_BYTES = 8 << 30
+
+
+def _kernel_state(request: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The inputs and the default schedule's outputs of the request's kernel, made on first use
+    and kept for the most recent kernels."""
+    key = request["key"]
+    if key in state:
+        state[key] = state.pop(key)  # most recent last
+        return state[key]
+    host = _host(request["reference"])
+    inputs = _random_inputs(host)
+    kernel = {"inputs": inputs, "reference": _outputs(host, inputs, request)}
+    kernel["bytes"] = sum(t.numel() * t.element_size() for t in [*inputs, *kernel["reference"]])
+    while state and sum(k["bytes"] for k in state.values()) + kernel["bytes"] > KEEP_BYTES:
+        del state[next(iter(state))]
+    state[key] = kernel
+    return kernel
 
 
 def _median(values: list[float | None]) -> float | None:
@@ -455,6 +478,9 @@ def tune(
                         _finish(s, cache, measurer, method, log, confirm=now < start + budget_s)
                 if all(s.done for s in states):
                     break
+                for f in [f for f in pending if f.done()]:
+                    s, point = pending.pop(f)
+                    ready.append((s, point, f.result()))
                 while searching and len(pending) < 2 * workers:  # keep the builders busy, in turns
                     wanting = [s for s in states if s.wants()]
                     if not wanting:
@@ -477,10 +503,7 @@ def tune(
                         s.in_flight -= 1
                     _report(progress, states, start, budget_s)
                 elif pending:
-                    done, _ = wait(list(pending), timeout=1.0, return_when=FIRST_COMPLETED)
-                    for f in done:
-                        s, point = pending.pop(f)
-                        ready.append((s, point, f.result()))
+                    wait(list(pending), timeout=1.0, return_when=FIRST_COMPLETED)
                 elif not searching:  # nothing left in flight: whatever still waits, waits in vain
                     for s in states:
                         s.in_flight, s.waiting = 0, []
