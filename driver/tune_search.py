@@ -11,9 +11,12 @@ tile, the epilogue split the other way). Then:
 
 - `random`: uniformly random points of the space, without repeats (every point once where the
   space is no larger than what is asked of it);
-- `evolve`: each new point is a mutation of a parent picked by tournament among the best points
-  measured so far (one option, sometimes two or three, moved to a neighbouring choice, now and then
-  to any choice), or, one time in four, a uniform crossover of two such parents, mutated. The
+- `evolve`: until 12 results are in, half the new points are random (a first look around the
+  space); the others, and all later ones, are children of parents picked by tournament among
+  the best points measured so far: a mutation (one option, sometimes two or three, moved to a
+  neighbouring choice, now and then to any choice), a uniform crossover of two parents, or, one
+  time in three, a parent with about half its options set to the choice whose measured points
+  are fastest on average (a per-option model of the cost fitted to the measurements). The
   choices of an option are listed so that neighbours are alike (k-tile 16 next to 32), which is
   what makes small steps from good points pay: a schedule's time changes smoothly along most
   options, and only a few options matter much for a given kernel, which random sampling of a
@@ -160,26 +163,44 @@ class EvolveSearch(Search):
     #: Parents are drawn from this many of the best points, by tournaments of TOURNAMENT.
     ELITE = 8
     TOURNAMENT = 3
+    #: Until this many results are in, half the new points are random (a first look around).
+    EXPLORE = 12
 
     def _parent(self, ranked: list[tuple[Point, float]]) -> Point:
         pool = ranked[: self.ELITE]
         picks = [self.rng.randrange(len(pool)) for _ in range(min(self.TOURNAMENT, len(pool)))]
         return pool[min(picks)][0]
 
+    def _guided(self, parent: Point, ranked: list[tuple[Point, float]]) -> Point:
+        """`parent` with about half its options set to the choice whose measured points are
+        fastest on average (geometric mean): a model of the cost, one option at a time, fitted to
+        what was measured."""
+        child = dict(parent)
+        for name in self.space.dims:
+            logs: dict[Any, list[float]] = {}
+            for p, us in ranked:
+                logs.setdefault(p[name], []).append(math.log(max(us, 1e-9)))
+            if len(logs) > 1 and self.rng.random() < 0.5:
+                child[name] = min(logs, key=lambda c: sum(logs[c]) / len(logs[c]))
+        return self.space.mutate(child, self.rng) if self.rng.random() < 0.5 else child
+
+    def _child(self, ranked: list[tuple[Point, float]]) -> Point:
+        r = self.rng.random()
+        if len(ranked) >= 4 and r < 0.3:
+            return self._guided(self._parent(ranked), ranked)
+        if len(ranked) >= 2 and r < 0.55:
+            child = self.space.crossover(self._parent(ranked), self._parent(ranked), self.rng)
+            return self.space.mutate(child, self.rng) if self.rng.random() < 0.5 else child
+        return self.space.mutate(self._parent(ranked), self.rng)
+
     def _propose(self, n: int) -> list[Point]:
         ranked = self.measured()
         out: list[Point] = []
         for _ in range(n):
             p = None
-            for _attempt in range(50):
-                if not ranked:
-                    break
-                if len(ranked) >= 2 and self.rng.random() < 0.25:
-                    child = self.space.crossover(self._parent(ranked), self._parent(ranked), self.rng)
-                    if self.rng.random() < 0.5:
-                        child = self.space.mutate(child, self.rng)
-                else:
-                    child = self.space.mutate(self._parent(ranked), self.rng)
+            explore = not ranked or (len(self.results) < self.EXPLORE and self.rng.random() < 0.5)
+            for _attempt in range(0 if explore else 50):
+                child = self._child(ranked)
                 if self._take(child):
                     p = child
                     break

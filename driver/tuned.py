@@ -91,9 +91,7 @@ class Tuning:
         device = device or os.environ.get("DPL_TUNE_DEVICE") or (device_name() if use_cache else None)
         if not use_cache or not device:
             return cls(None, device)
-        with warnings.catch_warnings():
-            warnings.simplefilter("default", TuneCacheWarning)
-            return cls(TuneCache(), device)
+        return cls(TuneCache(), device)
 
     @classmethod
     def off(cls) -> Tuning:

@@ -246,7 +246,7 @@ def tune_cmd(args: argparse.Namespace) -> None:
     try:
         results = tune(kernels, TuneCache(), measurer, method=args.method, trials=args.trials,
                        budget_s=args.budget_s, workers=args.workers, seed=args.seed, retune=args.retune,
-                       progress=progress, log=write_stderr if args.verbose else None)  # fmt: skip
+                       fresh=args.no_tune_cache, progress=progress, log=write_stderr if args.verbose else None)  # fmt: skip
     finally:
         measurer.close()
     print(f"dpl tune: {measurer.device}, method {args.method}")
@@ -268,9 +268,7 @@ def _source_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--num-layers", type=int, default=None, help="override the depth of a whole model")
     p.add_argument("-v", "--verbose", action="count", default=0, help="log the passes as they run")
     p.add_argument("--no-tune-cache", action="store_true",
-                   help="ignore the tuning cache (default schedules; for tune: measure everything again)")
-    p.add_argument("--tune-device", default=None, metavar="NAME",
-                   help="use the schedules tuned for this GPU (default: this machine's, or $DPL_TUNE_DEVICE)")
+                   help="ignore the tuning cache (default schedules; tune: a new search of every kernel)")
     p.add_argument("--weights", default=None, metavar="DIR",
                    help="a local Hugging Face model folder (config.json, *.safetensors): its model "
                         "and weights (with --model, which must match)")  # fmt: skip
@@ -284,6 +282,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     comp.add_argument("--ir", choices=list(IR_PIPELINES), default="torch", help="the IR level to print")
     comp.add_argument("--pipeline", default=None, help="a pass pipeline over torch IR instead of --ir's")
     comp.add_argument("--dtype", choices=list(DTYPES), default="f32", help="compute dtype (default f32)")
+    comp.add_argument("--tune-device", default=None, metavar="NAME",
+                      help="use the schedules tuned for this GPU (default: this machine's, or $DPL_TUNE_DEVICE)")
     run = sub.add_parser("run", help="compile to CUDA, run on the GPU, check parity with PyTorch")
     _source_args(run)
     run.add_argument("--pipeline", default=None, help="passes from loop IR to kernel IR (default: the schedule)")
@@ -313,7 +313,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         guarded("dpl", lambda: run_cmd(args))
     elif args.command == "tune":
         args.dtype = "f32"
-        args.retune = args.retune or args.no_tune_cache
         guarded("dpl", lambda: tune_cmd(args))
     else:
         guarded("dpl", lambda: compile_cmd(args))
