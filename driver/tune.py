@@ -26,8 +26,9 @@ the default, in turns, and the pick is confirmed: the fastest, if it beats the d
 `MARGIN`, else the default. Kernels with a confirmed pick are served from the cache (no
 measurement) unless `retune`.
 
-`--budget-s` bounds the search's time (confirmations take the last tenth); on a terminal a
-progress line shows the kernel being tuned and the best time so far.
+`--budget-s` bounds the search's time (the confirmations take its end: `CONFIRM_S` a kernel,
+between a tenth and 30%); on a terminal a progress line shows the kernel just measured and its
+best time so far.
 """
 
 from __future__ import annotations
@@ -74,6 +75,9 @@ from dpl.transforms.tile.schedule import (
 MARGIN = 0.03
 #: The best points re-measured against the default when a kernel's search ends.
 CONFIRM_TOP = 3
+#: Seconds a kernel's confirmation takes (its best points and the default measured in turns):
+#: the search stops that much before the budget's end for each kernel still searching.
+CONFIRM_S = 0.6
 #: Points of one kernel in flight at once (proposed, not yet measured): the search learns from
 #: results as they come, and on synthetic costs it finds the best points with 4 to 8 in flight
 #: (1 is too greedy, 30 nearly random).
@@ -390,8 +394,18 @@ def _measure_one(ir: str, request: dict[str, Any], state: dict[str, Any], check:
 
 
 def _rel_err(got, want) -> float:
-    diff = float((got.double() - want.double()).norm())
-    ref = float(want.double().norm())
+    """‖got − want‖ / ‖want‖ over the finite elements of `want`; inf unless every other element
+    of `got` is the same NaN or infinity (an element the kernel leaves unwritten, as a part of a
+    split kernel does, stays NaN in both)."""
+    import torch
+
+    g, w = got.double(), want.double()
+    finite = torch.isfinite(w)
+    special = ~finite
+    if bool((special & ~((g == w) | (torch.isnan(g) & torch.isnan(w)))).any()):
+        return math.inf
+    g, w = g[finite], w[finite]
+    diff, ref = float((g - w).norm()), float(w.norm())
     err = diff / ref if ref > 0 else diff
     return err if math.isfinite(err) else math.inf
 
@@ -468,10 +482,11 @@ def tune(
     progress = progress or quiet()
     log = log or (lambda _msg: None)
     start = time.perf_counter()
-    search_until = start + 0.9 * budget_s
     states = [_start(i, k, cache, measurer.device, method, trials, seed, retune, fresh) for i, k in enumerate(kernels)]
     results = [s.result for s in states]
     states = [s for s in states if not s.done]
+    # the end of the budget is kept for the confirmations: about CONFIRM_S a kernel
+    search_until = start + budget_s - min(max(CONFIRM_S * len(states), 0.1 * budget_s), 0.3 * budget_s)
     workers = workers or max(1, min(16, os.cpu_count() or 2) - 1)
     pool = _pool(workers) if workers > 1 else None
     pending: dict[Future, tuple[_State, Point]] = {}

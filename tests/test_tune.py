@@ -265,3 +265,16 @@ def test_tune_suite_phase_tune_on_the_cpu(tmp_path: Path, monkeypatch, capsys):
     assert "tuning the 2 kernels of the operator cases" in out and "geomean" in out
     assert len(results) == 2 and all(r.confirmed for r in results)
     assert all(TuneCache(tmp_path / "tune.sqlite").pick(r.kernel.key, DEVICE) for r in results)
+
+
+def test_results_are_compared_where_they_are_finite():
+    import torch
+
+    from dpl.driver.tune import _rel_err
+
+    nan, inf = float("nan"), float("inf")
+    want = torch.tensor([1.0, 2.0, nan, inf, -inf])  # NaN: an element the kernel leaves unwritten
+    assert _rel_err(torch.tensor([1.0, 2.0, nan, inf, -inf]), want) == 0.0
+    assert 0.04 < _rel_err(torch.tensor([1.0, 2.1, nan, inf, -inf]), want) < 0.05
+    for wrong in ([1.0, 2.0, 0.0, inf, -inf], [nan, 2.0, nan, inf, -inf], [1.0, 2.0, nan, inf, inf]):
+        assert _rel_err(torch.tensor(wrong), want) == inf
