@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
 from dpl.backend import runtime
+from dpl.backend.cuda_mma import WGMMA_ARCH, needs_sm90a
 from dpl.backend.cuda_printer import dtype_name, kernel_funcs, print_cuda, print_manifest
 from dpl.dialects import kernel as K
 from dpl.driver.progress import Progress, quiet
@@ -113,6 +114,8 @@ class HostProgram:
         self.source = print_cuda(module)
         #: Each kernel's own translation unit (what NVRTC compiles).
         self.sources = {f.sym_name.data: print_cuda(ModuleOp([f.clone()])) for f in kernel_funcs(module)}
+        #: The NVRTC target each kernel needs beyond the device's own (sm_90a for wgmma).
+        self.archs = {f.sym_name.data: WGMMA_ARCH if needs_sm90a(f.walk()) else None for f in kernel_funcs(module)}
         self.manifest = print_manifest(module)
         by_name = {k["name"]: k for k in self.manifest["kernels"]}
         self.kernels = {
@@ -175,12 +178,12 @@ class HostProgram:
         progress = progress or quiet()
         names = list(self.sources)
         with progress.stage("nvrtc"), ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            jobs = {pool.submit(runtime.compile_cuda, self.sources[n], [n]): n for n in names}
+            jobs = {pool.submit(runtime.compile_cuda, self.sources[n], [n], self.archs[n]): n for n in names}
             for done, job in enumerate(as_completed(jobs), 1):
                 self.compiled[jobs[job]] = job.result()
                 progress.step("nvrtc", done, len(names), jobs[job])
         for n in names:  # every cubin is in the cache now
-            runtime.load_kernels(self.sources[n], [self.kernels[n]])
+            runtime.load_kernels(self.sources[n], [self.kernels[n]], arch=self.archs[n])
         self._loaded = True
         return self
 

@@ -163,6 +163,7 @@ def compile_causal_lm(
     pipeline: str | None = None,
     verbose: bool = False,
     progress: Progress | None = None,
+    precision: str | None = None,
     tune_cache: bool = True,
 ) -> CausalLMProgram:
     """Capture the causal LM of `config` for input_ids [1, seq] on the meta device and lower it
@@ -170,8 +171,10 @@ def compile_causal_lm(
     progress = progress or quiet()
     with progress.stage("capture"):
         skeleton = hf.causal_lm(config, device="meta")
-        prog = capture_quickly(skeleton, torch.zeros(1, seq, dtype=torch.int64))
-    module, flops = lower(prog, pipeline, verbose, progress, Tuning.default(tune_cache))
+        # input_ids on the meta device too: FakeTensor propagation (torch 2.11) refuses an embedding
+        # of meta weights by CPU indices
+        prog = capture_quickly(skeleton, torch.zeros(1, seq, dtype=torch.int64, device="meta"))
+    module, flops = lower(prog, pipeline, verbose, precision, progress, Tuning.default(tune_cache))
     times = {k: v for k, v in progress.times.items() if k in ("capture", "passes")}
     return CausalLMProgram(prog, module, flops, config, times)
 
@@ -227,6 +230,7 @@ def check_causal_lm(
     pipeline: str | None = None,
     progress: Progress | None = None,
     device: str = "cuda",
+    precision: str | None = None,
     tune_cache: bool = True,
 ) -> ModelCheck:
     """Compile the causal LM of `config` for `seq` tokens, load it, bind `weights` (a
@@ -235,7 +239,8 @@ def check_causal_lm(
     time on the device). The weights live on the device once: the program and HF's model share
     them."""
     progress = progress or quiet()
-    program = compile_causal_lm(config, seq, pipeline, progress=progress, tune_cache=tune_cache).load(progress)
+    program = compile_causal_lm(config, seq, pipeline, progress=progress, precision=precision,
+                                tune_cache=tune_cache).load(progress)  # fmt: skip
     with progress.stage("weights"):
         if weights is None:
             weights = hf.random_weights(hf.causal_lm(config, "meta"), seed, device)
@@ -252,10 +257,8 @@ def check_causal_lm(
     return ModelCheck(program, model, bound, ids, logits, err, agree, positions)
 
 
-def compile(
-    fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
-    tune_cache: bool = True,
-) -> Compiled:
+def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
+            precision: str | None = None, tune_cache: bool = True) -> Compiled:  # fmt: skip
     """`dpl.compile`: a HF causal LM (`fn(input_ids) -> logits`) is compiled from its config and
     bound to its weights; anything else is captured and compiled as is. Kernels `dpl tune`
     tuned for this GPU get their tuned schedules (`tune_cache=False`: the defaults)."""
@@ -264,8 +267,10 @@ def compile(
             raise ValueError("dpl: a causal LM takes one input, input_ids [1, seq]")
         config = copy.deepcopy(fn.config)
         config._attn_implementation = "sdpa"
-        program = compile_causal_lm(config, int(example_inputs[0].shape[-1]), pipeline, verbose,
-                                    tune_cache=tune_cache)  # fmt: skip
+        program = compile_causal_lm(
+            config, int(example_inputs[0].shape[-1]), pipeline, verbose, precision=precision, tune_cache=tune_cache
+        )
         program.pending = fn  # bound to the GPU at the first call
         return program
-    return compile_mod.compile(fn, *example_inputs, pipeline=pipeline, verbose=verbose, tune_cache=tune_cache)
+    return compile_mod.compile(fn, *example_inputs, pipeline=pipeline, verbose=verbose, precision=precision,
+                               tune_cache=tune_cache)  # fmt: skip

@@ -39,6 +39,7 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
@@ -168,6 +169,9 @@ class BlockifyLaunch(ModulePass):
     name = "blockify-launch"
 
     block_size: int = tunable(256, (64, 128, 256, 512, 1024))
+
+    def __post_init__(self):
+        check_option(self, "block_size", 1, 1024)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t in tiles(op):

@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tunable import tunable
 
@@ -27,6 +28,9 @@ class MarkUnroll(ModulePass):
     name = "mark-unroll"
 
     max_extent: int = tunable(8, (4, 8, 16, 32, 64))
+
+    def __post_init__(self):
+        check_option(self, "max_extent", 0)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, tile.KernelOp)]:

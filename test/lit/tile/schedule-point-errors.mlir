@@ -17,5 +17,5 @@ func.func @main(%x: memref<64x128xf64>, %w: memref<128x128xf64>) -> memref<64x12
   } {tile.point = {buffers = 1 : i64}}
   func.return %y : memref<64x128xf64>
 }
-// CHECK: error: schedule: @k_bad: tile.point: double-buffer: buffers must be at least 2, got 1
+// CHECK: error: schedule: @k_bad: tile.point: double-buffer: option buffers must be at least 2, got 1
 
