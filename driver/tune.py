@@ -59,17 +59,19 @@ from dpl.driver.progress import Progress, quiet
 from dpl.driver.tune_cache import MEASURING, TuneCache, canonical
 from dpl.driver.tune_search import Point, Space, make_search
 from dpl.driver.tuned import kernel_key, split_at_schedule
-from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline, with_precision
 from dpl.transforms.tile.schedule import (
     MATMUL_TILES,
     POINT,
     SPLIT_EPILOGUE,
+    TENSOR_CORES,
     Schedule,
     classify,
     kernel_space,
     point_attr,
     scratch_module,
 )
+from dpl.transforms.tile.schedule_mma import check_precision
 
 #: A tuned point is kept only if its confirmed time beats the default's by this fraction.
 MARGIN = 0.03
@@ -115,6 +117,7 @@ class Kernel:
     outs: list[int]  # positions of the scratch @main's arguments that the kernel writes
     poison: list[int]  # those of them it does not read: NaN before a checked run
     uses: int = 1  # how many kernels of the programs share this key
+    precision: str = "3xtf32"  # the matmuls' precision it is tuned at (the schedule's, resolved)
 
     @property
     def tolerance(self) -> float:
@@ -130,55 +133,65 @@ def loop_pieces(module: ModuleOp) -> list[ModuleOp]:
     return [p.module for p in split(module, main, repeats)]
 
 
-def program_kernels(module: ModuleOp, known: dict[str, Kernel] | None = None) -> list[Kernel]:
-    """The distinct loop kernels of torch-level `module`, in order. With `known` (key -> Kernel,
+def program_kernels(module: ModuleOp, known: dict[str, Kernel] | None = None,
+                    precision: str | None = None) -> list[Kernel]:  # fmt: skip
+    """The distinct loop kernels of torch-level `module`, in order, tuned at the matmul
+    `precision` (ieee, 3xtf32, tf32; None: the schedule's default). With `known` (key -> Kernel,
     shared by several programs), a kernel already there is that Kernel, counted once more in
     its `uses`, and a new one is added to it."""
     known = {} if known is None else known
+    schedule = Schedule() if precision is None else Schedule(precision=precision)
     ctx = make_context()
     out: dict[str, Kernel] = {}
     for piece in loop_pieces(module):
         piece = piece.clone()
         run_pipeline(piece, BEFORE_SCHEDULE)
         for k in [k for k in piece.walk() if isinstance(k, loop.KernelOp)]:
-            key = kernel_key(k)
+            key = kernel_key(k, schedule)
             if key in known:
                 known[key].uses += 1
             else:
-                known[key] = _kernel(ctx, k, key)
+                known[key] = _kernel(ctx, k, key, schedule)
             out.setdefault(key, known[key])
     return list(out.values())
 
 
-def _kernel(ctx, k: loop.KernelOp, key: str) -> Kernel:
+def _kernel(ctx, k: loop.KernelOp, key: str, schedule: Schedule) -> Kernel:
     scratch, _ = scratch_module(k)
     (copy,) = [o for o in scratch.walk() if isinstance(o, loop.KernelOp)]
     copy.attributes.pop(POINT, None)
     args = list(dict.fromkeys([*k.ins, *k.outs]))
-    space = kernel_space(k)
-    default = Schedule().default_point(ctx, k)
+    space = kernel_space(k, schedule.precision, schedule.target, schedule.sms)
+    default = schedule.default_point(ctx, k)
     seeds = [default]
     if "rows" in space:  # the launch model's runner-ups: the other tiles, the other epilogue
-        seeds += [{**default, "rows": t.rows, "cols": t.cols} for t in MATMUL_TILES]
+        simt = {**default, TENSOR_CORES: False} if TENSOR_CORES in space else default
+        seeds += [{**simt, "rows": t.rows, "cols": t.cols} for t in MATMUL_TILES]
+    if TENSOR_CORES in space:  # the tensor cores the other way, and the model's other tiles
+        on = {**default, TENSOR_CORES: True}
+        seeds += [on, {**on, "bm": 128, "bn": 128}, {**on, "bm": 64, "bn": 128}, {**on, "bm": 128, "bn": 256}]
     if SPLIT_EPILOGUE in space:
         seeds.append({**default, SPLIT_EPILOGUE: not default.get(SPLIT_EPILOGUE)})
     outs = [args.index(v) for v in k.outs]
     poison = [args.index(v) for v in k.outs if v not in k.ins]
-    return Kernel(key, k.sym_name.data, classify(k), str(scratch), space, default, seeds, outs, poison)
+    precision = check_precision(schedule.precision, schedule.target)
+    return Kernel(key, k.sym_name.data, classify(k), str(scratch), space, default, seeds, outs, poison,
+                  precision=precision)  # fmt: skip
 
 
 # ------------------------------------------------------------------------------------------------
 # Building a candidate (in a worker process)
 
 
-def build_candidate(text: str, point: Point, arch: str | None = None) -> dict[str, Any]:
-    """Schedule the scratch module `text` at `point`, lower it to kernel IR and CUDA and (with
-    `arch`) compile that with NVRTC into the kernel cache: {"kernel_ir", "digest"} or {"error"}."""
+def build_candidate(text: str, point: Point, arch: str | None = None, precision: str | None = None) -> dict[str, Any]:
+    """Schedule the scratch module `text` at `point` (matmuls at `precision`), lower it to kernel
+    IR and CUDA and (with `arch`) compile that with NVRTC into the kernel cache: {"kernel_ir",
+    "digest"} or {"error"}."""
     try:
         module = parse_module(make_context(), text, "<candidate>")
         for k in [k for k in module.walk() if isinstance(k, loop.KernelOp)]:
             k.attributes[POINT] = point_attr(point)
-        run_pipeline(module, FROM_SCHEDULE)
+        run_pipeline(module, with_precision(FROM_SCHEDULE, precision))
         module.verify()
         host = HostProgram(module)
         digest = hashlib.sha256((host.source + json.dumps(host.manifest, sort_keys=True)).encode()).hexdigest()
@@ -473,7 +486,7 @@ def tune(
     fresh: bool = False,
     progress: Progress | None = None,
     log: Callable[[str], None] | None = None,
-    build: Callable[[str, Point, str | None], dict[str, Any]] = build_candidate,
+    build: Callable[[str, Point, str | None, str | None], dict[str, Any]] = build_candidate,
 ) -> list[Result]:
     """Tune `kernels` (see the module docstring), at most `trials` points each (measured or
     ruled out); a Result per kernel, in order. `retune`: search again kernels with a confirmed
@@ -520,14 +533,14 @@ def tune(
                         continue
                     s.in_flight += 1
                     if pool is None:
-                        ready.append((s, point, build(s.kernel.text, point, measurer.arch)))
+                        ready.append((s, point, build(s.kernel.text, point, measurer.arch, s.kernel.precision)))
                         continue
                     try:
-                        pending[pool.submit(build, s.kernel.text, point, measurer.arch)] = (s, point)
+                        pending[pool.submit(build, s.kernel.text, point, measurer.arch, s.kernel.precision)] = (s, point)
                     except BrokenProcessPool:  # a worker died: the pool is gone, start another
                         pool.shutdown(wait=False, cancel_futures=True)
                         pool = _pool(workers)
-                        pending[pool.submit(build, s.kernel.text, point, measurer.arch)] = (s, point)
+                        pending[pool.submit(build, s.kernel.text, point, measurer.arch, s.kernel.precision)] = (s, point)
                 if ready:
                     s, point, built = ready.pop(0)
                     if searching or point == s.kernel.default:

@@ -28,12 +28,17 @@ from xdsl.utils.arg_spec import parse_pipeline
 from dpl.dialects import loop
 from dpl.driver.tune_cache import TuneCache, TuneCacheWarning
 from dpl.transforms.pipelines import normalize_pipeline, run_pipeline
-from dpl.transforms.tile.schedule import POINT, TUNED, kernel_space, point_attr, scratch_module
+from dpl.transforms.tile.schedule import POINT, TUNED, Schedule, kernel_space, point_attr, scratch_module
+from dpl.transforms.tile.schedule_mma import check_precision
 
 
-def kernel_key(kernel: loop.KernelOp) -> str:
+def kernel_key(kernel: loop.KernelOp, schedule: Schedule | None = None) -> str:
     """sha256 of `kernel` alone (in a scratch @main of its buffers) printed with every name left
-    out and without its tuning attributes: equal kernels of different programs share it."""
+    out and without its tuning attributes, and of the matmul precision `schedule` gives it
+    (resolved: a kernel tuned at 3xtf32 is another entry than at ieee): equal kernels of
+    different programs share it."""
+    schedule = Schedule() if schedule is None else schedule
+    precision = check_precision(schedule.precision, schedule.target)
     module, _ = scratch_module(kernel)
     for op in module.walk():
         if isinstance(op, loop.KernelOp):
@@ -45,7 +50,7 @@ def kernel_key(kernel: loop.KernelOp) -> str:
                 _anonymous(block)
         for r in op.results:
             r.name_hint = None
-    return hashlib.sha256(str(module).encode()).hexdigest()
+    return hashlib.sha256(f"{module}\nprecision {precision}".encode()).hexdigest()
 
 
 def _anonymous(block: Block) -> None:
@@ -97,21 +102,22 @@ class Tuning:
     def off(cls) -> Tuning:
         return cls(None, None)
 
-    def attach(self, module: Operation) -> int:
-        """Give every loop kernel of `module` with a pick its `tile.point` and `tile.tuned`;
-        returns how many got one. A pick that is not a point of the kernel's space (a stale
-        entry) is skipped with a warning."""
+    def attach(self, module: Operation, schedule: Schedule | None = None) -> int:
+        """Give every loop kernel of `module` with a pick (for the precision and target of the
+        `schedule` that will run) its `tile.point` and `tile.tuned`; returns how many got one. A
+        pick that is not a point of the kernel's space (a stale entry) is skipped with a warning."""
         if self.cache is None or self.device is None:
             return 0
+        schedule = Schedule() if schedule is None else schedule
         count = 0
         for kernel in [k for k in module.walk() if isinstance(k, loop.KernelOp)]:
             if POINT in kernel.attributes:
                 continue  # a point given by hand wins
-            key = kernel_key(kernel)
+            key = kernel_key(kernel, schedule)
             pick = self.cache.pick(key, self.device)
             if pick is None:
                 continue
-            space = kernel_space(kernel)
+            space = kernel_space(kernel, schedule.precision, schedule.target, schedule.sms)
             bad = [k for k, v in pick.point.items() if k not in space or v not in space[k]]
             if bad:
                 warnings.warn(f"dpl: tuned schedule of @{kernel.sym_name.data} has {bad[0]}="
@@ -146,6 +152,7 @@ def run_tuned(module: ModuleOp, spec: str, tuning: Tuning | None, verbose: bool 
         return 0
     before, rest = cut
     run_pipeline(module, before, verbose)
-    count = tuning.attach(module)  # type: ignore[union-attr]
+    schedule = Schedule.from_pass_spec(next(iter(parse_pipeline(rest))))
+    count = tuning.attach(module, schedule)  # type: ignore[union-attr]
     run_pipeline(module, rest, verbose)
     return count

@@ -19,7 +19,8 @@ import pytest
 import torch
 
 from dpl.backend.cuda_printer import print_cuda
-from dpl.dialects import loop, make_context, tile
+from dpl.dialects import loop, make_context, mma, tile
+from dpl.driver.tuned import kernel_key
 from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_loop
 from dpl.interpreters.exec_loop import main_func
@@ -29,6 +30,7 @@ from dpl.transforms.tile.schedule import (
     POINT,
     SCHEDULE,
     SPLIT_EPILOGUE,
+    TENSOR_CORES,
     Schedule,
     class_space,
     kernel_space,
@@ -83,7 +85,7 @@ def test_space_is_read_from_the_class_pipeline():
 def test_bad_points_are_one_line_errors():
     with pytest.raises(ValueError, match="'width' is not a tunable option of a matmul kernel"):
         point_spec("matmul", {"width": 2}, "sm_90", 132)
-    with pytest.raises(ValueError, match="pipeline-k-outer: depth must be at least 2, got 1"):
+    with pytest.raises(ValueError, match="pipeline-k-outer: option depth must be at least 2, got 1"):
         point_spec("matmul", {"depth": 1}, "sm_90", 132)
 
 
@@ -139,3 +141,88 @@ def test_random_points_keep_meaning(cls: str, tmp_path: Path):
         r = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "p.o"), str(cu)],
                            capture_output=True, text=True, timeout=600)  # fmt: skip
         assert r.returncode == 0, r.stderr[-2000:]
+
+
+# ------------------------------------------------------------------------------------------------
+# The tensor-core dimension: `tensor_cores` (and tensorize-matmul's bm, bn) where they apply
+
+#: An f32 linear whose shape suits the tensor cores (M, N >= 64, K >= 128).
+TC_PROGRAM = "torch.nn.functional.linear(torch.randn(64,128), torch.randn(64,128), torch.randn(64))"
+
+
+def tc_module():
+    module = capture_expression(TC_PROGRAM, dtype=torch.float32).module
+    run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests")
+    return module
+
+
+def test_tensor_cores_are_a_dimension_where_they_apply():
+    (k,) = kernels(tc_module())
+    space = kernel_space(k)
+    assert space[TENSOR_CORES] == (False, True) and space["bm"] == (64, 128, 256) and "bn" in space
+    assert "rows" in space and "splits" in space  # the SIMT dimensions stay: the tuner weighs both
+    for precision, target in (("ieee", "sm_90"), ("auto", "sm_75")):  # SIMT only: no tensor cores
+        assert not {TENSOR_CORES, "bm", "bn"} & set(kernel_space(k, precision, target))
+    (small,) = kernels(loop_module(PROGRAMS["matmul"]))  # f64 and tiny: SIMT only
+    assert TENSOR_CORES not in kernel_space(small) and "bm" not in class_space("pointwise")
+
+
+@pytest.mark.parametrize("precision", ["auto", "tf32", "ieee"])
+def test_default_point_on_tensor_cores_is_what_the_heuristics_do(precision: str):
+    ctx = make_context()
+    heuristic = tc_module()
+    pointed = heuristic.clone()
+    schedule = Schedule(precision=precision)
+    schedule.apply(ctx, heuristic)
+    (k,) = kernels(pointed)
+    point = schedule.default_point(ctx, k)
+    assert point.get(TENSOR_CORES, False) is (precision != "ieee")
+    k.attributes[POINT] = point_attr(point)
+    schedule.apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
+    assert any(isinstance(o, mma.DotOp) for o in pointed.walk()) is (precision != "ieee")
+
+
+@pytest.mark.parametrize("point", [
+    {TENSOR_CORES: True, "bm": 64, "bn": 32, "splits": 2},
+    {TENSOR_CORES: True, "bm": 64, "bn": 64},
+    {TENSOR_CORES: False, "rows": 2, "cols": 4, "k_tile": 16},
+])  # fmt: skip
+def test_tensor_core_points_keep_meaning(point: dict):
+    base = tc_module()
+    nprng = np.random.default_rng(3)
+    inputs = [nprng.standard_normal(tuple(a.type.get_shape())).astype(np.float32)
+              for a in main_func(base).body.block.args]  # fmt: skip
+    expected = exec_loop.run(base.clone(), [x.astype(np.float64) for x in inputs])
+    module = base.clone()
+    (k,) = kernels(module)
+    k.attributes[POINT] = point_attr(point)
+    run_pipeline(module, kernel_schedule().replace(",fuse-launches", ""))
+    assert ("mma" in str(module)) is point[TENSOR_CORES]
+    (out,) = exec_kernel.run(module, inputs)
+    (ref,) = expected
+    assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5, point
+
+
+def test_tensor_core_points_the_passes_reject_are_one_line_errors():
+    ctx = make_context()
+    for precision, point, message in (
+        ("auto", {TENSOR_CORES: True, "bm": 256}, "tensorize-matmul declined the kernel"),
+        ("ieee", {TENSOR_CORES: True}, "tensor_cores=true needs tensor cores: precision ieee"),
+        ("auto", {TENSOR_CORES: True, "bn": 300}, r"tensorize-matmul: option bn must be in \[8, 256\], got 300"),
+    ):
+        module = tc_module()
+        (k,) = kernels(module)
+        k.attributes[POINT] = point_attr(point)
+        with pytest.raises(ValueError, match=message):
+            try:
+                Schedule(precision=precision).apply(ctx, module)
+            except ValueError as e:
+                assert "\n" not in str(e)
+                raise
+
+
+def test_tuning_keys_depend_on_the_precision():
+    (k,) = kernels(tc_module())
+    keys = {p: kernel_key(k, Schedule(precision=p)) for p in ("auto", "3xtf32", "tf32", "ieee")}
+    assert keys["auto"] == keys["3xtf32"] and len(set(keys.values())) == 3

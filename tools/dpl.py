@@ -261,7 +261,7 @@ def tune_cmd(args: argparse.Namespace) -> None:
     with progress.stage("capture"):
         prog = capture_program(args)
     with progress.stage("kernels"):
-        kernels = program_kernels(prog.module)
+        kernels = program_kernels(prog.module, precision=args.precision)
     measurer = GpuMeasurer()
     try:
         results = tune(kernels, TuneCache(), measurer, method=args.method, trials=args.trials,

@@ -34,7 +34,13 @@ each scheduled `tile.kernel` records the one that made it as `tile.schedule = "<
 
 Tuned schedules. The space of a kernel (`kernel_space`) has one dimension per tunable option
 (`dpl.transforms.tunable`) of the passes of its class's pipeline, plus the schedule's own
-`split-epilogue` for a matmul with an epilogue it can split. A `loop.kernel` carrying
+`split-epilogue` for a matmul with an epilogue it can split, and for a matmul the tensor cores
+can take at the schedule's precision and target (schedule_mma.mma_choice) the schedule's own
+`tensor_cores` and the tunable options of the tensor-core pipeline (tensorize-matmul's block tile
+`bm` x `bn`; split-K's `splits` is shared with SIMT; K stays chunked by 32: PINNED). A point
+with `tensor_cores = true` is scheduled with the tensor-core pipeline (at the schedule's
+precision), one without it on SIMT; a tensor-core point tensorize-matmul declines is an error,
+never a silent SIMT fallback. A `loop.kernel` carrying
 `tile.point = {rows = 8 : i64, k_tile = 64 : i64, ...}` (a point of that space; options left out
 keep their class default) is scheduled with its class's pipeline at that point (`point_spec`)
 instead of the heuristics; `tile.tuned = {...}` (what the tuner measured) is kept on the tile
@@ -57,14 +63,14 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 
-from dpl.dialects import loop, tile
+from dpl.dialects import loop, mma, tile
 from dpl.transforms import all_passes
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
-from dpl.transforms.tile.schedule_mma import check_precision, mma_spec
+from dpl.transforms.tile.schedule_mma import PINNED, MmaChoice, check_precision, mma_choice, mma_layout, mma_spec
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import parse_target
 from dpl.transforms.tunable import tunable, tunables
@@ -231,6 +237,9 @@ class Schedule(ModulePass):
     has tensor cores, else ieee."""
     split_epilogue: bool | None = tunable(None, (False, True))
     """A matmul with an epilogue: split it off (true), keep it (false), or the model decides."""
+    tensor_cores: bool | None = tunable(None, (False, True))
+    """A matmul: on the tensor cores where the precision, target and shape allow (true or the
+    default, None), or on SIMT fp32 (false)."""
 
     def __post_init__(self):
         parse_target(self.target)  # a malformed target is a one-line error before any work
@@ -249,7 +258,10 @@ class Schedule(ModulePass):
             cls = classify(kernel)
             if cls == "matmul":
                 precision = check_precision(self.precision, self.target)
-                choice = mma_spec(ctx, kernel, precision, self.target, self.sms, scratch)
+                if self.tensor_cores is False:
+                    choice: tuple[str, str] | str = "tensor-cores=false"
+                else:
+                    choice = mma_spec(ctx, kernel, precision, self.target, self.sms, scratch)
                 if isinstance(choice, tuple):
                     spec, what = choice
                     LOG.info(f"schedule: @{kernel.sym_name.data} is matmul on {what}: {spec}")
@@ -305,16 +317,22 @@ class Schedule(ModulePass):
                     if TUNED in kernel.attributes:
                         part.attributes[TUNED] = kernel.attributes[TUNED]
             LOG.info(f"schedule: @{name} is matmul, epilogue split off at {format_point(point)}")
-            Schedule(self.target, self.sms).apply(ctx, module)
+            Schedule(self.target, self.sms, self.precision).apply(ctx, module)
             commit(kernel, block, back)
             return
         try:
-            spec = point_spec(cls, point, self.target, self.sms)
+            spec = point_spec(cls, point, self.target, self.sms, self.precision)
         except ValueError as e:
             raise ValueError(f"schedule: @{name}: {POINT}: {e}") from None
         how = "tuned" if TUNED in kernel.attributes else "given"
         LOG.info(f"schedule: @{name} is {cls}, {how} point {format_point(point)}: {spec}")
-        run_isolated(ctx, kernel, spec)
+        block, back = scratch(ctx, kernel, spec)
+        if point.get(TENSOR_CORES) and not any(isinstance(o, mma.DotOp) for o in block.walk()):
+            raise ValueError(
+                f"schedule: @{name}: {POINT}: tensorize-matmul declined the kernel at {format_point(point)} "
+                "(dpl compile -v says why)"
+            )
+        commit(kernel, block, back)
 
     def default_point(self, ctx: Context, kernel: loop.KernelOp) -> dict[str, object]:
         """The point of `kernel_space(kernel)` that the heuristics pick (what `apply` would do
@@ -323,6 +341,18 @@ class Schedule(ModulePass):
         point = class_defaults(cls, self.target, self.sms)
         if cls != "matmul":
             return point
+        space = kernel_space(kernel, self.precision, self.target, self.sms)
+        point = {k: v for k, v in point.items() if k in space}
+        if TENSOR_CORES in space:
+            precision = check_precision(self.precision, self.target)
+            choice = mma_choice(ctx, kernel, precision, self.target, self.sms, scratch)
+            on = self.tensor_cores is not False and isinstance(choice, MmaChoice)
+            point[TENSOR_CORES] = on
+            if on and isinstance(choice, MmaChoice):
+                point.update(bm=choice.bm, bn=choice.bn)
+                if SPLIT_EPILOGUE in space:
+                    point[SPLIT_EPILOGUE] = False  # the tensor-core schedule keeps the epilogue fused
+                return point
         tried, best = self.choose_matmul(ctx, kernel)
         if SPLIT_EPILOGUE in kernel_space(kernel):
             point[SPLIT_EPILOGUE] = tried[best][0] == "epilogue split off"
@@ -332,7 +362,8 @@ class Schedule(ModulePass):
             split_epilogue(copy)
             parts = [k for k in module_block(module).ops if isinstance(k, loop.KernelOp)]
             (acc,) = [k for k in parts if classify(k) == "matmul"]
-            point.update({k: v for k, v in self.default_point(ctx, acc).items() if k != SPLIT_EPILOGUE})
+            inner = self.default_point(ctx, acc)
+            point.update({k: v for k, v in inner.items() if k != SPLIT_EPILOGUE and k in space})
             return point
         choice = MATMUL_TILES[best]
         point.update(rows=choice.rows, cols=choice.cols)
@@ -350,6 +381,9 @@ SCHEDULE = "tile.schedule"
 """`tile.kernel` attribute: the pipeline string that scheduled it."""
 SPLIT_EPILOGUE = "split_epilogue"
 """The schedule's own dimension: a matmul's epilogue split off into a kernel of its own."""
+TENSOR_CORES = "tensor_cores"
+"""The schedule's own dimension: a matmul on the tensor cores (tensorize-matmul's pipeline, at the
+schedule's precision) or on SIMT fp32 (the matmul pipeline); a point without it is on SIMT."""
 
 
 def class_pipeline(cls: str, target: str, sms: int, rows: int = 4, cols: int = 4) -> str:
@@ -358,6 +392,11 @@ def class_pipeline(cls: str, target: str, sms: int, rows: int = 4, cols: int = 4
     if cls == "matmul":
         return matmul_tile(rows, cols).spec(target, sms)
     return PIPELINES[cls].format(target=target, sms=sms)
+
+
+def tensor_pipeline(sms: int, layout: str = "wgmma", bm: int = 128, bn: int = 128, precision: str = "3xtf32") -> str:
+    """The tensor-core pipeline of a matmul (schedule_mma.MmaChoice) with a bm x bn block tile."""
+    return MmaChoice(layout, bm, bn, precision).spec(sms)
 
 
 def matmul_tile(rows: int, cols: int) -> MatmulTile:
@@ -383,31 +422,58 @@ def class_space(cls: str) -> dict[str, tuple[object, ...]]:
             space[name] = tuple(c for c in space[name] if c in choices) if name in space else choices
     if cls == "matmul":
         space[SPLIT_EPILOGUE] = tunables(Schedule)["split_epilogue"]
+        space[TENSOR_CORES] = tunables(Schedule)["tensor_cores"]
+        space.update({k: v for k, v in tensor_space().items() if k not in space})
     return space
 
 
-def kernel_space(kernel: loop.KernelOp) -> dict[str, tuple[object, ...]]:
-    """The tuning space of `kernel`: its class's, without a split of an epilogue it lacks."""
+def tensor_space() -> dict[str, tuple[object, ...]]:
+    """The tunable options of the tensor-core pipeline's passes, less those it pins (PINNED)."""
+    space: dict[str, tuple[object, ...]] = {}
+    for _, pass_cls in _pass_specs(tensor_pipeline(1)):
+        space.update({k: v for k, v in tunables(pass_cls).items() if k not in PINNED})
+    return space
+
+
+def tensor_only() -> set[str]:
+    """The dimensions of a matmul's space that only its tensor-core pipeline has (bm, bn)."""
+    simt = {k for _, c in _pass_specs(class_pipeline("matmul", "sm_90", 1)) for k in tunables(c)}
+    return set(tensor_space()) - simt
+
+
+def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str = "sm_90",
+                 sms: int = 132) -> dict[str, tuple[object, ...]]:  # fmt: skip
+    """The tuning space of `kernel` compiled at `precision` for `target`: its class's, without a
+    split of an epilogue it lacks, and without the tensor cores where the precision, target or
+    its shape rule them out (schedule_mma.mma_choice)."""
     space = class_space(classify(kernel))
     if SPLIT_EPILOGUE in space and split_epilogue_declines(kernel) is not None:
         del space[SPLIT_EPILOGUE]
+    if TENSOR_CORES in space:
+        choice = mma_choice(Context(), kernel, check_precision(precision, target), target, sms, scratch)
+        if not isinstance(choice, MmaChoice):
+            for k in (TENSOR_CORES, *tensor_only()):
+                del space[k]
     return space
 
 
 def class_defaults(cls: str, target: str, sms: int) -> dict[str, object]:
     """Each dimension of class `cls`'s space at the value its default pipeline gives it."""
     point: dict[str, object] = {}
-    for arg, pass_cls in _pass_specs(class_pipeline(cls, target, sms)):
-        given = arg.normalize_parameter_names().parameters
-        for name in tunables(pass_cls):
-            if name not in point:
-                point[name] = given[name][0] if name in given else getattr(pass_cls(), name)
+    pipelines = [class_pipeline(cls, target, sms)] + ([tensor_pipeline(sms)] if cls == "matmul" else [])
+    for spec in pipelines:
+        for arg, pass_cls in _pass_specs(spec):
+            given = arg.normalize_parameter_names().parameters
+            for name in tunables(pass_cls):
+                if name not in point:
+                    point[name] = given[name][0] if name in given else getattr(pass_cls(), name)
     return point
 
 
-def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int) -> str:
-    """The pipeline string of class `cls` at `point`: each pass of the class's pipeline with its
-    tunable options set from the point (the pass checks the values: a ValueError names them)."""
+def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, precision: str = "auto") -> str:
+    """The pipeline string of class `cls` at `point`: each pass of the class's pipeline (a matmul
+    with `tensor_cores`: the tensor-core pipeline at `precision`) with its tunable options set
+    from the point (the pass checks the values: a ValueError names them)."""
     space = class_space(cls)
     unknown = [k for k in point if k not in space]
     if unknown:
@@ -416,10 +482,18 @@ def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int) -> 
             f"(those are: {', '.join(space)})"
         )
     rows, cols = int(point.get("rows", 4)), int(point.get("cols", 4))  # type: ignore[arg-type]
+    pipeline, pinned = class_pipeline(cls, target, sms, rows, cols), ()
+    if point.get(TENSOR_CORES):
+        resolved = check_precision(precision, target)
+        layout = mma_layout(resolved, target)
+        if layout is None:
+            raise ValueError(f"tensor_cores=true needs tensor cores: precision {resolved} on {target} has none")
+        tiles = {k: int(point.get(k, getattr(all_passes()["tensorize-matmul"](), k))) for k in ("bm", "bn")}  # type: ignore[call-overload]
+        pipeline, pinned = tensor_pipeline(sms, layout, tiles["bm"], tiles["bn"], resolved), PINNED
     parts = []
-    for arg, pass_cls in _pass_specs(class_pipeline(cls, target, sms, rows, cols)):
+    for arg, pass_cls in _pass_specs(pipeline):
         params = dict(arg.normalize_parameter_names().parameters)
-        for name in tunables(pass_cls):
+        for name in [n for n in tunables(pass_cls) if n not in pinned]:
             given = params[name][0] if name in params else getattr(pass_cls(), name)
             if name in point and point[name] != given:  # written only where it changes something
                 params[name] = (point[name],)  # type: ignore[assignment]

@@ -22,12 +22,14 @@ calibrate them with bench/tc_probe.py and bench/gemm_sweep.py.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import Float32Type
 
 from dpl.dialects import loop, mma
 from dpl.transforms.tile.matmul import matmul_info
+from dpl.transforms.tile.tensorize_matmul import K_STEP
 from dpl.transforms.tile.target import parse_target
 
 WGMMA_TARGET = 90
@@ -113,20 +115,56 @@ def mma_shape(t) -> tuple[int, int, int, int] | str:
     return m, n, k, batch
 
 
-def mma_spec(ctx: Context, kernel, precision: str, target: str, sms: int, scratch) -> tuple[str, str] | str:
-    """(pipeline spec, what to log) for the tensor-core schedule of loop kernel `kernel`, or
-    why it stays on SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
-    if precision == "ieee":
-        return "precision ieee (SIMT fp32)"
+@dataclass(frozen=True)
+class MmaChoice:
+    """The tensor-core schedule of a matmul: wgmma or mma.sync tiles of bm x bn at `precision`."""
+
+    layout: str
+    bm: int
+    bn: int
+    precision: str
+    modeled: str = ""  # the model's times of the tiles it weighed, for the log
+
+    def spec(self, sms: int) -> str:
+        """The pipeline string (split-K's launch model told this tile's blocks per SM)."""
+        bps = blocks_per_sm(self.bm, self.bn, self.precision, self.layout)
+        return (
+            f"tileify,chunk-matmul-k{{k-tile={K_STEP}}},"
+            f"split-matmul-k{{sms={sms} blocks-per-sm={bps} tile-elements={self.bm * self.bn}}},"
+            f"tensorize-matmul{{layout={self.layout} bm={self.bm} bn={self.bn} precision={self.precision}}}"
+        )
+
+
+#: Tunable options the tensor-core pipeline pins: K is chunked by tensorize-matmul's K step.
+PINNED = ("k_tile",)
+
+
+def mma_layout(precision: str, target: str) -> str | None:
+    """The tensor-core layout for `target` at (resolved) `precision`, or None (SIMT fp32)."""
     cc = parse_target(target)
-    if cc < TENSOR_CORES:
-        return f"target {target} has no tensor cores for fp32"
-    layout = "wgmma" if cc >= WGMMA_TARGET else "mma_sync"
-    block, _ = scratch(ctx, kernel, "tileify,chunk-matmul-k{k-tile=32}")
+    if precision == "ieee" or cc < TENSOR_CORES:
+        return None
+    return "wgmma" if cc >= WGMMA_TARGET else "mma_sync"
+
+
+def mma_shape_of(ctx: Context, kernel, scratch) -> tuple[int, int, int, int] | str:
+    """(M, N, K, batch) of loop kernel `kernel` as a matmul for the tensor cores, or why not."""
+    block, _ = scratch(ctx, kernel, f"tileify,chunk-matmul-k{{k-tile={K_STEP}}}")
     tiles = [op for op in block.walk() if op.name == "tile.tile"]
     if len(tiles) != 1:
         return "not one tile"
-    shape = mma_shape(tiles[0])
+    return mma_shape(tiles[0])
+
+
+def mma_choice(ctx: Context, kernel, precision: str, target: str, sms: int, scratch) -> MmaChoice | str:
+    """The tensor-core schedule the model picks for loop kernel `kernel`, or why it stays on
+    SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
+    if precision == "ieee":
+        return "precision ieee (SIMT fp32)"
+    layout = mma_layout(precision, target)
+    if layout is None:
+        return f"target {target} has no tensor cores for fp32"
+    shape = mma_shape_of(ctx, kernel, scratch)
     if isinstance(shape, str):
         return shape
     m, n, k, batch = shape
@@ -136,11 +174,15 @@ def mma_spec(ctx: Context, kernel, precision: str, target: str, sms: int, scratc
     if not cands:
         return f"no tile of {', '.join(f'{a}x{b}' for a, b, _ in TILES)} divides M x N = {m} x {n}"
     us, bm, bn = min(cands)
-    bps = blocks_per_sm(bm, bn, precision, layout)
-    spec = (
-        "tileify,chunk-matmul-k{k-tile=32},"
-        f"split-matmul-k{{sms={sms} blocks-per-sm={bps} tile-elements={bm * bn}}},"
-        f"tensorize-matmul{{layout={layout} bm={bm} bn={bn} precision={precision}}}"
-    )
     modeled = ", ".join(f"{a}x{b}: {u:.0f} us" for u, a, b in sorted(cands))
-    return spec, f"tensor cores ({precision}), {layout} {bm} x {bn} (modeled unsplit {modeled})"
+    return MmaChoice(layout, bm, bn, precision, modeled)
+
+
+def mma_spec(ctx: Context, kernel, precision: str, target: str, sms: int, scratch) -> tuple[str, str] | str:
+    """(pipeline spec, what to log) for the tensor-core schedule of loop kernel `kernel`, or
+    why it stays on SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
+    choice = mma_choice(ctx, kernel, precision, target, sms, scratch)
+    if isinstance(choice, str):
+        return choice
+    what = f"tensor cores ({precision}), {choice.layout} {choice.bm} x {choice.bn} (modeled unsplit {choice.modeled})"
+    return choice.spec(sms), what

@@ -105,3 +105,56 @@ func.func @main(%x: memref<64x128xf64>, %w: memref<128x128xf64>) -> memref<64x12
 // CHECK-LABEL: tile.kernel @k_declined
 // CHECK-NOT:     = cell
 // CHECK:       } {tile.point = {rows = 3 : i64, cols = 4 : i64}, tile.schedule = "{{.*}}register-tile{rows=3 cols=4}{{.*}}"}
+
+// -----
+
+// A matmul on the tensor cores (`tensor_cores = true`): tensorize-matmul's pipeline with a 64 x 32
+// block tile (bm, bn), K split over 2 blocks; K stays chunked by 32 (tensorize-matmul's step).
+func.func @main(%x: memref<64x128xf32>, %w: memref<64x128xf32>) -> memref<64x64xf32> {
+  %y = memref.alloc() : memref<64x64xf32>
+  loop.kernel @k_tensor_cores ins(%x, %w : memref<64x128xf32>, memref<64x128xf32>) outs(%y : memref<64x64xf32>) {
+    loop.for free %a0 < 64 {
+      loop.for free %a1 < 64 {
+        %acc = loop.for reduce %r0 < 128 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<64x128xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<64x128xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<64x64xf32>
+      }
+    }
+  } {tile.point = {tensor_cores = true, bm = 64 : i64, bn = 32 : i64, splits = 2 : i64}}
+  func.return %y : memref<64x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_tensor_cores
+// CHECK:         tile.tile (%ks : 2 = block, %bm : 1 = block, %bn : 2 = block, %wg : 1 = thread
+// CHECK:           mma.stage rows 64 k 32
+// CHECK:           mma.stage rows 32 k 32
+// CHECK:           mma.dot {{.*}} precision "3xtf32" layout wgmma
+// CHECK:       tile.schedule = "tileify,chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=4 tile-elements=2048 splits=2},tensorize-matmul{layout=wgmma bm=64 bn=32 precision=3xtf32}"
+
+// -----
+
+// The same matmul with `tensor_cores = false` stays on SIMT fp32 (the matmul pipeline at its
+// defaults) although its shape suits the tensor cores.
+func.func @main(%x: memref<64x128xf32>, %w: memref<64x128xf32>) -> memref<64x64xf32> {
+  %y = memref.alloc() : memref<64x64xf32>
+  loop.kernel @k_simt ins(%x, %w : memref<64x128xf32>, memref<64x128xf32>) outs(%y : memref<64x64xf32>) {
+    loop.for free %a0 < 64 {
+      loop.for free %a1 < 64 {
+        %acc = loop.for reduce %r0 < 128 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<64x128xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<64x128xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<64x64xf32>
+      }
+    }
+  } {tile.point = {tensor_cores = false}}
+  func.return %y : memref<64x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_simt
+// CHECK-NOT:     mma.dot
+// CHECK:         tile.schedule = "tileify,chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=3 tile-elements=4096},register-tile{rows=4 cols=4}
