@@ -1,27 +1,31 @@
-"""Tune the suite (issue 19's check): tuned against default schedules, on the GPU.
+"""Tune the suite (issue 19's check): tuned against default schedules, on the GPU, in one command.
 
-    python3 bench/tune_suite.py --phase tune --budget-s 480     # search; picks go to the cache
-    python3 bench/tune_suite.py --phase compare                 # tuned vs default, cache re-run
+    python3 bench/tune_suite.py                         # all 17 cases, about 6 minutes on an H100
+    python3 bench/tune_suite.py --cases linear --tune-s 60
 
 Cases: bench/suite.py's 13 operator cases and its 4 decoder layers (`--cases` selects by regular
-expression, as in suite.py). Both phases capture every case and list its distinct loop kernels
-(`driver.tune.program_kernels`; a kernel shared by cases is tuned once).
+expression, as in suite.py). Every case is captured and its distinct loop kernels listed
+(`driver.tune.program_kernels`; a kernel shared by cases is tuned once). Then, within
+`--total-s` seconds of wall time for the whole command (a case the time does not reach is
+marked skipped):
 
-`tune`: `driver.tune.tune` over the operator cases' kernels (`--operator-share` of the time),
-then the decoder layers' (the rest), within `--budget-s` seconds of wall time for the whole phase
-(capture included); every result is in the tuning cache as it
-comes (`$DPL_CACHE_DIR`, see driver/tune_cache.py), so a phase cut short keeps what it measured,
-and running it again goes on from there.
+1. tune: `driver.tune.tune` over the operator cases' kernels, then the decoder layers' (each
+   group its share of `--tune-s`), at most `--trials` points a kernel; every result goes to the
+   tuning cache as it comes (`$DPL_CACHE_DIR`, driver/tune_cache.py), so a run cut short keeps
+   what it measured and the next run goes on from there;
+2. compare, case by case in one process: compiled twice from one capture, with the tuned
+   schedules (the cache) and without (`tune_cache=False`), each checked against eager and timed
+   like the suite (CUDA graph, L2 rotated or flushed, median), in the order default, tuned,
+   tuned, default (the two medians of each averaged), with eager and torch.compile timed beside
+   the first; then the second run: `tune` again over the case's kernels, which must be served
+   from the cache (its time, and how many points it measured: 0).
 
-`compare`, in one process: each case compiled twice from one capture, with the tuned schedules
-(the cache) and without (`tune_cache=False`), each checked against eager and timed like the
-suite (CUDA graph, L2 rotated or flushed, median; in the order default, tuned, tuned, default,
-the two medians of each averaged). Printed per case: both times and the speedup, and how many of
-its kernels got a tuned point; then the geomean over the operator cases and over the layers and
-the slowest case. Per kernel, from the cache: the default schedule's time against the best
-measured (both confirmed, each kernel alone), the median of those ratios, and the pick. Last,
-the second run: `tune` again over the same kernels, which must be served from the cache with no
-measurement. Results: `bench/results/<device>-<date>-tune.json` (rewritten after every case).
+Printed: a row per case (default ms, tuned ms, gain, eager ms, torch.compile ms, the second run's
+seconds and measurements), the geomean gain over the operator cases and over the layers, the
+slowest case, and per kernel the default schedule's distance from the best measured (each alone,
+both confirmed: the median of default/best, and how many are within 1.2x; `-v` prints the
+kernels). Results: `bench/results/<device>-<date>-tune.json` (rewritten after every case).
+`--phase tune` or `--phase compare` runs one part alone.
 """
 
 from __future__ import annotations
@@ -69,28 +73,33 @@ def case_kernels(cases: list[Case], log) -> tuple[list[Kernel], dict[str, list[s
     progs: dict[str, tuple] = {}
     for case in sorted(cases, key=is_layer):
         t0 = time.perf_counter()
-        progs[case.name] = fn, inputs, prog = captured(case)
-        keys[case.name] = [k.key for k in program_kernels(prog.module, known)]
+        try:
+            fn, inputs, prog = captured(case)
+            keys[case.name] = [k.key for k in program_kernels(prog.module, known)]
+        except Exception as e:  # noqa: BLE001 - a case that does not capture is left out, said so
+            log(f"{case.name}: error: {B._one_line(e)}")
+            continue
+        progs[case.name] = fn, inputs, prog
         log(f"{case.name}: {len(keys[case.name])} kernels ({time.perf_counter() - t0:.1f} s)")
     return list(known.values()), keys, progs
 
 
-def phase_tune(args, cases: list[Case], start: float, measurer: Any = None) -> list:
-    kernels, keys, progs = case_kernels(cases, print)
-    del progs
-    gc.collect()
-    layer_keys = {k for c in cases if is_layer(c) for k in keys[c.name]}
-    op_keys = {k for c in cases if not is_layer(c) for k in keys[c.name]}
+def phase_tune(args, kernels: list[Kernel], keys: dict[str, list[str]], cases: list[Case],
+               budget_s: float, measurer: Any = None) -> list:  # fmt: skip
+    """Tune the operator cases' kernels, then the decoder layers', within `budget_s` seconds."""
+    layer_keys = {k for c in cases if is_layer(c) for k in keys.get(c.name, [])}
+    op_keys = {k for c in cases if not is_layer(c) for k in keys.get(c.name, [])}
     groups = [("operator cases", [k for k in kernels if k.key in op_keys]),
               ("decoder layers", [k for k in kernels if k.key in layer_keys and k.key not in op_keys])]  # fmt: skip
+    start = time.perf_counter()
     cache = TuneCache()
     measurer = measurer or GpuMeasurer()
     results = []
     try:
         for i, (what, group) in enumerate(groups):
-            left = args.budget_s - (time.perf_counter() - start) - 15.0
+            left = budget_s - (time.perf_counter() - start)
             share = left * args.operator_share if i == 0 and groups[1][1] else left
-            if not group or share < 10:
+            if not group or share < 5:
                 continue
             print(f"{measurer.device}: tuning the {len(group)} kernels of the {what} for {share:.0f} s "
                   f"(method {args.method}, at most {args.trials} points each)", flush=True)  # fmt: skip
@@ -99,57 +108,90 @@ def phase_tune(args, cases: list[Case], start: float, measurer: Any = None) -> l
                             log=(lambda m: print(m, flush=True)) if args.verbose else None)  # fmt: skip
     finally:
         measurer.close()
-    print(format_results(results))
+    if args.verbose:
+        print(format_results(results))
     print(summary(results))
-    print(f"tune phase: {time.perf_counter() - start:.0f} s")
+    print(f"tune: {time.perf_counter() - start:.0f} s", flush=True)
     return results
 
 
-def timed(name: str, fn, inputs, compiled) -> dict[str, Any]:
-    r = B.benchmark(name, fn, inputs, dpl=compiled, modes=(), ceilings=False, target_ms=100.0)
-    return r["variants"]["dpl"]
+def timed(name: str, fn, inputs, compiled, modes: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The suite's timing of `compiled` (and of `modes`, e.g. eager and torch.compile)."""
+    r = B.benchmark(name, fn, inputs, dpl=compiled, modes=modes, ceilings=False, target_ms=50.0)
+    return r["variants"]
 
 
-def phase_compare(args, cases: list[Case], start: float) -> dict[str, Any]:
+def compare_case(case: Case, fn, inputs, prog, keys: list[str], by_key: dict[str, Kernel],
+                 cache: TuneCache, device: str) -> dict[str, Any]:  # fmt: skip
+    """Tuned against default schedules (and eager, torch.compile) on one case."""
+    row: dict[str, Any] = {"name": case.name, "layer": is_layer(case)}
+    fn = fn.to("cuda")
+    default = compile_program(prog, tune_cache=False)
+    tuned = compile_program(prog)
+    ms: dict[str, list[float]] = {"default": [], "tuned": []}
+    for i, which in enumerate(("default", "tuned", "tuned", "default")):
+        variants = timed(case.name, fn, inputs, default if which == "default" else tuned,
+                         ("eager", "compile") if i == 0 else ())  # fmt: skip
+        entry = variants["dpl"]
+        if "error" in entry:
+            raise RuntimeError(f"{which}: {entry['error']}")
+        ms[which].append(entry["median_ms"])
+        row[f"{which}_rel_err"] = entry.get("rel_err")
+        for mode in ("eager", "compile") if i == 0 else ():
+            row[f"{mode}_ms"] = variants.get(mode, {}).get("median_ms")
+    row["default_ms"] = statistics.mean(ms["default"])
+    row["tuned_ms"] = statistics.mean(ms["tuned"])
+    row["speedup"] = row["default_ms"] / row["tuned_ms"]
+    picks = [cache.pick(k, device) for k in keys]
+    row["kernels"] = len(picks)
+    row["kernels_tuned"] = sum(p is not None and p.point != by_key[k].default for k, p in zip(keys, picks))
+    row["launches"] = {"default": default.num_kernels, "tuned": tuned.num_kernels}
+    return row
+
+
+def second_run(args, row: dict[str, Any], kernels: list[Kernel], cache: TuneCache, measurer) -> None:
+    """`tune` again over a case's kernels: served from the cache, nothing measured."""
+    t0 = time.perf_counter()
+    again = tune(kernels, cache, measurer, method=args.method, trials=args.trials, budget_s=30.0, workers=1)
+    row["second_run"] = {"s": time.perf_counter() - t0, "kernels": len(again),
+                         "from_cache": sum(r.cached for r in again),
+                         "measured": sum(r.measured for r in again)}  # fmt: skip
+
+
+def phase_compare(args, cases: list[Case], kernels: list[Kernel], keys: dict[str, list[str]],
+                  progs: dict[str, tuple], deadline: float, start: float) -> dict[str, Any]:  # fmt: skip
     doc = B.environment(ceilings=False)
     device = doc["device"]
     path = args.json or os.path.join(args.out, f"{doc['device_slug']}-{doc['date']}-tune.json")
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    doc.update(command=" ".join(sys.argv), cases=[], kernels=[])
+    doc.update(command=" ".join(sys.argv), cases=[], kernels=[], tune_s=args.tune_s, trials=args.trials)
     cache = TuneCache()
-    kernels, keys, progs = case_kernels(cases, print)
     by_key = {k.key: k for k in kernels}
-    for case in cases:
-        fn, inputs, prog = progs[case.name]
-        fn = fn.to("cuda")
-        row: dict[str, Any] = {"name": case.name, "layer": is_layer(case)}
-        try:
-            default = compile_program(prog, tune_cache=False)
-            tuned = compile_program(prog)
-            ms = {"default": [], "tuned": []}
-            for which in ("default", "tuned", "tuned", "default"):
-                entry = timed(case.name, fn, inputs, default if which == "default" else tuned)
-                if "error" in entry:
-                    raise RuntimeError(f"{which}: {entry['error']}")
-                ms[which].append(entry["median_ms"])
-                row[f"{which}_rel_err"] = entry.get("rel_err")
-            row["default_ms"] = statistics.mean(ms["default"])
-            row["tuned_ms"] = statistics.mean(ms["tuned"])
-            row["speedup"] = row["default_ms"] / row["tuned_ms"]
-            picks = [cache.pick(k, device) for k in keys[case.name]]
-            row["kernels"] = len(picks)
-            row["kernels_tuned"] = sum(p is not None and p.point != by_key[k].default
-                                       for k, p in zip(keys[case.name], picks))  # fmt: skip
-            row["launches"] = {"default": default.num_kernels, "tuned": tuned.num_kernels}
-        except Exception as e:  # noqa: BLE001 - a broken case must not end the run
-            row["error"] = B._one_line(e)
-        doc["cases"].append(row)
-        print(_case_line(row), flush=True)
-        fn = inputs = None
-        del progs[case.name], prog
-        gc.collect()
-        torch.cuda.empty_cache()
-        B.write_json(path, doc)
+    measurer = GpuMeasurer()  # started only if the second run has something to measure
+    print(f"\n{'case':30s} {'default ms':>10s} {'tuned ms':>9s} {'gain':>6s} {'eager ms':>9s} "
+          f"{'compile ms':>10s} {'2nd run':>12s}", flush=True)  # fmt: skip
+    try:
+        for case in cases:
+            row: dict[str, Any] = {"name": case.name, "layer": is_layer(case)}
+            if case.name not in progs:
+                row["error"] = "not captured"
+            elif time.perf_counter() > deadline:
+                row["skipped"] = f"time (--total-s {args.total_s:.0f})"
+            else:
+                fn, inputs, prog = progs.pop(case.name)
+                try:
+                    row = compare_case(case, fn, inputs, prog, keys[case.name], by_key, cache, device)
+                    second_run(args, row, [by_key[k] for k in keys[case.name]], cache, measurer)
+                except Exception as e:  # noqa: BLE001 - a broken case must not end the run
+                    row["error"] = B._one_line(e)
+                fn = inputs = prog = None
+                gc.collect()
+                torch.cuda.empty_cache()
+            doc["cases"].append(row)
+            print(_case_line(row), flush=True)
+            B.write_json(path, doc)
+    finally:
+        measurer.close()
 
     ratios = []
     for k in kernels:
@@ -163,38 +205,33 @@ def phase_compare(args, cases: list[Case], start: float) -> dict[str, Any]:
             if ratio:
                 ratios.append(ratio)
         doc["kernels"].append(entry)
-
-    measurer = GpuMeasurer()
-    try:
-        again = tune(kernels, cache, measurer, method=args.method, trials=args.trials, budget_s=60.0, workers=1)
-    finally:
-        measurer.close()
-    doc["second_run"] = {"kernels": len(again), "from_cache": sum(r.cached for r in again),
-                         "measured": sum(r.measured for r in again)}  # fmt: skip
-
-    ops = [c["speedup"] for c in doc["cases"] if "speedup" in c and not c["layer"]]
-    layers = [c["speedup"] for c in doc["cases"] if "speedup" in c and c["layer"]]
+    done = [c for c in doc["cases"] if "speedup" in c]
+    ops = [c["speedup"] for c in done if not c["layer"]]
+    layers = [c["speedup"] for c in done if c["layer"]]
+    seconds = [c["second_run"] for c in done if "second_run" in c]
     doc["summary"] = {
         "geomean_operator_cases": _geo(ops),
         "geomean_layers": _geo(layers),
-        "slowest_case": min((c for c in doc["cases"] if "speedup" in c), key=lambda c: c["speedup"], default={}).get("name"),
+        "slowest_case": min(done, key=lambda c: c["speedup"], default={}).get("name"),
         "min_speedup": min(ops + layers) if ops + layers else None,
         "median_default_over_best": statistics.median(ratios) if ratios else None,
         "kernels_within_1_2x": sum(r <= 1.2 for r in ratios),
         "kernels": len(ratios),
+        "second_run_measured": sum(s["measured"] for s in seconds),
+        "second_run_s": sum(s["s"] for s in seconds),
     }
     doc["wall_s"] = time.perf_counter() - start
     B.write_json(path, doc)
-    print()
-    print(format_kernels(doc["kernels"]))
+    if args.verbose:
+        print()
+        print(format_kernels(doc["kernels"]))
     s = doc["summary"]
-    print(f"\nper kernel (each alone, confirmed): default / best measured, median "
-          f"{_f(s['median_default_over_best'])}x; {s['kernels_within_1_2x']}/{s['kernels']} within 1.2x")  # fmt: skip
-    print(f"tuned vs default: geomean {_f(s['geomean_operator_cases'])}x over the operator cases, "
+    print(f"\ntuned vs default: geomean {_f(s['geomean_operator_cases'])}x over the operator cases, "
           f"{_f(s['geomean_layers'])}x over the decoder layers; slowest case {s['slowest_case']} "
           f"{_f(s['min_speedup'])}x")  # fmt: skip
-    sr = doc["second_run"]
-    print(f"second run: {sr['from_cache']}/{sr['kernels']} kernels from the cache, {sr['measured']} measured")
+    print(f"per kernel (each alone, confirmed): default / best measured, median "
+          f"{_f(s['median_default_over_best'])}x; {s['kernels_within_1_2x']}/{s['kernels']} within 1.2x")  # fmt: skip
+    print(f"second runs: {s['second_run_measured']} points measured, {s['second_run_s']:.1f} s in all")
     print(f"wrote {path} ({doc['wall_s']:.0f} s)")
     return doc
 
@@ -208,11 +245,16 @@ def _f(v: float | None) -> str:
 
 
 def _case_line(row: dict[str, Any]) -> str:
-    if "error" in row:
-        return f"{row['name']}: error: {row['error']}"
-    return (f"{row['name']:32s} default {row['default_ms']:.4f} ms  tuned {row['tuned_ms']:.4f} ms  "
-            f"{row['speedup']:.2f}x  ({row['kernels_tuned']}/{row['kernels']} kernels tuned, launches "
-            f"{row['launches']['default']} -> {row['launches']['tuned']}, rel err {row.get('tuned_rel_err') or 0:.1e})")  # fmt: skip
+    if "error" in row or "skipped" in row:
+        return f"{row['name']:30s} {'error: ' + row['error'] if 'error' in row else 'skipped: ' + row['skipped']}"
+    sr = row.get("second_run", {})
+    second = f"{sr['s']:.1f} s/{sr['measured']}m" if sr else "-"
+    return (f"{row['name']:30s} {row['default_ms']:10.4f} {row['tuned_ms']:9.4f} {row['speedup']:5.2f}x "
+            f"{_ms(row.get('eager_ms')):>9s} {_ms(row.get('compile_ms')):>10s} {second:>12s}")  # fmt: skip
+
+
+def _ms(v: float | None) -> str:
+    return "-" if v is None else f"{v:.4f}"
 
 
 def format_kernels(kernels: list[dict[str, Any]]) -> str:
@@ -229,18 +271,20 @@ def format_kernels(kernels: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--phase", choices=("tune", "compare"), required=True)
+    p.add_argument("--phase", choices=("all", "tune", "compare"), default="all")
     p.add_argument("--cases", help="comma-separated regexes over case names (default: all 17)")
-    p.add_argument("--budget-s", type=float, default=480.0, help="tune: wall time of the phase (default 480)")
-    p.add_argument("--trials", type=int, default=64, help="tune: the most points per kernel (default 64)")
-    p.add_argument("--operator-share", type=float, default=0.5,
-                   help="tune: the share of the budget the operator cases' kernels get first (default 0.5)")
+    p.add_argument("--total-s", type=float, default=345.0,
+                   help="wall time of the whole command; cases it does not reach are skipped (default 345)")
+    p.add_argument("--tune-s", type=float, default=130.0, help="time of the tuning (default 130)")
+    p.add_argument("--trials", type=int, default=16, help="the most points a kernel (default 16)")
+    p.add_argument("--operator-share", type=float, default=0.6,
+                   help="the share of the tuning time the operator cases' kernels get first (default 0.6)")
     p.add_argument("--method", choices=("evolve", "random"), default="evolve")
-    p.add_argument("--workers", type=int, default=None, help="tune: compiling processes (default: cores - 1)")
+    p.add_argument("--workers", type=int, default=None, help="compiling processes (default: cores - 1)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=OUT)
-    p.add_argument("--json", help="compare: results file (default <out>/<device>-<date>-tune.json)")
-    p.add_argument("-v", "--verbose", action="store_true", help="tune: print every measured point")
+    p.add_argument("--json", help="results file (default <out>/<device>-<date>-tune.json)")
+    p.add_argument("-v", "--verbose", action="store_true", help="print every measured point and every kernel")
     args = p.parse_args(argv)
     cases = select(args.cases, CASES)
     if not cases:
@@ -248,10 +292,16 @@ def main(argv: list[str] | None = None) -> int:
     if not torch.cuda.is_available():
         raise SystemExit("tune_suite: needs a CUDA GPU")
     start = time.perf_counter()
-    if args.phase == "tune":
-        phase_tune(args, cases, start)
-    else:
-        phase_compare(args, cases, start)
+    deadline = start + args.total_s
+    kernels, keys, progs = case_kernels(cases, print)
+    print(f"{len(kernels)} distinct kernels in {len(cases)} cases ({time.perf_counter() - start:.0f} s)", flush=True)
+    if args.phase in ("all", "tune"):
+        left = deadline - time.perf_counter()
+        budget = args.tune_s if args.phase == "tune" else min(args.tune_s, 0.6 * left)
+        phase_tune(args, kernels, keys, cases, budget)
+    if args.phase in ("all", "compare"):
+        phase_compare(args, cases, kernels, keys, progs, deadline, start)
+    print(f"tune_suite: {time.perf_counter() - start:.0f} s")
     return 0
 
 

@@ -197,7 +197,7 @@ def build_candidate(text: str, point: Point, arch: str | None = None, precision:
         digest = hashlib.sha256((host.source + json.dumps(host.manifest, sort_keys=True)).encode()).hexdigest()
         if arch is not None:
             for name, source in host.sources.items():
-                runtime.compile_cuda(source, [name], arch=arch)
+                runtime.compile_cuda(source, [name], arch=host.archs.get(name) or arch)  # sm_90a for wgmma
         return {"kernel_ir": str(module), "digest": digest}
     except Exception as e:  # noqa: BLE001 - any failure rules the point out, with its reason
         return {"error": _one_line(e)}

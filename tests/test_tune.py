@@ -258,9 +258,10 @@ def test_tune_suite_phase_tune_on_the_cpu(tmp_path: Path, monkeypatch, capsys):
     monkeypatch.setattr(suite, "DEV", "cpu")
     monkeypatch.setenv("DPL_CACHE_DIR", str(tmp_path))
     cases = suite.select("rmsnorm_1x32x2048,relu_matmul")
-    args = argparse.Namespace(budget_s=300.0, trials=4, method="evolve", workers=1, seed=0, verbose=False,
-                              operator_share=0.5)  # fmt: skip
-    results = TS.phase_tune(args, cases, time.perf_counter(), measurer=Synthetic())
+    args = argparse.Namespace(trials=4, method="evolve", workers=1, seed=0, verbose=False, operator_share=0.5)
+    kernels, keys, progs = TS.case_kernels(cases, print)
+    assert set(progs) == {c.name for c in cases}
+    results = TS.phase_tune(args, kernels, keys, cases, 300.0, measurer=Synthetic())
     out = capsys.readouterr().out
     assert "tuning the 2 kernels of the operator cases" in out and "geomean" in out
     assert len(results) == 2 and all(r.confirmed for r in results)
