@@ -228,7 +228,7 @@ def _tile_cases() -> list[tuple[Path, int]]:
 
 @pytest.mark.parametrize("path,index", _tile_cases(), ids=lambda x: x.stem if isinstance(x, Path) else str(x))
 def test_cleanups_after_materialize_keep_meaning(path: Path, index: int):
-    """Every tile-level lit case, lowered by its pipeline and materialize (in float32), means the
+    """Every tile-level lit case, lowered by its pipeline and materialize(-mma) (in float32), means the
     same under the kernel executor after vectorize-access and drop-redundant-barriers."""
     from xdsl.passes import PassPipeline
 
@@ -247,7 +247,7 @@ def test_cleanups_after_materialize_keep_meaning(path: Path, index: int):
     module = parse_module(ctx, _in_float32(text.split("// -----")[index]), path.name)
     if spec and spec != "materialize":
         PassPipeline.parse_spec(all_passes(), spec).apply(ctx, module)
-    PassPipeline.parse_spec(all_passes(), "materialize").apply(ctx, module)
+    PassPipeline.parse_spec(all_passes(), "materialize-mma,materialize").apply(ctx, module)
     rng = np.random.default_rng(index)
     inputs = [
         rng.standard_normal(a.type.get_shape()).astype(np.float32)

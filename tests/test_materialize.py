@@ -187,7 +187,7 @@ ERRORS = [
 func.func @main(%x: memref<8x8xf32>) -> memref<8x8xf32> {
   %y = memref.alloc() : memref<8x8xf32>
   tile.kernel @k_huge ins(%x : memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
-    tile.tile (%a : 65536 = block, %b : 65536 = block) {
+    tile.tile (%a : 16777216 = block, %b : 16777216 = block) {
       %v = loop.load %x[%a mod 8, %b mod 8] : memref<8x8xf32>
       loop.store %v, %y[%a mod 8, %b mod 8] : memref<8x8xf32>
     }
@@ -196,7 +196,7 @@ func.func @main(%x: memref<8x8xf32>) -> memref<8x8xf32> {
 }
 """,
         "materialize",
-        "@k_huge: 'tile.tile' has 4294967296 blocks, more than CUDA's grid allows",
+        "@k_huge: 'tile.tile' has 281474976710656 blocks, more than CUDA's grid allows",
     ),
     (
         """
