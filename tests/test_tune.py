@@ -279,3 +279,31 @@ def test_results_are_compared_where_they_are_finite():
     assert 0.04 < _rel_err(torch.tensor([1.0, 2.1, nan, inf, -inf]), want) < 0.05
     for wrong in ([1.0, 2.0, 0.0, inf, -inf], [nan, 2.0, nan, inf, -inf], [1.0, 2.0, nan, inf, inf]):
         assert _rel_err(torch.tensor(wrong), want) == inf
+
+
+def test_tune_suite_on_the_cpu(tmp_path: Path, monkeypatch, capsys):
+    """bench/tune_suite.py's whole command with the synthetic measurer and stand-ins for the GPU
+    timing: a row per case, the summary, the JSON, and a second run that measures nothing."""
+    import json
+    import types
+
+    from dpl.bench import suite
+    from dpl.bench import tune_suite as TS
+
+    monkeypatch.setattr(suite, "DEV", "cpu")
+    monkeypatch.setenv("DPL_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(TS.torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(TS, "GpuMeasurer", Synthetic)
+    monkeypatch.setattr(TS.B, "environment", lambda **_: {"device": DEVICE, "device_slug": "cpu", "date": "d"})
+    monkeypatch.setattr(TS, "compile_program", lambda prog, tune_cache=True: types.SimpleNamespace(num_kernels=2))
+    variants = {"dpl": {"median_ms": 1.0, "rel_err": 0.0}, "eager": {"median_ms": 2.0}, "compile": {"median_ms": 1.5}}
+    monkeypatch.setattr(TS, "timed", lambda *a, **k: variants)
+    out_json = tmp_path / "r.json"
+    assert TS.main(["--cases", "rmsnorm_1x32x2048,relu_matmul", "--trials", "3", "--workers", "1",
+                    "--tune-s", "60", "--json", str(out_json)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "relu_matmul_16x64x16" in out and "tuned vs default: geomean 1.00x" in out
+    doc = json.loads(out_json.read_text())
+    assert [c["name"] for c in doc["cases"]] == ["rmsnorm_1x32x2048", "relu_matmul_16x64x16"]
+    assert all(c["second_run"]["measured"] == 0 and c["eager_ms"] == 2.0 for c in doc["cases"])
+    assert doc["summary"]["second_run_measured"] == 0 and doc["summary"]["kernels"] == 2
