@@ -164,7 +164,7 @@ def test_a_killed_run_keeps_what_it_measured(kernels, tmp_path: Path):
     proc.wait(60)
     (k,) = kernels
     kept = {canonical(t.point) for t in TuneCache(db).trials(k.key, DEVICE) if t.us is not None}
-    assert set(seen[:-1]) <= kept  # each result was committed as it came (the last may be in flight at the kill)
+    assert set(seen[:-1]) <= kept  # committed as they came (the last may be in flight at the kill)
     assert TuneCache(db).pick(k.key, DEVICE) is None or not TuneCache(db).pick(k.key, DEVICE).confirmed
 
     resumed = Synthetic()
