@@ -16,8 +16,9 @@ marked skipped):
 2. compare, case by case in one process: compiled twice from one capture, with the tuned
    schedules (the cache) and without (`tune_cache=False`), each checked against eager and timed
    like the suite (CUDA graph, L2 rotated or flushed, median), default then tuned, with eager
-   and torch.compile timed beside the default; then the second run: `tune` again over the case's kernels, which must be served
-   from the cache (its time, and how many points it measured: 0).
+   and torch.compile timed beside the default; then the second run: `tune` again over the
+   case's kernels, which must be served from the cache (its time, and how many points it
+   measured: 0).
 
 Printed: a row per case (default ms, tuned ms, gain, eager ms, torch.compile ms, the second run's
 seconds and measurements), the geomean gain over the operator cases and over the layers, the

@@ -536,11 +536,13 @@ def tune(
                         ready.append((s, point, build(s.kernel.text, point, measurer.arch, s.kernel.precision)))
                         continue
                     try:
-                        pending[pool.submit(build, s.kernel.text, point, measurer.arch, s.kernel.precision)] = (s, point)
+                        job = pool.submit(build, s.kernel.text, point, measurer.arch, s.kernel.precision)
+                        pending[job] = (s, point)
                     except BrokenProcessPool:  # a worker died: the pool is gone, start another
                         pool.shutdown(wait=False, cancel_futures=True)
                         pool = _pool(workers)
-                        pending[pool.submit(build, s.kernel.text, point, measurer.arch, s.kernel.precision)] = (s, point)
+                        job = pool.submit(build, s.kernel.text, point, measurer.arch, s.kernel.precision)
+                        pending[job] = (s, point)
                 if ready:
                     s, point, built = ready.pop(0)
                     if searching or point == s.kernel.default:

@@ -488,8 +488,9 @@ def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, pre
         layout = mma_layout(resolved, target)
         if layout is None:
             raise ValueError(f"tensor_cores=true needs tensor cores: precision {resolved} on {target} has none")
-        tiles = {k: int(point.get(k, getattr(all_passes()["tensorize-matmul"](), k))) for k in ("bm", "bn")}  # type: ignore[call-overload]
-        pipeline, pinned = tensor_pipeline(sms, layout, tiles["bm"], tiles["bn"], resolved), PINNED
+        defaults = all_passes()["tensorize-matmul"]()
+        bm, bn = (int(point.get(k, getattr(defaults, k))) for k in ("bm", "bn"))  # type: ignore[call-overload]
+        pipeline, pinned = tensor_pipeline(sms, layout, bm, bn, resolved), PINNED
     parts = []
     for arg, pass_cls in _pass_specs(pipeline):
         params = dict(arg.normalize_parameter_names().parameters)
