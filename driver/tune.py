@@ -70,6 +70,7 @@ from dpl.transforms.tile.schedule import (
     kernel_space,
     point_attr,
     scratch_module,
+    unused_options,
 )
 from dpl.transforms.tile.schedule_mma import check_precision
 
@@ -122,6 +123,11 @@ class Kernel:
     @property
     def tolerance(self) -> float:
         return TOLERANCE.get(self.cls, DEFAULT_TOLERANCE)
+
+    def normalize(self, point: Point) -> Point:
+        """`point` with the options it leaves unused (`schedule.unused_options`) at the default's."""
+        unused = unused_options(point, self.space)
+        return {k: self.default[k] if k in unused and k in self.default else v for k, v in point.items()}
 
 
 def loop_pieces(module: ModuleOp) -> list[ModuleOp]:
@@ -569,7 +575,7 @@ def _pool(workers: int) -> ProcessPoolExecutor:
 def _start(i: int, k: Kernel, cache: TuneCache, device: str, method: str, trials: int, seed: int,
            retune: bool, fresh: bool) -> _State:  # fmt: skip
     """`k`'s search, told what earlier runs measured (or done: a confirmed pick in the cache)."""
-    search = make_search(method, Space(k.space), k.seeds, seed + i)
+    search = make_search(method, Space(k.space), k.seeds, seed + i, k.normalize)
     state = _State(k, search, Result(k), trials)
     r = state.result
     if fresh:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from dpl.driver.tune_cache import canonical
@@ -92,8 +92,10 @@ class Search:
 
     name = ""
 
-    def __init__(self, space: Space, seeds: Sequence[Mapping[str, Any]] = (), seed: int = 0):
+    def __init__(self, space: Space, seeds: Sequence[Mapping[str, Any]] = (), seed: int = 0,
+                 normalize: Callable[[Point], Point] | None = None):  # fmt: skip
         self.space = space
+        self.normalize = normalize  # a point as it schedules (options it leaves unused at one value)
         self.rng = random.Random(seed)
         self.seen: set[str] = set()
         self.results: dict[str, tuple[Point, float | None]] = {}
@@ -118,6 +120,9 @@ class Search:
         return out
 
     def _take(self, point: Point) -> bool:
+        """Whether `point` (normalized in place) is new; it is proposed from now on."""
+        if self.normalize is not None:
+            point.update(self.normalize(point))
         key = canonical(point)
         if key in self.seen:
             return False
@@ -212,13 +217,16 @@ class EvolveSearch(Search):
         return out
 
 
-def make_search(method: str, space: Space, seeds: Sequence[Mapping[str, Any]] = (), seed: int = 0) -> Search:
+def make_search(method: str, space: Space, seeds: Sequence[Mapping[str, Any]] = (), seed: int = 0,
+                normalize: Callable[[Point], Point] | None = None) -> Search:  # fmt: skip
     """A search by `method` ("evolve" or "random"); random keeps only the first seed (the
-    default schedule, which every run measures as the reference)."""
+    default schedule, which every run measures as the reference). `normalize` maps a point to
+    the one that schedules alike with its unused options at one value, so that points differing
+    only there are proposed once (a tensor-core point's SIMT options)."""
     if method == "evolve":
-        return EvolveSearch(space, seeds, seed)
+        return EvolveSearch(space, seeds, seed, normalize)
     if method == "random":
-        return RandomSearch(space, list(seeds)[:1], seed)
+        return RandomSearch(space, list(seeds)[:1], seed, normalize)
     raise ValueError(f"unknown search method '{method}' (known: {', '.join(METHODS)})")
 
 

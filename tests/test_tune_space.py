@@ -226,3 +226,18 @@ def test_tuning_keys_depend_on_the_precision():
     (k,) = kernels(tc_module())
     keys = {p: kernel_key(k, Schedule(precision=p)) for p in ("auto", "3xtf32", "tf32", "ieee")}
     assert keys["auto"] == keys["3xtf32"] and len(set(keys.values())) == 3
+
+
+def test_the_search_proposes_a_schedule_once_whatever_its_unused_options():
+    from dpl.driver.tune import program_kernels
+    from dpl.driver.tune_cache import canonical
+    from dpl.driver.tune_search import Space, make_search
+
+    (k,) = program_kernels(capture_expression(TC_PROGRAM).module)
+    search = make_search("evolve", Space(k.space), k.seeds, 0, k.normalize)
+    points = search.propose(40)
+    assert len({canonical(p) for p in points}) == 40
+    assert {p[TENSOR_CORES] for p in points} == {False, True}
+    for p in points:  # a tensor-core point keeps the SIMT options at the default's, and back
+        unused = ("rows", "k_tile", "pad", "depth") if p[TENSOR_CORES] else ("bm", "bn")
+        assert all(p[d] == k.default[d] for d in unused), p

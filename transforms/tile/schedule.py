@@ -441,6 +441,16 @@ def tensor_only() -> set[str]:
     return set(tensor_space()) - simt
 
 
+def unused_options(point: Mapping[str, object], space: Mapping[str, object]) -> set[str]:
+    """The dimensions of `space` that `point` does not use: a tensor-core point's SIMT-only
+    options, a SIMT point's tensor-core-only ones (bm, bn)."""
+    if TENSOR_CORES not in space:
+        return set()
+    if point.get(TENSOR_CORES):
+        return set(space) - set(tensor_space()) - {TENSOR_CORES, SPLIT_EPILOGUE}
+    return tensor_only() & set(space)
+
+
 def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str = "sm_90",
                  sms: int = 132) -> dict[str, tuple[object, ...]]:  # fmt: skip
     """The tuning space of `kernel` compiled at `precision` for `target`: its class's, without a
