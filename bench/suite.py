@@ -2,7 +2,7 @@
 
     python bench/suite.py [--cases PATTERN] [--modes eager,compile,max-autotune,dpl-backend] [--profile]
                           [--out bench/results] [--budget-s 540] [--merge] [--list]
-                          [--precision 3xtf32|tf32|ieee]
+                          [--precision 3xtf32|tf32|ieee] [--no-tune-cache]
 
 PATTERN: comma-separated regular expressions, a case runs if one matches part of its name
 (e.g. `--cases rmsnorm,linear_3584x512`). Each case is timed by `dpl.bench.harness.benchmark`
@@ -13,7 +13,8 @@ the tensor-core paths). Results go to
 measured; `python bench/chart.py <json>` draws the chart. Cases run cheapest first; once
 `--budget-s` seconds have passed the remaining cases are recorded as skipped (the lent device
 allows 10 minutes a command, torch.compile of a decoder layer takes tens of seconds); with
-`--merge`, a later run (e.g. `--cases layer`) adds its cases to the same day's file.
+`--merge`, a later run (e.g. `--cases layer`) adds its cases to the same day's file. dpl uses the
+schedules `dpl tune` picked for this GPU (the tuning cache) unless `--no-tune-cache`.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from dpl.bench import harness as B
+from dpl.driver.compile import compile as dpl_compile
 
 DEV = "cuda"
 
@@ -156,13 +158,14 @@ def _merged(doc: dict[str, Any], kept: list[dict[str, Any]], order: dict[str, in
     return {**doc, "cases": cases, "geomean": B.geomeans(cases)}
 
 
-def _compiler(precision: str | None):
-    """dpl.compile with `precision` (None: the harness's default compile)."""
-    if precision is None:
+def _compiler(precision: str | None, tune_cache: bool = True):
+    """dpl.compile with `precision` and the tuning cache or not (None: the harness's default
+    compile)."""
+    if precision is None and tune_cache:
         return None
     from dpl.driver.compile import compile as dpl_compile
 
-    return lambda fn, *inputs: dpl_compile(fn, *inputs, precision=precision)
+    return lambda fn, *inputs: dpl_compile(fn, *inputs, precision=precision, tune_cache=tune_cache)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -175,7 +178,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     t_start = time.perf_counter()
     doc = B.environment()
     doc.update(modes=modes, profile=args.profile, command=" ".join(sys.argv), cases=[],
-               precision=args.precision or "default")
+               precision=args.precision or "default", tune_cache=not args.no_tune_cache)
+    dpl = _compiler(args.precision, not args.no_tune_cache)
     os.makedirs(args.out, exist_ok=True)
     path = args.json or os.path.join(args.out, f"{doc['device_slug']}-{doc['date']}.json")
     kept: list[dict[str, Any]] = []
@@ -197,8 +201,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         torch.manual_seed(0)
         try:
             fn, inputs = case.make()
-            res = B.benchmark(case.name, fn, inputs, modes=modes, profile=args.profile,
-                              target_ms=case.target_ms, verbose=True, dpl=_compiler(args.precision))
+            res = B.benchmark(case.name, fn, inputs, dpl=dpl, modes=modes, profile=args.profile,
+                              target_ms=case.target_ms, verbose=True)
         except Exception as e:  # noqa: BLE001 - a broken case must not end the suite
             traceback.print_exc()
             res = {"name": case.name, "error": B._one_line(e), "variants": {}, "speedup": {}}
@@ -231,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", help="results file (default <out>/<device>-<date>.json)")
     p.add_argument("--budget-s", type=float, default=540.0,
                    help="start no new case after this many seconds (default 540)")
+    p.add_argument("--no-tune-cache", action="store_true",
+                   help="dpl with its default schedules (by default kernels tuned by dpl tune use their picks)")
     p.add_argument("--merge", action="store_true",
                    help="keep the cases of an existing results file that this run does not redo")
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")

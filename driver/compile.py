@@ -33,6 +33,7 @@ from dpl.frontend import capture
 from dpl.frontend.check import fresh_inputs
 from dpl.transforms.kernel.fuse_launches import FUSED_ATTR
 from dpl.transforms.loop.split_epilogue import split_epilogue
+from dpl.driver.tuned import Tuning, run_tuned
 from dpl.transforms.loop.split_nests import split_kernel
 from dpl.dialects import mma
 from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline
@@ -155,29 +156,33 @@ def lower(
     verbose: bool = False,
     precision: str | None = None,
     progress: Progress | None = None,
+    tuning: Tuning | None = None,
 ) -> tuple[ModuleOp, dict[str, int]]:
     """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level; matmuls
     in `precision`: ieee, 3xtf32 or tf32, default 3xtf32 where the target has tensor cores);
     returns the module and each kernel's flops counted at loop level. A repeated block of ops
-    (decoder layers) is lowered once (`driver.blocks`)."""
+    (decoder layers) is lowered once (`driver.blocks`). Kernels tuned for this GPU get their
+    tuned schedules (`tuning`, by default the user's tuning cache: `driver.tuned`)."""
     if pipeline is not None and precision is not None:
         raise ValueError("dpl: give either a pipeline or a precision, not both")
     progress = progress or quiet()
+    tuning = Tuning.default() if tuning is None else tuning
     with progress.stage("passes"):
         return lower_by_blocks(
-            prog.module, lambda piece: lower_whole(piece, pipeline, verbose, precision), progress.step
+            prog.module, lambda piece: lower_whole(piece, pipeline, verbose, precision, tuning), progress.step
         )
 
 
 def lower_whole(
-    module: ModuleOp, pipeline: str | None = None, verbose: bool = False, precision: str | None = None
+    module: ModuleOp, pipeline: str | None = None, verbose: bool = False, precision: str | None = None,
+    tuning: Tuning | None = None,
 ) -> tuple[ModuleOp, dict[str, int]]:
     """`lower` of a torch-level module as one piece."""
     module = module.clone()
     run_pipeline(module, IR_PIPELINES["loop"], verbose)
     loop_module = module.clone()
     rest = pipeline if pipeline is not None else kernel_schedule(precision)
-    run_pipeline(module, rest, verbose)
+    run_tuned(module, rest, tuning, verbose)
     parts = {f.sym_name.data: fused_parts(f) for f in module.walk() if isinstance(f, K.KernelFuncOp)}
     names = {p for ps in parts.values() for p in ps}
     flops = loop_flops(_split_as_scheduled(loop_module, names))
@@ -208,21 +213,22 @@ def _split_as_scheduled(module: ModuleOp, names: set[str]) -> ModuleOp:
 
 
 def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
-            precision: str | None = None) -> Compiled:  # fmt: skip
-    """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it.
+            precision: str | None = None, tune_cache: bool = True) -> Compiled:  # fmt: skip
+    """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it, with the
+    tuned schedules of the tuning cache unless `tune_cache=False`.
 
     `precision` for matmuls: `3xtf32` (tensor cores with the 3xTF32 split: fp32-level accuracy;
     the default where the target has tensor cores), `tf32` (one TF32 pass: faster, about 1e-3
     relative error, opt-in) or `ieee` (SIMT fp32)."""
     module = fn if isinstance(fn, torch.nn.Module) else _Lambda(fn)
     cpu = [x.detach().cpu() for x in example_inputs]
-    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose, precision)
+    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose, precision, tune_cache)
 
 
 def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False,
-                    precision: str | None = None) -> Compiled:  # fmt: skip
+                    precision: str | None = None, tune_cache: bool = True) -> Compiled:  # fmt: skip
     """Compile an already captured `dpl.frontend` Program (e.g. from `capture_expression`)."""
-    kmodule, flops = lower(prog, pipeline, verbose, precision)
+    kmodule, flops = lower(prog, pipeline, verbose, precision, tuning=Tuning.default(tune_cache))
     return Compiled(prog, kmodule, flops)
 
 

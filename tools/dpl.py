@@ -8,10 +8,14 @@
     dpl run --model tinyllama-layer --seq 128 --bench --profile    # and time it against PyTorch
     dpl run --model tinyllama --seq 128 [--weights DIR] [--bench]  # a whole model vs HF float64
     dpl compile --weights DIR --seq 128 --ir cuda                  # a local HF folder's model
+    dpl tune -c "torch.nn.Linear(3584,3584)(torch.randn(1,128,3584))" --budget-s 120   # GPU
+    dpl compile -c EXPR --ir tile [--no-tune-cache]                # tuned kernels show tile.tuned
 
 The program is captured into torch IR (dpl.frontend), then the pass pipeline that produces the
 requested level (`IR_PIPELINES`) runs over it and the module is printed; `--ir cuda` prints the
-CUDA source instead. Errors a user can cause end in one line `dpl: error: ...`.
+CUDA source instead. Kernels that `dpl tune` tuned for this GPU (the tuning cache, driver/tuned.py)
+get their tuned schedules unless `--no-tune-cache`. Errors a user can cause end in one line
+`dpl: error: ...`.
 
 `-c EXPR` is Python, run by Python's `eval` with `torch`, `nn`, `F` and `math` in scope and
 builtins available, as `python -c` runs its argument (twice: to capture it and to trace it): give
@@ -27,8 +31,9 @@ from collections.abc import Sequence
 
 import torch
 
+from dpl.driver.tuned import Tuning, run_tuned
 from dpl.tools.common import guarded
-from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline, with_precision
+from dpl.transforms.pipelines import IR_PIPELINES, with_precision
 
 #: `--model` names: (hf config name, whole model?)
 MODELS: dict[str, tuple[str, bool]] = {
@@ -136,16 +141,18 @@ def compile_cmd(args: argparse.Namespace) -> None:
         from dpl.driver.models import weight_shapes
 
         checkpoint.check(weight_shapes(prog))
+    tuning = Tuning.default(not args.no_tune_cache, args.tune_device)
     if args.pipeline is not None and args.precision is not None:
         raise ValueError("give either --pipeline or --precision, not both")
     if args.ir in ("kernel", "cuda") and args.pipeline is None:
         from dpl.driver.compile import lower
 
         # a repeated block once
-        module, _ = lower(prog, verbose=bool(args.verbose), precision=args.precision, progress=progress)
+        module, _ = lower(prog, verbose=bool(args.verbose), precision=args.precision, progress=progress,
+                          tuning=tuning)  # fmt: skip
     else:
         spec = args.pipeline if args.pipeline is not None else with_precision(IR_PIPELINES[args.ir], args.precision)
-        run_pipeline(module, spec, args.verbose)
+        run_tuned(module, spec, tuning, args.verbose)
     if args.ir == "cuda" and args.pipeline is None:
         try:
             from dpl.backend.cuda_printer import print_cuda
@@ -167,7 +174,8 @@ def run_cmd(args: argparse.Namespace) -> None:
         run_model(args, cfg)
         return
     prog = capture_program(args)
-    compiled = compile_program(prog, args.pipeline, args.verbose > 1, args.precision)
+    compiled = compile_program(prog, args.pipeline, args.verbose > 1, args.precision,
+                               tune_cache=not args.no_tune_cache)  # fmt: skip
     parity = check_parity(compiled, prog)
     verdict = "ok" if parity.ok else "FAIL"
     print(f"dpl run: {compiled.num_kernels} kernels ({compiled.precision}) on {torch.cuda.get_device_name()}: "
@@ -203,7 +211,8 @@ def run_model(args: argparse.Namespace, cfg) -> None:
 
     progress = Progress()
     check = check_causal_lm(cfg, args.seq, getattr(args, "checkpoint", None), pipeline=args.pipeline,
-                            progress=progress, precision=args.precision)  # fmt: skip
+                            progress=progress, precision=args.precision,
+                            tune_cache=not args.no_tune_cache)  # fmt: skip
     program, times = check.program, check.program.times
     ok = check.rel_err < MODEL_TOLERANCE and check.agree == check.positions
     label = args.weights if args.weights is not None else f"{args.model} (random weights)"
@@ -238,6 +247,33 @@ def run_model(args: argparse.Namespace, cfg) -> None:
         sys.exit(1)
 
 
+def tune_cmd(args: argparse.Namespace) -> None:
+    """`dpl tune`: tune every distinct kernel of the program on this GPU (driver/tune.py)."""
+    from dpl.driver.progress import Progress
+    from dpl.driver.tune import GpuMeasurer, format_results, program_kernels, summary, tune, write_stderr
+    from dpl.driver.tune_cache import TuneCache
+
+    if not torch.cuda.is_available():
+        raise ValueError("dpl tune needs a CUDA GPU to measure on")
+    if args.budget_s <= 0 or args.trials < 1:
+        raise ValueError("--budget-s must be positive and --trials at least 1")
+    progress = Progress()
+    with progress.stage("capture"):
+        prog = capture_program(args)
+    with progress.stage("kernels"):
+        kernels = program_kernels(prog.module, precision=args.precision)
+    measurer = GpuMeasurer()
+    try:
+        results = tune(kernels, TuneCache(), measurer, method=args.method, trials=args.trials,
+                       budget_s=args.budget_s, workers=args.workers, seed=args.seed, retune=args.retune,
+                       fresh=args.no_tune_cache, progress=progress, log=write_stderr if args.verbose else None)  # fmt: skip
+    finally:
+        measurer.close()
+    print(f"dpl tune: {measurer.device}, method {args.method}")
+    print(format_results(results))
+    print(summary(results))
+
+
 #: Whole models: logits within this relative error of HF's in float64 (DESIGN.md's bar for
 #: matmul chains), and the same argmax token at every position.
 MODEL_TOLERANCE = 1e-4
@@ -252,6 +288,8 @@ def _source_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seq", type=int, default=16, help="sequence length for --model (default 16)")
     p.add_argument("--num-layers", type=int, default=None, help="override the depth of a whole model")
     p.add_argument("-v", "--verbose", action="count", default=0, help="log the passes as they run")
+    p.add_argument("--no-tune-cache", action="store_true",
+                   help="ignore the tuning cache (default schedules; tune: a new search of every kernel)")
     p.add_argument("--weights", default=None, metavar="DIR",
                    help="a local Hugging Face model folder (config.json, *.safetensors): its model "
                         "and weights (with --model, which must match)")  # fmt: skip
@@ -269,6 +307,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     comp.add_argument("--ir", choices=list(IR_PIPELINES), default="torch", help="the IR level to print")
     comp.add_argument("--pipeline", default=None, help="a pass pipeline over torch IR instead of --ir's")
     comp.add_argument("--dtype", choices=list(DTYPES), default="f32", help="compute dtype (default f32)")
+    comp.add_argument("--tune-device", default=None, metavar="NAME",
+                      help="use the schedules tuned for this GPU (default: this machine's, or $DPL_TUNE_DEVICE)")
     run = sub.add_parser("run", help="compile to CUDA, run on the GPU, check parity with PyTorch")
     _source_args(run)
     run.add_argument("--pipeline", default=None, help="passes from loop IR to kernel IR (default: the schedule)")
@@ -279,6 +319,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                           "eager,compile for a whole model)")  # fmt: skip
     run.add_argument("--json", default=None, help="write the --bench result here")
     run.add_argument("--name", default=None, help="the case's name in the --bench result")
+    tun = sub.add_parser("tune", help="search each kernel's schedule on the GPU; later compiles use the picks")
+    _source_args(tun)
+    tun.add_argument("--budget-s", type=float, default=300.0, help="the search's time in seconds (default 300)")
+    tun.add_argument("--trials", type=int, default=64, help="the most points tried per kernel (default 64)")
+    tun.add_argument("--method", choices=("evolve", "random"), default="evolve",
+                     help="evolutionary search from the cost model's pick, or random sampling")
+    tun.add_argument("--workers", type=int, default=None, help="processes compiling candidates (default: cores - 1)")
+    tun.add_argument("--seed", type=int, default=0, help="the search's random seed")
+    tun.add_argument("--retune", action="store_true", help="search again kernels the cache has a pick for")
     args = parser.parse_args(argv)
     if args.expr is None and args.model is None and args.weights is None:
         parser.error("one of -c, --model or --weights is required")
@@ -287,6 +336,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command == "run":
         args.dtype = "f32"
         guarded("dpl", lambda: run_cmd(args))
+    elif args.command == "tune":
+        args.dtype = "f32"
+        guarded("dpl", lambda: tune_cmd(args))
     else:
         guarded("dpl", lambda: compile_cmd(args))
 

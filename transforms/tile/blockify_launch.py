@@ -42,6 +42,7 @@ from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
+from dpl.transforms.tunable import tunable
 
 K = tile.AxisKind
 
@@ -167,7 +168,7 @@ class BlockifyLaunch(ModulePass):
 
     name = "blockify-launch"
 
-    block_size: int = 256
+    block_size: int = tunable(256, (64, 128, 256, 512, 1024))
 
     def __post_init__(self):
         check_option(self, "block_size", 1, 1024)

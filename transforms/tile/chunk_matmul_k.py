@@ -39,6 +39,7 @@ from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.matmul import for_each_tile, matmul_info, rewrite_value
+from dpl.transforms.tunable import tunable
 
 
 def chunk_k(t: tile.TileOp, kt: int) -> str | None:
@@ -85,7 +86,7 @@ class ChunkMatmulK(ModulePass):
 
     name = "chunk-matmul-k"
 
-    k_tile: int = 32
+    k_tile: int = tunable(32, (8, 16, 32, 64))
 
     def __post_init__(self):
         check_option(self, "k_tile", 1)

@@ -33,6 +33,7 @@ from dpl.transforms.tile.stages import (
     rewrite_loads,
     stages,
 )
+from dpl.transforms.tunable import tunable
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class DoubleBuffer(ModulePass):
 
     name = "double-buffer"
 
-    buffers: int = 2
+    buffers: int = tunable(2, (2, 3, 4))
 
     def __post_init__(self):
         check_option(self, "buffers", 2)

@@ -16,6 +16,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import loop, tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
+from dpl.transforms.tunable import tunable
 
 LOOPS = (loop.ForOp, tile.StridedForOp)
 
@@ -26,7 +27,7 @@ class MarkUnroll(ModulePass):
 
     name = "mark-unroll"
 
-    max_extent: int = 8
+    max_extent: int = tunable(8, (4, 8, 16, 32, 64))
 
     def __post_init__(self):
         check_option(self, "max_extent", 0)

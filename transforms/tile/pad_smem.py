@@ -23,6 +23,7 @@ from dpl.dialects import tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.stages import describe, stages
+from dpl.transforms.tunable import tunable
 
 BANKS = 32
 """Shared-memory banks (each 4 bytes wide)."""
@@ -34,7 +35,7 @@ class PadSmem(ModulePass):
 
     name = "pad-smem"
 
-    pad: int = 1
+    pad: int = tunable(1, (1, 2, 4, 8))
 
     def __post_init__(self):
         check_option(self, "pad", 1)

@@ -21,6 +21,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import loop, tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
+from dpl.transforms.tunable import tunable
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class PipelineKOuter(ModulePass):
 
     name = "pipeline-k-outer"
 
-    depth: int = 2
+    depth: int = tunable(2, (2, 3, 4))
 
     def __post_init__(self):
         check_option(self, "depth", 2)

@@ -35,6 +35,7 @@ from dpl.dialects import tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile, matmul_info
+from dpl.transforms.tunable import tunable
 
 K = tile.AxisKind
 
@@ -99,8 +100,8 @@ class RegisterTile(ModulePass):
 
     name = "register-tile"
 
-    rows: int = 4
-    cols: int = 4
+    rows: int = tunable(4, (1, 2, 4, 8))
+    cols: int = tunable(4, (1, 2, 4, 8))
 
     def __post_init__(self):
         check_option(self, "rows", 1, 16)

@@ -36,30 +36,52 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   block's threads (warp shuffles), rows read more than once staged in shared memory.
 
 `dpl compile -v` logs each kernel's class and pipeline. The per-kernel pipelines are plain
-pipeline strings (`PIPELINES`), so any of them can be run by hand with `dpl-opt --pass-pipeline`.
+pipeline strings (`PIPELINES`), so any of them can be run by hand with `dpl-opt --pass-pipeline`;
+each scheduled `tile.kernel` records the one that made it as `tile.schedule = "<pipeline>"`.
+
+Tuned schedules. The space of a kernel (`kernel_space`) has one dimension per tunable option
+(`dpl.transforms.tunable`) of the passes of its class's pipeline, plus the schedule's own
+`split-epilogue` for a matmul with an epilogue it can split, and for a matmul the tensor cores
+can take at the schedule's precision and target (schedule_mma.mma_candidates) the schedule's own
+`tensor_cores` and the tunable options of the tensor-core pipeline (tensorize-matmul's block tile
+`bm` x `bn`; split-K's `splits` is shared with SIMT; K stays chunked by 32: PINNED). A point
+with `tensor_cores = true` is scheduled with the tensor-core pipeline (at the schedule's
+precision), one without it on SIMT; a tensor-core point tensorize-matmul declines is an error,
+never a silent SIMT fallback. A `loop.kernel` carrying
+`tile.point = {rows = 8 : i64, k_tile = 64 : i64, ...}` (a point of that space; options left out
+keep their class default) is scheduled with its class's pipeline at that point (`point_spec`)
+instead of the heuristics; `tile.tuned = {...}` (what the tuner measured) is kept on the tile
+kernel, so `--ir tile` shows which kernels are tuned. `dpl tune` (driver/tune.py) finds the
+points and the driver attaches them from its cache. An option value the pass rejects is the
+pass's one-line error; an option the class's passes do not have is an error naming the options
+they do have. `default_point` is the point the heuristics pick.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i1, i64
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 
 from dpl.dialects import attn, loop, mma, tile
 from dpl.transforms import all_passes
 from dpl.transforms.loop.attention import match_attention
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
+from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
-from dpl.transforms.tile.schedule_mma import check_precision, mma_candidates, mma_us
+from dpl.transforms.tile.schedule_mma import PINNED, MmaChoice, check_precision, mma_candidates, mma_layout, mma_us
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import parse_target
+from dpl.transforms.tunable import tunable, tunables
 
 ROW = "tileify,blockify-launch,cooperative-reduce,stage-inputs,mark-unroll"
 
@@ -120,7 +142,20 @@ def run_isolated(ctx: Context, kernel: loop.KernelOp, spec: str) -> None:
 
 def scratch(ctx: Context, kernel: loop.KernelOp, spec: str) -> tuple[Block, dict[SSAValue, SSAValue]]:
     """`kernel` copied into a scratch @main and scheduled there by `spec`: the scratch block and
-    the map from its arguments back to the buffers they stand for."""
+    the map from its arguments back to the buffers they stand for. Each tile kernel `spec` makes
+    records it as `tile.schedule` (unless a nested schedule recorded its own)."""
+    module, back = scratch_module(kernel)
+    PassPipeline.parse_spec(all_passes(), spec).apply(ctx, module)
+    block = module_block(module)
+    for k in block.ops:
+        if isinstance(k, tile.KernelOp) and SCHEDULE not in k.attributes:
+            k.attributes[SCHEDULE] = StringAttr(spec)
+    return block, back
+
+
+def scratch_module(kernel: loop.KernelOp) -> tuple[ModuleOp, dict[SSAValue, SSAValue]]:
+    """A module whose @main holds a copy of `kernel` alone, its arguments standing for the
+    buffers `kernel` uses (named alike), and the map from those arguments back to the buffers."""
     outer = list(dict.fromkeys([*kernel.ins, *kernel.outs]))
     block = Block(arg_types=[v.type for v in outer])
     for arg, v in zip(block.args, outer):
@@ -129,8 +164,13 @@ def scratch(ctx: Context, kernel: loop.KernelOp, spec: str) -> tuple[Block, dict
     block.add_op(kernel.clone(value_mapper=inward))
     block.add_op(func.ReturnOp())
     module = ModuleOp([func.FuncOp("main", ([v.type for v in outer], []), Region(block))])
-    PassPipeline.parse_spec(all_passes(), spec).apply(ctx, module)
-    return block, dict(zip(block.args, outer))
+    return module, dict(zip(block.args, outer))
+
+
+def module_block(module: ModuleOp) -> Block:
+    """The body of a scratch module's @main."""
+    main = next(op for op in module.ops if isinstance(op, func.FuncOp))
+    return main.body.block
 
 
 def commit(kernel: loop.KernelOp, block: Block, back: dict[SSAValue, SSAValue]) -> None:
@@ -208,6 +248,11 @@ class Schedule(ModulePass):
     precision: str = "auto"
     """Matmuls: ieee (SIMT fp32), 3xtf32 or tf32 (tensor cores); auto: 3xtf32 where the target
     has tensor cores, else ieee."""
+    split_epilogue: bool | None = tunable(None, (False, True))
+    """A matmul with an epilogue: split it off (true), keep it (false), or the model decides."""
+    tensor_cores: bool | None = tunable(None, (False, True))
+    """A matmul: on the tensor cores where the precision, target and shape allow (true or the
+    default, None), or on SIMT fp32 (false)."""
 
     def __post_init__(self):
         parse_target(self.target)  # a malformed target is a one-line error before any work
@@ -219,6 +264,10 @@ class Schedule(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, loop.KernelOp)]:
+            point = kernel.attributes.get(POINT)
+            if point is not None:
+                self.schedule_point(ctx, kernel, read_point(kernel, point))
+                continue
             cls = classify(kernel)
             if cls == "matmul":
                 self.schedule_matmul(ctx, kernel)
@@ -240,32 +289,296 @@ class Schedule(ModulePass):
         """Schedule `kernel` with each tensor-core candidate (schedule_mma.mma_candidates), each
         of MATMUL_TILES on SIMT, and (if it has an epilogue) split from its epilogue, each on a
         copy, and keep the one of least modeled time (a candidate that did not tensorize counts
-        as infinitely slow)."""
+        as infinitely slow). The `tensor_cores` and `split_epilogue` options narrow the
+        candidates to those they allow."""
+        tried, best = self.choose_matmul(ctx, kernel)
+        _, _, block, back, _ = tried[best]
+        commit(kernel, block, back)
+
+    def choose_matmul(self, ctx: Context, kernel: loop.KernelOp) -> tuple[list[tuple], int]:
+        """The schedules tried for matmul `kernel` (what, spec, scratch block, map back, choice:
+        an MmaChoice, a MatmulTile or SPLIT_EPILOGUE) and the index of the one of least modeled
+        time."""
         name = kernel.sym_name.data
         precision = check_precision(self.precision, self.target)
-        tried = []
-        cands = mma_candidates(ctx, kernel, precision, self.target, self.sms, scratch)
-        if isinstance(cands, str):
-            LOG.info(f"schedule: @{name}: no tensor cores: {cands}")
-            cands = []
-        for what, spec in cands:
-            tried.append((what, spec, *scratch(ctx, kernel, spec)))
-        for choice in MATMUL_TILES:
-            spec = choice.spec(self.target, self.sms)
-            what = f"SIMT {choice.rows * 16} x {choice.cols * 16}"
-            tried.append((what, spec, *scratch(ctx, kernel, spec)))
-        if split_epilogue_declines(kernel) is None:
+        tried: list[tuple] = []
+        split = split_epilogue_declines(kernel) is None and self.split_epilogue is not False
+        if not (split and self.split_epilogue):
+            cands = mma_candidates(ctx, kernel, precision, self.target, self.sms, scratch)
+            if self.tensor_cores is False:
+                cands = "tensor-cores=false"
+            if isinstance(cands, str):
+                LOG.info(f"schedule: @{name}: no tensor cores: {cands}")
+                cands = []
+            for choice in cands:
+                spec = choice.spec(self.sms)
+                tried.append((choice.what(), spec, *scratch(ctx, kernel, spec), choice))
+            if self.tensor_cores is not True:
+                for tile_choice in MATMUL_TILES:
+                    spec = tile_choice.spec(self.target, self.sms)
+                    what = f"SIMT {tile_choice.rows * 16} x {tile_choice.cols * 16}"
+                    tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
+        if split and self.tensor_cores is not True:
             spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}}}"
-            tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec)))
-        costs = [modeled_us(block, self.sms) for _, _, block, _ in tried]
-        for i, (what, spec, block, _) in enumerate(tried):
-            if i < len(cands) and not any(isinstance(o, mma.DotOp) for o in block.walk()):
+            tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec), SPLIT_EPILOGUE))
+        if not tried:
+            raise ValueError(f"schedule: @{name}: no matmul schedule fits tensor-cores=true split-epilogue=true")
+        costs = [modeled_us(block, self.sms) for _, _, block, _, _ in tried]
+        for i, (_, _, block, _, choice) in enumerate(tried):
+            if isinstance(choice, MmaChoice) and not any(isinstance(o, mma.DotOp) for o in block.walk()):
                 costs[i] = math.inf  # tensorize-matmul declined after the split (its log says why)
         best = min(range(len(tried)), key=lambda i: (costs[i], i))
-        what, spec, block, back = tried[best]
-        modeled = ", ".join(f"{w}{_split(b)}: {c:.0f} us" for (w, _, b, _), c in zip(tried, costs))
+        what, spec, block, _, _ = tried[best]
+        modeled = ", ".join(f"{w}{_split(b)}: {c:.0f} us" for (w, _, b, _, _), c in zip(tried, costs))
         LOG.info(f"schedule: @{name} is matmul, {what}{_split(block)} (modeled {modeled}): {spec}")
+        return tried, best
+
+    def schedule_point(self, ctx: Context, kernel: loop.KernelOp, point: dict[str, object]) -> None:
+        """Schedule `kernel` at `point` of its space (its `tile.point`) instead of the heuristics."""
+        name, cls = kernel.sym_name.data, classify(kernel)
+        if point.get(SPLIT_EPILOGUE):  # the contraction gets the rest of the point, the epilogue its default
+            module, back = scratch_module(kernel)
+            block = module_block(module)
+            (copy,) = [k for k in block.ops if isinstance(k, loop.KernelOp)]
+            copy.attributes.pop(POINT)
+            split_epilogue(copy)
+            inner = {k: v for k, v in point.items() if k != SPLIT_EPILOGUE}
+            for part in [k for k in block.ops if isinstance(k, loop.KernelOp)]:
+                if classify(part) == "matmul":
+                    part.attributes[POINT] = point_attr(inner)
+                    if TUNED in kernel.attributes:
+                        part.attributes[TUNED] = kernel.attributes[TUNED]
+            LOG.info(f"schedule: @{name} is matmul, epilogue split off at {format_point(point)}")
+            Schedule(self.target, self.sms, self.precision).apply(ctx, module)
+            commit(kernel, block, back)
+            return
+        try:
+            spec = point_spec(cls, point, self.target, self.sms, self.precision)
+        except ValueError as e:
+            raise ValueError(f"schedule: @{name}: {POINT}: {e}") from None
+        how = "tuned" if TUNED in kernel.attributes else "given"
+        LOG.info(f"schedule: @{name} is {cls}, {how} point {format_point(point)}: {spec}")
+        block, back = scratch(ctx, kernel, spec)
+        if point.get(TENSOR_CORES) and not any(isinstance(o, mma.DotOp) for o in block.walk()):
+            raise ValueError(
+                f"schedule: @{name}: {POINT}: tensorize-matmul declined the kernel at {format_point(point)} "
+                "(dpl compile -v says why)"
+            )
         commit(kernel, block, back)
+
+    def default_point(self, ctx: Context, kernel: loop.KernelOp) -> dict[str, object]:
+        """The point of `kernel_space(kernel)` that the heuristics pick (what `apply` would do
+        without a `tile.point`)."""
+        cls = classify(kernel)
+        point = class_defaults(cls, self.target, self.sms)
+        if cls != "matmul":
+            return point
+        space = kernel_space(kernel, self.precision, self.target, self.sms)
+        point = {k: v for k, v in point.items() if k in space}
+        tried, best = self.choose_matmul(ctx, kernel)
+        choice = tried[best][4]
+        if TENSOR_CORES in space:
+            point[TENSOR_CORES] = isinstance(choice, MmaChoice)
+        if SPLIT_EPILOGUE in space:
+            point[SPLIT_EPILOGUE] = choice == SPLIT_EPILOGUE
+        if isinstance(choice, MmaChoice):
+            point.update(bm=choice.bm, bn=choice.bn)
+            return point
+        if choice == SPLIT_EPILOGUE:
+            module, _ = scratch_module(kernel)
+            (copy,) = [k for k in module_block(module).ops if isinstance(k, loop.KernelOp)]
+            split_epilogue(copy)
+            parts = [k for k in module_block(module).ops if isinstance(k, loop.KernelOp)]
+            (acc,) = [k for k in parts if classify(k) == "matmul"]
+            inner = self.default_point(ctx, acc)
+            point.update({k: v for k, v in inner.items() if k != SPLIT_EPILOGUE and k in space})
+            return point
+        point.update(rows=choice.rows, cols=choice.cols)
+        return point
+
+
+# ------------------------------------------------------------------------------------------------
+# The tuning space and its points
+
+POINT = "tile.point"
+"""`loop.kernel` attribute: the point of its space to schedule it at, instead of the heuristics."""
+TUNED = "tile.tuned"
+"""Kernel attribute: what the tuner measured for the point (kept on the tile kernels)."""
+SCHEDULE = "tile.schedule"
+"""`tile.kernel` attribute: the pipeline string that scheduled it."""
+SPLIT_EPILOGUE = "split_epilogue"
+"""The schedule's own dimension: a matmul's epilogue split off into a kernel of its own."""
+TENSOR_CORES = "tensor_cores"
+"""The schedule's own dimension: a matmul on the tensor cores (tensorize-matmul's pipeline, at the
+schedule's precision) or on SIMT fp32 (the matmul pipeline); a point without it is on SIMT."""
+
+
+def class_pipeline(cls: str, target: str, sms: int, rows: int = 4, cols: int = 4) -> str:
+    """The pipeline string of class `cls` as the schedule runs it (a matmul with a `rows` x `cols`
+    register tile)."""
+    if cls == "matmul":
+        return matmul_tile(rows, cols).spec(target, sms)
+    return PIPELINES[cls].format(target=target, sms=sms)
+
+
+def tensor_pipeline(sms: int, layout: str = "wgmma", bm: int = 128, bn: int = 128, precision: str = "3xtf32") -> str:
+    """The tensor-core pipeline of a matmul (schedule_mma.MmaChoice) with a bm x bn block tile."""
+    return MmaChoice(layout, bm, bn, precision).spec(sms)
+
+
+def matmul_tile(rows: int, cols: int) -> MatmulTile:
+    """The MATMUL_TILES entry of a rows x cols register tile, else one whose blocks per SM for
+    the split-K model are guessed from its registers (16 cells: 3 blocks, 64: 1)."""
+    for choice in MATMUL_TILES:
+        if (choice.rows, choice.cols) == (rows, cols):
+            return choice
+    return MatmulTile(rows, cols, max(1, min(8, 48 // (rows * cols))), 0.0)
+
+
+def _pass_specs(spec: str) -> list[tuple[ArgSpec, type[ModulePass]]]:
+    passes = all_passes()
+    return [(a, passes[a.name]()) for a in parse_pipeline(spec)]
+
+
+def class_space(cls: str) -> dict[str, tuple[object, ...]]:
+    """Every tunable option of the passes of class `cls`'s pipeline (name -> choices); two
+    passes declaring one name share the dimension (the choices both allow)."""
+    space: dict[str, tuple[object, ...]] = {}
+    for _, pass_cls in _pass_specs(class_pipeline(cls, "sm_90", 1)):
+        for name, choices in tunables(pass_cls).items():
+            space[name] = tuple(c for c in space[name] if c in choices) if name in space else choices
+    if cls == "matmul":
+        space[SPLIT_EPILOGUE] = tunables(Schedule)["split_epilogue"]
+        space[TENSOR_CORES] = tunables(Schedule)["tensor_cores"]
+        space.update({k: v for k, v in tensor_space().items() if k not in space})
+    return space
+
+
+def tensor_space() -> dict[str, tuple[object, ...]]:
+    """The tunable options of the tensor-core pipeline's passes, less those it pins (PINNED)."""
+    space: dict[str, tuple[object, ...]] = {}
+    for _, pass_cls in _pass_specs(tensor_pipeline(1)):
+        space.update({k: v for k, v in tunables(pass_cls).items() if k not in PINNED})
+    return space
+
+
+def tensor_only() -> set[str]:
+    """The dimensions of a matmul's space that only its tensor-core pipeline has (bm, bn)."""
+    simt = {k for _, c in _pass_specs(class_pipeline("matmul", "sm_90", 1)) for k in tunables(c)}
+    return set(tensor_space()) - simt
+
+
+def unused_options(point: Mapping[str, object], space: Mapping[str, object]) -> set[str]:
+    """The dimensions of `space` that `point` does not use: a tensor-core point's SIMT-only
+    options, a SIMT point's tensor-core-only ones (bm, bn)."""
+    if TENSOR_CORES not in space:
+        return set()
+    if point.get(TENSOR_CORES):
+        return set(space) - set(tensor_space()) - {TENSOR_CORES, SPLIT_EPILOGUE}
+    return tensor_only() & set(space)
+
+
+def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str = "sm_90",
+                 sms: int = 132) -> dict[str, tuple[object, ...]]:  # fmt: skip
+    """The tuning space of `kernel` compiled at `precision` for `target`: its class's, without a
+    split of an epilogue it lacks, and without the tensor cores where the precision, target or
+    its shape rule them out (schedule_mma.mma_choice)."""
+    space = class_space(classify(kernel))
+    if SPLIT_EPILOGUE in space and split_epilogue_declines(kernel) is not None:
+        del space[SPLIT_EPILOGUE]
+    if TENSOR_CORES in space:
+        cands = mma_candidates(Context(), kernel, check_precision(precision, target), target, sms, scratch)
+        if isinstance(cands, str):
+            for k in (TENSOR_CORES, *tensor_only()):
+                del space[k]
+    return space
+
+
+def class_defaults(cls: str, target: str, sms: int) -> dict[str, object]:
+    """Each dimension of class `cls`'s space at the value its default pipeline gives it."""
+    point: dict[str, object] = {}
+    pipelines = [class_pipeline(cls, target, sms)] + ([tensor_pipeline(sms)] if cls == "matmul" else [])
+    for spec in pipelines:
+        for arg, pass_cls in _pass_specs(spec):
+            given = arg.normalize_parameter_names().parameters
+            for name in tunables(pass_cls):
+                if name not in point:
+                    point[name] = given[name][0] if name in given else getattr(pass_cls(), name)
+    return point
+
+
+def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, precision: str = "auto") -> str:
+    """The pipeline string of class `cls` at `point`: each pass of the class's pipeline (a matmul
+    with `tensor_cores`: the tensor-core pipeline at `precision`) with its tunable options set
+    from the point (the pass checks the values: a ValueError names them)."""
+    space = class_space(cls)
+    unknown = [k for k in point if k not in space]
+    if unknown:
+        raise ValueError(
+            f"'{unknown[0]}' is not a tunable option of a {cls} kernel "
+            f"(those are: {', '.join(space)})"
+        )
+    rows, cols = int(point.get("rows", 4)), int(point.get("cols", 4))  # type: ignore[arg-type]
+    pipeline, pinned = class_pipeline(cls, target, sms, rows, cols), ()
+    if point.get(TENSOR_CORES):
+        resolved = check_precision(precision, target)
+        layout = mma_layout(resolved, target)
+        if layout is None:
+            raise ValueError(f"tensor_cores=true needs tensor cores: precision {resolved} on {target} has none")
+        defaults = all_passes()["tensorize-matmul"]()
+        bm, bn = (int(point.get(k, getattr(defaults, k))) for k in ("bm", "bn"))  # type: ignore[call-overload]
+        pipeline, pinned = tensor_pipeline(sms, layout, bm, bn, resolved), PINNED
+    parts = []
+    for arg, pass_cls in _pass_specs(pipeline):
+        params = dict(arg.normalize_parameter_names().parameters)
+        for name in [n for n in tunables(pass_cls) if n not in pinned]:
+            given = params[name][0] if name in params else getattr(pass_cls(), name)
+            if name in point and point[name] != given:  # written only where it changes something
+                params[name] = (point[name],)  # type: ignore[assignment]
+        pass_cls.from_pass_spec(ArgSpec(arg.name, params))  # the pass's own checks of its options
+        parts.append(spec_text(arg.name, params))
+    return ",".join(parts)
+
+
+def spec_text(name: str, params: Mapping[str, tuple[object, ...]]) -> str:
+    """`name{a-b=1 c=true}` as a pipeline string writes it (strings unquoted where they can be)."""
+
+    def value(v: object) -> str:
+        if isinstance(v, bool):
+            return str(v).lower()
+        if isinstance(v, str) and not v.replace("_", "").isalnum():
+            return f'"{v}"'
+        return str(v)
+
+    args = " ".join(f"{k.replace('_', '-')}={','.join(map(value, v))}" for k, v in params.items())
+    return f"{name}{{{args}}}" if args else name
+
+
+def point_attr(point: Mapping[str, object]) -> DictionaryAttr:
+    """`point` as the `tile.point` attribute."""
+    return DictionaryAttr(
+        {k: IntegerAttr(int(v), i1) if isinstance(v, bool) else IntegerAttr(int(v), i64) for k, v in point.items()}  # type: ignore[arg-type]
+    )
+
+
+def read_point(kernel: loop.KernelOp, attr: object) -> dict[str, object]:
+    """The `tile.point` of `kernel` as a dict (a malformed one is a one-line ValueError)."""
+    where = f"schedule: @{kernel.sym_name.data}: {POINT}"
+    if not isinstance(attr, DictionaryAttr):
+        raise ValueError(f"{where} must be a dictionary of option values, got {attr}")
+    point: dict[str, object] = {}
+    for k, v in attr.data.items():
+        if isinstance(v, IntegerAttr) and v.type == i1:
+            point[k] = bool(v.value.data)
+        elif isinstance(v, IntegerAttr):
+            point[k] = v.value.data
+        else:
+            raise ValueError(f"{where}: {k} must be an integer or a bool, got {v}")
+    return point
+
+
+def format_point(point: Mapping[str, object]) -> str:
+    return "{" + ", ".join(f"{k}={str(v).lower()}" for k, v in point.items()) + "}"
 
 
 def _split(block: Block) -> str:

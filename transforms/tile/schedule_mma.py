@@ -31,6 +31,7 @@ bench/tc_probe.py and bench/gemm_sweep.py.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import Float32Type
@@ -38,7 +39,7 @@ from xdsl.dialects.builtin import Float32Type
 from dpl.dialects import loop, mma, tile
 from dpl.transforms.tile.matmul import matmul_info
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
-from dpl.transforms.tile.tensorize_matmul import tensorize
+from dpl.transforms.tile.tensorize_matmul import K_STEP, tensorize
 from dpl.transforms.tile.target import parse_target
 
 WGMMA_TARGET = 90
@@ -150,18 +151,52 @@ def mma_shape(t) -> tuple[int, int, int, int] | str:
     return m, n, k, batch
 
 
+@dataclass(frozen=True)
+class MmaChoice:
+    """The tensor-core schedule of a matmul: wgmma or mma.sync tiles of bm x bn at `precision`."""
+
+    layout: str
+    bm: int
+    bn: int
+    precision: str
+
+    def spec(self, sms: int) -> str:
+        """The pipeline string (split-K's launch model told this tile's blocks per SM)."""
+        bps = blocks_per_sm(self.bm, self.bn, self.precision, self.layout)
+        return (
+            f"tileify,chunk-matmul-k{{k-tile={K_STEP}}},"
+            f"split-matmul-k{{sms={sms} blocks-per-sm={bps} tile-elements={self.bm * self.bn}}},"
+            f"tensorize-matmul{{layout={self.layout} bm={self.bm} bn={self.bn} "
+            f"precision={self.precision} promote={PROMOTE[self.layout]}}}"
+        )
+
+    def what(self) -> str:
+        return f"{self.layout} {self.bm} x {self.bn} ({self.precision})"
+
+
+#: Tunable options the tensor-core pipeline pins: K is chunked by tensorize-matmul's K step.
+PINNED = ("k_tile",)
+
+
+def mma_layout(precision: str, target: str) -> str | None:
+    """The tensor-core layout for `target` at (resolved) `precision`, or None (SIMT fp32)."""
+    cc = parse_target(target)
+    if precision == "ieee" or cc < TENSOR_CORES:
+        return None
+    return "wgmma" if cc >= WGMMA_TARGET else "mma_sync"
+
+
 def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
-                   scratch) -> list[tuple[str, str]] | str:  # fmt: skip
-    """The tensor-core schedules to try for loop kernel `kernel` as (what, pipeline spec), one
-    per block tile that divides M x N (split-matmul-k picks each one's split), or why it stays on
-    SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
+                   scratch) -> list[MmaChoice] | str:  # fmt: skip
+    """The tensor-core schedules to try for loop kernel `kernel`, one per block tile that
+    divides M x N (split-matmul-k picks each one's split), or why it stays on SIMT.
+    `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
     if precision == "ieee":
         return "precision ieee (SIMT fp32)"
-    cc = parse_target(target)
-    if cc < TENSOR_CORES:
+    layout = mma_layout(precision, target)
+    if layout is None:
         return f"target {target} has no tensor cores for fp32"
-    layout = "wgmma" if cc >= WGMMA_TARGET else "mma_sync"
-    block, _ = scratch(ctx, kernel, "tileify,chunk-matmul-k{k-tile=32}")
+    block, _ = scratch(ctx, kernel, f"tileify,chunk-matmul-k{{k-tile={K_STEP}}}")
     tiles = [op for op in block.walk() if isinstance(op, tile.TileOp)]
     if len(tiles) != 1:
         return "not one tile"
@@ -176,13 +211,4 @@ def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
     why = tensorize(tiles[0], mma.Layout(layout), *sizes[0], mma.Precision(precision))  # on the copy
     if why is not None:
         return f"tensorize-matmul declines it: {why}"
-    return [
-        (
-            f"{layout} {bm} x {bn} ({precision})",
-            "tileify,chunk-matmul-k{k-tile=32},"
-            f"split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm(bm, bn, precision, layout)} "
-            f"tile-elements={bm * bn}}},"
-            f"tensorize-matmul{{layout={layout} bm={bm} bn={bn} precision={precision} promote={PROMOTE[layout]}}}",
-        )
-        for bm, bn in sizes
-    ]
+    return [MmaChoice(layout, bm, bn, precision) for bm, bn in sizes]

@@ -64,6 +64,7 @@ from dpl.dialects.loop import CombineKind
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, index_constant, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import fold_applies, kernel_name, matmul_info, rewrite_value
+from dpl.transforms.tunable import tunable
 
 SPLIT_AXIS = "ks"
 """The name of the block axis a split adds (the schedule reads the split count from it)."""
@@ -220,7 +221,7 @@ class SplitMatmulK(ModulePass):
 
     name = "split-matmul-k"
 
-    splits: int = 0
+    splits: int = tunable(0, (0, 1, 2, 3, 4, 6, 8, 12, 16))
     """The split count; 0 chooses it from the launch model (`split_time`)."""
     sms: int = 132
     """Automatic: the GPU's multiprocessors (an H100 SXM has 132)."""

@@ -55,6 +55,7 @@ from dpl.dialects.kernel import MAX_SMEM
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, linear, linear_expr, simplify_map, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, form_expr, matmul_info, substitute, value_form
+from dpl.transforms.tunable import tunable
 
 
 def _loop_bound(v: SSAValue) -> int | None:
@@ -353,7 +354,7 @@ class StageInputs(ModulePass):
 
     name = "stage-inputs"
 
-    min_reuse: int = 2
+    min_reuse: int = tunable(2, (2, 4, 16))
     smem_bytes: int = 48 * 1024
 
     def __post_init__(self):

@@ -60,6 +60,7 @@ from dpl.dialects import loop, mma, tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile, matmul_info
+from dpl.transforms.tunable import tunable
 
 K_STEP = 32
 AK = tile.AxisKind
@@ -302,8 +303,8 @@ class TensorizeMatmul(ModulePass):
     name = "tensorize-matmul"
 
     layout: str = "wgmma"
-    bm: int = 128
-    bn: int = 128
+    bm: int = tunable(128, (64, 128, 256))
+    bn: int = tunable(128, (32, 64, 128, 256))
     precision: str = "3xtf32"
     promote: int = K_STEP // 8
     """MMA steps of 8 per tensor-core accumulation chain (a divisor of the K step's 4)."""

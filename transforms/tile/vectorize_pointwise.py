@@ -45,6 +45,7 @@ from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, axis_deps, linear
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile
+from dpl.transforms.tunable import tunable
 
 ACCESSES = (loop.LoadOp, loop.StoreOp)
 
@@ -132,7 +133,7 @@ class VectorizePointwise(ModulePass):
 
     name = "vectorize-pointwise"
 
-    width: int = 4
+    width: int = tunable(4, (1, 2, 4))
     min_threads: int = 32 * 132
     """The fewest threads to leave (a warp per SM of an H100): a small tile stays one element
     per thread, so that it spreads over the GPU."""

@@ -1,0 +1,243 @@
+"""The tuning space read from the passes (transforms/tunable.py, schedule.kernel_space) and the
+points `schedule` honours: every declared choice passes its pass's own option checks, the
+heuristics' own point (default_point) reproduces the heuristics' IR exactly, and random points of
+each class's space keep meaning (kernel IR on the CPU executor against the loop IR, float64) and
+print CUDA that nvcc compiles."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from dpl.backend.cuda_printer import print_cuda
+from dpl.dialects import loop, make_context, mma, tile
+from dpl.driver.tuned import kernel_key
+from dpl.frontend import capture_expression
+from dpl.interpreters import exec_kernel, exec_loop
+from dpl.interpreters.exec_loop import main_func
+from dpl.transforms import all_passes
+from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline
+from dpl.transforms.tile.schedule import (
+    POINT,
+    SCHEDULE,
+    SPLIT_EPILOGUE,
+    TENSOR_CORES,
+    Schedule,
+    class_space,
+    kernel_space,
+    point_attr,
+    point_spec,
+)
+from dpl.transforms.tunable import tunables
+
+NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if os.path.exists("/usr/local/bin/nvcc") else None)
+
+#: One program per kernel class (small, so the kernel executor is quick).
+PROGRAMS = {
+    "pointwise": "torch.nn.functional.silu(torch.randn(8,96)) * torch.randn(8,96)",
+    "row reduction": "torch.nn.RMSNorm(64)(torch.randn(1,6,64))",
+    "matmul": "torch.nn.functional.linear(torch.randn(24,64), torch.randn(40,64), torch.randn(40))",
+    "matmul epilogue": "torch.nn.functional.silu(torch.randn(16,32)) * (torch.randn(16,64) @ torch.randn(64,32))",
+}
+
+
+def loop_module(expr: str):
+    module = capture_expression(expr, dtype=torch.float64).module
+    run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests")
+    return module
+
+
+def kernels(module) -> list[loop.KernelOp]:
+    return [k for k in module.walk() if isinstance(k, loop.KernelOp)]
+
+
+def test_every_choice_passes_its_pass_checks():
+    declared = {}
+    for name, get in all_passes().items():
+        cls = get()
+        for option, choices in tunables(cls).items():
+            declared[f"{name}.{option}"] = choices
+            for c in choices:
+                dataclasses.replace(cls(), **{option: c})  # __post_init__ range checks
+    assert {"register-tile.rows", "chunk-matmul-k.k_tile", "split-matmul-k.splits",
+            "blockify-launch.block_size", "vectorize-pointwise.width", "schedule.split_epilogue"} <= set(declared)  # fmt: skip
+
+
+def test_space_is_read_from_the_class_pipeline():
+    mm = class_space("matmul")
+    assert mm["rows"] == (1, 2, 4, 8) and mm[SPLIT_EPILOGUE] == (False, True)
+    assert "width" not in mm and "rows" not in class_space("pointwise")
+    assert set(class_space("row reduction")) == {"block_size", "min_reuse", "max_extent"}
+    # the split of the epilogue is a dimension only where there is an epilogue to split
+    (plain,) = kernels(loop_module("torch.randn(16,64) @ torch.randn(64,32)"))
+    assert SPLIT_EPILOGUE not in kernel_space(plain)
+
+
+def test_bad_points_are_one_line_errors():
+    with pytest.raises(ValueError, match="'width' is not a tunable option of a matmul kernel"):
+        point_spec("matmul", {"width": 2}, "sm_90", 132)
+    with pytest.raises(ValueError, match="pipeline-k-outer: option depth must be at least 2, got 1"):
+        point_spec("matmul", {"depth": 1}, "sm_90", 132)
+
+
+def _strip(module) -> str:
+    for k in module.walk():
+        if isinstance(k, tile.KernelOp):
+            k.attributes.pop(POINT, None)
+    return str(module)
+
+
+@pytest.mark.parametrize("cls", list(PROGRAMS))
+def test_default_point_is_what_the_heuristics_do(cls: str):
+    ctx = make_context()
+    heuristic = loop_module(PROGRAMS[cls])
+    pointed = heuristic.clone()
+    Schedule().apply(ctx, heuristic)
+    for k in kernels(pointed):
+        k.attributes[POINT] = point_attr(Schedule().default_point(ctx, k))
+    Schedule().apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
+    assert all(SCHEDULE in k.attributes for k in pointed.walk() if isinstance(k, tile.KernelOp))
+
+
+def _random_point(space: dict, rng: random.Random) -> dict:
+    return {name: rng.choice(choices) for name, choices in space.items()}
+
+
+@pytest.mark.parametrize("cls", list(PROGRAMS))
+def test_random_points_keep_meaning(cls: str, tmp_path: Path):
+    rng = random.Random(7)
+    nprng = np.random.default_rng(0)
+    base = loop_module(PROGRAMS[cls])
+    inputs = [nprng.standard_normal(tuple(a.type.get_shape())) for a in main_func(base).body.block.args]
+    expected = exec_loop.run(base, inputs)
+    sources = []
+    for trial in range(4):
+        module = base.clone()
+        points = {}
+        for k in kernels(module):
+            points[k.sym_name.data] = _random_point(kernel_space(k), rng)
+            k.attributes[POINT] = point_attr(points[k.sym_name.data])
+        run_pipeline(module, kernel_schedule().replace(",fuse-launches", ""))
+        outs = exec_kernel.run(module, inputs)
+        for o, e in zip(outs, expected):
+            np.testing.assert_allclose(o, e, rtol=1e-10, atol=1e-12, err_msg=f"{cls} at {points}")
+        source = print_cuda(module)
+        for name in re.findall(r"void (\w+)\(", source):  # one translation unit for all points
+            source = source.replace(f"void {name}(", f"void {name}_p{trial}(")
+        sources.append(source)
+    if NVCC is not None:
+        cu = tmp_path / "points.cu"
+        cu.write_text("\n".join(sources))
+        r = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "p.o"), str(cu)],
+                           capture_output=True, text=True, timeout=600)  # fmt: skip
+        assert r.returncode == 0, r.stderr[-2000:]
+
+
+# ------------------------------------------------------------------------------------------------
+# The tensor-core dimension: `tensor_cores` (and tensorize-matmul's bm, bn) where they apply
+
+#: An f32 linear whose shape suits the tensor cores (M, N >= 64, K >= 128).
+TC_PROGRAM = "torch.nn.functional.linear(torch.randn(64,128), torch.randn(64,128), torch.randn(64))"
+
+
+def tc_module():
+    module = capture_expression(TC_PROGRAM, dtype=torch.float32).module
+    run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests")
+    return module
+
+
+def test_tensor_cores_are_a_dimension_where_they_apply():
+    (k,) = kernels(tc_module())
+    space = kernel_space(k)
+    assert space[TENSOR_CORES] == (False, True) and space["bm"] == (64, 128, 256) and "bn" in space
+    assert "rows" in space and "splits" in space  # the SIMT dimensions stay: the tuner weighs both
+    for precision, target in (("ieee", "sm_90"), ("auto", "sm_75")):  # SIMT only: no tensor cores
+        assert not {TENSOR_CORES, "bm", "bn"} & set(kernel_space(k, precision, target))
+    (small,) = kernels(loop_module(PROGRAMS["matmul"]))  # f64 and tiny: SIMT only
+    assert TENSOR_CORES not in kernel_space(small) and "bm" not in class_space("pointwise")
+
+
+@pytest.mark.parametrize("precision", ["auto", "tf32", "ieee"])
+def test_default_point_on_tensor_cores_is_what_the_heuristics_do(precision: str):
+    ctx = make_context()
+    heuristic = tc_module()
+    pointed = heuristic.clone()
+    schedule = Schedule(precision=precision)
+    schedule.apply(ctx, heuristic)
+    (k,) = kernels(pointed)
+    point = schedule.default_point(ctx, k)
+    assert point.get(TENSOR_CORES, False) is (precision != "ieee")
+    k.attributes[POINT] = point_attr(point)
+    schedule.apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
+    assert any(isinstance(o, mma.DotOp) for o in pointed.walk()) is (precision != "ieee")
+
+
+@pytest.mark.parametrize("point", [
+    {TENSOR_CORES: True, "bm": 64, "bn": 32, "splits": 2},
+    {TENSOR_CORES: True, "bm": 64, "bn": 64},
+    {TENSOR_CORES: False, "rows": 2, "cols": 4, "k_tile": 16},
+])  # fmt: skip
+def test_tensor_core_points_keep_meaning(point: dict):
+    base = tc_module()
+    nprng = np.random.default_rng(3)
+    inputs = [nprng.standard_normal(tuple(a.type.get_shape())).astype(np.float32)
+              for a in main_func(base).body.block.args]  # fmt: skip
+    expected = exec_loop.run(base.clone(), [x.astype(np.float64) for x in inputs])
+    module = base.clone()
+    (k,) = kernels(module)
+    k.attributes[POINT] = point_attr(point)
+    run_pipeline(module, kernel_schedule().replace(",fuse-launches", ""))
+    assert ("mma" in str(module)) is point[TENSOR_CORES]
+    (out,) = exec_kernel.run(module, inputs)
+    (ref,) = expected
+    assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5, point
+
+
+def test_tensor_core_points_the_passes_reject_are_one_line_errors():
+    ctx = make_context()
+    for precision, point, message in (
+        ("auto", {TENSOR_CORES: True, "bm": 256}, "tensorize-matmul declined the kernel"),
+        ("ieee", {TENSOR_CORES: True}, "tensor_cores=true needs tensor cores: precision ieee"),
+        ("auto", {TENSOR_CORES: True, "bn": 300}, r"tensorize-matmul: option bn must be in \[8, 256\], got 300"),
+    ):
+        module = tc_module()
+        (k,) = kernels(module)
+        k.attributes[POINT] = point_attr(point)
+        with pytest.raises(ValueError, match=message):
+            try:
+                Schedule(precision=precision).apply(ctx, module)
+            except ValueError as e:
+                assert "\n" not in str(e)
+                raise
+
+
+def test_tuning_keys_depend_on_the_precision():
+    (k,) = kernels(tc_module())
+    keys = {p: kernel_key(k, Schedule(precision=p)) for p in ("auto", "3xtf32", "tf32", "ieee")}
+    assert keys["auto"] == keys["3xtf32"] and len(set(keys.values())) == 3
+
+
+def test_the_search_proposes_a_schedule_once_whatever_its_unused_options():
+    from dpl.driver.tune import program_kernels
+    from dpl.driver.tune_cache import canonical
+    from dpl.driver.tune_search import Space, make_search
+
+    (k,) = program_kernels(capture_expression(TC_PROGRAM).module)
+    search = make_search("evolve", Space(k.space), k.seeds, 0, k.normalize)
+    points = search.propose(40)
+    assert len({canonical(p) for p in points}) == 40
+    assert {p[TENSOR_CORES] for p in points} == {False, True}
+    for p in points:  # a tensor-core point keeps the SIMT options at the default's, and back
+        unused = ("rows", "k_tile", "pad", "depth") if p[TENSOR_CORES] else ("bm", "bn")
+        assert all(p[d] == k.default[d] for d in unused), p
