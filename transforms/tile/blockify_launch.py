@@ -18,11 +18,16 @@ Three cases:
   in `block-size`; an axis that does not fit is split into a `block` part and a `thread` part
   (`a = ab * T + at`) of T = gcd(extent, remaining budget) threads, if that is the whole budget or
   at least a warp (4736 over 256 threads: 37 blocks of 128, and the next axis takes the other 2),
-  and the budget left goes on to the next axis; the rest are `block`.
+  and the budget left goes on to the next axis; the rest are `block`. Where that would leave
+  the block part-filled or the fastest axis without threads (sizes the block does not divide:
+  4099 x 8191, 64 x 4100; a warp walking a slower axis reads uncoalesced), the tile is left as
+  it is: its thread axes, flattened row-major, are more than a block holds, and materialize
+  spreads them over blocks of 256 threads, the last one part-filled (a guard).
 
 Declines (logged to `dpl.passes`) when the tile already has a `block` or `cell` axis (a matmul:
 when its M / N threads already fit and nothing else is a thread), or a collective op (stage /
-combine), or when a pointwise tile fits one block as it is.
+combine), or when a pointwise tile fits one block as it is, or its sizes are not divided as
+above.
 """
 
 from __future__ import annotations
@@ -156,6 +161,12 @@ def _pointwise(t: tile.TileOp, block_size: int) -> str | None:
             budget //= threads
         else:
             plan[i] = [(e, K.BLOCK, name)]
+    if budget > 1 or (plan[-1][-1][1] != K.THREAD and axes[-1][1] > 1):
+        # Sizes the block does not divide (odd, prime) give a part-filled block, or a warp whose
+        # threads walk a slower axis (uncoalesced): the axes stay threads, flattened row-major,
+        # which materialize spreads over blocks (the last one part-filled).
+        return (f"the block does not divide the sizes ({' x '.join(str(e) for _, e, _ in axes)}): "
+                f"{t.count(K.THREAD)} threads stay flat")
     _apply_plan(t, plan)
     return None
 
