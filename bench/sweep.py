@@ -469,18 +469,23 @@ def schedule_report(module: Any, log: list[str]) -> list[dict[str, Any]]:
             what = m.group(2)
             tile = re.match(r",\s*([^(:]+?)\s*\(", m.group(3))
             classes[m.group(1)] = what + (f" {tile.group(1)}" if tile else "")
+    funcs = [f for f in module.walk() if isinstance(f, K.KernelFuncOp)]
+    names = {f.sym_name.data for f in funcs}
     kernels = []
-    for f in module.walk():
-        if not isinstance(f, K.KernelFuncOp):
-            continue
+    for f in funcs:
         ops = list(f.walk())
         smem = sum(o.size_bytes() for o in ops if isinstance(o, K.SmemOp))
         name = f.sym_name.data
         base = next((k for k in sorted(classes, key=len, reverse=True) if name.startswith(k)), None)
+        if name.endswith("_init"):
+            what = "zero fill"
+        elif f"{name}_acc" in names:
+            what = "pointwise epilogue"
+        else:
+            what = classes.get(base, "?") if base else "?"
         kernels.append({
             "name": name,
-            "class": classes.get(base, "init" if name.endswith("_init") else "?") if base else
-            ("init" if name.endswith("_init") else "?"),
+            "class": what,
             "grid": [int(x) for x in f.grid_extents],
             "block": [int(x) for x in f.block_extents],
             "smem": int(max(smem, f.smem.data)),
@@ -502,7 +507,7 @@ def cliff_flags(case: SweepCase, kernels: list[dict[str, Any]]) -> list[str]:
         if k["class"].startswith("matmul") and not k["staged"]:
             flags.append(f"{k['name']}: matmul with nothing staged in shared memory")
         big = case.io_bytes > 64 * MiB or case.flops > 2e9
-        if big and blocks < SMS and not k["name"].endswith("_init"):
+        if big and blocks < SMS and k["class"] != "zero fill":
             flags.append(f"{k['name']}: {blocks} blocks for a big kernel ({SMS} SMs)")
         if threads < 64 and blocks * threads > 4096:
             flags.append(f"{k['name']}: blocks of {threads} threads")

@@ -12,6 +12,8 @@ dialect is reused as is: `loop.for`, `loop.load`, `loop.store`, `loop.accumulate
     tile.atomic        an atomic read-modify-write of one output element (split-K partials)
     {tile.unroll}      a unit attribute on a loop: emit `#pragma unroll`
     {tile.pipeline=N}  an integer attribute on a K-outer loop: software-pipeline its async stages
+    {tile.masked=[d]}  on an access (load, store, atomic, stage): the buffer dims whose index may
+                       leave the buffer; elements outside read as 0 and are not written
 
 The seeds' RMSNorm after stage-inputs:
 
@@ -113,6 +115,12 @@ UNROLL = "tile.unroll"
 
 PIPELINE = "tile.pipeline"
 """Name of the integer attribute that marks a K-outer `loop.for` for software pipelining."""
+
+MASKED = "tile.masked"
+"""Name of the attribute on a `loop.load` / `loop.store` / `tile.atomic` / `tile.stage` of a
+global buffer whose indices may fall outside the buffer (a tile padded past a ragged size): the
+buffer dims (of the stage's source) whose index may leave it, `{tile.masked = [0 : i64]}`. An
+element outside reads as 0 (a load, a stage's fill) or is not written (a store, an atomic)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -230,6 +238,24 @@ def mark_unroll(op: Operation) -> None:
 
 def is_unrolled(op: Operation) -> bool:
     return UNROLL in op.attributes
+
+
+def mark_masked(op: Operation, dims: Sequence[int]) -> None:
+    """Let an access's indices leave its buffer along `dims`: reads there give 0, writes there
+    are dropped."""
+    op.attributes[MASKED] = ArrayAttr([IntegerAttr(d, 64) for d in sorted(set(dims))])
+
+
+def masked_dims(op: Operation) -> list[int]:
+    """The buffer dims along which an access may leave its buffer (`tile.masked`), or []."""
+    attr = op.attributes.get(MASKED)
+    if not isinstance(attr, ArrayAttr):
+        return []
+    return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
+
+
+def is_masked(op: Operation) -> bool:
+    return MASKED in op.attributes
 
 
 def pipeline_depth(op: Operation) -> int | None:
@@ -629,8 +655,9 @@ class StageOp(IRDLOperation):
                 )
             spans[d.dim.data] *= d.extent.data
         shape = src.get_shape()
+        masked = masked_dims(self)
         for i, (span, size) in enumerate(zip(spans, shape)):
-            if size >= 0 and span > size:
+            if size >= 0 and span > size and i not in masked:
                 raise VerifyException(
                     f"'tile.stage' slab spans {span} elements of source dim {i}, which has {size}"
                 )
@@ -986,6 +1013,30 @@ class KernelOp(IRDLOperation):
                     raise VerifyException(f"{name}: '{UNROLL}' is a unit attribute")
             if PIPELINE in op.attributes:
                 self._verify_pipeline(name, op)
+            if MASKED in op.attributes:
+                self._verify_masked(name, op)
+
+    @staticmethod
+    def _verify_masked(name: str, op: Operation) -> None:
+        if not isinstance(op, (loop.LoadOp, loop.StoreOp, AtomicOp, StageOp)):
+            raise VerifyException(
+                f"{name}: '{MASKED}' marks loads, stores, atomics and stages only, not '{op.name}'"
+            )
+        if isinstance(op, loop.LoadOp) and is_smem(op.memref):
+            raise VerifyException(
+                f"{name}: '{MASKED}' on a load of a stage (a stage is read inside its slab)"
+            )
+        attr = op.attributes[MASKED]
+        buf = op.source if isinstance(op, StageOp) else op.memref
+        assert isinstance(buf.type, MemRefType)
+        rank = buf.type.get_num_dims()
+        dims = [a.value.data for a in attr] if isinstance(attr, ArrayAttr) and all(
+            isinstance(a, IntegerAttr) for a in attr) else None  # fmt: skip
+        if not dims or dims != sorted(set(dims)) or not all(0 <= d < rank for d in dims):
+            raise VerifyException(
+                f"{name}: '{MASKED}' must list increasing dims of the rank-{rank} buffer, "
+                f"got {attr}"
+            )
 
     @staticmethod
     def _verify_pipeline(name: str, op: Operation) -> None:

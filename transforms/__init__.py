@@ -49,6 +49,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.split_inner_for_swizzle",
     "dpl.transforms.tile.pad_smem",
     "dpl.transforms.tile.pipeline_k_outer",
+    "dpl.transforms.tile.pad_matmul",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.

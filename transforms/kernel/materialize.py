@@ -74,6 +74,7 @@ from dpl.dialects import kernel as K
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
 from dpl.dialects.tile import AxisKind
+from dpl.transforms.kernel import masking
 from dpl.transforms.kernel.materialize_collective import CollectiveMixin, identity_constant
 
 STATIC_SMEM_LIMIT = 48 * 1024
@@ -561,8 +562,11 @@ class KernelLowering(CollectiveMixin):
         elif isinstance(op, loop.LoadOp):
             for pt in self.points(self.d(op.result)):
                 amap, idx = self.access(op.map.data, op.indices, pt)
-                new = self.emit(K.LoadOp(self.lookup(op.memref, pt), idx, amap))
-                self.define(op.result, new.results[0], pt)
+                if tile.is_masked(op):  # may leave the buffer: `in ? x[clamped] : 0`
+                    v = masking.masked_load(self, self.lookup(op.memref, pt), amap, idx, tile.masked_dims(op))
+                else:
+                    v = self.emit(K.LoadOp(self.lookup(op.memref, pt), idx, amap)).results[0]
+                self.define(op.result, v, pt)
         elif isinstance(op, loop.StoreOp):
             self.emit_store(op)
         elif isinstance(op, tile.AtomicOp):
@@ -599,6 +603,9 @@ class KernelLowering(CollectiveMixin):
         for pt in self.points(deps):
             amap, idx = self.access(op.map.data, op.indices, pt)
             st = K.StoreOp(self.lookup(op.value, pt), self.lookup(op.memref, pt), idx, amap)
+            if tile.is_masked(op):  # may leave the buffer: `if (in) store`
+                st = K.IfOp(masking.in_bounds(self, op.memref.type, amap, idx, tile.masked_dims(op)),
+                            Region(Block([st, K.YieldOp()])))  # fmt: skip
             if guard_axes:
                 cond = self.guard(guard_axes)
                 self.emit(K.IfOp(cond, Region(Block([st, K.YieldOp()]))))
@@ -632,7 +639,11 @@ class KernelLowering(CollectiveMixin):
         deps = self.d(op.value).union(*(self.d(i) for i in op.indices))
         for pt in self.points(deps):
             amap, idx = self.access(op.map.data, op.indices, pt)
-            self.emit(K.AtomicOp(kind, self.lookup(op.value, pt), self.lookup(op.memref, pt), idx, amap))
+            at = K.AtomicOp(kind, self.lookup(op.value, pt), self.lookup(op.memref, pt), idx, amap)
+            if tile.is_masked(op):  # may leave the buffer: `if (in) atomic`
+                at = K.IfOp(masking.in_bounds(self, op.memref.type, amap, idx, tile.masked_dims(op)),
+                            Region(Block([at, K.YieldOp()])))  # fmt: skip
+            self.emit(at)
 
     # loops ------------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from dpl.dialects import kernel as K
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
 from dpl.dialects.tile import CombineStrategy, CopyKind
+from dpl.transforms.kernel import masking
 
 WARP = 32
 
@@ -331,7 +332,7 @@ class CollectiveMixin:
         eb = _elem_bytes(src_t.element_type)
         kind = st.copy.data
         if kind == CopyKind.TMA:
-            if self.tma_row_ok(st):
+            if self.tma_row_ok(st) and not tile.is_masked(st):  # masked: guarded cp.async
                 return "tma"
             kind = CopyKind.ASYNC
         if kind == CopyKind.ASYNC:
@@ -425,8 +426,7 @@ class CollectiveMixin:
         split = V == 4 and self.run_width(st, 16) != 4  # float4 load, 4 stores into padded rows
         name = st.result.name_hint or "stage"
 
-        def body(flat: SSAValue) -> None:
-            dmap, smap, leaves = self.fill_maps(st, V, flat, kval, subst)
+        def copy(dmap, smap, leaves) -> None:
             v = self.emit(K.LoadOp(self.lookup(st.source), leaves, smap, V if V > 1 else None))
             v.results[0].name_hint = f"{name}_v"
             if not split:
@@ -439,7 +439,21 @@ class CollectiveMixin:
                 lmap = AffineMap(dmap.num_dims, 0, (*outer, last + lane))
                 self.emit(K.StoreOp(e, smem, leaves, lmap))
 
+        def body(flat: SSAValue) -> None:
+            self.masked_copy(st, V, *self.fill_maps(st, V, flat, kval, subst), copy)
+
         self.fill_loop(self.stage_elems(st) // V, body, name)
+
+    def masked_copy(self, st, V: int, dmap, smap, leaves, copy) -> None:
+        """`copy(dmap, smap, leaves)`, under a bounds guard with zeros otherwise when `st` is
+        masked (see `masking`)."""
+        dims = tile.masked_dims(st)
+        if not dims:
+            return copy(dmap, smap, leaves)
+        cond = masking.in_bounds(self, st.source.type, smap, leaves, dims)
+        smem = self.lookup(st.result)
+        masking.guarded(self, cond, lambda: copy(dmap, smap, leaves),
+                        lambda: masking.zero_fill(self, smem, dmap, leaves, V))  # fmt: skip
 
     def fill_async(self, st, kval, subst) -> None:
         src_t = st.source.type
@@ -448,9 +462,11 @@ class CollectiveMixin:
         smem = self.lookup(st.result)
         name = st.result.name_hint or "stage"
 
-        def body(flat: SSAValue) -> None:
-            dmap, smap, leaves = self.fill_maps(st, V, flat, kval, subst)
+        def copy(dmap, smap, leaves) -> None:
             self.emit(K.CpAsyncOp(smem, leaves, dmap, self.lookup(st.source), leaves, smap, V * eb))
+
+        def body(flat: SSAValue) -> None:
+            self.masked_copy(st, V, *self.fill_maps(st, V, flat, kval, subst), copy)
 
         self.fill_loop(self.stage_elems(st) // V, body, name)
 

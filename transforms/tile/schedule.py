@@ -54,7 +54,7 @@ PIPELINES: dict[str, str] = {
     "pointwise": "tileify,vectorize-pointwise,blockify-launch,mark-unroll",
     "row reduction": ROW,
     "attention": ROW,
-    "matmul": "tileify,chunk-matmul-k,"
+    "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
     "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} tile-elements={tile_elements}}},"
     "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
     "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"

@@ -1,0 +1,202 @@
+"""pad-matmul: round a matmul tile's ragged M, N and K up to sizes its block tile divides.
+
+A matmul tile fresh from tileify (see `dpl.transforms.tile.matmul`: thread axes only, K not
+chunked) whose sizes are not multiples of the block tile (`rows` x `threads` rows, `cols` x
+`threads` columns, `k-tile` of K) would get a slow schedule: register-tile declines an M the
+register rows do not divide, blockify-launch gives a ragged M or N fewer threads (a 1000 x 1000
+output: blocks of 2 x 2 threads), and chunk-matmul-k declines a ragged K (nothing staged per K
+step, no split-K, no pipelining). Instead the sizes are rounded up and every access that can
+then leave its buffer is marked `{tile.masked = [dims]}` with the dims it can leave along
+(reads there give 0, writes there are dropped):
+
+    tile.tile (%m : 1000 = thread, %n : 1000 = thread) {
+      %acc = loop.for reduce %k < 1000 -> f32 { x[%m, %k] * w[%k, %n] }
+      loop.store %acc, %out[%m, %n]
+    }
+ -> tile.tile (%m : 1024 = thread, %n : 1024 = thread) {
+      %acc = loop.for reduce %k < 1024 -> f32 {
+        %a = loop.load %x[%m, %k] {tile.masked = [0, 1]}  %b = loop.load %w[%k, %n] ... }
+      loop.store %acc, %out[%m, %n] {tile.masked = [0, 1]}
+    }
+
+An M (or N) of E becomes the next multiple of `rows` x `threads`, or for an E below that, `rows`
+times the next power of two of E / `rows` (so blockify-launch gives the side whole threads);
+a K of more than `k-tile` becomes the next multiple of `k-tile`.
+
+Meaning is kept: the points added along M and N compute values that no store writes (each store
+indexes a dim where M >= E puts the index past the buffer: `out[%m, %n]`, not a flattened
+`out[%m * N + %n]`, where a padded `%n` would land in the next row), and their loads are masked, so
+they read nothing out of bounds. The K iterations added contribute exactly 0: the accumulated
+value is a product with a factor that is a masked load reading past its buffer at every added
+`%k` (and sums, differences and negations of such products), the other factors being finite
+(inputs with inf or NaN could give NaN where the unpadded sum gives inf).
+
+Declines (logged to `dpl.passes`) a tile that is not a matmul, has block or cell axes or a chunked
+K, or whose sizes need no rounding; an M or N side is left as it is when a store does not
+index it so, and K when the accumulated value does not vanish past K as above.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntAttr, MemRefType, ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from dpl.dialects import loop, tile
+from dpl.transforms.tile.common import LOG, Linear, rebuild_tile, tiles
+from dpl.transforms.tile.matmul import ACCESSES, dim_forms, kernel_name, matmul_info
+
+K = tile.AxisKind
+
+
+def padded_size(extent: int, per_thread: int, threads: int) -> int:
+    """The size an M / N side of `extent` is rounded to (see the module doc)."""
+    q = -(-extent // per_thread)
+    if q > threads:
+        q = -(-q // threads) * threads
+    else:
+        q = 1 << (q - 1).bit_length()
+    return q * per_thread
+
+
+def _range(form: Linear, ranges: dict[SSAValue, tuple[int, int]]) -> tuple[int, int] | None:
+    lo = hi = form[1]
+    for v, c in form[0].items():
+        r = ranges.get(v)
+        if r is None:
+            return None
+        lo, hi = lo + min(c * r[0], c * r[1]), hi + max(c * r[0], c * r[1])
+    return lo, hi
+
+
+def _past_end(op: Operation, value: SSAValue, extent: int, ranges) -> bool:
+    """Whether some index of access `op` is past its buffer for every `value` >= `extent`: a
+    linear `c * value + rest` with c > 0 and c * extent + min(rest) >= the dim's size."""
+    shape = op.memref.type.get_shape()
+    for d, form in enumerate(dim_forms(op)):
+        c = form[0].get(value, 0) if form is not None else 0
+        if c <= 0:
+            continue
+        rest = _range(({v: k for v, k in form[0].items() if v is not value}, form[1]), ranges)
+        if rest is not None and c * extent + rest[0] >= shape[d]:
+            return True
+    return False
+
+
+def _vanishes(v: SSAValue, k: SSAValue, extent: int, ranges) -> bool:
+    """Whether `v` is 0 at every K iteration past `extent` (see the module doc)."""
+    owner = v.owner
+    if isinstance(owner, loop.LoadOp):
+        return _past_end(owner, k, extent, ranges)
+    if isinstance(owner, arith.MulfOp):
+        return _vanishes(owner.lhs, k, extent, ranges) or _vanishes(owner.rhs, k, extent, ranges)
+    if isinstance(owner, arith.AddfOp | arith.SubfOp):
+        return _vanishes(owner.lhs, k, extent, ranges) and _vanishes(owner.rhs, k, extent, ranges)
+    if isinstance(owner, arith.NegfOp):
+        return _vanishes(owner.operand, k, extent, ranges)
+    return False
+
+
+def leaving_dims(op: Operation, ranges) -> list[int]:
+    """The dims along which an index of access `op` can fall outside its buffer."""
+    t = op.memref.type
+    assert isinstance(t, MemRefType)
+    dims = []
+    for d, (form, size) in enumerate(zip(dim_forms(op), t.get_shape())):
+        r = None if form is None else _range(form, ranges)
+        if r is None or r[0] < 0 or r[1] >= size:
+            dims.append(d)
+    return dims
+
+
+def pad(t: tile.TileOp, rows: int, cols: int, threads: int, k_tile: int) -> tuple[bool, str]:
+    """Round up the sizes of matmul tile `t`; (whether it did, what it did or why not)."""
+    info = matmul_info(t)
+    if info is None:
+        return False, "not a matmul tile"
+    if any(k != K.THREAD for _, _, k in t.axes):
+        return False, "the tile already has block or cell axes (run pad-matmul before them)"
+    if info.inner is not None:
+        return False, "K is already chunked"
+    extent = {v: e for v, e, _ in t.axes}
+    ranges = {v: (0, e - 1) for v, e in extent.items()}
+    for o in t.walk():
+        if isinstance(o, loop.ForOp):
+            ranges[o.iv] = (0, o.extent.data - 1)
+    stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
+    new_extent = dict(extent)
+    notes = []
+    for axes, per, what in ((info.m_axes, rows, "M"), (info.n_axes, cols, "N")):
+        found = [v for v, _, k in t.axes if k == K.THREAD and v in axes]
+        if not found:
+            continue
+        a = found[-1]
+        size = padded_size(extent[a], per, threads)
+        if size == extent[a]:
+            continue
+        if not all(_past_end(s, a, extent[a], ranges) for s in stores):
+            notes.append(f"{what} = {extent[a]} kept: a store does not index it past its buffer")
+            continue
+        new_extent[a] = size
+        notes.append(f"{what} {extent[a]} -> {size}")
+    red, k = info.reduce, info.reduce.iv
+    kn = red.extent.data
+    new_k = kn
+    if kn > k_tile and kn % k_tile:
+        acc = red.body.block.last_op
+        assert isinstance(acc, loop.AccumulateOp)
+        if all(_vanishes(v, k, kn, ranges) for v in acc.values):
+            new_k = -(-kn // k_tile) * k_tile
+            notes.append(f"K {kn} -> {new_k}")
+        else:
+            notes.append(f"K = {kn} kept: the product does not vanish past K (a masked factor)")
+    if new_extent == extent and new_k == kn:
+        return False, "; ".join(notes) or "the sizes need no rounding"
+    red.properties["extent"] = IntAttr(new_k)
+    axes = [(new_extent[v], kind, v.name_hint or f"a{i}") for i, (v, _, kind) in enumerate(t.axes)]
+    new = rebuild_tile(t, axes, lambda b: (list(b.args), []))
+    ranges = {v: (0, e - 1) for v, e, _ in new.axes}
+    for o in new.walk():
+        if isinstance(o, loop.ForOp):
+            ranges[o.iv] = (0, o.extent.data - 1)
+    masked = 0
+    for o in new.walk():
+        dims = leaving_dims(o, ranges) if isinstance(o, ACCESSES) else []
+        if dims and not tile.is_smem(o.memref):
+            tile.mark_masked(o, dims)
+            masked += 1
+    return True, "; ".join(notes) + f"; {masked} accesses masked"
+
+
+@dataclass(frozen=True)
+class PadMatmul(ModulePass):
+    """Round a matmul tile's ragged M, N, K up to its block tile; mask the accesses past the end."""
+
+    name = "pad-matmul"
+
+    rows: int = 4
+    """Register rows per thread (register-tile's `rows`)."""
+    cols: int = 4
+    """Register columns per thread (register-tile's `cols`)."""
+    threads: int = 16
+    """Threads per side of the block tile (blockify-launch: 16 x 16 of 256)."""
+    k_tile: int = 32
+    """chunk-matmul-k's `k-tile`."""
+
+    def __post_init__(self):
+        for option in ("rows", "cols", "threads", "k_tile"):
+            if getattr(self, option) < 1:
+                raise ValueError(
+                    f"pad-matmul: option {option.replace('_', '-')} must be at least 1, "
+                    f"got {getattr(self, option)}"
+                )
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for t in tiles(op):
+            where = kernel_name(t)
+            done, what = pad(t, self.rows, self.cols, self.threads, self.k_tile)
+            LOG.info("pad-matmul: %s%s: %s", "" if done else "declined ", where, what)
