@@ -26,6 +26,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.drop_dead_buffers",
     "dpl.transforms.loop.split_nests",
     "dpl.transforms.loop.split_epilogue",
+    "dpl.transforms.loop.collapse_loops",
     "dpl.transforms.kernel.materialize",
     "dpl.transforms.tile.tileify",
     "dpl.transforms.tile.blockify_launch",
