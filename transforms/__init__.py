@@ -51,6 +51,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.pad_smem",
     "dpl.transforms.tile.pipeline_k_outer",
     "dpl.transforms.tile.pad_matmul",
+    "dpl.transforms.tile.pad_columns",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.

@@ -42,13 +42,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntAttr, MemRefType, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
-from dpl.transforms.tile.common import LOG, Linear, rebuild_tile, tiles
-from dpl.transforms.tile.matmul import ACCESSES, dim_forms, kernel_name, matmul_info
+from dpl.transforms.tile.common import LOG, tiles
+from dpl.transforms.tile.matmul import kernel_name, matmul_info
+from dpl.transforms.tile.padding import grow, past_end, ranges_of
 
 K = tile.AxisKind
 
@@ -63,35 +64,11 @@ def padded_size(extent: int, per_thread: int, threads: int) -> int:
     return q * per_thread
 
 
-def _range(form: Linear, ranges: dict[SSAValue, tuple[int, int]]) -> tuple[int, int] | None:
-    lo = hi = form[1]
-    for v, c in form[0].items():
-        r = ranges.get(v)
-        if r is None:
-            return None
-        lo, hi = lo + min(c * r[0], c * r[1]), hi + max(c * r[0], c * r[1])
-    return lo, hi
-
-
-def _past_end(op: Operation, value: SSAValue, extent: int, ranges) -> bool:
-    """Whether some index of access `op` is past its buffer for every `value` >= `extent`: a
-    linear `c * value + rest` with c > 0 and c * extent + min(rest) >= the dim's size."""
-    shape = op.memref.type.get_shape()
-    for d, form in enumerate(dim_forms(op)):
-        c = form[0].get(value, 0) if form is not None else 0
-        if c <= 0:
-            continue
-        rest = _range(({v: k for v, k in form[0].items() if v is not value}, form[1]), ranges)
-        if rest is not None and c * extent + rest[0] >= shape[d]:
-            return True
-    return False
-
-
 def _vanishes(v: SSAValue, k: SSAValue, extent: int, ranges) -> bool:
     """Whether `v` is 0 at every K iteration past `extent` (see the module doc)."""
     owner = v.owner
     if isinstance(owner, loop.LoadOp):
-        return _past_end(owner, k, extent, ranges)
+        return past_end(owner, k, extent, ranges)
     if isinstance(owner, arith.MulfOp):
         return _vanishes(owner.lhs, k, extent, ranges) or _vanishes(owner.rhs, k, extent, ranges)
     if isinstance(owner, arith.AddfOp | arith.SubfOp):
@@ -99,18 +76,6 @@ def _vanishes(v: SSAValue, k: SSAValue, extent: int, ranges) -> bool:
     if isinstance(owner, arith.NegfOp):
         return _vanishes(owner.operand, k, extent, ranges)
     return False
-
-
-def leaving_dims(op: Operation, ranges) -> list[int]:
-    """The dims along which an index of access `op` can fall outside its buffer."""
-    t = op.memref.type
-    assert isinstance(t, MemRefType)
-    dims = []
-    for d, (form, size) in enumerate(zip(dim_forms(op), t.get_shape())):
-        r = None if form is None else _range(form, ranges)
-        if r is None or r[0] < 0 or r[1] >= size:
-            dims.append(d)
-    return dims
 
 
 def pad(t: tile.TileOp, rows: int, cols: int, threads: int, k_tile: int) -> tuple[bool, str]:
@@ -123,10 +88,7 @@ def pad(t: tile.TileOp, rows: int, cols: int, threads: int, k_tile: int) -> tupl
     if info.inner is not None:
         return False, "K is already chunked"
     extent = {v: e for v, e, _ in t.axes}
-    ranges = {v: (0, e - 1) for v, e in extent.items()}
-    for o in t.walk():
-        if isinstance(o, loop.ForOp):
-            ranges[o.iv] = (0, o.extent.data - 1)
+    ranges = ranges_of(t)
     stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
     new_extent = dict(extent)
     notes = []
@@ -138,7 +100,7 @@ def pad(t: tile.TileOp, rows: int, cols: int, threads: int, k_tile: int) -> tupl
         size = padded_size(extent[a], per, threads)
         if size == extent[a]:
             continue
-        if not all(_past_end(s, a, extent[a], ranges) for s in stores):
+        if not all(past_end(s, a, extent[a], ranges) for s in stores):
             notes.append(f"{what} = {extent[a]} kept: a store does not index it past its buffer")
             continue
         new_extent[a] = size
@@ -156,19 +118,7 @@ def pad(t: tile.TileOp, rows: int, cols: int, threads: int, k_tile: int) -> tupl
             notes.append(f"K = {kn} kept: the product does not vanish past K (a masked factor)")
     if new_extent == extent and new_k == kn:
         return False, "; ".join(notes) or "the sizes need no rounding"
-    red.properties["extent"] = IntAttr(new_k)
-    axes = [(new_extent[v], kind, v.name_hint or f"a{i}") for i, (v, _, kind) in enumerate(t.axes)]
-    new = rebuild_tile(t, axes, lambda b: (list(b.args), []))
-    ranges = {v: (0, e - 1) for v, e, _ in new.axes}
-    for o in new.walk():
-        if isinstance(o, loop.ForOp):
-            ranges[o.iv] = (0, o.extent.data - 1)
-    masked = 0
-    for o in new.walk():
-        dims = leaving_dims(o, ranges) if isinstance(o, ACCESSES) else []
-        if dims and not tile.is_smem(o.memref):
-            tile.mark_masked(o, dims)
-            masked += 1
+    _, masked = grow(t, new_extent, {red: new_k})
     return True, "; ".join(notes) + f"; {masked} accesses masked"
 
 

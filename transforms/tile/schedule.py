@@ -47,7 +47,7 @@ from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import parse_target
 
-ROW = "collapse-loops,tileify,blockify-launch,cooperative-reduce,stage-inputs,mark-unroll"
+ROW = "collapse-loops,tileify,pad-columns,blockify-launch,cooperative-reduce,stage-inputs,mark-unroll"
 
 #: The tile pipeline of each kernel class; `{target}` is the schedule's target.
 PIPELINES: dict[str, str] = {
