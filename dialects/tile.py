@@ -868,8 +868,10 @@ class CombineOp(IRDLOperation):
 class AtomicOp(IRDLOperation):
     """`tile.atomic add %v, %out[%a0, %a1] : memref<...>`: `out[i] = add(out[i], v)` atomically.
 
-    For partial results that several blocks fold into one output element (split-K); the output
-    starts at the combiner's identity.
+    For partial results that several blocks fold into one output element (split-K, split-reduce);
+    the output starts at the combiner's identity. It folds once per point of the axes its value
+    and indices depend on: a partial combined across a block's lanes is folded once per block,
+    not once per lane.
     """
 
     name = "tile.atomic"

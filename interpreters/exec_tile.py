@@ -20,12 +20,14 @@ Semantics kept faithfully:
   `swizzle` (the physical TMA layout) do not change what a load at an index reads, so they are
   not modelled beyond the verifier's checks.
 - `tile.combine` folds the partial over the listed thread axes; every thread of them sees it.
-- `tile.atomic` folds each value into the output element (duplicates accumulate).
+- `tile.atomic` folds each value into the output element (duplicates accumulate), once per point
+  of the axes its value and indices depend on (a block's combined partial: once per block).
 - `{tile.masked = [dims]}` on a load, store, atomic or stage: an index outside the buffer along
   those dims reads 0 (a load, a stage's fill) or is not written (a store, an atomic); outside
   along another dim a load or store is an error, and a stage's fill gives NaN.
-- `{tile.zero_init = [i, ...]}` on a kernel (split-matmul-k) zeroes those outs before it runs, as
-  the runtime must.
+- `{tile.zero_init = [i, ...]}` on a kernel (split-matmul-k, split-reduce) starts those outs at
+  their atomics' identity (0 for add, -inf for max, inf for min) before it runs, as the runtime
+  must.
 """
 
 from __future__ import annotations
@@ -78,8 +80,10 @@ def _loop_depth(block: Block) -> int:
 
 
 def run_kernel(kernel: tile.KernelOp, env: dict[SSAValue, np.ndarray]) -> None:
-    for i in _zero_init(kernel):  # split-matmul-k: atomics add into outs that start at 0
-        env[kernel.outs[i]][...] = 0
+    for i in _zero_init(kernel):  # split-K / split-reduce: atomics fold into outs that start at
+        out = kernel.outs[i]  # the identity of their combiner (0 for add, -inf for max)
+        kinds = {o.kind.data for o in kernel.walk() if isinstance(o, tile.AtomicOp) and o.memref is out}
+        env[out][...] = _IDENTITY[kinds.pop()] if len(kinds) == 1 else 0
     t = kernel.tile
     rank = len(t.axes) + _loop_depth(t.body.block)
     _TileNest(rank, env).kernel(kernel)

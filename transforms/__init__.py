@@ -52,6 +52,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.pipeline_k_outer",
     "dpl.transforms.tile.pad_matmul",
     "dpl.transforms.tile.pad_columns",
+    "dpl.transforms.tile.split_reduce",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.

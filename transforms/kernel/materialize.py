@@ -29,7 +29,8 @@ The schedule in tile IR becomes hardware primitives (docs/tile.md, docs/kernel.m
   with shuffle_down and broadcasting through shared memory (as test/lit/translate/rms_norm.mlir);
   `tree` (or shapes shuffles cannot serve) a shared-memory tree over each group of threads.
 - `tile.atomic` -> `kernel.atomic`; the buffers it folds into start at the combiner's identity,
-  written by a small `kernel.func @<name>_init` launched just before.
+  written by a small `kernel.func @<name>_init` launched just before. Like a store, an atomic
+  that does not depend on some thread axis is done by the threads at 0 on that axis only.
 - A global store that does not depend on some thread axis is written by the threads at 0 on
   that axis only (`kernel.if`), not redundantly by every thread.
 - Static shared memory over 48 KiB becomes `kernel.smem dynamic` buffers with the func's `smem`
@@ -637,12 +638,17 @@ class KernelLowering(CollectiveMixin):
             self.fail(op, "folds one buffer with two different combiners")
         self.atomic_outs[op.memref] = kind
         deps = self.d(op.value).union(*(self.d(i) for i in op.indices))
+        guard_axes = tuple(  # once per point of the axes it depends on (as a store)
+            p for p in self.threads if self.extent[p] > 1 and p not in deps | self.exec_deps
+        )
         for pt in self.points(deps):
             amap, idx = self.access(op.map.data, op.indices, pt)
             at = K.AtomicOp(kind, self.lookup(op.value, pt), self.lookup(op.memref, pt), idx, amap)
             if tile.is_masked(op):  # may leave the buffer: `if (in) atomic`
                 at = K.IfOp(masking.in_bounds(self, op.memref.type, amap, idx, tile.masked_dims(op)),
                             Region(Block([at, K.YieldOp()])))  # fmt: skip
+            if guard_axes:
+                at = K.IfOp(self.guard(guard_axes), Region(Block([at, K.YieldOp()])))
             self.emit(at)
 
     # loops ------------------------------------------------------------------------------------

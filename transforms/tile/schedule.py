@@ -47,7 +47,10 @@ from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import parse_target
 
-ROW = "collapse-loops,tileify,pad-columns,blockify-launch,cooperative-reduce,stage-inputs,mark-unroll"
+ROW = (
+    "collapse-loops,tileify,pad-columns,blockify-launch,cooperative-reduce,"
+    "split-reduce{{sms={sms}}},stage-inputs,mark-unroll"
+)
 
 #: The tile pipeline of each kernel class; `{target}` is the schedule's target.
 PIPELINES: dict[str, str] = {
@@ -196,7 +199,7 @@ class Schedule(ModulePass):
             if cls == "matmul":
                 self.schedule_matmul(ctx, kernel)
                 continue
-            spec = PIPELINES[cls].format(target=self.target)
+            spec = PIPELINES[cls].format(target=self.target, sms=self.sms)
             LOG.info(f"schedule: @{kernel.sym_name.data} is {cls}: {spec}")
             run_isolated(ctx, kernel, spec)
 
