@@ -27,6 +27,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.split_nests",
     "dpl.transforms.loop.split_epilogue",
     "dpl.transforms.loop.collapse_loops",
+    "dpl.transforms.loop.split_row_stats",
     "dpl.transforms.kernel.materialize",
     "dpl.transforms.tile.tileify",
     "dpl.transforms.tile.blockify_launch",

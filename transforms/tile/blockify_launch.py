@@ -50,7 +50,7 @@ from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
-from dpl.transforms.tile.pad_columns import column_axis
+from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis
 
 WARP = 32
 
@@ -74,7 +74,7 @@ def blockify(t: tile.TileOp, block_size: int) -> str | None:
     if any(k != K.THREAD for k in kinds):
         return "the tile already has block or cell axes"
     top_loops = [op for op in t.body.block.ops if isinstance(op, loop.ForOp)]
-    if top_loops and max(f.extent.data for f in top_loops) >= 32:
+    if top_loops and max(f.extent.data for f in top_loops) >= ROW_LOOP_MIN:
         return _rows(t, top_loops, block_size)
     return _pointwise(t, block_size)
 

@@ -19,7 +19,8 @@ buffer are marked `{tile.masked = [dims]}`; the added columns compute values no 
       loop.store %acc, %y[%a0, %a1] {tile.masked = [1]}
     }
 
-Declines (logged to `dpl.passes`) a tile with block or cell axes or no top-level reduce loop;
+Declines (logged to `dpl.passes`) a tile with block or cell axes, no top-level reduce loop, or
+no top-level loop of `ROW_LOOP_MIN` (32) or more (each thread runs such short loops whole);
 one whose top-level loops read along their own index (a row reduction: nothing to do) or read
 their inputs along different axes; one whose column axis needs no rounding; or whose stores do not
 index the column axis past the end of their buffer (a flattened output).
@@ -40,6 +41,11 @@ from dpl.transforms.tile.matmul import dim_forms, kernel_name
 from dpl.transforms.tile.padding import grow, past_end, ranges_of
 
 K = tile.AxisKind
+
+
+ROW_LOOP_MIN = 32
+"""The shortest top-level loop that blockify-launch shares among a block's lanes (a row body);
+shorter ones run whole in each thread."""
 
 
 def column_axis(t: tile.TileOp) -> SSAValue | str:
@@ -80,6 +86,9 @@ def padded_columns(extent: int, threads: int) -> int:
 def pad_columns(t: tile.TileOp, threads: int) -> tuple[bool, str]:
     if any(k != K.THREAD for _, _, k in t.axes):
         return False, "the tile already has block or cell axes (run pad-columns before them)"
+    loops = [o for o in t.body.block.ops if isinstance(o, loop.ForOp)]
+    if max((f.extent.data for f in loops), default=0) < ROW_LOOP_MIN:
+        return False, f"no top-level loop of {ROW_LOOP_MIN} or more (each thread runs its own)"
     axis = column_axis(t)
     if isinstance(axis, str):
         return False, axis
@@ -111,5 +120,6 @@ class PadColumns(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t in tiles(op):
+            where = kernel_name(t)
             done, what = pad_columns(t, self.threads)
-            LOG.info("pad-columns: %s%s: %s", "" if done else "declined ", kernel_name(t), what)
+            LOG.info("pad-columns: %s%s: %s", "" if done else "declined ", where, what)
