@@ -234,7 +234,8 @@ def draw(rng: random.Random, lo: int, hi: int, kinds: tuple[str, ...] = ("odd", 
     n = int(math.exp(rng.uniform(math.log(lo), math.log(hi + 1))))
     n = min(max(n, lo), hi)
     if kind == "odd":
-        return n | 1 if (n | 1) <= hi else n - 1 if n > 1 else 1
+        odd = [m for m in (n | 1, (n | 1) - 2) if lo <= m <= hi]
+        return odd[0] if odd else n
     if kind == "prime":
         p = _prime_at_least(n)
         return p if p <= hi else n
