@@ -69,6 +69,7 @@ REDUCTIONS = {
     "layernorm_3d": "torch.nn.LayerNorm((8,32,64))(torch.randn(2,8,32,64))",
     "rmsnorm_channels": "torch.nn.functional.rms_norm(torch.randn(2,5,9,37).transpose(1,3), (5,))",
     "amax_long_row": "torch.randn(2,8192).amax(dim=1)",
+    "full_mean": "torch.randn(9000).mean()",
 }
 
 
