@@ -367,8 +367,9 @@ def _reduces(rng: random.Random, n: int) -> list[SweepCase]:
     cases = [reduce_case((64, 4099, 1021), "sum", (1,), tags=ISSUE),
              reduce_case((32, 1024, 8192), "mean", (1,), tags=ISSUE),
              reduce_case((8, 16777216), "sum", (1,), tags=ISSUE),
-             reduce_case((1048576, 7), "sum", (1,), tags=ISSUE)]
-    while len(cases) < n + 4:
+             reduce_case((1048576, 7), "sum", (1,), tags=ISSUE),
+             reduce_case((4099, 8191), "sum", (0, 1))]  # to one value
+    while len(cases) < n + 5:
         rank = rng.choice((2, 3, 3, 4))
         shape = _shape(rng, rank, 256 * MiB, lo=2)
         dims = (rng.randrange(rank),)

@@ -199,11 +199,16 @@ def split_rows(kernel: loop.KernelOp, sms: int) -> tuple[bool, str]:
     once per pass: each statistic and the output) at the copy bandwidth scaled by the share of
     the GPU its rows fill (`ROW_BLOCKS_PER_SM` per SM); split, every pass reads it at the full
     bandwidth, plus a launch per statistic. (whether to split, the figures for the log)."""
-    if split_row_stats_declines(kernel) is not None:
+    found = row_body(kernel)
+    if isinstance(found, str):
         return False, ""
-    chain, block = row_body(kernel)  # type: ignore[misc]
+    chain, block = found
     rows = math.prod(f.extent.data for f in chain)
     loops = [o for o in block.ops if isinstance(o, loop.ForOp)]
+    if not loops:
+        return False, ""
+    if split_row_stats_declines(kernel) is not None:
+        return False, f", {rows} rows of {max(_trips(f) for f in loops)}"
     length = max(_trips(f) for f in loops)
     passes = sum(1 for f in loops if f.is_reduce) + 1
     row_bytes = 4 * length

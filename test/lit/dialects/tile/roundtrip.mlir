@@ -138,3 +138,23 @@ func.func @block_max(%x: memref<8x1024xf32>, %y: memref<8xf32>) {
 // CHECK-NEXT:  %part = tile.strided_for reduce %j = %a1 to 256 step 8 -> f32 {
 // CHECK:       } {tile.unroll}
 // CHECK-NEXT:  %m = tile.combine max %part across [%a0, %a1] tree : f32
+
+// A ragged matmul row (pad-matmul): a stage, a load and a store past a 1000 x 1000 buffer,
+// masked along the dims they may leave (the stage's slab wider than its source along dim 0).
+func.func @masked(%x: memref<1000x1000xf32>, %w: memref<1000xf32>, %y: memref<1000x1000xf32>) {
+  tile.kernel @k_masked ins(%x, %w : memref<1000x1000xf32>, memref<1000xf32>) outs(%y : memref<1000x1000xf32>) {
+    tile.tile (%a0 : 256 = thread, %b : 16 = block) {
+      %x_smem = tile.stage %x origin [%b * 64, 0] slab [1024 at 0] async {tile.masked = [0 : i64]} : memref<1000x1000xf32> -> memref<1024xf32, #tile.smem>
+      %v = loop.load %x_smem[%a0] : memref<1024xf32, #tile.smem>
+      %s = loop.load %w[%b * 64 + %a0] {tile.masked = [0 : i64]} : memref<1000xf32>
+      %p = arith.mulf %v, %s : f32
+      loop.store %p, %y[%b * 64 + %a0, 0] {tile.masked = [0 : i64]} : memref<1000x1000xf32>
+    }
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @masked
+// CHECK:       %x_smem = tile.stage %x origin [%b * 64, 0] slab [1024 at 0] async {tile.masked = [0 : i64]} : memref<1000x1000xf32> -> memref<1024xf32, #tile.smem>
+// CHECK:       %s = loop.load %w[%b * 64 + %a0] {tile.masked = [0 : i64]} : memref<1000xf32>
+// CHECK:       loop.store %p, %y[%b * 64 + %a0, 0] {tile.masked = [0 : i64]} : memref<1000x1000xf32>
