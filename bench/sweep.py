@@ -21,8 +21,8 @@ On a GPU each case is:
 Results go to `<out>/<device-slug>-<date>.json`, rewritten after every case (a run cut short
 keeps what it measured), with a chart next to it (`bench/chart.py` style) once the run ends.
 Cases start round-robin over the classes, so a run cut short by `--budget-s` covers every class;
-`--resume` skips the cases the results file already holds, so the same command run again goes
-on where the last one stopped (the device allows 10 minutes a command).
+`--resume` skips the cases the results file already holds (not those that failed), so the same
+command run again goes on where the last one stopped (the device allows 10 minutes a command).
 
 `--compile-only` needs no GPU: every case is captured on the meta device, compiled by dpl
 through the whole pipeline to CUDA, and the CUDA compiled by `nvcc -arch=sm_90` (unless
@@ -637,12 +637,16 @@ def check64(case: SweepCase, fn: nn.Module, inputs: tuple, dpl: Any) -> dict[str
             "err_ratio": d_norm / e_norm if e_norm else None, "ok": ok, "bar": bar}
 
 
-def run_gpu(args: argparse.Namespace, cases: list[SweepCase]) -> dict[str, Any]:
+def run_gpu(args: argparse.Namespace, cases: list[SweepCase], device: str = "cuda",
+            compiler: Callable[[Any], Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Check and time every case (the module doc); `device` and `compiler` (a captured program
+    -> a callable program) are for tests on the CPU."""
     from dpl.driver.compile import compile_program
     from dpl.frontend import capture
 
-    if not torch.cuda.is_available():
+    if device == "cuda" and not torch.cuda.is_available():
         raise SystemExit("sweep: needs a CUDA GPU (or --compile-only)")
+    compiler = compiler or compile_program
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     t_start = time.perf_counter()
     doc = B.environment()
@@ -668,11 +672,13 @@ def run_gpu(args: argparse.Namespace, cases: list[SweepCase]) -> dict[str, Any]:
         doc["wall_s"] = time.perf_counter() - t_start
         B.write_json(path, doc)
 
-    print(f"{doc['device']}: copy {doc['copy_gbs']:.0f} GB/s, cuBLAS fp32 "
-          f"{doc['cublas_fp32_gflops'] / 1e3:.1f} TFLOP/s; {len(cases)} cases; writing {path}", flush=True)
+    print(f"{doc['device']}: copy {doc.get('copy_gbs') or 0:.0f} GB/s, cuBLAS fp32 "
+          f"{(doc.get('cublas_fp32_gflops') or 0) / 1e3:.1f} TFLOP/s; {len(cases)} cases; "
+          f"writing {path}", flush=True)
     for case in cases:
-        if args.resume and case.name in kept and not kept[case.name].get("skipped") \
-                and not kept[case.name].get("error"):
+        done = kept.get(case.name)
+        failed = done and (done.get("error") or done.get("variants", {}).get("dpl", {}).get("error"))
+        if args.resume and done and not done.get("skipped") and not failed:
             continue
         elapsed = time.perf_counter() - t_start
         if elapsed > args.budget_s:
@@ -681,18 +687,27 @@ def run_gpu(args: argparse.Namespace, cases: list[SweepCase]) -> dict[str, Any]:
             continue
         print(f"== {case.name} ({elapsed:.0f} s)", flush=True)
         fn = inputs = dpl = None
+        dpl_entry: dict[str, Any] = {}
         try:
-            fn, inputs = case.build("cuda")
-            t0 = time.perf_counter()
-            meta_fn, meta_inputs = copy.deepcopy(fn).cpu(), [torch.empty(s) for s in case.shapes]
-            dpl = compile_program(capture(meta_fn, *meta_inputs, dtype=torch.float32))
-            compile_s = time.perf_counter() - t0
-            check = check64(case, fn, inputs, dpl)
-            res = B.benchmark(case.name, fn, inputs, dpl=dpl, modes=modes, check=False,
-                              target_ms=args.target_ms, verbose=args.verbose)
-            res["variants"]["dpl"]["compile_s"] = compile_s
-            res["check"] = check
-            res["variants"]["dpl"]["rel_err"] = check["dpl_err"]
+            fn, inputs = case.build(device)
+            try:  # dpl failing to build or check still leaves eager and compile to time
+                t0 = time.perf_counter()
+                cpu_fn, cpu_inputs = copy.deepcopy(fn).cpu(), [torch.empty(s) for s in case.shapes]
+                dpl = compiler(capture(cpu_fn, *cpu_inputs, dtype=torch.float32))
+                dpl_entry["compile_s"] = time.perf_counter() - t0
+                check = check64(case, fn, inputs, dpl)
+            except Exception as e:  # noqa: BLE001 - recorded as dpl's error
+                traceback.print_exc()
+                dpl, check = None, None
+                dpl_entry["error"] = B._one_line(e)
+            res = B.benchmark(case.name, fn, inputs, dpl=dpl if dpl is not None else False,
+                              modes=modes, check=False, target_ms=args.target_ms, device=device,
+                              verbose=args.verbose)  # fmt: skip
+            res["variants"]["dpl"] = {**res["variants"].get("dpl", {}), **dpl_entry}
+            if check is not None:
+                res["check"] = check
+                res["variants"]["dpl"]["rel_err"] = check["dpl_err"]
+            B._ratios(res)
         except Exception as e:  # noqa: BLE001 - a broken case must not end the sweep
             traceback.print_exc()
             res = {"name": case.name, "error": B._one_line(e), "variants": {}, "speedup": {}}
@@ -702,7 +717,8 @@ def run_gpu(args: argparse.Namespace, cases: list[SweepCase]) -> dict[str, Any]:
         print("   " + _row_text(res), flush=True)
         fn = inputs = dpl = None
         torch._dynamo.reset()
-        torch.cuda.empty_cache()
+        if device == "cuda":
+            torch.cuda.empty_cache()
         save()
     save()
     print()
@@ -722,10 +738,13 @@ def _row_text(res: dict[str, Any]) -> str:
     if res.get("error"):
         return "error: " + res["error"]
     v, sp, ch = res["variants"], res.get("speedup", {}), res.get("check", {})
-    parts = [f"dpl {v.get('dpl', {}).get('median_ms', math.nan):.4f} ms"]
-    parts += [f"{m} {v[m].get('median_ms', math.nan):.4f} ms ({sp.get(m) or 0:.2f}x)" for m in v if m != "dpl"]
-    parts.append(f"err {ch.get('dpl_err', math.nan):.1e} (eager {ch.get('eager_err', math.nan):.1e})"
-                 + ("" if ch.get("ok") else " WRONG"))
+    ms = lambda m: v[m].get("median_ms") or math.nan  # noqa: E731
+    d = v.get("dpl", {})
+    parts = [f"dpl error: {d['error']}" if d.get("error") else f"dpl {ms('dpl'):.4f} ms"]
+    parts += [f"{m} {ms(m):.4f} ms ({sp.get(m) or 0:.2f}x)" for m in v if m != "dpl"]
+    if ch:
+        parts.append(f"err {ch.get('dpl_err', math.nan):.1e} (eager {ch.get('eager_err', math.nan):.1e})"
+                     + ("" if ch.get("ok") else " WRONG"))
     return ", ".join(parts)
 
 
@@ -745,7 +764,8 @@ def summarize(cases: list[dict[str, Any]]) -> dict[str, Any]:
         "worst_case": worst[1],
         "below_0.8x_eager": sorted(n for s, n in eager if s < 0.8),
         "wrong": sorted(c["name"] for c in cases if c.get("check") and not c["check"].get("ok")),
-        "errors": sorted(c["name"] for c in cases if c.get("error")),
+        "errors": sorted(c["name"] for c in cases
+                         if c.get("error") or c.get("variants", {}).get("dpl", {}).get("error")),
         "per_class": per_class,
     }
 

@@ -90,3 +90,53 @@ def test_summary_names_the_targets():
     assert s["below_0.8x_eager"] == ["b"] and s["wrong"] == ["b"] and s["errors"] == ["c"]
     text = S.format_summary(doc)
     assert "worst vs eager: 0.50x (b)" in text and "NO" in text and "error" in text
+
+
+class _Stub:
+    """What `compile_program` returns, for the CPU: runs the captured module."""
+
+    def __init__(self, prog, wrong=False):
+        self.fn, self.wrong = prog.fn, wrong
+
+    def __call__(self, *inputs, poison=False):
+        out = self.fn(*inputs)
+        return out + 1.0 if self.wrong else out
+
+    def kernels(self):
+        return []
+
+    num_kernels = 1
+
+
+def test_run_on_cpu_writes_results_and_resumes(tmp_path):
+    import argparse
+    import json
+
+    cases = S.select(S.all_cases(seed=0), "linear_amax_67x115to192,amax_d1_256x3x2048")
+    assert len(cases) == 2
+    args = argparse.Namespace(modes="eager", budget_s=600.0, target_ms=1.0, out=str(tmp_path),
+                              json=str(tmp_path / "r.json"), resume=False, merge=False, seed=0,
+                              verbose=False)
+    calls = []
+
+    def compiler(prog):
+        calls.append(prog)
+        if len(calls) == 2:
+            raise RuntimeError("no kernel for you")
+        return _Stub(prog)
+
+    doc = S.run_gpu(args, cases, device="cpu", compiler=compiler)
+    saved = json.loads((tmp_path / "r.json").read_text())
+    assert [c["name"] for c in saved["cases"]] == [c.name for c in cases]
+    first, second = saved["cases"]
+    assert first["check"]["ok"] and first["speedup"]["eager"] > 0 and first["class"] == "linear_reduce"
+    assert second["variants"]["dpl"]["error"] == "RuntimeError: no kernel for you"
+    assert second["variants"]["eager"]["median_ms"] > 0  # eager still timed
+    assert doc["summary"]["errors"] == [second["name"]]
+    # --resume redoes only the case that failed
+    args.resume = True
+    calls.clear()
+    S.run_gpu(args, cases, device="cpu", compiler=lambda p: calls.append(p) or _Stub(p, wrong=True))
+    assert len(calls) == 1
+    saved = json.loads((tmp_path / "r.json").read_text())
+    assert saved["summary"]["wrong"] == [cases[1].name] and saved["summary"]["errors"] == []
