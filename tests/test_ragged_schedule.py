@@ -80,3 +80,23 @@ def test_reductions_keep_meaning(name: str):
     spec = "split-nests,split-row-stats,schedule{sms=1},materialize,vectorize-access{reductions=false},accumulate-in-place"
     out, ref = _run_kernel_pipeline(prog, spec)
     np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-10)
+
+
+def test_128x128_tile_of_a_transposed_operand_keeps_meaning():
+    """A.T @ B with 8 x 8 registers (a one-SM model picks 128 x 128): both operands are stored
+    along M / N, so permute-register-tile keeps runs of 4 cells per thread (cell axes 2 x 4)."""
+    from dpl.dialects import tile
+
+    prog = capture_expression("torch.randn(64,250).T @ torch.randn(64,200)", dtype=torch.float64)
+    module = prog.module
+    run_pipeline(module, IR_PIPELINES["loop"])
+    run_pipeline(module, "split-nests,schedule{sms=1}")
+    cells = [e for t in module.walk() if isinstance(t, tile.TileOp) for _, e, k in t.axes
+             if k == tile.AxisKind.CELL]  # fmt: skip
+    assert sorted(cells) == [2, 2, 4, 4], cells
+    run_pipeline(module, "materialize,accumulate-in-place")
+    rng = np.random.default_rng(3)
+    inputs = [rng.standard_normal(tuple(a.type.get_shape())) for a in main_func(module).body.block.args]
+    (out,) = exec_kernel.run(module, inputs)
+    ref = prog.fn(*[torch.from_numpy(x) for x in inputs])
+    np.testing.assert_allclose(out, ref.numpy(), rtol=1e-10, atol=1e-10)

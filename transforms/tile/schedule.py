@@ -148,8 +148,8 @@ def matmul_us(t: tile.TileOp, sms: int) -> float | None:
     """The modeled time of matmul tile `t` (None if its register tile is not one of
     MATMUL_TILES): ceil(blocks / blocks at once) rounds x K trips per block x the tile's time per
     trip, plus the split's atomic adds as split-matmul-k counts them."""
-    cells = sorted(e for _, e, k in t.axes if k == tile.AxisKind.CELL)
-    choice = next((c for c in MATMUL_TILES if cells == sorted([c.rows, c.cols])), None)
+    cells = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.CELL)  # (a side may be split
+    choice = next((c for c in MATMUL_TILES if cells == c.rows * c.cols), None)  # into vector lanes)
     if choice is None:
         return None  # register-tile declined: not a tile whose cost was measured
     blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
