@@ -41,15 +41,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.transforms.tile.common import LOG, tiles
 from dpl.transforms.tile.matmul import kernel_name, matmul_info
-from dpl.transforms.tile.padding import grow, past_end, ranges_of
+from dpl.transforms.tile.padding import grow, past_end, ranges_of, vanishes
 
 K = tile.AxisKind
 
@@ -62,20 +60,6 @@ def padded_size(extent: int, per_thread: int, threads: int) -> int:
     else:
         q = 1 << (q - 1).bit_length()
     return q * per_thread
-
-
-def _vanishes(v: SSAValue, k: SSAValue, extent: int, ranges) -> bool:
-    """Whether `v` is 0 at every K iteration past `extent` (see the module doc)."""
-    owner = v.owner
-    if isinstance(owner, loop.LoadOp):
-        return past_end(owner, k, extent, ranges)
-    if isinstance(owner, arith.MulfOp):
-        return _vanishes(owner.lhs, k, extent, ranges) or _vanishes(owner.rhs, k, extent, ranges)
-    if isinstance(owner, arith.AddfOp | arith.SubfOp):
-        return _vanishes(owner.lhs, k, extent, ranges) and _vanishes(owner.rhs, k, extent, ranges)
-    if isinstance(owner, arith.NegfOp):
-        return _vanishes(owner.operand, k, extent, ranges)
-    return False
 
 
 def pad(t: tile.TileOp, rows: int, cols: int, threads: int, k_tile: int) -> tuple[bool, str]:
@@ -111,7 +95,7 @@ def pad(t: tile.TileOp, rows: int, cols: int, threads: int, k_tile: int) -> tupl
     if kn > k_tile and kn % k_tile:
         acc = red.body.block.last_op
         assert isinstance(acc, loop.AccumulateOp)
-        if all(_vanishes(v, k, kn, ranges) for v in acc.values):
+        if all(vanishes(v, k, kn, ranges) for v in acc.values):
             new_k = -(-kn // k_tile) * k_tile
             notes.append(f"K {kn} -> {new_k}")
         else:

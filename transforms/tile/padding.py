@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntAttr, MemRefType
 from xdsl.ir import Operation, SSAValue
 
@@ -54,6 +55,22 @@ def past_end(op: Operation, value: SSAValue, extent: int, ranges: Ranges) -> boo
         rest = form_range(({v: k for v, k in form[0].items() if v is not value}, form[1]), ranges)
         if rest is not None and c * extent + rest[0] >= shape[d]:
             return True
+    return False
+
+
+def vanishes(v: SSAValue, k: SSAValue, extent: int, ranges: Ranges) -> bool:
+    """Whether `v` is 0 at every iteration `k` >= `extent` of a reduce loop run past its end: a
+    product with a factor that is a load past its buffer there (masked, it reads 0), or a sum,
+    difference or negation of such values; the other factors are taken to be finite."""
+    owner = v.owner
+    if isinstance(owner, loop.LoadOp):
+        return past_end(owner, k, extent, ranges)
+    if isinstance(owner, arith.MulfOp):
+        return vanishes(owner.lhs, k, extent, ranges) or vanishes(owner.rhs, k, extent, ranges)
+    if isinstance(owner, arith.AddfOp | arith.SubfOp):
+        return vanishes(owner.lhs, k, extent, ranges) and vanishes(owner.rhs, k, extent, ranges)
+    if isinstance(owner, arith.NegfOp):
+        return vanishes(owner.operand, k, extent, ranges)
     return False
 
 
