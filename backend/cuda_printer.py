@@ -8,8 +8,10 @@ dynamic shared-memory bytes, argument order with shapes/dtypes and whether each 
 Each op becomes one statement, named after its SSA value's name hint (`float in2 = x_smem[a2];`).
 Constants are printed inline as literals. Buffer accesses are flattened row-major from the affine
 index map and the memref shape: `%x[0, %a1, %f] : memref<1x32x2048xf32>` -> `x[a1 * 2048 + f]`.
-Index values print as `int`, and `floordiv`/`mod` in index maps, like `arith.divui`/`remui`/
-`cmpi ult` on `index`, print as plain `/`, `%`, `<`: index values are assumed non-negative.
+Index values print as `int`, or as `long long` in a kernel marked `index_bits 64` (widen-indices;
+a 32-bit kernel with a buffer or launch of 2^31 elements or more is refused). `floordiv`/`mod` in
+index maps, like `arith.divui`/`remui`/`cmpi ult` on `index`, print as plain `/`, `%`, `<`:
+index values are assumed non-negative.
 
 An op with no CUDA form raises `CudaPrintError` (a ValueError) naming the op and its location.
 """
@@ -45,7 +47,9 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
+from dpl.backend.cuda_mma import WGMMA_ARCH, MmaPrinterMixin, helper_source, needs_sm90a
 from dpl.dialects import kernel as K
+from dpl.dialects import mma
 from dpl.dialects.loop import CombineKind
 
 INDENT = "    "
@@ -70,13 +74,15 @@ class CudaPrintError(ValueError):
 # Types and literals
 
 
-def c_type(t: Attribute, op: Operation | None = None) -> str:
+def c_type(t: Attribute, op: Operation | None = None, index: str = "int") -> str:
+    """The C type of `t`; `index` is how `index` prints (`int`, or `long long` in a kernel with
+    `index_bits 64`)."""
     if isinstance(t, Float32Type):
         return "float"
     if isinstance(t, Float64Type):
         return "double"
     if isinstance(t, IndexType):
-        return "int"
+        return index
     if isinstance(t, IntegerType):
         width = t.width.data
         names = {1: "bool", 8: "signed char", 16: "short", 32: "int", 64: "long long"}
@@ -85,7 +91,7 @@ def c_type(t: Attribute, op: Operation | None = None) -> str:
     raise CudaPrintError(f"type {t} has no CUDA form", op)
 
 
-def dtype_name(t: Attribute) -> str:
+def dtype_name(t: Attribute, index_bits: int = 32) -> str:
     if isinstance(t, Float32Type):
         return "float32"
     if isinstance(t, Float64Type):
@@ -93,7 +99,7 @@ def dtype_name(t: Attribute) -> str:
     if isinstance(t, Float16Type):
         return "float16"
     if isinstance(t, IndexType):
-        return "int32"
+        return f"int{index_bits}"
     if isinstance(t, IntegerType):
         return "bool" if t.width.data == 1 else f"int{t.width.data}"
     return str(t)
@@ -130,7 +136,7 @@ def int_literal(value: int, t: Attribute) -> str:
     return f"({text})" if value < 0 else text
 
 
-def identity_literal(kind: CombineKind, t: Attribute) -> str:
+def identity_literal(kind: CombineKind, t: Attribute, ctype: str | None = None) -> str:
     if isinstance(t, Float32Type | Float64Type):
         value = {
             CombineKind.ADD: 0.0,
@@ -139,7 +145,7 @@ def identity_literal(kind: CombineKind, t: Attribute) -> str:
             CombineKind.MIN: math.inf,
         }[kind]
         return float_literal(value, t)
-    bits = 64 if c_type(t) == "long long" else 32
+    bits = 64 if (ctype or c_type(t)) == "long long" else 32
     suffix = "LL" if bits == 64 else ""
     return {
         CombineKind.ADD: "0",
@@ -158,7 +164,8 @@ RESERVED = set(
     static struct switch template this true typedef typename union unsigned using void volatile
     while asm threadIdx blockIdx blockDim gridDim warpSize exp expf log logf sqrt sqrtf rsqrt
     rsqrtf tanh tanhf erf erff sin sinf cos cosf pow powf fma fmaf fabs fabsf fmax fmaxf fmin fminf
-    max min abs floor ceil round trunc main""".split()
+    max min abs floor ceil round trunc main and or xor not bitand bitor compl and_eq or_eq
+    xor_eq not_eq""".split()
 )
 
 
@@ -249,6 +256,10 @@ FLOAT_CALL = {  # arith/math op -> (f32 function, f64 function)
     "math.round": ("roundf", "round"),
     "math.roundeven": ("rintf", "rint"),
     "math.copysign": ("copysignf", "copysign"),
+    "math.asinh": ("asinhf", "asinh"),
+    "math.acosh": ("acoshf", "acosh"),
+    "math.atanh": ("atanhf", "atanh"),
+    "arith.remf": ("fmodf", "fmod"),
 }
 INT_CALL = {"arith.maxsi": "max", "arith.minsi": "min", "math.absi": "abs"}
 CASTS = {
@@ -355,8 +366,8 @@ PREC_ADD, PREC_MUL, PREC_ATOM = 1, 2, 3
 # The kernel printer
 
 
-class KernelPrinter:
-    """Prints one `kernel.func` as a CUDA `__global__` function."""
+class KernelPrinter(MmaPrinterMixin):
+    """Prints one `kernel.func` as a CUDA `__global__` function (tensor-core ops: cuda_mma.py)."""
 
     def __init__(self, func: K.KernelFuncOp, helpers: set[str]):
         self.func = func
@@ -365,6 +376,10 @@ class KernelPrinter:
         self.lines: list[str] = []
         self.depth = 0
         self.written = func.written_args()
+        self.index_c = "long long" if func.index_bitwidth == 64 else "int"
+
+    def ctype(self, t: Attribute, op: Operation | None = None) -> str:
+        return c_type(t, op, self.index_c)
 
     # -- emission -------------------------------------------------------------------------------
 
@@ -393,7 +408,7 @@ class KernelPrinter:
 
     def define(self, op: Operation, expr: str) -> None:
         result = op.results[0]
-        self.emit(f"{c_type(result.type, op)} {self.names(result)} = {expr};")
+        self.emit(f"{self.ctype(result.type, op)} {self.names(result)} = {expr};")
 
     # -- index maps -----------------------------------------------------------------------------
 
@@ -459,7 +474,13 @@ class KernelPrinter:
         return " + ".join(terms).replace("+ -", "- ")
 
     def access(self, memref: SSAValue, amap: AffineMap, indices: Sequence[SSAValue]) -> str:
-        return f"{self.names(memref)}[{self.flat_index(memref, amap, indices)}]"
+        flat = self.flat_index(memref, amap, indices)
+        if mma.is_swizzled(memref.type):
+            swizzled = self.swizzled(memref, flat)
+            if swizzled is None:
+                raise CudaPrintError(f"a swizzled buffer of {memref.type} has no CUDA form")
+            flat = swizzled
+        return f"{self.names(memref)}[{flat}]"
 
     def shared_address(self, var: str, memref, amap, indices) -> None:
         self.emit(
@@ -469,26 +490,56 @@ class KernelPrinter:
 
     # -- the function ---------------------------------------------------------------------------
 
+    def check_index_width(self) -> None:
+        """A 32-bit kernel must not hold a buffer or launch a grid of 2^31 elements or more
+        (`widen-indices` decides which kernels need 64 bits; hand-written IR may skip it)."""
+        func = self.func
+        if func.index_bitwidth == 64:
+            return
+        sizes = [(_num_elements(a.type), f"buffer %{self.names(a)}") for a in func.args
+                 if isinstance(a.type, MemRefType)]  # fmt: skip
+        threads = 1
+        for e in (*func.grid_extents, *func.block_extents):
+            threads *= e
+        sizes.append((threads, "launch"))
+        for n, what in sizes:
+            if n > 2**31 - 1:
+                raise CudaPrintError(
+                    f"kernel @{func.sym_name.data}: {what} has {n} elements, too many for 32-bit "
+                    "indices (run widen-indices, or give the kernel.func 'index_bits 64')",
+                    func,
+                )
+
     def print(self) -> str:
         func = self.func
+        self.check_index_width()
+        static = func.static_smem_bytes()
+        if static > K.MAX_STATIC_SMEM:
+            raise CudaPrintError(
+                f"'kernel.func' @{func.sym_name.data} declares {static} bytes of static shared "
+                f"memory, more than CUDA's {K.MAX_STATIC_SMEM} (run dynamic-smem)",
+                func,
+            )
         params = []
         for arg in func.args:
             name = self.names(arg)
             t = arg.type
             if isinstance(t, MemRefType):
-                ctype = c_type(t.element_type, func)
+                ctype = self.ctype(t.element_type, func)
                 const = "" if arg in self.written else "const "
                 params.append(f"{const}{ctype}* {name}")
             else:
-                params.append(f"{c_type(t, func)} {name}")
+                params.append(f"{self.ctype(t, func)} {name}")
         self.lines.append('extern "C" __global__')
         self.lines.append(
             f"__launch_bounds__({func.num_threads}) void {func.sym_name.data}("
             + ", ".join(params)
             + ") {"
         )
-        if any(isinstance(op, K.SmemOp) and op.is_dynamic for op in func.body.walk()):
-            self.lines.append(f"{INDENT}extern __shared__ __align__(16) unsigned char dpl_dyn_smem[];")
+        dynamic = [op for op in func.body.walk() if isinstance(op, K.SmemOp) and op.is_dynamic]
+        if dynamic:
+            align = max(self.smem_alignment(op) for op in dynamic)
+            self.lines += self.dynamic_pool(align)
         self.block(func.body.block)
         self.lines.append("}")
         return "\n".join(self.lines)
@@ -506,7 +557,7 @@ class KernelPrinter:
             return
         if name in INFIX or name in UNSIGNED_INFIX:
             a, b = (self.value(v) for v in op.operands)
-            ctype = c_type(op.results[0].type, op)
+            ctype = self.ctype(op.results[0].type, op)
             if name in UNSIGNED_INFIX and not isinstance(op.results[0].type, IndexType):
                 u = UNSIGNED[ctype]
                 self.define(op, f"({ctype})(({u}){a} {UNSIGNED_INFIX[name]} ({u}){b})")
@@ -523,7 +574,7 @@ class KernelPrinter:
             return
         if name in CASTS:
             t = op.results[0].type
-            self.define(op, f"({c_type(t, op)}){self.value(op.operands[0])}")
+            self.define(op, f"({self.ctype(t, op)}){self.value(op.operands[0])}")
             return
         if name in ("loop.load", "loop.store"):
             getattr(self, "op_kernel_" + name.split(".")[1])(op)
@@ -544,7 +595,7 @@ class KernelPrinter:
         a, b = (self.value(v) for v in op.operands)
         t = op.operands[0].type
         if pred.startswith("u") and not isinstance(t, IndexType):
-            u = UNSIGNED[c_type(t, op)]
+            u = UNSIGNED[self.ctype(t, op)]
             a, b = f"({u}){a}", f"({u}){b}"
         self.define(op, f"{a} {CMPI[pred]} {b}")
 
@@ -574,7 +625,7 @@ class KernelPrinter:
             ("int", "float"): "__int_as_float",
             ("double", "long long"): "__double_as_longlong",
             ("long long", "double"): "__longlong_as_double",
-        }.get((c_type(src, op), c_type(dst, op)))
+        }.get((self.ctype(src, op), self.ctype(dst, op)))
         if fn is None:
             raise CudaPrintError(f"'arith.bitcast' from {src} to {dst} has no CUDA form", op)
         self.define(op, f"{fn}({self.value(op.operands[0])})")
@@ -612,8 +663,8 @@ class KernelPrinter:
         if op.res:
             assert isinstance(last, K.AccumulateOp)
             for result, kind in zip(op.res, last.kinds):
-                init = identity_literal(kind.data, result.type)
-                self.emit(f"{c_type(result.type, op)} {self.names(result)} = {init};")
+                init = identity_literal(kind.data, result.type, self.ctype(result.type, op))
+                self.emit(f"{self.ctype(result.type, op)} {self.names(result)} = {init};")
         if op.unroll is not None:
             self.emit("#pragma unroll" + (f" {op.unroll.data}" if op.unroll.data else ""))
         iv = self.names(op.iv)
@@ -624,7 +675,7 @@ class KernelPrinter:
 
         step = bound("step")
         incr = f"{iv}++" if step == "1" else f"{iv} += {step}"
-        self.emit(f"for (int {iv} = {bound('lb')}; {iv} < {bound('ub')}; {incr}) {{")
+        self.emit(f"for ({self.index_c} {iv} = {bound('lb')}; {iv} < {bound('ub')}; {incr}) {{")
         self.block(op.body.block)
         self.emit("}")
 
@@ -663,19 +714,26 @@ class KernelPrinter:
     def op_kernel_smem(self, op: K.SmemOp) -> None:
         t = op.result.type
         assert isinstance(t, MemRefType)
-        ctype = c_type(t.element_type, op)
+        ctype = self.ctype(t.element_type, op)
         name = self.names(op.result)
+        align = self.smem_alignment(op)
         if op.offset is not None:
+            if op.offset.data % align:
+                raise CudaPrintError(
+                    f"'kernel.smem' offset {op.offset.data} of a swizzled buffer is not a "
+                    f"multiple of {align}",
+                    op,
+                )
             self.emit(
                 f"{ctype}* {name} = reinterpret_cast<{ctype}*>(dpl_dyn_smem + {op.offset.data});"
             )
         else:
-            self.emit(f"__shared__ __align__(16) {ctype} {name}[{_num_elements(t)}];")
+            self.emit(f"__shared__ __align__({align}) {ctype} {name}[{_num_elements(t)}];")
 
     def op_kernel_alloca(self, op: K.AllocaOp) -> None:
         t = op.result.type
         assert isinstance(t, MemRefType)
-        self.emit(f"{c_type(t.element_type, op)} {self.names(op.result)}[{_num_elements(t)}];")
+        self.emit(f"{self.ctype(t.element_type, op)} {self.names(op.result)}[{_num_elements(t)}];")
 
     def op_kernel_load(self, op: Operation) -> None:
         if K.is_float4(op.results[0].type):
@@ -844,7 +902,7 @@ def print_cuda(module: ModuleOp) -> str:
     helpers: set[str] = set()
     kernels = [KernelPrinter(func, helpers).print() for func in kernel_funcs(module)]
     parts = ["// Generated by dpl-translate --to-cuda."]
-    parts += [HELPERS[h] for h in sorted(helpers)]
+    parts += [HELPERS.get(h) or helper_source(h) for h in sorted(helpers)]
     parts += kernels
     return "\n\n".join(parts) + "\n"
 
@@ -866,7 +924,7 @@ def print_manifest(module: ModuleOp) -> dict:
                 {
                     "name": names(arg),
                     "shape": list(t.get_shape()) if memref else [],
-                    "dtype": dtype_name(t.element_type if memref else t),
+                    "dtype": dtype_name(t.element_type if memref else t, func.index_bitwidth),
                     "role": role,
                 }
             )
@@ -885,4 +943,7 @@ def print_manifest(module: ModuleOp) -> dict:
                 "args": args,
             }
         )
-    return {"kernels": kernels}
+    manifest: dict = {"kernels": kernels}
+    if needs_sm90a(module.walk()):
+        manifest["arch"] = WGMMA_ARCH  # wgmma: NVRTC must target sm_90a, not sm_90
+    return manifest

@@ -7,9 +7,11 @@
     outs = graph.replay(x=x2, p_weight=w2)             # copies inputs in, replays, returns outputs
 
 Compilation: `nvrtc` from cuda-python (`cuda.bindings`), options `-arch=sm_XY` (the current
-device's compute capability), `--std=c++17`, producing a cubin (SASS for that exact arch, no PTX
-JIT at load). Cubins are cached at `$DPL_CACHE_DIR/<sha256>.cubin` (default `~/.cache/dpl`); the
-key hashes the source, the arch, the options and the NVRTC version. Loading is `cuModuleLoadData`
+device's compute capability, or the manifest's `arch`: `sm_90a` for wgmma), `--std=c++17`,
+producing a cubin (SASS for that exact arch, no PTX JIT at load). Cubins are cached on disk
+(`backend/cache.py`: `$DPL_CACHE_DIR`, else the user's cache directory, private; each entry checked
+on load, a bad one rebuilt with a warning); the key hashes the source, the arch, the options and
+the NVRTC version. Loading is `cuModuleLoadData`
 in the current (torch's primary) context; launches are `cuLaunchKernel` on the current torch
 stream, so they order with torch work and are captured by `torch.cuda.graph`. Kernels whose
 static + dynamic shared memory exceeds 48 KiB get `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`.
@@ -30,13 +32,12 @@ without a GPU, and the first compile/launch there raises a one-line `CudaRuntime
 from __future__ import annotations
 
 import ctypes
-import hashlib
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from dpl.backend.cache import cache_dir, cache_key, cached  # noqa: F401 - cache_dir for callers
 
 DEFAULT_OPTIONS: tuple[str, ...] = ("--std=c++17",)
 STATIC_SMEM_LIMIT = 48 * 1024
@@ -52,21 +53,6 @@ class CudaRuntimeError(RuntimeError):
 
 # ---------------------------------------------------------------------------------------------
 # Pure helpers (no CUDA needed; unit-tested on the CPU)
-
-
-def cache_dir() -> Path:
-    """`$DPL_CACHE_DIR`, else `~/.cache/dpl`."""
-    env = os.environ.get("DPL_CACHE_DIR")
-    return Path(env) if env else Path.home() / ".cache" / "dpl"
-
-
-def cache_key(source: str, arch: str, options: Sequence[str], nvrtc_version: str = "") -> str:
-    """sha256 over everything that determines the cubin: source, arch, options, NVRTC version."""
-    h = hashlib.sha256()
-    for part in (source, arch, "\x1f".join(options), nvrtc_version):
-        h.update(part.encode())
-        h.update(b"\x00")
-    return h.hexdigest()
 
 
 def _status_name(status: Any) -> str:
@@ -170,7 +156,7 @@ def nvrtc_version() -> str:
 @dataclass
 class CompileResult:
     cubin: bytes
-    path: Path
+    path: Path | None  # the cache entry (None when nothing was cached)
     cache_hit: bool
     arch: str
     options: tuple[str, ...]
@@ -184,15 +170,17 @@ def compile_cuda(
     use_cache: bool = True,
 ) -> CompileResult:
     """CUDA C++ -> cubin with NVRTC, through the disk cache. `kernels` only names errors."""
-    _, nvrtc = _bindings()
     names = list(kernels) or ["<source>"]
     arch = arch or device_arch()
     opts = (f"-arch={arch}", *options)
     key = cache_key(source, arch, opts, nvrtc_version())
-    path = cache_dir() / f"{key}.cubin"
-    if use_cache and path.is_file():
-        return CompileResult(path.read_bytes(), path, True, arch, opts)
+    cubin, path, hit = cached(key, lambda: _nvrtc_compile(source, names, arch, opts), use_cache)
+    return CompileResult(cubin, path, hit, arch, opts)
 
+
+def _nvrtc_compile(source: str, names: Sequence[str], arch: str, opts: Sequence[str]) -> bytes:
+    """CUDA C++ -> cubin with NVRTC (no cache)."""
+    _, nvrtc = _bindings()
     prog = _check_nvrtc(
         nvrtc.nvrtcCreateProgram(source.encode(), b"dpl_kernels.cu", 0, [], []),
         "nvrtcCreateProgram",
@@ -212,14 +200,7 @@ def compile_cuda(
         _check_nvrtc(nvrtc.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN", names)
     finally:
         nvrtc.nvrtcDestroyProgram(prog)
-
-    if use_cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(cubin)
-        os.replace(tmp, path)  # atomic: concurrent compiles of one key never see half a file
-    return CompileResult(cubin, path, False, arch, opts)
+    return cubin
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,14 +257,15 @@ class Kernel:
 
 
 def load_kernels(
-    source: str, kernels: Sequence[Kernel], use_cache: bool = True
+    source: str, kernels: Sequence[Kernel], use_cache: bool = True, arch: str | None = None
 ) -> tuple[Any, CompileResult]:
-    """Compile `source` (through the cache), load it into the current context and look up
-    each kernel's function (set on `kernel.function`). Returns (CUmodule, CompileResult)."""
+    """Compile `source` (through the cache) for `arch` (default: the device's `sm_XY`; `sm_90a`
+    for wgmma), load it into the current context and look up each kernel's function (set on
+    `kernel.function`). Returns (CUmodule, CompileResult)."""
     driver, _ = _bindings()
     _ensure_context()
     names = [k.name for k in kernels]
-    compiled = compile_cuda(source, names, use_cache=use_cache)
+    compiled = compile_cuda(source, names, arch=arch, use_cache=use_cache)
     image = ctypes.create_string_buffer(compiled.cubin, len(compiled.cubin))
     module = _check_driver(driver.cuModuleLoadData(ctypes.addressof(image)), "cuModuleLoadData", names)
     for k in kernels:
@@ -417,7 +399,9 @@ class Program:
     def load(self, use_cache: bool = True) -> Program:
         """Compile (through the cache) and load the module once; idempotent."""
         if self._module is None:
-            self._module, self.compiled = load_kernels(self.source, self.kernels, use_cache)
+            self._module, self.compiled = load_kernels(
+                self.source, self.kernels, use_cache, arch=self.manifest.get("arch")
+            )
         return self
 
     # -- running ----------------------------------------------------------------------------------

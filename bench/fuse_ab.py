@@ -10,7 +10,6 @@ outputs checked against PyTorch; the table gives launches, medians and the ratio
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import torch
@@ -53,8 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{case.name}: {row['unfused']['launches']} launches {off} ms -> "
               f"{row['fused']['launches']} launches {on} ms (x{row['unfused_over_fused']})", flush=True)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"device": torch.cuda.get_device_name(), "cases": rows}, f, indent=1)
+        B.write_json(args.json, {"device": torch.cuda.get_device_name(), "cases": rows})
     return 0
 
 

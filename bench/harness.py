@@ -8,7 +8,11 @@ Measured the way DESIGN.md's "Measuring" says, the same way for every variant:
 
 * each variant is built (dpl: `dpl.driver.compile.compile`; torch.compile default mode and
   max-autotune, `fullgraph=True` where it captures, `dynamic=False`), run once (its compile time is
-  recorded) and checked against eager: ‖out − ref‖/‖ref‖ in float64 over all outputs;
+  recorded) and checked against `fn` run in float64 (eager fp32 where that fails; `reference`
+  says which), by ‖out − ref‖/‖ref‖ over all outputs (`rel_err`) and per element by
+  |out − ref| / (atol + rtol·|ref|) (`elem_err`, <= 1 passes; `elem_bad` elements past it),
+  rtol = `tol` (the program's DESIGN.md bar: 1e-5, or 1e-4 with matmul/attention) and atol = tol
+  × the output's RMS (`dpl.driver.compile.Parity`); eager gets the same numbers (fp32's own);
 * `gpu_time` warms up, captures the calls in one `torch.cuda.CUDAGraph` (falling back to eager
   launches, with a note, when capture fails), times replays with CUDA events and reports the median;
 * the L2 cache is kept out of the numbers (`l2="auto"`): a program whose inputs + parameters +
@@ -42,8 +46,11 @@ from typing import Any
 
 import torch
 
-#: The comparison variants besides dpl, in table order.
-ALL_MODES = ("eager", "compile", "max-autotune")
+from dpl.backend.cache import write_atomic
+
+#: The comparison variants besides dpl, in table order ("dpl-backend": the same program through
+#: torch.compile(backend="dpl"), to compare with dpl's own launch of it).
+ALL_MODES = ("eager", "compile", "max-autotune", "dpl-backend")
 DEFAULT_MODES = ("eager", "compile", "max-autotune")
 SCHEMA = "dpl-bench/1"
 
@@ -351,6 +358,16 @@ def environment(device: int | None = None, *, ceilings: bool = True) -> dict[str
 # ----------------------------------------------------------------------------- variants
 
 
+def _reference64(fn: Any, inputs: Sequence[Any]) -> list[torch.Tensor] | None:
+    """`fn` in float64 on the inputs' device, or None where it cannot run so."""
+    from dpl.driver.compile import float64_reference
+
+    try:
+        return float64_reference(fn, [x for x in inputs])
+    except Exception:  # noqa: BLE001 - a callable holding fp32 tensors, or out of memory
+        return None
+
+
 def _dpl_compiler() -> Callable[..., Any]:
     from dpl.driver.compile import compile as dpl_compile
 
@@ -363,18 +380,24 @@ def _torch_compile(fn: Callable[..., Any], mode: str, inputs: Sequence[Any]) -> 
     max-autotune uses "max-autotune-no-cudagraphs": gpu_time captures its own CUDA graph around
     every variant alike, and inductor's cudagraph trees cannot be captured inside another graph.
     """
-    tmode = {"compile": "default", "max-autotune": "max-autotune-no-cudagraphs"}[mode]
-    info: dict[str, Any] = {"torch_compile_mode": tmode}
+    if mode == "dpl-backend":
+        from dpl.driver.dynamo import register
+
+        register()
+        kw: dict[str, Any] = {"backend": "dpl"}
+    else:
+        kw = {"mode": {"compile": "default", "max-autotune": "max-autotune-no-cudagraphs"}[mode]}
+    info: dict[str, Any] = {"torch_compile_" + k: v for k, v in kw.items()}
     torch._dynamo.reset()
     try:
-        c = torch.compile(fn, mode=tmode, fullgraph=True, dynamic=False)
+        c = torch.compile(fn, **kw, fullgraph=True, dynamic=False)
         out = c(*inputs)
         info["fullgraph"] = True
     except Exception as e:  # noqa: BLE001 - graph breaks: compile with them, say so
         torch._dynamo.reset()
         info["fullgraph"] = False
         info["fullgraph_error"] = _one_line(e)
-        c = torch.compile(fn, mode=tmode, fullgraph=False, dynamic=False)
+        c = torch.compile(fn, **kw, fullgraph=False, dynamic=False)
         out = c(*inputs)
     return c, out, info
 
@@ -492,7 +515,25 @@ def benchmark(
     with torch.no_grad():
         ref = fn(*inputs)
         _sync(dev)
+        from dpl.driver.compile import compare, parity_tolerance
+
+        ref64 = _reference64(fn, inputs)
+        res["reference"] = "float64" if ref64 is not None else "eager fp32"
+        program = getattr(dpl_built, "program", None)
+        res["tol"] = parity_tolerance(program) if hasattr(program, "module") else 1e-4
+
+        def check_output(entry: dict[str, Any], out: Any) -> None:
+            if ref64 is None:
+                entry["rel_err"] = rel_err(out, ref)
+                return
+            try:
+                p = compare(_tensors(out), ref64, res["tol"])
+            except ValueError:  # a different number or shape of outputs
+                entry["rel_err"] = math.inf
+                return
+            entry["rel_err"], entry["elem_err"], entry["elem_bad"] = p.rel_err, p.elem_err, p.bad
         res["output_bytes"] = nbytes(ref)
+        ref64 = _reference64(fn, inputs)  # None where fn does not run in float64
         total = res["input_bytes"] + res["param_bytes"] + res["output_bytes"]
         cache = 2 * l2_bytes(dev) if dev.type == "cuda" else 0
 
@@ -531,11 +572,13 @@ def benchmark(
                     call, out, info = _torch_compile(fn, mode, inputs)
                     entry.update(info)
                 _sync(dev)
-                if mode in ("compile", "max-autotune"):
+                if mode in ("compile", "max-autotune", "dpl-backend"):
                     entry["compile_s"] = time.perf_counter() - t0
                     log(f"{mode}: built in {entry['compile_s']:.1f} s")
-                if mode != "eager" and (check or mode != "dpl"):
-                    entry["rel_err"] = rel_err(out, ref)
+                if (mode != "eager" or ref64 is not None) and (check or mode != "dpl"):
+                    check_output(entry, out)
+                if ref64 is not None:
+                    entry["err64"] = rel_err(out, ref64)
                 del out
                 entry.update(timed(call))
                 log(f"{mode}: {entry['median_ms']:.4f} ms")
@@ -545,12 +588,13 @@ def benchmark(
                 with contextlib.suppress(Exception):
                     _sync(dev)
             finally:
-                if mode in ("compile", "max-autotune"):
+                if mode in ("compile", "max-autotune", "dpl-backend"):
                     del call
                     torch._dynamo.reset()
 
         # dpl's kernels, floor and per-kernel times
         if compiled is not None:
+            res["precision"] = getattr(compiled, "precision", None)
             _dpl_kernels(res, compiled, inputs, profile, copy_bps, flops_ps, dev, log)
 
     _ratios(res)
@@ -609,9 +653,25 @@ def _dpl_kernels(res, compiled, inputs, profile, copy_bps, flops_ps, dev, log) -
     res["kernel_sum_ms"] = sum(r.get("median_ms", 0.0) for r in rows)
 
 
+def _reference64(fn: Callable[..., Any], inputs: Sequence[Any]) -> Any:
+    """`fn` in float64 on the same inputs (a float64 copy of a module), for the accuracy column:
+    each variant's error against it (`err64`, DESIGN.md "Measuring"); None when it cannot run."""
+    try:
+        f64 = copy.deepcopy(fn).double() if isinstance(fn, torch.nn.Module) else fn
+        xs = [x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
+        with torch.no_grad():
+            out = f64(*xs)
+        return out if all(t.dtype == torch.float64 for t in _tensors(out)) else None
+    except Exception:  # noqa: BLE001 - no float64 reference: the column stays empty
+        return None
+
+
 def _ratios(res: dict[str, Any]) -> None:
-    """speedup[mode] = mode time / dpl time (> 1: dpl is faster)."""
+    """speedup[mode] = mode time / dpl time (> 1: dpl is faster); err_ratio = dpl's error
+    against float64 over eager's (DESIGN.md: a faster path keeps it <= 2)."""
     v = res["variants"]
+    d64, e64 = v.get("dpl", {}).get("err64"), v.get("eager", {}).get("err64")
+    res["err_ratio"] = d64 / e64 if d64 is not None and e64 else None
     dpl_ms = v.get("dpl", {}).get("median_ms")
     res["speedup"] = {}
     for mode in ALL_MODES:
@@ -658,12 +718,14 @@ def format_table(res: dict[str, Any]) -> str:
             f" ({_size(res.get('input_bytes'))}), params {_size(res.get('param_bytes'))},"
             f" outputs {_size(res.get('output_bytes'))}; L2 {l2.get('policy', '?')}"
             + (f" ({l2['sets']} input sets)" if l2.get("policy") == "rotate" else ""))
+    if res.get("precision"):
+        head += f"; dpl matmuls in {res['precision']}"
     lines = [head]
     dpl_ms = res["variants"].get("dpl", {}).get("median_ms")
     rows = []
     for mode, e in res["variants"].items():
         if "error" in e and "median_ms" not in e:
-            rows.append([mode, "error", "", "", "", "", "", e["error"][:80]])
+            rows.append([mode, "error", "", "", "", "", "", "", e["error"][:80]])
             continue
         ratio = e["median_ms"] / dpl_ms if dpl_ms and mode != "dpl" else None
         note = []
@@ -676,10 +738,11 @@ def format_table(res: dict[str, Any]) -> str:
         rows.append([
             mode, _fmt(e.get("median_ms")), _fmt(e.get("p10_ms")), _fmt(e.get("p90_ms")),
             _fmt(ratio, ".2f") + ("x" if ratio else ""), _fmt(e.get("rel_err"), ".1e"),
-            _fmt(e.get("compile_s"), ".1f"), "; ".join(note),
+            _fmt(e.get("err64"), ".1e"), _fmt(e.get("elem_err"), ".2g"), _fmt(e.get("compile_s"), ".1f"),
+            "; ".join(note),
         ])
     lines += _table(["variant", "median ms", "p10", "p90", f"{'mode/dpl':>8}", "rel err",
-                     "build s", "note"], rows)
+                     "err64", "elem/bound", "build s", "note"], rows)
     if res.get("num_kernels") is not None:
         fl = res.get("floor_ms")
         frac = res["variants"].get("dpl", {}).get("floor_frac")
@@ -709,19 +772,26 @@ def format_table(res: dict[str, Any]) -> str:
 
 def summary_rows(cases: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the per-case summary (one row per case)."""
-    header = ["case", "dpl ms", "eager ms", "compile ms", "max-at ms", "eager/dpl", "compile/dpl",
-              "max-at/dpl", "rel err", "kernels"]
+    header = ["case", "precision", "dpl ms", "eager ms", "compile ms", "max-at ms", "eager/dpl",
+              "compile/dpl", "max-at/dpl", "rel err", "err64 dpl/eager", "kernels"]
+    backend = any("dpl-backend" in c.get("variants", {}) for c in cases)
+    if backend:
+        header += ["backend ms", "backend/dpl"]
     rows = []
     for c in cases:
         v = c.get("variants", {})
         sp = c.get("speedup", {})
         ms = lambda m: _fmt(v.get(m, {}).get("median_ms"), ".4f", "err" if "error" in v.get(m, {}) else "-")  # noqa: E731
         x = lambda m: (_fmt(sp.get(m), ".2f") + "x") if sp.get(m) else "-"  # noqa: E731
+        e64 = lambda m: _fmt(v.get(m, {}).get("err64"), ".1e")  # noqa: E731
         rows.append([
-            c["name"] + (" (skipped)" if c.get("skipped") else ""), ms("dpl"), ms("eager"),
-            ms("compile"), ms("max-autotune"), x("eager"), x("compile"), x("max-autotune"),
-            _fmt(v.get("dpl", {}).get("rel_err"), ".1e"), str(c.get("num_kernels", "-")),
-        ])
+            c["name"] + (" (skipped)" if c.get("skipped") else ""), str(c.get("precision") or "-"),
+            ms("dpl"), ms("eager"), ms("compile"), ms("max-autotune"), x("eager"), x("compile"),
+            x("max-autotune"), _fmt(v.get("dpl", {}).get("rel_err"), ".1e"),
+            f"{e64('dpl')} / {e64('eager')}" + (f" ({c['err_ratio']:.2f})" if c.get("err_ratio") else ""),
+            str(c.get("num_kernels", "-")),
+        ] + ([ms("dpl-backend"), (_fmt(sp.get("dpl-backend"), ".3f") + "x") if sp.get("dpl-backend") else "-"]
+             if backend else []))
     return header, rows
 
 
@@ -749,8 +819,8 @@ def format_summary(doc: dict[str, Any]) -> str:
 
 
 def write_json(path: str, doc: dict[str, Any]) -> None:
-    """Write `doc` (NaN/inf as null) atomically."""
-    import os
+    """Write `doc` (NaN/inf as null) atomically: the text is made first, then written to a
+    temporary file renamed over `path`, so a failure leaves the old results as they were."""
 
     def clean(x: Any) -> Any:
         if isinstance(x, float) and not math.isfinite(x):
@@ -761,8 +831,4 @@ def write_json(path: str, doc: dict[str, Any]) -> None:
             return [clean(v) for v in x]
         return x
 
-    tmp = f"{path}.tmp"
-    with open(tmp, "w") as f:
-        json.dump(clean(doc), f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(clean(doc), indent=1) + "\n")

@@ -1,11 +1,14 @@
 """dpl's benchmark suite: dpl vs PyTorch eager vs torch.compile on fp32 CUDA, one command.
 
-    python bench/suite.py [--cases PATTERN] [--modes eager,compile,max-autotune] [--profile]
+    python bench/suite.py [--cases PATTERN] [--modes eager,compile,max-autotune,dpl-backend] [--profile]
                           [--out bench/results] [--budget-s 540] [--merge] [--list]
+                          [--precision 3xtf32|tf32|ieee]
 
 PATTERN: comma-separated regular expressions, a case runs if one matches part of its name
 (e.g. `--cases rmsnorm,linear_3584x512`). Each case is timed by `dpl.bench.harness.benchmark`
-(CUDA graphs, CUDA events, median, L2 kept out). Results go to
+(CUDA graphs, CUDA events, median, L2 kept out); the table names each row's matmul precision
+and gives dpl's and eager's errors against float64 (`err64`, their ratio: <= 2 is the bar for
+the tensor-core paths). Results go to
 `<out>/<device-slug>-<date>.json`, rewritten after every case so a run cut short keeps what it
 measured; `python bench/chart.py <json>` draws the chart. Cases run cheapest first; once
 `--budget-s` seconds have passed the remaining cases are recorded as skipped (the lent device
@@ -153,6 +156,15 @@ def _merged(doc: dict[str, Any], kept: list[dict[str, Any]], order: dict[str, in
     return {**doc, "cases": cases, "geomean": B.geomeans(cases)}
 
 
+def _compiler(precision: str | None):
+    """dpl.compile with `precision` (None: the harness's default compile)."""
+    if precision is None:
+        return None
+    from dpl.driver.compile import compile as dpl_compile
+
+    return lambda fn, *inputs: dpl_compile(fn, *inputs, precision=precision)
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     cases = select(args.cases)
     if not cases:
@@ -162,7 +174,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     t_start = time.perf_counter()
     doc = B.environment()
-    doc.update(modes=modes, profile=args.profile, command=" ".join(sys.argv), cases=[])
+    doc.update(modes=modes, profile=args.profile, command=" ".join(sys.argv), cases=[],
+               precision=args.precision or "default")
     os.makedirs(args.out, exist_ok=True)
     path = args.json or os.path.join(args.out, f"{doc['device_slug']}-{doc['date']}.json")
     kept: list[dict[str, Any]] = []
@@ -185,7 +198,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             fn, inputs = case.make()
             res = B.benchmark(case.name, fn, inputs, modes=modes, profile=args.profile,
-                              target_ms=case.target_ms, verbose=True)
+                              target_ms=case.target_ms, verbose=True, dpl=_compiler(args.precision))
         except Exception as e:  # noqa: BLE001 - a broken case must not end the suite
             traceback.print_exc()
             res = {"name": case.name, "error": B._one_line(e), "variants": {}, "speedup": {}}
@@ -211,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cases", help="comma-separated regexes over case names (default: all)")
     p.add_argument("--modes", default="eager,compile",
-                   help="comparison variants: eager,compile,max-autotune (default eager,compile)")
+                   help="comparison variants: eager,compile,max-autotune,dpl-backend "
+                        "(torch.compile(backend='dpl')) (default eager,compile)")
     p.add_argument("--profile", action="store_true", help="time each dpl kernel alone")
     p.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results"))
     p.add_argument("--json", help="results file (default <out>/<device>-<date>.json)")
@@ -220,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--merge", action="store_true",
                    help="keep the cases of an existing results file that this run does not redo")
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
+    p.add_argument("--precision", choices=["3xtf32", "tf32", "ieee"], default=None,
+                   help="dpl's matmuls: 3xtf32 (tensor cores, fp32-level accuracy; the default), "
+                        "tf32 (tensor cores, one pass, less accurate: opt-in) or ieee (SIMT fp32)")
     p.add_argument("-v", "--verbose", action="store_true", help="print each case's full table")
     args = p.parse_args(argv)
     if args.list:

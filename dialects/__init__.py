@@ -1,8 +1,9 @@
-"""The dpl dialects, one module each: torch, tensor, loop, tile, kernel.
+"""The dpl dialects, one module each: torch, tensor, loop, tile, kernel, mma (tensor cores).
 
 `DIALECTS` maps each dialect name dpl's tools accept to a factory; upstream `builtin`, `func`,
 `arith`, `math`, `memref`, `scf` and `affine` are included so scalar bodies and programs parse. Our `tensor`
-dialect takes the place of xDSL's upstream one of the same name.
+dialect takes the place of xDSL's upstream one of the same name; `arith` gains the ops of
+`dialects/scalar.py` (arith.remf) that xDSL lacks.
 """
 
 from collections.abc import Callable
@@ -41,6 +42,18 @@ def _kernel() -> Dialect:
     return Kernel
 
 
+def _mma() -> Dialect:
+    from dpl.dialects.mma import Mma
+
+    return Mma
+
+
+def _arith() -> Dialect:
+    from dpl.dialects.scalar import arith_dialect
+
+    return arith_dialect()
+
+
 def _upstream(name: str) -> Callable[[], Dialect]:
     def factory() -> Dialect:
         from xdsl.universe import Universe
@@ -51,12 +64,14 @@ def _upstream(name: str) -> Callable[[], Dialect]:
 
 
 DIALECTS: dict[str, Callable[[], Dialect]] = {
-    **{name: _upstream(name) for name in ("builtin", "func", "arith", "math", "memref", "scf", "affine")},
+    **{name: _upstream(name) for name in ("builtin", "func", "math", "memref", "scf", "affine")},
+    "arith": _arith,
     "torch": _torch,
     "tensor": _tensor,
     "loop": _loop,
     "tile": _tile,
     "kernel": _kernel,
+    "mma": _mma,
 }
 
 

@@ -96,7 +96,17 @@ from xdsl.utils.str_enum import StrEnum
 
 from dpl.dialects.loop import CombineKind, CombineKindAttr, parse_combines, print_combines
 
+# The launch limits of the target (CUDA compute capability 9.0, the H100; every other current
+# GPU allows the same or, for shared memory, less, which the runtime meets when it loads a kernel).
 MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK = (1024, 1024, 64)
+MAX_GRID = (2**31 - 1, 65535, 65535)
+MAX_STATIC_SMEM = 48 * 1024
+"""Static `__shared__` bytes a kernel may declare; more must be dynamic (`smem`)."""
+MAX_SMEM = 227 * 1024
+"""Shared memory bytes (static + dynamic) one block may use on sm_90."""
+INDEX_BITS = (32, 64)
+"""The widths index arithmetic may be printed in: 32 (the default) or 64 (`index_bits 64`)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,6 +244,7 @@ class KernelFuncOp(IRDLOperation):
     grid = prop_def(ArrayAttr[IntAttr])
     block = prop_def(ArrayAttr[IntAttr])
     smem = prop_def(IntAttr)
+    index_bits = opt_prop_def(IntAttr)
     body = region_def("single_block")
     traits = traits_def(
         SymbolOpInterface(), IsolatedFromAbove(), NoTerminator(), RecursiveMemoryEffect()
@@ -273,11 +284,22 @@ class KernelFuncOp(IRDLOperation):
         return tuple(b.data for b in self.block)
 
     @property
+    def index_bitwidth(self) -> int:
+        """The width of this kernel's `index` arithmetic: 32 unless `index_bits` says 64."""
+        return self.index_bits.data if self.index_bits is not None else 32
+
+    @property
     def num_threads(self) -> int:
         n = 1
         for b in self.block_extents:
             n *= b
         return n
+
+    def static_smem_bytes(self) -> int:
+        """Bytes of the kernel's statically sized shared buffers (dynamic ones excluded)."""
+        return sum(
+            op.size_bytes() for op in self.body.walk() if isinstance(op, SmemOp) and not op.is_dynamic
+        )
 
     def written_args(self) -> set[SSAValue]:
         """The arguments some store writes (the kernel's outputs)."""
@@ -302,15 +324,31 @@ class KernelFuncOp(IRDLOperation):
 
     def verify_(self) -> None:
         name = f"'kernel.func' @{self.sym_name.data}"
-        for what, extents in (("grid", self.grid_extents), ("block", self.block_extents)):
+        for what, extents, limits in (
+            ("grid", self.grid_extents, MAX_GRID),
+            ("block", self.block_extents, MAX_BLOCK),
+        ):
             if len(extents) != 3 or any(e < 1 for e in extents):
                 raise VerifyException(f"{name} {what} must be three positive extents")
+            for dim, e, limit in zip("xyz", extents, limits):
+                if e > limit:
+                    raise VerifyException(f"{name} {what} {dim} of {e} exceeds the target's {limit}")
         if self.num_threads > MAX_THREADS_PER_BLOCK:
             raise VerifyException(
                 f"{name} block of {self.num_threads} threads exceeds {MAX_THREADS_PER_BLOCK}"
             )
         if self.smem.data < 0:
             raise VerifyException(f"{name} dynamic shared memory must be non-negative")
+        # More than MAX_STATIC_SMEM of static buffers is legal IR (dynamic-smem moves them);
+        # the CUDA printer refuses it, where the limit binds.
+        static = self.static_smem_bytes()
+        if static + self.smem.data > MAX_SMEM:
+            raise VerifyException(
+                f"{name} uses {static + self.smem.data} bytes of shared memory, more than the "
+                f"target's {MAX_SMEM} per block"
+            )
+        if self.index_bitwidth not in INDEX_BITS:
+            raise VerifyException(f"{name} index_bits must be 32 or 64, got {self.index_bitwidth}")
         for arg in self.args:
             t = arg.type
             ok = is_global(t) or isinstance(t, IntegerType | IndexType | Float32Type | Float64Type)
@@ -339,9 +377,14 @@ class KernelFuncOp(IRDLOperation):
         smem = 0
         if parser.parse_optional_keyword("smem"):
             smem = parser.parse_integer(allow_boolean=False)
+        index_bits = None
+        if parser.parse_optional_keyword("index_bits"):
+            index_bits = parser.parse_integer(allow_boolean=False)
         body = parser.parse_region(args)
         attrs = parser.parse_optional_attr_dict()
         op = cls(name, [a.type for a in args], grid, block, smem, body)
+        if index_bits is not None:
+            op.index_bits = IntAttr(index_bits)
         op.attributes |= attrs
         return op
 
@@ -359,6 +402,8 @@ class KernelFuncOp(IRDLOperation):
         printer.print_string(")")
         printer.print_string(f" grid {list(self.grid_extents)} block {list(self.block_extents)}")
         printer.print_string(f" smem {self.smem.data} ")
+        if self.index_bits is not None:
+            printer.print_string(f"index_bits {self.index_bits.data} ")
         printer.print_region(self.body, print_entry_block_args=False)
         printer.print_op_attributes(self.attributes)
 

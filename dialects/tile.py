@@ -258,6 +258,54 @@ def is_masked(op: Operation) -> bool:
     return MASKED in op.attributes
 
 
+def axis_deps(t: "TileOp") -> dict[SSAValue, frozenset[int]]:
+    """The positions of the axes of tile `t` each value inside it depends on: through operands;
+    a region's block arguments (a loop's index) on its op's operands; an op's results also on
+    what its regions' terminators take (a loop's accumulated values); a `tile.combine`'s results
+    not on the axes it combines across (every thread of them holds the same value)."""
+    deps: dict[SSAValue, frozenset[int]] = {a: frozenset({i}) for i, a in enumerate(t.body.block.args)}
+    position = {a: i for i, a in enumerate(t.body.block.args)}
+
+    def of(values) -> frozenset[int]:
+        return frozenset().union(*(deps.get(v, frozenset()) for v in values))
+
+    def walk(block: Block) -> None:
+        for op in block.ops:
+            head = of(op.operands)
+            if isinstance(op, CombineOp):
+                spanned = {position[a] for a in op.axes if a in position}
+                for r, v in zip(op.res, op.values):
+                    deps[r] = deps.get(v, frozenset()) - spanned
+                continue
+            inner: frozenset[int] = frozenset()
+            for region in op.regions:
+                for b in region.blocks:
+                    for a in b.args:
+                        deps[a] = head
+                    walk(b)
+                    if b.last_op is not None:
+                        inner |= of(b.last_op.operands)
+            for r in op.results:
+                deps[r] = head | inner
+
+    walk(t.body.block)
+    return deps
+
+
+def write_axes(t: "TileOp", deps: dict[SSAValue, frozenset[int]], op: Operation) -> frozenset[int]:
+    """The axes of tile `t` a store or atomic `op` inside it depends on: its operands (value,
+    indices) and the operands of the loops and conditions around it within the tile. Across the
+    thread axes not among them every thread would write the same element with the same value:
+    one of them (the one at 0) does it (materialize's guard; an atomic must fold once)."""
+    memref = getattr(op, "memref", None)
+    out = frozenset().union(*(deps.get(v, frozenset()) for v in op.operands if v is not memref))
+    parent = op.parent_op()
+    while parent is not None and parent is not t:
+        out |= frozenset().union(*(deps.get(v, frozenset()) for v in parent.operands))
+        parent = parent.parent_op()
+    return out
+
+
 def pipeline_depth(op: Operation) -> int | None:
     """The software-pipelining depth a K-outer loop is marked with, or None."""
     attr = op.attributes.get(PIPELINE)
@@ -328,21 +376,40 @@ class TileOp(IRDLOperation):
     Each axis has an extent and a kind; the body's block arguments are the axis indices.
     `cell` axes form the per-thread register tile: `(%a0 : 8 = thread, %a1 : 8 = thread,
     %c0 : 2 = cell, %c1 : 2 = cell)` gives each of 64 threads a 2x2 block of outputs.
+
+    Bound form, an in-between state of `materialize` (outline-kernels makes it, lower-axes
+    removes it): inside a `kernel.func`, each axis names the block/thread index it is, and the
+    tile names the flat thread index its thread axes were split from:
+
+        tile.tile (%a0 : 16 = thread at %a0_1, %a1 : 16 = thread at %a1_1,
+                   %b : 4 = block at %b_1) thread_id %tid { ... }
+
+    The body runs once per thread with each axis equal to its bound index.
     """
 
     name = "tile.tile"
 
+    bindings = var_operand_def(IndexType)
+    thread_index = opt_operand_def(IndexType)
     extents = prop_def(ArrayAttr[IntAttr])
     kinds = prop_def(ArrayAttr[AxisKindAttr])
     body = region_def("single_block")
     traits = traits_def(NoTerminator(), RecursiveMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    def __init__(self, axes: Sequence[tuple[int, AxisKind]], body: Region | Block | None = None):
+    def __init__(
+        self,
+        axes: Sequence[tuple[int, AxisKind]],
+        body: Region | Block | None = None,
+        bindings: Sequence[SSAValue] = (),
+        thread_index: SSAValue | None = None,
+    ):
         if body is None:
             body = Block(arg_types=[IndexType()] * len(axes))
         if isinstance(body, Block):
             body = Region(body)
         super().__init__(
+            operands=[bindings, [thread_index] if thread_index is not None else []],
             properties={
                 "extents": ArrayAttr([IntAttr(e) for e, _ in axes]),
                 "kinds": ArrayAttr([AxisKindAttr(k) for _, k in axes]),
@@ -357,6 +424,10 @@ class TileOp(IRDLOperation):
             (arg, e.data, k.data)
             for arg, e, k in zip(self.body.block.args, self.extents, self.kinds)
         ]
+
+    @property
+    def is_bound(self) -> bool:
+        return bool(self.bindings)
 
     def axes_of_kind(self, kind: AxisKind) -> list[tuple[SSAValue, int]]:
         return [(v, e) for v, e, k in self.axes if k == kind]
@@ -385,8 +456,29 @@ class TileOp(IRDLOperation):
             raise VerifyException(
                 f"'tile.tile' cell axes give each thread {cells} registers, more than {MAX_CELLS}"
             )
-        if not isinstance(self.parent_op(), KernelOp):
-            raise VerifyException("'tile.tile' must be directly inside a 'tile.kernel'")
+        if not self.is_bound:
+            if self.thread_index is not None:
+                raise VerifyException("'tile.tile' has a thread_id but no bound axes")
+            if not isinstance(self.parent_op(), KernelOp):
+                raise VerifyException("'tile.tile' must be directly inside a 'tile.kernel'")
+            return
+        self._verify_bound()
+
+    def _verify_bound(self) -> None:
+        if len(self.bindings) != len(self.extents):
+            raise VerifyException(
+                f"'tile.tile' binds {len(self.bindings)} of its {len(self.extents)} axes: "
+                "bind all or none"
+            )
+        if any(k.data == AxisKind.CELL for k in self.kinds):
+            raise VerifyException("'tile.tile' with bound axes has no cell axes (unroll-cells)")
+        if self.axes_of_kind(AxisKind.THREAD) and self.thread_index is None:
+            raise VerifyException("'tile.tile' with bound thread axes needs its thread_id")
+        parent = self.parent_op()
+        while parent is not None and parent.name != "kernel.func":
+            parent = parent.parent_op()
+        if parent is None:
+            raise VerifyException("'tile.tile' with bound axes must be inside a 'kernel.func'")
 
     @classmethod
     def parse(cls, parser: Parser) -> TileOp:
@@ -396,25 +488,35 @@ class TileOp(IRDLOperation):
             extent = parser.parse_integer(allow_boolean=False, allow_negative=True)
             parser.parse_punctuation("=")
             kind = parser.parse_str_enum(AxisKind)
-            return arg, extent, kind
+            bound = parser.parse_operand(IndexType()) if parser.parse_optional_keyword("at") else None
+            return arg, extent, kind, bound
 
         axes = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_axis)
-        body = parser.parse_region([a for a, _, _ in axes])
+        bindings = [b for *_, b in axes if b is not None]
+        tid = parser.parse_operand(IndexType()) if parser.parse_optional_keyword("thread_id") else None
+        body = parser.parse_region([a for a, *_ in axes])
         attrs = parser.parse_optional_attr_dict()
-        op = cls([(e, k) for _, e, k in axes], body)
+        op = cls([(e, k) for _, e, k, _ in axes], body, bindings, tid)
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" (")
-        printer.print_list(
-            self.axes,
-            lambda a: (
-                printer.print_ssa_value(a[0]),
-                printer.print_string(f" : {a[1]} = {a[2]}"),
-            ),
-        )
+        bound = list(self.bindings) if self.is_bound else [None] * len(self.extents)
+
+        def print_axis(axis, binding) -> None:
+            printer.print_ssa_value(axis[0])
+            printer.print_string(f" : {axis[1]} = {axis[2]}")
+            if binding is not None:
+                printer.print_string(" at ")
+                printer.print_ssa_value(binding)
+
+        printer.print_list(zip(self.axes, bound), lambda ab: print_axis(*ab))
         printer.print_string(") ")
+        if self.thread_index is not None:
+            printer.print_string("thread_id ")
+            printer.print_ssa_value(self.thread_index)
+            printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
         printer.print_op_attributes(self.attributes)
 
@@ -780,38 +882,54 @@ class CombineOp(IRDLOperation):
     Every thread of the listed thread axes holds a partial `%p`; the result, seen by all of them,
     is the partials folded with the combiner. `tree` merges through shared memory;
     `warp_shuffle` merges within each warp by shuffles, then the warps' results by a tree.
+    Several partials combine at once, one result each (`%s0, %s1 = tile.combine add %p0, %p1
+    across [%a0] tree : f32, f32`: unroll-cells gives one per register-tile cell).
     """
 
     name = "tile.combine"
 
-    value = operand_def()
+    values = var_operand_def()
     axes = var_operand_def(IndexType)
     kind = prop_def(CombineKindAttr)
     strategy = prop_def(CombineStrategyAttr)
-    result = result_def()
+    res = var_result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self,
         kind: CombineKind,
-        value: SSAValue,
+        value: SSAValue | Sequence[SSAValue],
         axes: Sequence[SSAValue],
         strategy: CombineStrategy = CombineStrategy.TREE,
     ):
+        values = [value] if isinstance(value, SSAValue) else list(value)
         super().__init__(
-            operands=[value, axes],
+            operands=[values, axes],
             properties={
                 "kind": CombineKindAttr(kind),
                 "strategy": CombineStrategyAttr(strategy),
             },
-            result_types=[value.type],
+            result_types=[[v.type for v in values]],
         )
 
+    @property
+    def value(self) -> SSAValue:
+        """The partial of a one-value combine."""
+        return self.values[0]
+
+    @property
+    def result(self) -> SSAValue:
+        """The result of a one-value combine."""
+        return self.res[0]
+
     def verify_(self) -> None:
-        if self.result.type != self.value.type:
-            raise VerifyException(
-                f"'tile.combine' result type {self.result.type} differs from its value's "
-                f"{self.value.type}"
-            )
+        if not self.values:
+            raise VerifyException("'tile.combine' needs at least one value to combine")
+        for r, v in zip(self.res, self.values, strict=True):
+            if r.type != v.type:
+                raise VerifyException(
+                    f"'tile.combine' result type {r.type} differs from its value's {v.type}"
+                )
         if not self.axes:
             raise VerifyException("'tile.combine' needs at least one axis to combine across")
         if len(set(self.axes)) != len(self.axes):
@@ -840,7 +958,9 @@ class CombineOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> CombineOp:
         kind = parser.parse_str_enum(CombineKind)
-        value = parser.parse_unresolved_operand()
+        values = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
         parser.parse_keyword("across")
         axes = parser.parse_comma_separated_list(
             parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
@@ -848,20 +968,25 @@ class CombineOp(IRDLOperation):
         strategy = parser.parse_str_enum(CombineStrategy)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        value_type = parser.parse_type()
-        op = cls(kind, parser.resolve_operand(value, value_type), axes, strategy)
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(values):
+            parser.raise_error(
+                f"'tile.combine' has {len(values)} values but {len(types)} types"
+            )
+        resolved = [parser.resolve_operand(v, t) for v, t in zip(values, types)]
+        op = cls(kind, resolved, axes, strategy)
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data} ")
-        printer.print_ssa_value(self.value)
+        printer.print_list(self.values, printer.print_ssa_value)
         printer.print_string(" across [")
         printer.print_list(self.axes, printer.print_ssa_value)
         printer.print_string(f"] {self.strategy.data}")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
+        printer.print_list([v.type for v in self.values], printer.print_attribute)
 
 
 @irdl_op_definition

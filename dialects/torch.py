@@ -390,6 +390,407 @@ class MaximumOp(BinaryOp):
     name = "torch.maximum"
 
 
+# -- more pointwise ops (issue 14): one class each, grouped by how their types relate
+
+
+@irdl_op_definition
+class AbsOp(UnaryOp):
+    name = "torch.abs"
+
+
+@irdl_op_definition
+class SignOp(UnaryOp):
+    name = "torch.sign"
+
+
+@irdl_op_definition
+class LogOp(UnaryOp):
+    name = "torch.log"
+
+
+@irdl_op_definition
+class Log1pOp(UnaryOp):
+    name = "torch.log1p"
+
+
+@irdl_op_definition
+class Log2Op(UnaryOp):
+    name = "torch.log2"
+
+
+@irdl_op_definition
+class Log10Op(UnaryOp):
+    name = "torch.log10"
+
+
+@irdl_op_definition
+class Exp2Op(UnaryOp):
+    name = "torch.exp2"
+
+
+@irdl_op_definition
+class Expm1Op(UnaryOp):
+    name = "torch.expm1"
+
+
+@irdl_op_definition
+class ErfOp(UnaryOp):
+    name = "torch.erf"
+
+
+@irdl_op_definition
+class FloorOp(UnaryOp):
+    name = "torch.floor"
+
+
+@irdl_op_definition
+class CeilOp(UnaryOp):
+    name = "torch.ceil"
+
+
+@irdl_op_definition
+class TruncOp(UnaryOp):
+    name = "torch.trunc"
+
+
+@irdl_op_definition
+class RoundOp(UnaryOp):
+    """Round half to even (`torch.round`); with `decimals` d, round(x * 10^d) / 10^d (d < 0:
+    round(x / 10^-d) * 10^-d), as ATen computes it."""
+
+    name = "torch.round"
+    decimals = prop_def(IntAttr)
+
+
+@irdl_op_definition
+class TanOp(UnaryOp):
+    name = "torch.tan"
+
+
+@irdl_op_definition
+class AtanOp(UnaryOp):
+    name = "torch.atan"
+
+
+@irdl_op_definition
+class AsinOp(UnaryOp):
+    name = "torch.asin"
+
+
+@irdl_op_definition
+class AcosOp(UnaryOp):
+    name = "torch.acos"
+
+
+@irdl_op_definition
+class SinhOp(UnaryOp):
+    name = "torch.sinh"
+
+
+@irdl_op_definition
+class CoshOp(UnaryOp):
+    name = "torch.cosh"
+
+
+@irdl_op_definition
+class AsinhOp(UnaryOp):
+    name = "torch.asinh"
+
+
+@irdl_op_definition
+class AcoshOp(UnaryOp):
+    name = "torch.acosh"
+
+
+@irdl_op_definition
+class AtanhOp(UnaryOp):
+    name = "torch.atanh"
+
+
+@irdl_op_definition
+class MishOp(UnaryOp):
+    """x * tanh(log1p(exp(x)))."""
+
+    name = "torch.mish"
+
+
+@irdl_op_definition
+class HardsigmoidOp(UnaryOp):
+    """min(max(x + 3, 0), 6) / 6."""
+
+    name = "torch.hardsigmoid"
+
+
+@irdl_op_definition
+class HardswishOp(UnaryOp):
+    """x * min(max(x + 3, 0), 6) / 6."""
+
+    name = "torch.hardswish"
+
+
+@irdl_op_definition
+class LeakyReluOp(UnaryOp):
+    """x > 0 ? x : x * negative_slope."""
+
+    name = "torch.leaky_relu"
+    negative_slope = prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class EluOp(UnaryOp):
+    """x > 0 ? scale * x : alpha * scale * expm1(x * input_scale) (selu and celu are elus)."""
+
+    name = "torch.elu"
+    alpha = prop_def(FloatAttr)
+    scale = prop_def(FloatAttr)
+    input_scale = prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class SoftplusOp(UnaryOp):
+    """x * beta > threshold ? x : log1p(exp(x * beta)) / beta."""
+
+    name = "torch.softplus"
+    beta = prop_def(FloatAttr)
+    threshold = prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class HardtanhOp(UnaryOp):
+    """min(max(x, min_val), max_val) (relu6 is hardtanh 0..6)."""
+
+    name = "torch.hardtanh"
+    min_val = prop_def(FloatAttr)
+    max_val = prop_def(FloatAttr)
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.min_val.value.data > self.max_val.value.data:
+            self._fail(f"min_val {self.min_val.value.data} exceeds max_val {self.max_val.value.data}")
+
+
+@irdl_op_definition
+class BitwiseNotOp(UnaryOp):
+    """~x on bool (logical not) or integer tensors."""
+
+    name = "torch.bitwise_not"
+
+    def verify_(self) -> None:
+        super().verify_()
+        if not isinstance(self.out_type.element_type, IntegerType):
+            self._fail(f"needs a bool or integer tensor, got {self.out_type}")
+
+
+class PredicateOp(TorchOp):
+    """A bool (i1) tensor of the input's shape."""
+
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        self._expect_shape(shape_of(self.input), "(same as input)")
+        self._bool_result()
+
+    def _bool_result(self) -> None:
+        if self.out_type.element_type != IntegerType(1):
+            self._fail(f"result must be a bool (i1) tensor, got {self.out_type}")
+
+
+@irdl_op_definition
+class IsnanOp(PredicateOp):
+    name = "torch.isnan"
+
+
+@irdl_op_definition
+class IsinfOp(PredicateOp):
+    name = "torch.isinf"
+
+
+@irdl_op_definition
+class LogicalNotOp(PredicateOp):
+    """x == 0 as bool."""
+
+    name = "torch.logical_not"
+
+
+@irdl_op_definition
+class MinimumOp(BinaryOp):
+    name = "torch.minimum"
+
+
+@irdl_op_definition
+class FmodOp(BinaryOp):
+    """C's fmod: the remainder has the sign of `lhs`."""
+
+    name = "torch.fmod"
+
+
+@irdl_op_definition
+class RemainderOp(BinaryOp):
+    """Python's %: the remainder has the sign of `rhs`."""
+
+    name = "torch.remainder"
+
+
+@irdl_op_definition
+class Atan2Op(BinaryOp):
+    name = "torch.atan2"
+
+
+class _IntBinaryOp(BinaryOp):
+    def verify_(self) -> None:
+        super().verify_()
+        if not isinstance(self.out_type.element_type, IntegerType):
+            self._fail(f"needs bool or integer tensors, got {self.out_type}")
+
+
+@irdl_op_definition
+class BitwiseAndOp(_IntBinaryOp):
+    name = "torch.bitwise_and"
+
+
+@irdl_op_definition
+class BitwiseOrOp(_IntBinaryOp):
+    name = "torch.bitwise_or"
+
+
+@irdl_op_definition
+class BitwiseXorOp(_IntBinaryOp):
+    name = "torch.bitwise_xor"
+
+
+class CompareOp(TorchOp):
+    """Elementwise comparison with broadcasting: operands of one element type, a bool result.
+    Floats compare as IEEE does (NaN is unequal to everything, `ne` is true for it)."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shape = broadcast_shapes(shape_of(self.lhs), shape_of(self.rhs))
+        if shape is None:
+            self._fail(
+                f"operand shapes {_fmt(shape_of(self.lhs))} and {_fmt(shape_of(self.rhs))} "
+                "do not broadcast"
+            )
+        self._expect_shape(shape, "broadcast")
+        assert isinstance(self.lhs.type, TensorType) and isinstance(self.rhs.type, TensorType)
+        if self.lhs.type.element_type != self.rhs.type.element_type:
+            self._fail(
+                f"operand element types {self.lhs.type.element_type} and "
+                f"{self.rhs.type.element_type} differ"
+            )
+        if self.out_type.element_type != IntegerType(1):
+            self._fail(f"result must be a bool (i1) tensor, got {self.out_type}")
+
+
+@irdl_op_definition
+class EqOp(CompareOp):
+    name = "torch.eq"
+
+
+@irdl_op_definition
+class NeOp(CompareOp):
+    name = "torch.ne"
+
+
+@irdl_op_definition
+class LtOp(CompareOp):
+    name = "torch.lt"
+
+
+@irdl_op_definition
+class LeOp(CompareOp):
+    name = "torch.le"
+
+
+@irdl_op_definition
+class GtOp(CompareOp):
+    name = "torch.gt"
+
+
+@irdl_op_definition
+class GeOp(CompareOp):
+    name = "torch.ge"
+
+
+@irdl_op_definition
+class LogicalAndOp(CompareOp):
+    """Both nonzero, as bool (operands of one element type)."""
+
+    name = "torch.logical_and"
+
+
+@irdl_op_definition
+class LogicalOrOp(CompareOp):
+    name = "torch.logical_or"
+
+
+@irdl_op_definition
+class LogicalXorOp(CompareOp):
+    name = "torch.logical_xor"
+
+
+@irdl_op_definition
+class WhereOp(TorchOp):
+    """cond ? lhs : rhs elementwise, the three broadcast together; `cond` is bool."""
+
+    name = "torch.where"
+    cond = operand_def(TensorType)
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shapes = [shape_of(v) for v in (self.cond, self.lhs, self.rhs)]
+        shape = broadcast_shapes(shapes[0], shapes[1])
+        shape = broadcast_shapes(shape, shapes[2]) if shape is not None else None
+        if shape is None:
+            self._fail(f"operand shapes {', '.join(map(_fmt, shapes))} do not broadcast")
+        self._expect_shape(shape, "broadcast")
+        assert isinstance(self.cond.type, TensorType)
+        if self.cond.type.element_type != IntegerType(1):
+            self._fail(f"cond must be a bool (i1) tensor, got {self.cond.type}")
+        self._same_element_type(self.lhs, self.rhs)
+
+
+@irdl_op_definition
+class ClampOp(TorchOp):
+    """min(max(input, min), max) with broadcasting; either bound may be absent (written
+    positionally, so a max-only clamp has `has_min = false`)."""
+
+    name = "torch.clamp"
+    input = operand_def(TensorType)
+    bounds = var_operand_def(TensorType)
+    has_min = prop_def(BoolAttr)
+    result = result_def(TensorType)
+
+    @property
+    def min(self) -> SSAValue | None:
+        return self.bounds[0] if self.has_min.value.data and self.bounds else None
+
+    @property
+    def max(self) -> SSAValue | None:
+        n = 1 if self.has_min.value.data else 0
+        return self.bounds[n] if len(self.bounds) > n else None
+
+    def verify_(self) -> None:
+        n = len(self.bounds)
+        if n > 2 or (self.has_min.value.data and n == 0):
+            self._fail(
+                f"takes a min and/or a max bound, got {n} bounds "
+                f"(has_min = {'true' if self.has_min.value.data else 'false'})"
+            )
+        shape: tuple[int, ...] | None = shape_of(self.input)
+        for b in self.bounds:
+            shape = broadcast_shapes(shape, shape_of(b)) if shape is not None else None
+        if shape is None:
+            self._fail("input and bound shapes do not broadcast")
+        self._expect_shape(shape, "broadcast")
+        self._same_element_type(self.input, *self.bounds)
+
+
 # ----------------------------------------------------------------------------- reductions
 
 
@@ -442,10 +843,99 @@ class AmaxOp(ReduceOp):
 
 
 @irdl_op_definition
-class SoftmaxOp(TorchOp):
-    """Softmax of `input` along `dim`."""
+class AminOp(ReduceOp):
+    name = "torch.amin"
 
-    name = "torch.softmax"
+
+@irdl_op_definition
+class ProdOp(ReduceOp):
+    name = "torch.prod"
+
+
+@irdl_op_definition
+class LogsumexpOp(ReduceOp):
+    """log(sum(exp(x))) over `dims`, computed as m + log(sum(exp(x - m))) with m = max (0 where
+    infinite), as ATen does."""
+
+    name = "torch.logsumexp"
+
+
+class _BoolReduceOp(ReduceOp):
+    def verify_(self) -> None:
+        shape = shape_of(self.input)
+        for d in self.dim_list:
+            self._dim_in_range("dim", d, len(shape))
+        self._expect_shape(reduce_shape(shape, self.dim_list, bool(self.keepdim.value.data)), "reduced")
+        if self.out_type.element_type != IntegerType(1):
+            self._fail(f"result must be a bool (i1) tensor, got {self.out_type}")
+
+
+@irdl_op_definition
+class AnyOp(_BoolReduceOp):
+    """Whether any element over `dims` is nonzero."""
+
+    name = "torch.any"
+
+
+@irdl_op_definition
+class AllOp(_BoolReduceOp):
+    """Whether every element over `dims` is nonzero."""
+
+    name = "torch.all"
+
+
+@irdl_op_definition
+class VarOp(ReduceOp):
+    """sum((x - mean)^2) / max(0, N - correction) over `dims` (N: their element count)."""
+
+    name = "torch.var"
+    correction = prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class StdOp(ReduceOp):
+    """sqrt of torch.var."""
+
+    name = "torch.std"
+    correction = prop_def(FloatAttr)
+
+
+@irdl_op_definition
+class VectorNormOp(ReduceOp):
+    """The `ord`-norm over `dims`: sum(|x|^ord)^(1/ord); ord inf / -inf: max / min |x|;
+    ord 0: the count of nonzeros."""
+
+    name = "torch.vector_norm"
+    ord = prop_def(FloatAttr)
+
+
+class _IndexReduceOp(ReduceOp):
+    """The position of the first extreme element along one dim (`dims = [d]`), or of the whole
+    tensor in row-major order (`dims` = all dims); an i64 tensor."""
+
+    def verify_(self) -> None:
+        shape = shape_of(self.input)
+        dims = self.dim_list
+        for d in dims:
+            self._dim_in_range("dim", d, len(shape))
+        if len(dims) > 1 and dims != list(range(len(shape))):
+            self._fail(f"dims {_fmt(dims)} must be one dim or all of them")
+        self._expect_shape(reduce_shape(shape, dims, bool(self.keepdim.value.data)), "reduced")
+        if self.out_type.element_type != IntegerType(64):
+            self._fail(f"result must be an i64 tensor, got {self.out_type}")
+
+
+@irdl_op_definition
+class ArgmaxOp(_IndexReduceOp):
+    name = "torch.argmax"
+
+
+@irdl_op_definition
+class ArgminOp(_IndexReduceOp):
+    name = "torch.argmin"
+
+
+class _SoftmaxLike(TorchOp):
     input = operand_def(TensorType)
     dim = prop_def(IntAttr)
     result = result_def(TensorType)
@@ -454,6 +944,27 @@ class SoftmaxOp(TorchOp):
         self._dim_in_range("dim", self.dim.data, len(shape_of(self.input)))
         self._expect_shape(shape_of(self.input), "(same as input)")
         self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class SoftmaxOp(_SoftmaxLike):
+    """Softmax of `input` along `dim`."""
+
+    name = "torch.softmax"
+
+
+@irdl_op_definition
+class LogSoftmaxOp(_SoftmaxLike):
+    """log(softmax(input)) along `dim`: x - max - log(sum(exp(x - max)))."""
+
+    name = "torch.log_softmax"
+
+
+@irdl_op_definition
+class CumsumOp(_SoftmaxLike):
+    """Running sums of `input` along `dim`: out[.., i, ..] = sum of input[.., :i+1, ..]."""
+
+    name = "torch.cumsum"
 
 
 # ----------------------------------------------------------------------------- normalisation
@@ -507,6 +1018,68 @@ class LayerNormOp(NormOp):
 
     def verify_(self) -> None:
         self._verify_norm([self.weight, self.bias])
+
+
+@irdl_op_definition
+class GroupNormOp(TorchOp):
+    """Input [N, C, *]: each of `num_groups` groups of C / num_groups channels is normalised
+    over its channels and the trailing dims (biased variance), then weight[C] and bias[C]
+    scale and shift each channel."""
+
+    name = "torch.group_norm"
+    input = operand_def(TensorType)
+    weight = opt_operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    num_groups = prop_def(IntAttr)
+    eps = prop_def(FloatAttr)
+    result = result_def(TensorType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        shape = shape_of(self.input)
+        if len(shape) < 2:
+            self._fail(f"input must have rank >= 2 ([N, C, ...]), got shape {_fmt(shape)}")
+        g, c = self.num_groups.data, shape[1]
+        if g < 1 or c % g:
+            self._fail(f"num_groups {g} must divide the {c} channels")
+        for name, p in (("weight", self.weight), ("bias", self.bias)):
+            if p is not None and shape_of(p) != (c,):
+                self._fail(f"{name} shape {_fmt(shape_of(p))} must be [{c}]")
+        if self.eps.value.data < 0:
+            self._fail(f"eps {self.eps.value.data} must be non-negative")
+        self._expect_shape(shape, "(same as input)")
+        self._same_element_type(self.input, *[p for p in (self.weight, self.bias) if p is not None])
+
+
+@irdl_op_definition
+class BatchNormOp(TorchOp):
+    """Batch norm in inference mode on [N, C, *]: (x - running_mean) / sqrt(running_var + eps)
+    * weight + bias, all per channel (dim 1)."""
+
+    name = "torch.batch_norm"
+    input = operand_def(TensorType)
+    running_mean = operand_def(TensorType)
+    running_var = operand_def(TensorType)
+    weight = opt_operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    eps = prop_def(FloatAttr)
+    result = result_def(TensorType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        shape = shape_of(self.input)
+        if len(shape) < 2:
+            self._fail(f"input must have rank >= 2 ([N, C, ...]), got shape {_fmt(shape)}")
+        c = shape[1]
+        params = (("running_mean", self.running_mean), ("running_var", self.running_var),
+                  ("weight", self.weight), ("bias", self.bias))
+        for name, p in params:
+            if p is not None and shape_of(p) != (c,):
+                self._fail(f"{name} shape {_fmt(shape_of(p))} must be [{c}]")
+        if self.eps.value.data < 0:
+            self._fail(f"eps {self.eps.value.data} must be non-negative")
+        self._expect_shape(shape, "(same as input)")
+        self._same_element_type(self.input, *[p for _, p in params if p is not None])
 
 
 # ----------------------------------------------------------------------------- contractions
@@ -602,6 +1175,107 @@ class ScaledDotProductAttentionOp(TorchOp):
             self._fail(f"scale {self.scale.value.data} must be positive")
         self._expect_shape((*q[:-1], v[-1]), "attention")
         self._same_element_type(self.query, self.key, self.value)
+
+
+# ----------------------------------------------------------------------------- sliding windows
+
+
+def window_out(size: int, kernel: int, stride: int, pad: int, dilation: int) -> int:
+    """Output extent of a window op along one dim (PyTorch's floor mode)."""
+    return (size + 2 * pad - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def _ints(attr: ArrayAttr) -> list[int]:
+    return [a.data for a in attr.data]  # type: ignore[attr-defined]
+
+
+class _WindowOp(TorchOp):
+    """Shared checks of ops that slide a window over the trailing `len(stride)` dims."""
+
+    def _verify_window(self, shape: Sequence[int], kernel: Sequence[int], channels_out: int) -> None:
+        stride, pad, dil = _ints(self.stride), _ints(self.padding), _ints(self.dilation)  # type: ignore[attr-defined]
+        r = len(stride)
+        if not (len(kernel) == len(pad) == len(dil) == r) or r < 1:
+            self._fail(f"kernel, stride, padding and dilation need one entry per spatial dim ({r})")
+        if len(shape) != r + 2:
+            self._fail(f"input must be [N, C, {r} spatial dims], got shape {_fmt(shape)}")
+        if min(stride) < 1 or min(dil) < 1 or min(pad) < 0 or min(kernel) < 1:
+            self._fail("kernel, stride and dilation must be positive, padding non-negative")
+        spatial = [window_out(n, k, s, p, d) for n, k, s, p, d in zip(shape[2:], kernel, stride, pad, dil)]
+        if min(spatial) < 1:
+            self._fail(f"the window does not fit the input shape {_fmt(shape)}")
+        self._expect_shape((shape[0], channels_out, *spatial), "windowed")
+
+
+@irdl_op_definition
+class ConvolutionOp(_WindowOp):
+    """Convolution (cross-correlation) of input [N, C, *S] with weight [Co, C / groups, *K]
+    (+ bias [Co]), with stride, zero padding and dilation per spatial dim."""
+
+    name = "torch.convolution"
+    input = operand_def(TensorType)
+    weight = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    stride = prop_def(ArrayAttr[IntAttr])
+    padding = prop_def(ArrayAttr[IntAttr])
+    dilation = prop_def(ArrayAttr[IntAttr])
+    groups = prop_def(IntAttr)
+    result = result_def(TensorType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        x, w = shape_of(self.input), shape_of(self.weight)
+        g = self.groups.data
+        if len(w) != len(x) or g < 1 or x[1] % g or w[0] % g or w[1] != x[1] // g:
+            self._fail(
+                f"weight shape {_fmt(w)} does not fit input shape {_fmt(x)} with {g} groups "
+                "([C_out, C_in / groups, *kernel], both channel counts divisible by groups)"
+            )
+        if self.bias is not None and shape_of(self.bias) != (w[0],):
+            self._fail(f"bias shape {_fmt(shape_of(self.bias))} must be [{w[0]}]")
+        self._verify_window(x, w[2:], w[0])
+        self._same_element_type(self.input, self.weight, *([self.bias] if self.bias else []))
+
+
+@irdl_op_definition
+class MaxPoolOp(_WindowOp):
+    """The maximum of each window (padding counts as -inf)."""
+
+    name = "torch.max_pool"
+    input = operand_def(TensorType)
+    kernel = prop_def(ArrayAttr[IntAttr])
+    stride = prop_def(ArrayAttr[IntAttr])
+    padding = prop_def(ArrayAttr[IntAttr])
+    dilation = prop_def(ArrayAttr[IntAttr])
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        x = shape_of(self.input)
+        self._verify_window(x, _ints(self.kernel), x[1] if len(x) > 1 else 0)
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class AvgPoolOp(_WindowOp):
+    """The mean of each window: the sum over `divisor` when it is set (> 0), else over the
+    window's size, or, without `count_include_pad`, over its elements inside the input."""
+
+    name = "torch.avg_pool"
+    input = operand_def(TensorType)
+    kernel = prop_def(ArrayAttr[IntAttr])
+    stride = prop_def(ArrayAttr[IntAttr])
+    padding = prop_def(ArrayAttr[IntAttr])
+    dilation = prop_def(ArrayAttr[IntAttr])
+    count_include_pad = prop_def(BoolAttr)
+    divisor = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        x = shape_of(self.input)
+        self._verify_window(x, _ints(self.kernel), x[1] if len(x) > 1 else 0)
+        if self.divisor.data < 0:
+            self._fail(f"divisor {self.divisor.data} must be positive (or 0: none)")
+        self._same_element_type(self.input)
 
 
 # ----------------------------------------------------------------------------- shape ops
@@ -762,6 +1436,47 @@ class EmbeddingOp(TorchOp):
 
 
 @irdl_op_definition
+class IndexSelectOp(TorchOp):
+    """input's slices along `dim` picked by a 1-d integer `index` (torch.index_select)."""
+
+    name = "torch.index_select"
+    input = operand_def(TensorType)
+    index = operand_def(TensorType)
+    dim = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shape = list(shape_of(self.input))
+        self._dim_in_range("dim", self.dim.data, len(shape))
+        assert isinstance(self.index.type, TensorType)
+        if len(shape_of(self.index)) != 1 or not isinstance(self.index.type.element_type, IntegerType):
+            self._fail(f"index must be a 1-d integer tensor, got {self.index.type}")
+        shape[self.dim.data] = shape_of(self.index)[0]
+        self._expect_shape(shape, "selected")
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
+class FlipOp(TorchOp):
+    """input reversed along each of `dims`."""
+
+    name = "torch.flip"
+    input = operand_def(TensorType)
+    dims = prop_def(ArrayAttr[IntAttr])
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shape = shape_of(self.input)
+        dims = [d.data for d in self.dims.data]
+        for d in dims:
+            self._dim_in_range("dim", d, len(shape))
+        if len(set(dims)) != len(dims):
+            self._fail(f"dims {_fmt(dims)} repeat a dimension")
+        self._expect_shape(shape, "(same as input)")
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
 class ToDtypeOp(TorchOp):
     """Convert `input`'s elements to the result's element type."""
 
@@ -777,42 +1492,24 @@ Torch = Dialect(
     "torch",
     [
         ConstantOp,
-        NegOp,
-        ReluOp,
-        SiluOp,
-        SigmoidOp,
-        ExpOp,
-        TanhOp,
-        RsqrtOp,
-        SqrtOp,
-        ReciprocalOp,
-        CosOp,
-        SinOp,
-        GeluOp,
-        AddOp,
-        SubOp,
-        MulOp,
-        DivOp,
-        PowOp,
-        MaximumOp,
-        MeanOp,
-        SumOp,
-        AmaxOp,
-        SoftmaxOp,
-        RmsNormOp,
-        LayerNormOp,
-        LinearOp,
-        MatmulOp,
-        ScaledDotProductAttentionOp,
-        ReshapeOp,
-        TransposeOp,
-        PermuteOp,
-        UnsqueezeOp,
-        ExpandOp,
-        SliceOp,
-        CatOp,
-        EmbeddingOp,
-        ToDtypeOp,
+        # pointwise
+        NegOp, ReluOp, SiluOp, SigmoidOp, ExpOp, TanhOp, RsqrtOp, SqrtOp, ReciprocalOp, CosOp,
+        SinOp, GeluOp, AbsOp, SignOp, LogOp, Log1pOp, Log2Op, Log10Op, Exp2Op, Expm1Op, ErfOp,
+        FloorOp, CeilOp, TruncOp, RoundOp, TanOp, AtanOp, AsinOp, AcosOp, SinhOp, CoshOp,
+        AsinhOp, AcoshOp, AtanhOp, MishOp, HardsigmoidOp, HardswishOp, LeakyReluOp, EluOp,
+        SoftplusOp, HardtanhOp, BitwiseNotOp, IsnanOp, IsinfOp, LogicalNotOp,
+        AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, FmodOp, RemainderOp, Atan2Op,
+        BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, EqOp, NeOp, LtOp, LeOp, GtOp, GeOp,
+        LogicalAndOp, LogicalOrOp, LogicalXorOp, WhereOp, ClampOp,
+        # reductions, softmax, normalisation
+        MeanOp, SumOp, AmaxOp, AminOp, ProdOp, LogsumexpOp, AnyOp, AllOp, VarOp, StdOp,
+        VectorNormOp, ArgmaxOp, ArgminOp, CumsumOp, SoftmaxOp, LogSoftmaxOp, RmsNormOp, LayerNormOp,
+        GroupNormOp, BatchNormOp,
+        # contractions and windows
+        LinearOp, MatmulOp, ScaledDotProductAttentionOp, ConvolutionOp, MaxPoolOp, AvgPoolOp,
+        # shapes and types
+        ReshapeOp, TransposeOp, PermuteOp, UnsqueezeOp, ExpandOp, SliceOp, FlipOp, CatOp,
+        EmbeddingOp, IndexSelectOp, ToDtypeOp,
     ],
     [GeluApproximateAttr],
 )

@@ -26,12 +26,15 @@ from xdsl.rewriter import Rewriter
 
 from dpl.dialects import kernel as K
 from dpl.dialects import loop
+from dpl.driver.blocks import lower_by_blocks
 from dpl.driver.host import HostProgram, nbytes
+from dpl.driver.progress import Progress, quiet
 from dpl.frontend import capture
 from dpl.frontend.check import fresh_inputs
 from dpl.transforms.kernel.fuse_launches import FUSED_ATTR
 from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.transforms.loop.split_nests import split_kernel
+from dpl.dialects import mma
 from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline
 
 #: Float ops that count as one flop each (the CUDA they print is one instruction or close).
@@ -76,12 +79,29 @@ def _is_float(op: Operation) -> bool:
     return any(str(r.type) in ("f32", "f64", "f16", "bf16") for r in op.results)
 
 
+def module_precision(module: ModuleOp) -> str:
+    """What a kernel-level program's matmuls run in: 3xtf32 / tf32 when some kernel uses the
+    tensor cores (three or one MMA per K step), else ieee."""
+    for kfunc in [op for op in module.walk() if isinstance(op, K.KernelFuncOp)]:
+        ops = [op for op in kfunc.walk() if isinstance(op, mma.WgmmaOp | mma.MmaSyncOp)]
+        if ops:
+            return "3xtf32" if any(isinstance(op, mma.Tf32Op) and _is_lo(op) for op in kfunc.walk()) else "tf32"
+    return "ieee"
+
+
+def _is_lo(op: Operation) -> bool:
+    """An `mma.tf32` of a residual (x - tf32(x)): the low half of a 3xTF32 split."""
+    owner = op.operands[0].owner
+    return isinstance(owner, Operation) and owner.name == "arith.subf"
+
+
 class Compiled:
     """A compiled program, callable like the PyTorch one it came from."""
 
     def __init__(self, prog: Any, module: ModuleOp, flops: dict[str, int]):
         self.program = prog
         self.module = module
+        self.precision = module_precision(module)
         self.host = HostProgram(module)
         self.cuda = self.host.source
         self._flops = flops
@@ -97,7 +117,10 @@ class Compiled:
         if len(inputs) != self.program.num_inputs:
             raise ValueError(f"dpl: the program takes {self.program.num_inputs} inputs, got {len(inputs)}")
         if self._params_cuda is None:
-            self._params_cuda = [p.detach().to("cuda", torch.float32).contiguous() for p in self._params]
+            self._params_cuda = [  # floats in fp32, as captured; integer buffers keep their dtype
+                p.detach().to("cuda", torch.float32 if p.is_floating_point() else p.dtype).contiguous()
+                for p in self._params
+            ]
         ins = [x.detach().to("cuda").contiguous() for x in inputs]
         return [*ins, *self._params_cuda]
 
@@ -126,13 +149,34 @@ class Compiled:
         return self.host.capture(*self._args(inputs))
 
 
-def lower(prog: Any, pipeline: str | None = None, verbose: bool = False) -> tuple[ModuleOp, dict[str, int]]:
-    """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level);
-    returns the module and each kernel's flops counted at loop level."""
-    module = prog.module.clone()
+def lower(
+    prog: Any,
+    pipeline: str | None = None,
+    verbose: bool = False,
+    precision: str | None = None,
+    progress: Progress | None = None,
+) -> tuple[ModuleOp, dict[str, int]]:
+    """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level; matmuls
+    in `precision`: ieee, 3xtf32 or tf32, default 3xtf32 where the target has tensor cores);
+    returns the module and each kernel's flops counted at loop level. A repeated block of ops
+    (decoder layers) is lowered once (`driver.blocks`)."""
+    if pipeline is not None and precision is not None:
+        raise ValueError("dpl: give either a pipeline or a precision, not both")
+    progress = progress or quiet()
+    with progress.stage("passes"):
+        return lower_by_blocks(
+            prog.module, lambda piece: lower_whole(piece, pipeline, verbose, precision), progress.step
+        )
+
+
+def lower_whole(
+    module: ModuleOp, pipeline: str | None = None, verbose: bool = False, precision: str | None = None
+) -> tuple[ModuleOp, dict[str, int]]:
+    """`lower` of a torch-level module as one piece."""
+    module = module.clone()
     run_pipeline(module, IR_PIPELINES["loop"], verbose)
     loop_module = module.clone()
-    rest = pipeline if pipeline is not None else kernel_schedule()
+    rest = pipeline if pipeline is not None else kernel_schedule(precision)
     run_pipeline(module, rest, verbose)
     parts = {f.sym_name.data: fused_parts(f) for f in module.walk() if isinstance(f, K.KernelFuncOp)}
     names = {p for ps in parts.values() for p in ps}
@@ -163,16 +207,22 @@ def _split_as_scheduled(module: ModuleOp, names: set[str]) -> ModuleOp:
     return module
 
 
-def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False) -> Compiled:
-    """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it."""
+def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
+            precision: str | None = None) -> Compiled:  # fmt: skip
+    """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it.
+
+    `precision` for matmuls: `3xtf32` (tensor cores with the 3xTF32 split: fp32-level accuracy;
+    the default where the target has tensor cores), `tf32` (one TF32 pass: faster, about 1e-3
+    relative error, opt-in) or `ieee` (SIMT fp32)."""
     module = fn if isinstance(fn, torch.nn.Module) else _Lambda(fn)
     cpu = [x.detach().cpu() for x in example_inputs]
-    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose)
+    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose, precision)
 
 
-def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False) -> Compiled:
+def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False,
+                    precision: str | None = None) -> Compiled:  # fmt: skip
     """Compile an already captured `dpl.frontend` Program (e.g. from `capture_expression`)."""
-    kmodule, flops = lower(prog, pipeline, verbose)
+    kmodule, flops = lower(prog, pipeline, verbose, precision)
     return Compiled(prog, kmodule, flops)
 
 
@@ -182,32 +232,101 @@ def parity_tolerance(prog) -> float:
     return 1e-4 if any(op.name in heavy for op in prog.module.walk()) else 1e-5
 
 
-def reference64(prog, inputs):
-    """PyTorch's result in float64 on the CPU (a float64 copy of the captured module)."""
+def float64_reference(fn, inputs):
+    """`fn` run in float64 (a float64 copy of a module; floating inputs cast), as a list."""
     import copy
 
-    fn = copy.deepcopy(prog.fn).to(torch.float64)
+    if isinstance(fn, torch.nn.Module):
+        fn = copy.deepcopy(fn).to(torch.float64)
     with torch.no_grad():
         res = fn(*[x.to(torch.float64) if x.is_floating_point() else x for x in inputs])
     return list(res) if isinstance(res, (tuple, list)) else [res]
 
 
-def check_parity(compiled, prog, seed: int = 1) -> float:
-    """max relative error of dpl's outputs (fresh inputs, outputs poisoned) vs float64 PyTorch."""
+def reference64(prog, inputs):
+    """PyTorch's result in float64 on the CPU (a float64 copy of the captured module)."""
+    return float64_reference(prog.fn, inputs)
+
+
+@dataclass
+class Parity:
+    """How close outputs are to a float64 reference, by the norm ratio and per element.
+
+    `rel_err`: ‖out − ref‖₂ / ‖ref‖₂ of the worst output. `elem_err`: the largest
+    |out − ref| / (atol + rtol·|ref|) over all elements, rtol = `tol` (DESIGN.md's class bar:
+    1e-5 elementwise and reductions, 1e-4 matmul/attention) and atol = tol × the output's RMS, so
+    an element passes at <= 1 (a NaN where the reference has a number is inf); `bad` counts the
+    elements past their bound, `worst` names the worst one. `ok`: rel_err < tol and no bad element.
+    """
+
+    rel_err: float
+    elem_err: float
+    bad: int
+    worst: str
+    tol: float
+
+    @property
+    def ok(self) -> bool:
+        return self.rel_err < self.tol and self.bad == 0
+
+    def __str__(self) -> str:
+        return (f"relative error {self.rel_err:.2e} (bar {self.tol:.0e}); worst element at "
+                f"{self.elem_err:.2g}x its bound {self.tol:.0e}·(RMS + |ref|) ({self.worst}); "
+                f"{self.bad} past it")  # fmt: skip
+
+
+def elementwise_error(
+    out: torch.Tensor, ref: torch.Tensor, rtol: float, atol: float
+) -> tuple[float, int, int]:
+    """Per element |out − ref| / (atol + rtol·|ref|) (equal values, NaN with NaN included, are 0;
+    a NaN against a number is inf): (the largest, how many exceed 1, the flat index of the
+    largest)."""
+    o, r = out.detach().reshape(-1).double(), ref.detach().reshape(-1).double()
+    if not o.numel():
+        return 0.0, 0, 0
+    same = (o == r) | (o.isnan() & r.isnan())
+    ratio = (o - r).abs() / (atol + rtol * r.abs())
+    ratio = torch.where(same, torch.zeros_like(ratio), ratio.nan_to_num(nan=math.inf))
+    worst = int(ratio.argmax())
+    return float(ratio[worst]), int((ratio > 1).sum()), worst
+
+
+def rms(ref: torch.Tensor) -> float:
+    """The root mean square of the finite elements of `ref` (1 if none is non-zero)."""
+    r = ref.detach().double()
+    r = r[r.isfinite()]
+    value = float(r.pow(2).mean().sqrt()) if r.numel() else 0.0
+    return value or 1.0
+
+
+def compare(outs, refs, tol: float) -> Parity:
+    """Parity of output tensors `outs` against float64 references `refs` (same shapes)."""
+    if len(outs) != len(refs):
+        raise ValueError(f"dpl gives {len(outs)} outputs, PyTorch {len(refs)}")
+    rel, elem, bad, worst = 0.0, -1.0, 0, "-"
+    for i, (o, r) in enumerate(zip(outs, refs)):
+        if tuple(o.shape) != tuple(r.shape):
+            raise ValueError(f"dpl output shape {list(o.shape)} differs from PyTorch's {list(r.shape)}")
+        o64, r64 = o.detach().double(), r.detach().double().to(o.device)
+        err = float((o64 - r64).norm() / (r64.norm() or 1.0))
+        rel = max(rel, err if math.isfinite(err) else math.inf)  # NaN: an unwritten element
+        e, n, at = elementwise_error(o64, r64, tol, tol * rms(r64))
+        bad += n
+        if e > elem:
+            index = [int(v) for v in torch.unravel_index(torch.tensor(at), tuple(o.shape))] if o.dim() else []
+            got, want = float(o64.reshape(-1)[at]), float(r64.reshape(-1)[at])
+            elem, worst = e, f"output #{i} at {index}: {got:.6g} vs {want:.6g}"
+    return Parity(rel, max(elem, 0.0), bad, worst, tol)
+
+
+def check_parity(compiled, prog, seed: int = 1) -> Parity:
+    """dpl's outputs (fresh inputs, outputs poisoned) against float64 PyTorch, by the norm ratio
+    and per element (see Parity)."""
     inputs = fresh_inputs(prog, seed)
     outs = compiled(*[x.cuda() for x in inputs], poison=True)
     outs = outs if isinstance(outs, tuple) else (outs,)
     refs = reference64(prog, inputs)
-    if len(outs) != len(refs):
-        raise ValueError(f"dpl gives {len(outs)} outputs, PyTorch {len(refs)}")
-    worst = 0.0
-    for o, r in zip(outs, refs):
-        o64 = o.detach().double().cpu()
-        if tuple(o64.shape) != tuple(r.shape):
-            raise ValueError(f"dpl output shape {list(o64.shape)} differs from PyTorch's {list(r.shape)}")
-        err = float((o64 - r).norm() / (r.norm() or 1.0))
-        worst = max(worst, err if math.isfinite(err) else math.inf)  # NaN: an unwritten element
-    return worst
+    return compare([o.detach().cpu() for o in outs], refs, parity_tolerance(prog))
 
 
 class _Lambda(torch.nn.Module):

@@ -8,6 +8,11 @@
 @main is straight-line: `memref.alloc` buffers, `kernel.launch @k(buffers...)` in order and a
 `func.return`. Each launch passes @main's buffers to the kernel by position.
 
+Kernels: each `kernel.func` is its own CUDA source, compiled by NVRTC (in parallel threads)
+and cached on its own (`runtime.compile_cuda`), so a kernel launched once per decoder layer is
+compiled once, and a change to one kernel recompiles only that one. `load(progress)` shows each
+compile on the progress display.
+
 Buffer plan: @main's arguments are the caller's tensors; a buffer @main returns gets a fresh
 `torch.empty` per call (the caller keeps it); every other buffer is an intermediate and lives in
 a workspace slot that the program keeps between calls. Slots are assigned in launch order: a
@@ -18,7 +23,9 @@ memory. `plan` says which slot each buffer got and the workspace size.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,8 +34,10 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
 from dpl.backend import runtime
+from dpl.backend.cuda_mma import WGMMA_ARCH, needs_sm90a
 from dpl.backend.cuda_printer import dtype_name, kernel_funcs, print_cuda, print_manifest
 from dpl.dialects import kernel as K
+from dpl.driver.progress import Progress, quiet
 
 
 @dataclass
@@ -103,6 +112,10 @@ class HostProgram:
         if main is None:
             raise ValueError("dpl runtime: the module has no func.func @main")
         self.source = print_cuda(module)
+        #: Each kernel's own translation unit (what NVRTC compiles).
+        self.sources = {f.sym_name.data: print_cuda(ModuleOp([f.clone()])) for f in kernel_funcs(module)}
+        #: The NVRTC target each kernel needs beyond the device's own (sm_90a for wgmma).
+        self.archs = {f.sym_name.data: WGMMA_ARCH if needs_sm90a(f.walk()) else None for f in kernel_funcs(module)}
         self.manifest = print_manifest(module)
         by_name = {k["name"]: k for k in self.manifest["kernels"]}
         self.kernels = {
@@ -153,14 +166,25 @@ class HostProgram:
         )
         self._workspace: list[Any] | None = None
         self._loaded = False
-        self.compiled: runtime.CompileResult | None = None
+        #: Each kernel's NVRTC result (`cache_hit` says whether it came from the disk cache).
+        self.compiled: dict[str, runtime.CompileResult] = {}
 
     # -- loading and buffers ------------------------------------------------------------------------
 
-    def load(self) -> HostProgram:
-        if not self._loaded:
-            _, self.compiled = runtime.load_kernels(self.source, list(self.kernels.values()))
-            self._loaded = True
+    def load(self, progress: Progress | None = None) -> HostProgram:
+        """Compile (through the cache) and load every kernel; NVRTC runs in parallel threads."""
+        if self._loaded:
+            return self
+        progress = progress or quiet()
+        names = list(self.sources)
+        with progress.stage("nvrtc"), ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            jobs = {pool.submit(runtime.compile_cuda, self.sources[n], [n], self.archs[n]): n for n in names}
+            for done, job in enumerate(as_completed(jobs), 1):
+                self.compiled[jobs[job]] = job.result()
+                progress.step("nvrtc", done, len(names), jobs[job])
+        for n in names:  # every cubin is in the cache now
+            runtime.load_kernels(self.sources[n], [self.kernels[n]], arch=self.archs[n])
+        self._loaded = True
         return self
 
     def _empty(self, v: int, storage: Any = None) -> Any:

@@ -29,6 +29,16 @@ index the last axis of a [threads, 4] value. Shuffles permute within each warp (
 thread index in the block & 31) in segments of `width` lanes; `shuffle_down` past the segment
 returns the thread's own value; a source lane that does not exist (partial warp) gives NaN.
 
+Mixed tile/kernel IR (what `materialize`'s passes leave between outline-kernels and lower-axes)
+runs too: a bound `tile.tile` binds each axis to its index and runs its body per thread;
+`loop.for` / `tile.strided_for` are loops like `kernel.for` (`loop.load` / `loop.store` /
+`tile.atomic` like their kernel forms, an atomic folded once per point of the thread axes it
+depends on, `tile.write_axes`; with `{tile.masked = [dims]}` an index outside the buffer
+along those dims reads 0 or is not written); a `tile.stage` copies each block's slab into a
+per-block buffer (slot `k mod N` when buffered; NaN outside the source, 0 outside it along a
+masked dim) that its loads read untracked;
+a `tile.combine` folds each partial over the threads that differ only on the combined axes.
+
 Always checked, each a one-line ValueError: an access out of a buffer's bounds by an active
 thread; a `kernel.barrier` reached by only part of a block; a shuffle executed by part of a warp
 (full-mask shuffles in divergent code); an unsupported op. Races, which lockstep execution would
@@ -44,6 +54,7 @@ hide (`check_races`):
 - False: no race checks.
 
 Atomics are not race-checked; TMA copies are published by the mbarrier wait, not tracked.
+The tensor-core ops (mma dialect) and their asynchrony checks are in exec_mma.py.
 """
 
 from __future__ import annotations
@@ -56,6 +67,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from dpl.interpreters import exec_loop, exec_tile
+from dpl.interpreters.exec_mma import MmaExecMixin
 from dpl.interpreters.affine_np import eval_map
 from dpl.interpreters.scalar_eval import eval_op, is_scalar_op, numpy_dtype
 from dpl.dialects import kernel as K
@@ -209,7 +221,7 @@ def _same(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return eq
 
 
-class _Grid:
+class _Grid(MmaExecMixin):
     def __init__(self, kfunc: K.KernelFuncOp, env: dict, mode: str | None):
         self.name = f"kernel.func @{kfunc.sym_name.data}"
         self.env = env
@@ -235,6 +247,8 @@ class _Grid:
         self.active = np.ones(self.T, bool)
         self.smem_bytes = kfunc.smem.data
         self.dyn_pool: np.ndarray | None = None
+        self.tile_deps: dict[tile.TileOp, dict[SSAValue, frozenset[int]]] = {}
+        self.mma_init()
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -283,12 +297,25 @@ class _Grid:
             idx.insert(0, self.tid)
         return idx
 
+    def inside(self, op: Operation, buf: _Buffer, amap, operands) -> np.ndarray:
+        """The threads whose index of `op` is inside `buf` along its `tile.masked` dims (all of
+        them when it has none: the others are checked by `index`)."""
+        inside = np.ones(self.T, bool)
+        dims = tile.masked_dims(op)
+        if dims:
+            idx = eval_map(amap, [self.value(o) for o in operands])
+            for d in dims:
+                i = self.full(np.asarray(idx[d], dtype=np.int64))
+                inside &= (i >= 0) & (i < buf.shape[d])
+        return inside
+
     def _who(self, t: int) -> str:
         return f"{int(self.local[t])} of block {int(self.block_of[t])}"
 
     # -- memory ----------------------------------------------------------------------------
 
     def load(self, op: Operation, buf: _Buffer, idx: list[np.ndarray]) -> np.ndarray:
+        self.mma_note_access(op, buf, idx, write=False)
         if self.check and buf.tracked:
             self._check_read(op, buf, idx)
         return buf.data[tuple(idx)] if idx else np.broadcast_to(buf.data[()], (self.T,)).copy()
@@ -298,6 +325,7 @@ class _Grid:
         mask = self.active if mask is None else mask
         if not mask.any():
             return
+        self.mma_note_access(op, buf, idx, write=True)
         value = self.full(np.asarray(value, dtype=buf.data.dtype))
         if not idx:  # rank-0 global buffer
             vals = value[mask]
@@ -487,7 +515,17 @@ class _Grid:
         elif isinstance(op, K.WarpIdOp):
             env[op.result] = self.warp
         elif isinstance(op, K.ForOp):
-            self.for_op(op)
+            self.for_op(op, *(op.bound(k) for k in ("lb", "ub", "step")))
+        elif isinstance(op, loop.ForOp):
+            self.for_op(op, 0, op.extent.data, 1)
+        elif isinstance(op, tile.StridedForOp):
+            self.for_op(op, op.start, op.bound.data, op.step.data)
+        elif isinstance(op, tile.TileOp):
+            self.tile(op)
+        elif isinstance(op, tile.StageOp):
+            self.stage(op)
+        elif isinstance(op, tile.CombineOp):
+            self.combine(op)
         elif isinstance(op, K.IfOp):
             cond = self.full(np.asarray(self.value(op.cond), dtype=bool))
             outer = self.active
@@ -497,7 +535,7 @@ class _Grid:
                 self.active = outer & ~cond
                 self.block(op.else_region.block)
             self.active = outer
-        elif isinstance(op, (K.YieldOp, K.CpAsyncCommitOp, K.CpAsyncWaitOp)):
+        elif isinstance(op, (K.YieldOp, loop.YieldOp, K.CpAsyncCommitOp, K.CpAsyncWaitOp)):
             pass
         elif isinstance(op, K.SmemOp):
             self.smem(op)
@@ -506,6 +544,12 @@ class _Grid:
             assert isinstance(t, MemRefType)
             shape = (self.T, *t.get_shape())
             env[op.result] = _Buffer(_poisoned(shape, numpy_dtype(t.element_type)), "thread", False)
+        elif isinstance(op, loop.LoadOp) and tile.is_masked(op):  # 0 outside the buffer
+            buf = self.buffer(op.memref, op)
+            inside = self.inside(op, buf, op.map.data, op.indices)
+            idx = self.index(op, buf, op.map.data, op.indices, self.active & inside)
+            v = self.load(op, buf, idx)
+            env[op.result] = np.where(inside, v, np.zeros((), v.dtype))
         elif isinstance(op, (K.LoadOp, loop.LoadOp)):
             buf = self.buffer(op.memref, op)
             idx = self.index(op, buf, op.map.data, op.indices, self.active)
@@ -514,6 +558,11 @@ class _Grid:
                 env[op.result] = np.stack([self.load(op, buf, i) for i in lanes], axis=-1)
             else:
                 env[op.result] = self.load(op, buf, idx)
+        elif isinstance(op, loop.StoreOp) and tile.is_masked(op):  # not written outside
+            buf = self.buffer(op.memref, op)
+            mask = self.active & self.inside(op, buf, op.map.data, op.indices)
+            idx = self.index(op, buf, op.map.data, op.indices, mask)
+            self.store(op, buf, idx, self.value(op.value), mask)
         elif isinstance(op, (K.StoreOp, loop.StoreOp)):
             buf = self.buffer(op.memref, op)
             idx = self.index(op, buf, op.map.data, op.indices, self.active)
@@ -525,10 +574,12 @@ class _Grid:
                     self.store(op, buf, i, value[:, k])
             else:
                 self.store(op, buf, idx, value)
-        elif isinstance(op, K.AtomicOp):
+        elif isinstance(op, (K.AtomicOp, tile.AtomicOp)):
             buf = self.buffer(op.memref, op)
-            idx = self.index(op, buf, op.map.data, op.indices, self.active)
-            mask = self.active
+            mask = self.active & self.inside(op, buf, op.map.data, op.indices)
+            if isinstance(op, tile.AtomicOp):
+                mask &= self.once(op)
+            idx = self.index(op, buf, op.map.data, op.indices, mask)
             value = self.full(np.asarray(self.value(op.value), dtype=buf.data.dtype))
             if idx:
                 _UFUNCS[op.kind.data].at(buf.data, tuple(i[mask] for i in idx), value[mask])
@@ -559,6 +610,8 @@ class _Grid:
             env[op.result] = self.shuffle(op)
         elif isinstance(op, affine.ApplyOp):
             env[op.result] = eval_map(op.map.data, [self.value(v) for v in op.mapOperands])[0]
+        elif self.mma_op(op):
+            pass
         elif is_scalar_op(op):
             try:
                 results = eval_op(op, [self.value(o) for o in op.operands])
@@ -606,10 +659,12 @@ class _Grid:
             data = _poisoned((self.G, *shape), dtype)
         self.env[op.result] = _Buffer(data, "block", self.check is not None)
 
-    def for_op(self, op: K.ForOp) -> None:
+    def for_op(self, op: Operation, *bounds: SSAValue | int) -> None:
+        """A `kernel.for` (or, in mixed IR, a `loop.for` / `tile.strided_for`) with these
+        lower bound, upper bound and step."""
         lb, ub, step = (
             self.full(np.asarray(self.value(b) if isinstance(b, SSAValue) else b, np.int64))
-            for b in (op.bound("lb"), op.bound("ub"), op.bound("step"))
+            for b in bounds
         )
         outer = self.active
         if (outer & (step < 1)).any():
@@ -617,20 +672,22 @@ class _Grid:
         trips = np.where(outer, np.maximum(0, -(-(ub - lb) // step)), 0)
         count = int(trips.max()) if trips.size else 0
         acc = None
-        if op.res:
+        results = op.results
+        if results:
             term = op.body.block.last_op
-            assert isinstance(term, K.AccumulateOp)
+            assert isinstance(term, K.AccumulateOp | loop.AccumulateOp)
             acc = []
-            for r, kind in zip(op.res, term.kinds):
+            for r, kind in zip(results, term.kinds):
                 dtype = numpy_dtype(r.type)
                 acc.append(np.full(self.T, _identity(kind.data, dtype), dtype))
-        body = list(op.body.block.ops)
+        body = list(op.regions[0].block.ops)
+        iv = op.regions[0].block.args[0]
         for k in range(count):
             mask = outer & (k < trips)
             self.active = mask
-            self.env[op.iv] = lb + k * step
+            self.env[iv] = lb + k * step
             for inner in body:
-                if isinstance(inner, K.AccumulateOp):
+                if isinstance(inner, K.AccumulateOp | loop.AccumulateOp):
                     for i, (kind, v) in enumerate(zip(inner.kinds, inner.values)):
                         folded = _UFUNCS[kind.data](acc[i], self.value(v))
                         acc[i] = np.where(mask, folded, acc[i]).astype(acc[i].dtype, copy=False)
@@ -638,8 +695,97 @@ class _Grid:
                     self.op(inner)
         self.active = outer
         if acc is not None:
-            for r, a in zip(op.res, acc):
+            for r, a in zip(results, acc):
                 self.env[r] = a
+
+    # -- tile ops of mixed IR (between outline-kernels and lower-axes) ---------------------
+
+    def tile(self, op: tile.TileOp) -> None:
+        """A bound tile: each axis is the index it is bound to; the body runs once per thread."""
+        if not op.is_bound:
+            raise ValueError(f"{self.where(op)}: a tile inside a kernel.func must be bound")
+        for arg, index in zip(op.body.block.args, op.bindings):
+            self.env[arg] = self.value(index)
+        self.block(op.body.block)
+
+    def once(self, op: tile.AtomicOp) -> np.ndarray:
+        """The threads that fold a `tile.atomic` of mixed IR: those at 0 on each thread axis its
+        value, indices and the loops and conditions around it do not depend on (the same value
+        into the same element: folded once, as lower-accesses guards it)."""
+        t = op.parent_op()
+        while not isinstance(t, tile.TileOp):
+            assert t is not None
+            t = t.parent_op()
+        if t not in self.tile_deps:
+            self.tile_deps[t] = tile.axis_deps(t)
+        used = tile.write_axes(t, self.tile_deps[t], op)
+        mask = np.ones(self.T, bool)
+        for i, (arg, extent, kind) in enumerate(t.axes):
+            if kind == tile.AxisKind.THREAD and extent > 1 and i not in used:
+                mask &= self.full(np.asarray(self.value(arg))) == 0
+        return mask
+
+    def _first_threads(self) -> np.ndarray:
+        """One thread of each block (its first), for values that are uniform in a block."""
+        return np.arange(self.G, dtype=np.int64) * self.B
+
+    def stage(self, op: tile.StageOp) -> None:
+        """Each block (with an active thread) copies its slab of the source into the stage's
+        per-block buffer, into slot `k mod N` of a buffered one; the buffer persists across
+        loop iterations. An element outside the source reads NaN."""
+        src = self.buffer(op.source, op)
+        rep = self._first_threads()
+        origin = [self.full(np.asarray(o, np.int64))[rep]
+                  for o in eval_map(op.origin.data, [self.value(v) for v in op.origin_operands])]  # fmt: skip
+        slab = [(d.extent.data, d.dim.data) for d in op.slab]
+        n = len(slab)
+        idx = [o.reshape((self.G,) + (1,) * n) for o in origin]
+        for k, (extent, dim) in enumerate(slab):
+            stride = int(np.prod([e for e, d in slab[k + 1 :] if d == dim]))
+            shape = [1] * (n + 1)
+            shape[k + 1] = extent
+            idx[dim] = idx[dim] + stride * np.arange(extent).reshape(shape)
+        full_shape = (self.G, *(e for e, _ in slab))
+        arrays = np.broadcast_arrays(*idx, np.zeros(full_shape, bool))[:-1]
+        inside = np.ones(full_shape, bool)
+        for a, size in zip(arrays, src.shape):
+            inside &= (a >= 0) & (a < size)
+        clipped = tuple(np.where(inside, a, 0) for a in arrays)
+        data = np.where(inside, src.data[clipped], np.nan).astype(src.data.dtype)
+        for d in tile.masked_dims(op):  # past the source along a masked dim: 0
+            data[(arrays[d] < 0) | (arrays[d] >= src.shape[d])] = 0
+        t = op.result.type
+        assert isinstance(t, MemRefType)
+        buf = self.env.get(op.result)
+        if not isinstance(buf, _Buffer):
+            shape = (self.G, *t.get_shape())
+            buf = self.env[op.result] = _Buffer(_poisoned(shape, src.data.dtype), "block", False)
+        live = np.bincount(self.block_of, weights=self.active, minlength=self.G) > 0
+        if op.buffers is not None:
+            assert op.buffer_loop is not None
+            slot = self.full(np.asarray(self.value(op.buffer_loop), np.int64))[rep] % op.buffers.data
+            buf.data[live, slot[live]] = data[live]
+        else:
+            buf.data[live] = data[live]
+
+    def combine(self, op: tile.CombineOp) -> None:
+        """Each partial folded over the threads that differ only on the combined axes (in one
+        block); every one of them gets the result."""
+        t = op.parent_op()
+        while t is not None and not isinstance(t, tile.TileOp):
+            t = t.parent_op()
+        assert isinstance(t, tile.TileOp)
+        key = self.block_of.copy()
+        for arg, extent, kind in t.axes:
+            if kind == tile.AxisKind.THREAD and arg not in op.axes:
+                key = key * extent + self.full(np.asarray(self.value(arg), np.int64))
+        groups, inverse = np.unique(key, return_inverse=True)
+        mask = self.active
+        for result, partial in zip(op.res, op.values):
+            v = self.full(np.asarray(self.value(partial)))
+            acc = np.full(len(groups), _identity(op.kind.data, v.dtype), v.dtype)
+            _UFUNCS[op.kind.data].at(acc, inverse[mask], v[mask])
+            self.env[result] = acc[inverse]
 
     def barrier(self, op: Operation) -> None:
         per_block = np.bincount(self.block_of, weights=self.active, minlength=self.G)

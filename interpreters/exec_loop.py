@@ -48,6 +48,8 @@ def alloc_poisoned(memref_type: MemRefType) -> np.ndarray:
     dtype = numpy_dtype(memref_type.element_type)
     if np.issubdtype(dtype, np.floating):
         return np.full(shape, np.nan, dtype=dtype)
+    if dtype == np.bool_:  # no poison value: False
+        return np.zeros(shape, dtype=dtype)
     return np.full(shape, np.iinfo(dtype).min, dtype=dtype)
 
 

@@ -19,12 +19,13 @@ Semantics kept faithfully:
   `pad` (extra elements in the physical layout), `async` / `tma` (how the copy is done) and
   `swizzle` (the physical TMA layout) do not change what a load at an index reads, so they are
   not modelled beyond the verifier's checks.
-- `tile.combine` folds the partial over the listed thread axes; every thread of them sees it.
+- `tile.combine` folds each partial over the listed thread axes; every thread of them sees it.
 - `tile.atomic` folds each value into the output element (duplicates accumulate), once per point
   of the axes its value and indices depend on (a block's combined partial: once per block).
 - `{tile.masked = [dims]}` on a load, store, atomic or stage: an index outside the buffer along
   those dims reads 0 (a load, a stage's fill) or is not written (a store, an atomic); outside
   along another dim a load or store is an error, and a stage's fill gives NaN.
+- `mma.stage` / `mma.dot` (tensor-core tiles): exec_tile_mma.py.
 - `{tile.zero_init = [i, ...]}` on a kernel (split-matmul-k, split-reduce) starts those outs at
   their atomics' identity (0 for add, -inf for max, inf for min) before it runs, as the runtime
   must.
@@ -40,6 +41,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from dpl.interpreters import exec_loop
+from dpl.interpreters.exec_tile_mma import TileMmaMixin
 from dpl.interpreters.affine_np import eval_map
 from dpl.interpreters.scalar_eval import eval_op, is_scalar_op
 from dpl.dialects import loop, tile
@@ -56,6 +58,16 @@ _IDENTITY = {
     loop.CombineKind.MAX: -np.inf,
     loop.CombineKind.MIN: np.inf,
 }
+
+
+def _identity(kind: loop.CombineKind, dtype: np.dtype):
+    """The kind's identity in `dtype` (integers: their extreme values for max / min)."""
+    if np.issubdtype(dtype, np.integer) and kind in (loop.CombineKind.MAX, loop.CombineKind.MIN):
+        info = np.iinfo(dtype)
+        return np.asarray(info.min if kind == loop.CombineKind.MAX else info.max, dtype=dtype)
+    return np.asarray(_IDENTITY[kind], dtype=dtype)
+
+
 _UFUNCS = {
     loop.CombineKind.ADD: np.add,
     loop.CombineKind.MUL: np.multiply,
@@ -97,7 +109,7 @@ def _zero_init(kernel: tile.KernelOp) -> list[int]:
     return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
 
 
-class _TileNest:
+class _TileNest(TileMmaMixin):
     def __init__(self, rank: int, env: dict[SSAValue, np.ndarray]):
         self.rank = rank
         self.env = env
@@ -105,6 +117,7 @@ class _TileNest:
         self.axis_of: dict[SSAValue, int] = {}
         self.active: np.ndarray | None = None  # mask of live strided iterations
         self.stages: dict[SSAValue, tuple[np.ndarray, int]] = {}  # value -> (array, slot dims)
+        self.mma_stages: dict[SSAValue, np.ndarray] = {}  # mma.stage -> (nest dims..., R, K)
 
     def full(self, value) -> np.ndarray:
         array = np.asarray(value)
@@ -185,17 +198,20 @@ class _TileNest:
         elif isinstance(op, tile.StageOp):
             self._stage(op)
         elif isinstance(op, tile.CombineOp):
-            value = self.full(env[op.value])
             axes = tuple(self.axis_of[a] for a in op.axes)
-            target = list(value.shape)
-            for a in axes:
-                target[a] = self.extents[a]
-            env[op.result] = _REDUCERS[op.kind.data](
-                np.broadcast_to(value, target), axis=axes, keepdims=True
-            )
+            for result, partial in zip(op.res, op.values):
+                value = self.full(env[partial])
+                target = list(value.shape)
+                for a in axes:
+                    target[a] = self.extents[a]
+                env[result] = _REDUCERS[op.kind.data](
+                    np.broadcast_to(value, target), axis=axes, keepdims=True
+                )
         elif isinstance(op, affine.ApplyOp):
             env[op.result] = self.full(eval_map(op.map.data, [env[v] for v in op.mapOperands])[0])
         elif isinstance(op, (loop.YieldOp, loop.AccumulateOp)):
+            pass
+        elif self.mma_op(op):
             pass
         elif is_scalar_op(op):
             for result, value in zip(op.results, eval_op(op, [env[o] for o in op.operands])):
@@ -212,7 +228,7 @@ class _TileNest:
             target[depth] = count
             v = np.broadcast_to(v, target)
             if mask is not None:
-                v = np.where(mask, v, np.asarray(_IDENTITY[kind.data], dtype=v.dtype))
+                v = np.where(mask, v, _identity(kind.data, v.dtype))
             self.env[result] = _REDUCERS[kind.data](v, axis=depth, keepdims=True)
 
     def _write(self, buf: SSAValue, value, idx: list, ufunc, masked: Sequence[int] = ()) -> None:

@@ -88,7 +88,11 @@ def test_benchmark_cpu_schema_and_table():
     assert r["input_bytes"] == 4 * 64 * 4 and r["param_bytes"] == 64 * 4
     assert set(r["variants"]) == {"dpl", "eager"}
     d = r["variants"]["dpl"]
-    assert d["rel_err"] == 0.0 and d["median_ms"] > 0 and d["n"] == 3 and "compile_s" in d
+    assert d["median_ms"] > 0 and d["n"] == 3 and "compile_s" in d
+    # checked against the float64 reference by norm and per element (the stub runs eager fp32)
+    assert r["reference"] == "float64" and r["tol"] == 1e-4
+    assert d["rel_err"] < 1e-6 and d["elem_err"] <= 1 and d["elem_bad"] == 0
+    assert r["variants"]["eager"]["rel_err"] == d["rel_err"]
     assert r["speedup"]["eager"] == pytest.approx(r["variants"]["eager"]["median_ms"] / d["median_ms"])
     assert r["num_kernels"] == 2 and r["flops"] == 2e6 and r["bytes"] == (1 << 20) + 4096
     assert [k["name"] for k in r["profile"]] == ["k_a", "k_b"]
@@ -110,9 +114,25 @@ def test_benchmark_records_failures():
     assert "error" in B.format_table(r)
     wrong = B.benchmark("w", lambda x: x * 2, (x,), dpl=lambda f, *i: StubProgram(f, wrong=True),
                         modes=(), device="cpu", replays=2, warmup=0)
-    assert wrong["variants"]["dpl"]["rel_err"] > 0.1
+    assert wrong["variants"]["dpl"]["rel_err"] > 0.1 and wrong["variants"]["dpl"]["elem_bad"] > 0
     with pytest.raises(ValueError, match="unknown benchmark mode 'fast'"):
         B.benchmark("f", lambda x: x, (x,), modes="fast", device="cpu")
+
+
+def test_dpl_backend_mode_plumbing_on_cpu():
+    """The `dpl-backend` mode is torch.compile(backend="dpl") (on a CPU its parts cannot load and
+    run eagerly, with a warning); its time sits beside dpl's in the summary."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = B.benchmark("relu", torch.nn.ReLU(), (torch.randn(64),), dpl=StubProgram,
+                        modes=("dpl-backend",), device="cpu", replays=2, warmup=0)
+    e = r["variants"]["dpl-backend"]
+    assert e["torch_compile_backend"] == "dpl" and e["rel_err"] == 0.0 and e["median_ms"] > 0
+    assert r["speedup"]["dpl-backend"] == pytest.approx(e["median_ms"] / r["variants"]["dpl"]["median_ms"])
+    s = B.format_summary({"cases": [r]})
+    assert "backend ms" in s and "backend/dpl" in s
 
 
 def _fake_doc():

@@ -4,6 +4,7 @@ CUDA does, poison and races show, and every valid kernel-IR lit file runs."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -471,32 +472,106 @@ def _random(shape, dtype: np.dtype, rng) -> np.ndarray:
 FILES = _valid_kernel_files()
 
 
-def test_found_kernel_files():
-    assert {"roundtrip.mlir", "rms_norm.mlir", "tma.mlir", "launch.mlir"} <= {p.name for p in FILES}
+def _relu_reduce_ref(b):
+    bias, x, w = b[0], b[1], b[2]
+    return {3: np.maximum((x + bias) @ w, 0)}
+
+
+def _atomic_ref(b):
+    """Every thread's add, then every thread's max (the executor runs threads in lockstep)."""
+    x, y = b[0], b[1].copy()
+    t = np.arange(64)
+    np.add.at(y, (t // 16, t % 4), x)
+    np.maximum.at(y, (t // 16, t % 4), x)
+    return {1: y}
+
+
+def _f64_ops_ref(b):
+    x = b[0]
+    erf = np.vectorize(math.erf)
+    mx = x.max(axis=1, keepdims=True)
+    mn = np.abs(x).min(axis=1, keepdims=True)
+    col = np.broadcast_to(np.arange(256), x.shape)
+    er = erf(np.tanh(np.exp(x - mx)))
+    ab1 = mn + 1
+    pw = np.sin(np.cos(np.log(ab1))) ** 0.5
+    mi = np.minimum(-np.sqrt(pw * er + 1) / ab1, x)
+    sel = np.where(x > mn, mi, er)
+    r = col % 2
+    u = (col // 2) * 2 + r - r
+    first = col % 32 == 0  # lane = the linear thread index tx + 32 * ty, mod 32
+    return {1: sel + u, 2: np.where(first, u, r)}
+
+
+#: What each runnable kernel of the kernel-IR lit files computes, from its (float64) arguments:
+#: {argument index: expected value after the kernel}. A new kernel in those files needs an entry.
+REFERENCES = {
+    ("dialects/kernel/roundtrip.mlir", "k_rms_norm"): lambda b: {2: rms_ref(b[0], b[1])},
+    ("translate/rms_norm.mlir", "k_rms_norm"): lambda b: {2: rms_ref(b[0], b[1])},
+    ("dialects/kernel/roundtrip.mlir", "k_relu_reduce"): _relu_reduce_ref,
+    ("dialects/kernel/launch.mlir", "k_copy"): lambda b: {1: b[0]},
+    ("dialects/kernel/vector.mlir", "k_vec"): lambda b: {1: b[0][:, ::-1]},
+    ("translate/atomic.mlir", "k_atomic"): _atomic_ref,
+    ("translate/f64_ops.mlir", "k_f64_ops"): _f64_ops_ref,
+    ("translate/tma.mlir", "k_tma_scale"): lambda b: {1: 2 * b[0]},
+}
+#: What each lit file's @main returns, from its inputs.
+MAIN_REFERENCES = {"dialects/kernel/launch.mlir": lambda ins: [ins[0]]}
+
+
+def _assert_matches(out: np.ndarray, want: np.ndarray, what: str) -> None:
+    """Per element: exact for integers, |out - want| <= atol + rtol * |want| for floats (rtol 1e-5
+    in float32, 1e-12 in float64; atol the same fraction of the output's largest magnitude)."""
+    assert out.shape == want.shape, f"{what}: shape {out.shape}, expected {want.shape}"
+    if not np.issubdtype(out.dtype, np.floating):
+        np.testing.assert_array_equal(out, want, err_msg=what)
+        return
+    tol = 1e-5 if out.dtype == np.float32 else 1e-12
+    scale = float(np.nanmax(np.abs(want))) if np.isfinite(want).any() else 1.0
+    np.testing.assert_allclose(out, want, rtol=tol, atol=tol * scale, err_msg=what)
+
+
+def _wide(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.float64) if np.issubdtype(x.dtype, np.floating) else x.copy()
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_lit_kernels_run(path: Path):
+    """Every kernel (and @main) of the valid kernel-IR lit files runs on random inputs and gives
+    what REFERENCES says it computes."""
     rng = np.random.default_rng(5)
+    source = str(path.relative_to(ROOT / "test/lit"))
+    ran = 0
     for text in re.split(r"^// -----$", path.read_text(), flags=re.M):
         module = parse(text, path.name)
         for op in module.walk():
             if isinstance(op, K.KernelFuncOp):
+                name = op.sym_name.data
+                reference = REFERENCES.get((source, name))
+                assert reference is not None, f"{source}: add what @{name} computes to REFERENCES"
                 buffers = []
                 for arg in op.args:
                     t = arg.type
                     dtype = numpy_dtype(t.element_type if hasattr(t, "element_type") else t)
                     shape = tuple(t.get_shape()) if hasattr(t, "get_shape") else ()
                     buffers.append(_random(shape, dtype, rng))
-                mode = race_mode(str(path.relative_to(ROOT / "test/lit")), op.sym_name.data)
-                exec_kernel.run_kernel(op, buffers, check_races=mode)
+                expected = reference([_wide(b) for b in buffers])
+                exec_kernel.run_kernel(op, buffers, check_races=race_mode(source, name))
+                for i, want in expected.items():
+                    _assert_matches(buffers[i], np.asarray(want), f"{source} @{name} argument #{i}")
+                ran += 1
         if any(op.sym_name.data == "main" for op in module.ops if hasattr(op, "sym_name")):
             main = main_func(module)
             inputs = [
                 _random(tuple(a.type.get_shape()), numpy_dtype(a.type.element_type), rng)
                 for a in main.body.block.args
             ]
-            exec_kernel.run(module, inputs)
+            outs = exec_kernel.run(module, inputs)
+            wants = MAIN_REFERENCES[source]([_wide(x) for x in inputs])
+            assert len(outs) == len(wants)
+            for i, (out, want) in enumerate(zip(outs, wants)):
+                _assert_matches(out, np.asarray(want), f"{source} @main result #{i}")
+    assert ran > 0
 
 
 def test_float4_vector_accesses():

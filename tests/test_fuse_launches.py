@@ -86,8 +86,8 @@ def test_pytorch_program_keeps_meaning():
     x = torch.randn(1, 16, 64)
     prog = capture(module, x, dtype=torch.float32)
     rest = IR_PIPELINES["kernel"][len(IR_PIPELINES["loop"]) + 1 :]
-    assert rest.endswith(",fuse-launches")
-    before, _ = lower(prog, rest[: -len(",fuse-launches")])
+    assert rest.endswith(",fuse-launches,widen-indices")
+    before, _ = lower(prog, rest[: -len(",fuse-launches,widen-indices")])
     after = _fuse(before)
     assert len(_launches(after)) < len(_launches(before)), "nothing fused"
     inputs = [x.numpy(), *[p.detach().numpy() for p in prog.args[prog.num_inputs :]]]
@@ -111,7 +111,7 @@ def test_window_zero_keeps_fills_in_place():
 
 def test_bad_window_is_one_line_error():
     module = parse_module(make_context(), CASES[0], LIT.name)
-    with pytest.raises(ValueError, match="fuse-launches: window must be non-negative, got -1"):
+    with pytest.raises(ValueError, match="fuse-launches: option window must be at least 0, got -1"):
         FuseLaunches(window=-1).apply(make_context(), module)
 
 

@@ -95,13 +95,13 @@ def test_flops_follow_the_kernels_the_schedule_splits():
     prog = capture_expression(
         "torch.sigmoid(torch.randn(64, 128)) * (torch.randn(64, 256) @ torch.randn(256, 128))"
     )
-    _, flops = lower(prog, "split-nests,split-epilogue,schedule,materialize")
+    _, flops = lower(prog, "split-nests,split-epilogue,schedule,materialize-mma,materialize")
     (acc,) = [k for k in flops if k.endswith("_acc")]
     assert flops[acc] == 2 * 64 * 128 * 256
     assert 0 < flops[acc.removesuffix("_acc")] <= 6 * 64 * 128  # sigmoid and the product
 
     prog = capture_expression("torch.cat([torch.randn(8, 4), -torch.randn(8, 4)], dim=1)")
-    _, flops = lower(prog, "split-nests,schedule,materialize")
+    _, flops = lower(prog, "split-nests,schedule,materialize-mma,materialize")
     assert sorted(flops.values()) == [0, 8 * 4]  # the negation, in one part only
 
 

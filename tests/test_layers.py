@@ -109,7 +109,6 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="materialize.py, materialize_collective.py and materialize_loop.py import each other; issue 15 splits them into passes")
 def test_no_import_circles():
     found = cycles(import_graph())
     assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)

@@ -1,16 +1,22 @@
 """materialize keeps meaning and prints CUDA that compiles.
 
 For every tile-level lit input (test/lit/tile/*.mlir with a --pass-pipeline, and the small cases
-of test/lit/kernel/materialize.mlir): run its pipeline, then materialize, then
-(a) compile the printed CUDA with `nvcc -arch=sm_90 -c` (skipped without nvcc) and
-(b) run the kernel-level module with backend/exec_kernel (lockstep SIMT with race checks) and
-compare with exec_tile on the same random float64 inputs. Then end to end from PyTorch: the
-seeds' RMSNorm, and every kernel of both decoder layers at seq 16 through nvcc.
+of test/lit/kernel/materialize.mlir): run its pipeline, then materialize one pass at a time
+(MATERIALIZE), and
+(a) after every pass the module (mixed tile/kernel IR in between) verifies and, for inputs of at
+    most SMALL elements, prints and parses back to the same text and runs on exec_kernel
+    (lockstep SIMT with race checks; it runs mixed IR too) to the result exec_tile gives for the
+    tile-level module on the same random inputs; larger inputs are run after the last pass only;
+(b) compile the printed CUDA with `nvcc -arch=sm_90 -c` (sm_90a for wgmma; skipped without nvcc).
+Tensor-core tiles (materialize-mma first) compare by norm: the kernel sums in the MMA's order.
+Then end to end from PyTorch: the seeds' RMSNorm, and every kernel of both decoder layers at seq
+16 through nvcc.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import io
+import math
 import os
 import shutil
 import subprocess
@@ -20,6 +26,7 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import Float32Type
 from xdsl.passes import PassPipeline
+from xdsl.printer import Printer
 
 from dpl.interpreters import exec_loop, exec_tile
 from dpl.backend.cuda_printer import print_cuda
@@ -29,12 +36,11 @@ from dpl.dialects import make_context, tile
 from dpl.dialects.parsing import parse_module
 from dpl.transforms.pipelines import normalize_pipeline
 from dpl.transforms import all_passes
-from dpl.transforms.kernel.materialize import MaterializeError
+from dpl.transforms.kernel.materialize import MATERIALIZE, MaterializeError
 
 ROOT = Path(__file__).resolve().parent.parent
 TILE = ROOT / "test" / "lit" / "tile"
 NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if os.path.exists("/usr/local/bin/nvcc") else None)
-HAVE_EXEC_KERNEL = importlib.util.find_spec("dpl.interpreters.exec_kernel") is not None
 
 
 def _pipeline(text: str) -> str:
@@ -59,7 +65,7 @@ def _cases() -> list[tuple[Path, int]]:
 CASES = _cases()
 
 
-def _lower(path: Path, index: int):
+def _tile_level(path: Path, index: int):
     text = path.read_text()
     part = text.split("// -----")[index]
     ctx = make_context()
@@ -68,10 +74,25 @@ def _lower(path: Path, index: int):
     if pipe and pipe != "materialize":
         PassPipeline.parse_spec(all_passes(), pipe).apply(ctx, module)
     module.verify()
+    return ctx, module
+
+
+def _lower(path: Path, index: int):
+    ctx, module = _tile_level(path, index)
     lowered = module.clone()
-    PassPipeline.parse_spec(all_passes(), "materialize").apply(ctx, lowered)
+    PassPipeline.parse_spec(all_passes(), "materialize-mma,materialize").apply(ctx, lowered)
     lowered.verify()
     return module, lowered
+
+
+def _text(module) -> str:
+    out = io.StringIO()
+    Printer(stream=out).print_op(module)
+    return out.getvalue()
+
+
+#: Inputs of at most this many elements are run after every pass, larger ones after the last.
+SMALL = 1 << 16
 
 
 def _has_tile(module) -> bool:
@@ -80,38 +101,50 @@ def _has_tile(module) -> bool:
 
 @pytest.mark.parametrize("path,index", CASES, ids=[f"{p.stem}-{i}" for p, i in CASES])
 def test_materialize_keeps_meaning(path: Path, index: int, monkeypatch):
-    if not HAVE_EXEC_KERNEL:
-        pytest.skip("dpl.interpreters.exec_kernel is not there yet")
     from dpl.interpreters import exec_kernel
 
-    module, lowered = _lower(path, index)
-    assert not _has_tile(lowered)
-    assert any(isinstance(op, K.LaunchOp) for op in lowered.walk())
+    ctx, module = _tile_level(path, index)
+    args = main_func(module).body.block.args
     rng = np.random.default_rng(index)
-    inputs = [rng.standard_normal(tuple(a.type.get_shape())) for a in main_func(module).body.block.args]
+    inputs = [rng.standard_normal(tuple(a.type.get_shape())) for a in args]
+    before_mutation = [x.copy() for x in inputs]
     if any(isinstance(op, tile.AtomicOp) for op in module.walk()):
-        # the tile level leaves the atomic output's start to the runtime: start it at zero
+        # the tile level leaves the atomic output's start to the runtime (and the mixed levels
+        # before atomic-init-kernels too): start it at zero
         monkeypatch.setattr(exec_loop, "alloc_poisoned", lambda t: np.zeros(tuple(t.get_shape())))
-        before = exec_tile.run(module, inputs)
-        monkeypatch.undo()
-    else:
-        before = exec_tile.run(module, inputs)
-    after = exec_kernel.run(lowered, inputs)
-    f32 = any(
-        isinstance(a.type.element_type, Float32Type) for a in main_func(module).body.block.args
-    )
+    before = exec_tile.run(module, inputs)
+    f32 = any(isinstance(a.type.element_type, Float32Type) for a in args)
     tol = dict(rtol=1e-5, atol=1e-5) if f32 else dict(rtol=1e-9, atol=1e-11)
-    assert len(before) == len(after) >= 1
-    for b, a in zip(before, after):
-        assert not np.isnan(a).any(), "an output element was never written"
-        np.testing.assert_allclose(a, b, **tol)
+    small = sum(math.prod(a.type.get_shape()) for a in args) <= SMALL
+    tensor_cores = any(op.name == "mma.dot" for op in module.walk())  # sums in another order
+    passes = ["materialize-mma", *MATERIALIZE.split(",")]
+    for i, name in enumerate(passes):
+        PassPipeline.parse_spec(all_passes(), name).apply(ctx, module)
+        module.verify()
+        if small:
+            text = _text(module)
+            again = parse_module(make_context(), text, f"after {name}")
+            again.verify()
+            assert _text(again) == text, f"{name}: the IR does not print and parse back the same"
+        if small or i == len(passes) - 1:
+            after = exec_kernel.run(module, [x.copy() for x in before_mutation])
+            assert len(before) == len(after) >= 1
+            for b, a in zip(before, after):
+                assert not np.isnan(a).any(), f"after {name}: an output element was never written"
+                if tensor_cores:
+                    assert np.linalg.norm(a - b) / np.linalg.norm(b) < 1e-6, f"after {name}"
+                else:
+                    np.testing.assert_allclose(a, b, **tol, err_msg=f"after {name}")
+    assert not _has_tile(module)
+    assert any(isinstance(op, K.LaunchOp) for op in module.walk())
 
 
 def _nvcc(source: str, tmp_path: Path, stem: str) -> None:
     cu = tmp_path / f"{stem}.cu"
     cu.write_text(source)
+    arch = "-gencode=arch=compute_90a,code=sm_90a" if "wgmma" in source else "-arch=sm_90"
     result = subprocess.run(
-        [NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / f"{stem}.o"), str(cu)],
+        [NVCC, arch, "-c", "-o", str(tmp_path / f"{stem}.o"), str(cu)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -147,6 +180,159 @@ def test_unsupported_op_is_one_line_error():
     assert "@k_scratch" in message and "'memref.alloca'" in message
 
 
+#: Kernels materialize cannot lower: (IR, pipeline, the one-line error after "materialize: ").
+ERRORS = [
+    (
+        """
+func.func @main(%x: memref<8x8xf32>) -> memref<8x8xf32> {
+  %y = memref.alloc() : memref<8x8xf32>
+  tile.kernel @k_huge ins(%x : memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
+    tile.tile (%a : 65536 = block, %b : 65536 = block) {
+      %v = loop.load %x[%a mod 8, %b mod 8] : memref<8x8xf32>
+      loop.store %v, %y[%a mod 8, %b mod 8] : memref<8x8xf32>
+    }
+  }
+  func.return %y : memref<8x8xf32>
+}
+""",
+        "materialize",
+        "@k_huge: 'tile.tile' has 4294967296 blocks, more than CUDA's grid allows",
+    ),
+    (
+        """
+func.func @main(%x: memref<2x1024xf32>) -> memref<2xf32> {
+  %y = memref.alloc() : memref<2xf32>
+  tile.kernel @k_wide_sum ins(%x : memref<2x1024xf32>) outs(%y : memref<2xf32>) {
+    tile.tile (%r : 2 = thread, %c : 1024 = thread) {
+      %v = loop.load %x[%r, %c] : memref<2x1024xf32>
+      %s = tile.combine add %v across [%c] tree : f32
+      loop.store %s, %y[%r] : memref<2xf32>
+    }
+  }
+  func.return %y : memref<2xf32>
+}
+""",
+        "materialize",
+        "@k_wide_sum: 'tile.combine' needs one block, but the tile has 2048 threads",
+    ),
+    (
+        """
+func.func @main(%x: memref<8xf32>) -> memref<8xf32> {
+  %y = memref.alloc() : memref<8xf32>
+  tile.kernel @k_cells ins(%x : memref<8xf32>) outs(%y : memref<8xf32>) {
+    tile.tile (%t : 4 = thread, %c : 2 = cell) {
+      %v = loop.load %x[%t * 2 + %c] : memref<8xf32>
+      loop.store %v, %y[%t * 2 + %c] : memref<8xf32>
+    }
+  }
+  func.return %y : memref<8xf32>
+}
+""",
+        "outline-kernels",
+        "@k_cells: 'tile.tile' still has cell axes (unroll-cells runs first)",
+    ),
+    (
+        """
+func.func @main(%x: memref<8xf32>) -> memref<8xf32> {
+  %y = memref.alloc() : memref<8xf32>
+  tile.kernel @k_cells ins(%x : memref<8xf32>) outs(%y : memref<8xf32>) {
+    tile.tile (%t : 4 = thread, %c : 2 = cell) {
+      %v = loop.load %x[%t * 2 + %c] : memref<8xf32>
+      loop.store %v, %y[%t * 2 + %c] : memref<8xf32>
+    }
+  }
+  func.return %y : memref<8xf32>
+}
+""",
+        "unroll-cells,outline-kernels,lower-axes",
+        "@k_cells: 'loop.load' is left in the tile (the passes of materialize run before lower-axes)",
+    ),
+    (
+        """
+func.func @main(%x: memref<60000xf32>) -> memref<60000xf32> {
+  %y = memref.alloc() : memref<60000xf32>
+  tile.kernel @k_smem ins(%x : memref<60000xf32>) outs(%y : memref<60000xf32>) {
+    tile.tile (%t : 256 = thread) {
+      %s = tile.stage %x origin [0] slab [60000 at 0] : memref<60000xf32> -> memref<60000xf32, #tile.smem>
+      tile.strided_for free %i = %t to 60000 step 256 {
+        %v = loop.load %s[%i] : memref<60000xf32, #tile.smem>
+        loop.store %v, %y[%i] : memref<60000xf32>
+      }
+    }
+  }
+  func.return %y : memref<60000xf32>
+}
+""",
+        "materialize",
+        "@k_smem: 'kernel.smem' needs 240000 bytes of shared memory, more than the 232448 a block can have",
+    ),
+    (
+        """
+func.func @main(%x: memref<32xf32>) -> memref<32xf32> {
+  %y = memref.alloc() : memref<32xf32>
+  tile.kernel @k_mixed ins(%x : memref<32xf32>) outs(%y : memref<32xf32>) {
+    tile.tile (%t : 32 = thread) {
+      %v = loop.load %x[%t] : memref<32xf32>
+      tile.atomic add %v, %y[%t] : memref<32xf32>
+      tile.atomic max %v, %y[%t] : memref<32xf32>
+    }
+  }
+  func.return %y : memref<32xf32>
+}
+""",
+        "materialize",
+        "@k_mixed: 'tile.atomic' folds one buffer with two different combiners",
+    ),
+    (
+        """
+
+func.func @main(%x: memref<32xf64>) -> memref<32xf64> {
+  tile.kernel @k_twice ins(%x : memref<32xf64>) outs(%x : memref<32xf64>) {
+    tile.tile (%t : 32 = thread) {
+      %v = loop.load %x[%t] : memref<32xf64>
+      loop.store %v, %x[%t] : memref<32xf64>
+    }
+  }
+  func.return %x : memref<32xf64>
+}
+""",
+        "materialize",
+        "@k_twice: 'tile.kernel' passes one buffer twice",
+    ),
+    (
+        """
+func.func @main(%x: memref<4x64xf32>) -> memref<4x64xf32> {
+  %y = memref.alloc() : memref<4x64xf32>
+  tile.kernel @k_tma ins(%x : memref<4x64xf32>) outs(%y : memref<4x64xf32>) {
+    tile.tile (%t : 16 = thread) {
+      loop.for free %k < 4 {
+        loop.for free %j < 2 {
+          %s = tile.stage %x origin [%k, 0] slab [64 at 1] buffers 2 at %k tma : memref<4x64xf32> -> memref<2x64xf32, #tile.smem>
+          %v = loop.load %s[%k mod 2, %t * 4 + %j] : memref<2x64xf32, #tile.smem>
+          loop.store %v, %y[%k, %t * 4 + %j] : memref<4x64xf32>
+        }
+      }
+    }
+  }
+  func.return %y : memref<4x64xf32>
+}
+""",
+        "materialize",
+        "@k_tma: 'tile.stage' with buffers needs its buffer loop to be the innermost enclosing loop",
+    ),
+]
+
+
+@pytest.mark.parametrize("text,pipeline,message", ERRORS, ids=[m.split(":")[0] for _, _, m in ERRORS])
+def test_materialize_errors_are_one_line(text: str, pipeline: str, message: str):
+    ctx = make_context()
+    module = parse_module(ctx, text, "bad.mlir")
+    module.verify()
+    with pytest.raises(MaterializeError) as info:
+        PassPipeline.parse_spec(all_passes(), pipeline).apply(ctx, module)
+    assert str(info.value) == f"materialize: {message}"
+
+
 def _compile_program(argv: list[str]):
     from dpl.tools import dpl as driver
 
@@ -161,8 +347,6 @@ def _compile_program(argv: list[str]):
 
 
 def test_rms_norm_from_pytorch_keeps_meaning():
-    if not HAVE_EXEC_KERNEL:
-        pytest.skip("dpl.interpreters.exec_kernel is not there yet")
     from dpl.interpreters import exec_kernel
     from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 

@@ -32,7 +32,10 @@ def test_cache_dir_env(monkeypatch, tmp_path):
     monkeypatch.setenv("DPL_CACHE_DIR", str(tmp_path / "c"))
     assert rt.cache_dir() == tmp_path / "c"
     monkeypatch.delenv("DPL_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     assert rt.cache_dir() == Path.home() / ".cache" / "dpl"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert rt.cache_dir() == tmp_path / "xdg" / "dpl"
 
 
 def test_format_error_one_line():

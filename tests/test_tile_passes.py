@@ -17,11 +17,37 @@ from dpl.transforms import all_passes
 LIT = Path(__file__).parent.parent / "test" / "lit" / "tile"
 CASES = sorted(p for p in LIT.glob("*.mlir") if "--pass-pipeline=" in p.read_text())
 RMS = LIT / "stage-inputs.mlir"
+# Passes that change the arithmetic (tensor cores in 3xTF32): ‖after − before‖/‖before‖ bound.
+NORM_TOLERANCE = {"tensorize-matmul": 1e-5}
 
 
 def pipeline_of(path: Path) -> str:
     run_line = next(line for line in path.read_text().splitlines() if "RUN:" in line)
     return normalize_pipeline(run_line.split("--pass-pipeline=")[1].split("'")[1])
+
+
+#: A case whose loop nests run more multiply-adds than this is checked by its lit test and by the
+#: schedule tests (tests/test_tile_schedule_matmul.py), not run here: the NumPy executors hold
+#: every thread's values at once, and schedule-matmul-tiles' 2048 x 2048 x 256 matmul alone took
+#: 12 GB and 37 s.
+MAX_TRIPS = 1 << 26
+
+
+def trips(module) -> int:
+    """The iterations of the innermost bodies of every loop nest in `module` (an upper bound on
+    the executor's work)."""
+    from dpl.dialects import loop
+
+    def nest(op, outer: int) -> int:
+        total = 0
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    n = outer * inner.extent.data if isinstance(inner, loop.ForOp) else outer
+                    total += max(nest(inner, n), n if isinstance(inner, loop.ForOp) else 0)
+        return total
+
+    return nest(module, 1)
 
 
 def random_inputs(module, rng):
@@ -34,6 +60,8 @@ def test_pass_keeps_meaning(path: Path):
     for text in path.read_text().split("// -----"):
         ctx = make_context()
         module = parse_module(ctx, text, path.name)
+        if trips(module) > MAX_TRIPS:
+            continue
         inputs = random_inputs(module, rng)
         before = exec_tile.run(module, inputs)
         after_module = module.clone()
@@ -41,9 +69,13 @@ def test_pass_keeps_meaning(path: Path):
         after_module.verify()
         after = exec_tile.run(after_module, inputs)
         assert len(before) == len(after) >= 1
+        norm_tol = next((t for name, t in NORM_TOLERANCE.items() if name in pipeline_of(path)), None)
         for b, a in zip(before, after):
             assert not np.isnan(a).any(), "an output element was never written"
-            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+            if norm_tol is not None:
+                assert np.linalg.norm(a - b) / np.linalg.norm(b) < norm_tol
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
 
 
 def _seed_rms():

@@ -57,6 +57,8 @@ def guarded(tool: str, body: Callable[[], None]) -> None:
         sys.exit(0)
     except (ParseError, DiagnosticException, ValueError, KeyError, OSError) as e:
         fail(tool, one_line(e, getattr(e, "dpl_module", None)))
+    except RecursionError:
+        fail(tool, "error: the program is nested too deeply for dpl (Python's recursion limit)")
     except BaseException as e:  # noqa: BLE001
         if type(e).__name__ == "ArgSpecParseError":
             fail(tool, "error: bad pass pipeline: " + " ".join(str(e).split()))

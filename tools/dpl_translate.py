@@ -2,6 +2,7 @@
 
     dpl-translate --to-cuda kernels.mlir > kernels.cu
     dpl-translate --manifest kernels.mlir          # JSON: grid, block, smem, argument order
+    dpl-translate --to-cuda kernels.mlir -o k.cu   # k.cu is replaced only when this succeeds
     cat kernels.mlir | dpl-translate --to-cuda     # stdin when no file is given
 
 Errors a user can cause (malformed IR, a failing verifier, an op with no CUDA form) end in one
@@ -15,6 +16,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from dpl.backend.cache import write_atomic
 from dpl.dialects import make_context
 from dpl.dialects.parsing import LocatingParser
 from dpl.tools.common import fail, guarded
@@ -56,9 +58,8 @@ def run(argv: Sequence[str] | None = None) -> None:
         if not e.where:
             raise
         fail("dpl-translate", f"{e.where}: error: {e.message}")
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(result)
+    if args.output:  # written only on success, in one rename: a failed run keeps the old file
+        write_atomic(args.output, result)
     else:
         sys.stdout.write(result)
 

@@ -12,11 +12,14 @@ from xdsl.passes import ModulePass
 
 PASS_MODULES: list[str] = [
     "dpl.transforms.decompose.elementwise",
+    "dpl.transforms.decompose.activations",
+    "dpl.transforms.decompose.logic",
     "dpl.transforms.decompose.reductions",
     "dpl.transforms.decompose.norms",
     "dpl.transforms.decompose.matmul",
     "dpl.transforms.decompose.attention",
     "dpl.transforms.decompose.shapes",
+    "dpl.transforms.decompose.windows",
     "dpl.transforms.decompose.torch_all",
     "dpl.transforms.decompose.fold_index_maps",
     "dpl.transforms.loop.lower_to_loops",
@@ -29,6 +32,16 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.collapse_loops",
     "dpl.transforms.loop.split_row_stats",
     "dpl.transforms.kernel.materialize",
+    "dpl.transforms.kernel.tile_loop_kernels",
+    "dpl.transforms.kernel.unroll_cells",
+    "dpl.transforms.kernel.outline_kernels",
+    "dpl.transforms.kernel.atomic_init_kernels",
+    "dpl.transforms.kernel.lower_stages",
+    "dpl.transforms.kernel.lower_loops",
+    "dpl.transforms.kernel.lower_accesses",
+    "dpl.transforms.kernel.lower_combines",
+    "dpl.transforms.kernel.lower_axes",
+    "dpl.transforms.kernel.dynamic_smem",
     "dpl.transforms.tile.tileify",
     "dpl.transforms.tile.blockify_launch",
     "dpl.transforms.tile.cooperative_reduce",
@@ -39,6 +52,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.kernel.drop_redundant_barriers",
     "dpl.transforms.kernel.accumulate_in_place",
     "dpl.transforms.kernel.fuse_launches",
+    "dpl.transforms.kernel.widen_indices",
     "dpl.transforms.tile.chunk_matmul_k",
     "dpl.transforms.tile.double_buffer",
     "dpl.transforms.tile.register_tile",
@@ -54,6 +68,8 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.pad_matmul",
     "dpl.transforms.tile.pad_columns",
     "dpl.transforms.tile.split_reduce",
+    "dpl.transforms.tile.tensorize_matmul",
+    "dpl.transforms.kernel.materialize_mma",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.

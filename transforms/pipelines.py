@@ -26,7 +26,8 @@ IR_PIPELINES: dict[str, str] = {
 }
 IR_PIPELINES["kernel"] = (
     IR_PIPELINES["tile"]
-    + ",materialize,vectorize-access{reductions=false},accumulate-in-place,fuse-launches"
+    + ",materialize-mma,materialize,vectorize-access{reductions=false},accumulate-in-place,"
+    "fuse-launches,widen-indices"
 )
 IR_PIPELINES["cuda"] = IR_PIPELINES["kernel"]
 
@@ -38,12 +39,22 @@ def normalize_pipeline(spec: str) -> str:
     return match.group(1).strip() if match else spec
 
 
-def kernel_schedule() -> str:
-    """The passes from loop IR to kernel IR: the default tile schedule, then materialize."""
+def kernel_schedule(precision: str | None = None) -> str:
+    """The passes from loop IR to kernel IR: the default tile schedule, then materialize;
+    `precision` (ieee, 3xtf32, tf32) is the schedule's for matmuls (default: its own, auto)."""
     loop_spec = IR_PIPELINES["loop"]
-    full = IR_PIPELINES["kernel"]
+    full = with_precision(IR_PIPELINES["kernel"], precision)
     assert full.startswith(loop_spec), "the kernel pipeline must extend the loop pipeline"
     return full[len(loop_spec) :].lstrip(",")
+
+
+def with_precision(spec: str, precision: str | None) -> str:
+    """`spec` with its bare `schedule` pass given `precision` (unchanged when None)."""
+    if precision is None:
+        return spec
+    if not re.fullmatch(r"[a-z0-9]+", precision):
+        raise ValueError(f"unknown precision '{precision}' (choices: ieee, 3xtf32, tf32)")
+    return re.sub(r"\bschedule\b(?!\{)", f"schedule{{precision={precision}}}", spec)
 
 
 def run_pipeline(module: ModuleOp, spec: str, verbose: bool = False) -> None:

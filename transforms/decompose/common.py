@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     TensorType,
 )
@@ -24,6 +25,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
 from dpl.dialects import tensor as T
+from dpl.dialects.scalar import RemFOp
 
 
 def shape_of(v: SSAValue) -> tuple[int, ...]:
@@ -78,13 +80,50 @@ class Scalar:
     def max(self, a, b):
         return self._bin(arith.MaximumfOp, arith.MaxSIOp, a, b)
 
+    def min(self, a, b):
+        return self._bin(arith.MinimumfOp, arith.MinSIOp, a, b)
+
     def pow(self, a, b):
         return self._bin(math.PowFOp, None, a, b)
+
+    def rem(self, a, b):
+        """C's remainder (fmod for floats, % for integers): the sign of `a`."""
+        return self._bin(RemFOp, arith.RemSIOp, a, b)
 
     def neg(self, a):
         if is_float(a.type):
             return self._one(arith.NegfOp(a))
         return self.sub(self.const(0, a.type), a)
+
+    def abs(self, a):
+        if is_float(a.type):
+            return self._one(math.AbsFOp(a))
+        return self.select(self.cmp("lt", a, self.const(0, a.type)), self.neg(a), a)
+
+    def cmp(self, pred: str, a, b):
+        """`pred` in eq ne lt le gt ge, as PyTorch compares: floats ordered (ne: unordered, so
+        NaN != NaN), integers signed, bools unsigned (true > false)."""
+        if is_float(a.type):
+            fpred = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
+            return self._one(arith.CmpfOp(a, b, fpred[pred]))
+        if pred in ("eq", "ne"):
+            return self.cmpi(pred, a, b)
+        sign = "u" if isinstance(a.type, IntegerType) and a.type.width.data == 1 else "s"
+        return self.cmpi(sign + pred, a, b)
+
+    def nonzero(self, a):
+        """`a != 0` as an i1 (a bool stays itself)."""
+        if isinstance(a.type, IntegerType) and a.type.width.data == 1:
+            return a
+        return self.cmp("ne", a, self.const(0, a.type))
+
+    def bool_to(self, c, etype: Attribute):
+        """A bool as 0 / 1 of `etype`."""
+        if is_float(etype):
+            return self._one(arith.UIToFPOp(c, etype))
+        if isinstance(etype, IntegerType) and etype.width.data == 1:
+            return c
+        return self._one(arith.ExtUIOp(c, etype))
 
     def unary(self, op_cls, a):
         return self._one(op_cls(a))

@@ -12,7 +12,7 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import tensor as T
 from dpl.dialects import torch as t
-from dpl.transforms.decompose.common import Emitter, Scalar, decompose, elem_of, shape_of
+from dpl.transforms.decompose.common import Emitter, Scalar, decompose, elem_of, is_float, shape_of
 
 
 def _sigmoid(s: Scalar, a):
@@ -31,6 +31,38 @@ def _gelu(op: t.GeluOp, s: Scalar, a):
     return s.mul(s.mul(half, a), s.add(one, u))
 
 
+def _sign(op, s: Scalar, a):
+    """(a > 0) - (a < 0): 0 for 0 and NaN, as torch.sign."""
+    zero = s.const(0, a.type)
+    return s.sub(s.bool_to(s.cmp("gt", a, zero), a.type), s.bool_to(s.cmp("lt", a, zero), a.type))
+
+
+def _round(op: t.RoundOp, s: Scalar, a):
+    """Half to even; with decimals d, rint(a * 10^d) / 10^d (d < 0: rint(a / 10^-d) * 10^-d)."""
+    d = op.decimals.data
+    if d == 0:
+        return s.unary(math.RoundEvenOp, a)
+    scale = s.const(10.0 ** abs(d))
+    if d > 0:
+        return s.div(s.unary(math.RoundEvenOp, s.mul(a, scale)), scale)
+    return s.mul(s.unary(math.RoundEvenOp, s.div(a, scale)), scale)
+
+
+def _mish(op, s: Scalar, a):
+    """a * tanh(log1p(exp(a)))."""
+    softplus = s.unary(math.Log1pOp, s.unary(math.ExpOp, a))
+    return s.mul(a, s.unary(math.TanhOp, softplus))
+
+
+def _remainder(s: Scalar, a, b):
+    """Python's %: r = fmod(a, b), plus b where r is nonzero and its sign differs from b's."""
+    r = s.rem(a, b)
+    zero = s.const(0, a.type)
+    fix = s.op(arith.AndIOp(s.cmp("ne", r, zero),
+                            s.op(arith.XOrIOp(s.cmp("lt", r, zero), s.cmp("lt", b, zero)))))
+    return s.select(fix, s.add(r, b), r)
+
+
 _UNARY = {
     t.NegOp: lambda op, s, a: s.neg(a),
     t.ReluOp: lambda op, s, a: s.max(a, s.const(0.0)),
@@ -44,6 +76,29 @@ _UNARY = {
     t.CosOp: lambda op, s, a: s.unary(math.CosOp, a),
     t.SinOp: lambda op, s, a: s.unary(math.SinOp, a),
     t.GeluOp: _gelu,
+    t.AbsOp: lambda op, s, a: s.abs(a),
+    t.SignOp: _sign,
+    t.LogOp: lambda op, s, a: s.unary(math.LogOp, a),
+    t.Log1pOp: lambda op, s, a: s.unary(math.Log1pOp, a),
+    t.Log2Op: lambda op, s, a: s.unary(math.Log2Op, a),
+    t.Log10Op: lambda op, s, a: s.unary(math.Log10Op, a),
+    t.Exp2Op: lambda op, s, a: s.unary(math.Exp2Op, a),
+    t.Expm1Op: lambda op, s, a: s.unary(math.ExpM1Op, a),
+    t.ErfOp: lambda op, s, a: s.unary(math.ErfOp, a),
+    t.FloorOp: lambda op, s, a: s.unary(math.FloorOp, a),
+    t.CeilOp: lambda op, s, a: s.unary(math.CeilOp, a),
+    t.TruncOp: lambda op, s, a: s.unary(math.TruncOp, a),
+    t.RoundOp: _round,
+    t.TanOp: lambda op, s, a: s.unary(math.TanOp, a),
+    t.AtanOp: lambda op, s, a: s.unary(math.AtanOp, a),
+    t.AsinOp: lambda op, s, a: s.unary(math.AsinOp, a),
+    t.AcosOp: lambda op, s, a: s.unary(math.AcosOp, a),
+    t.SinhOp: lambda op, s, a: s.unary(math.SinhOp, a),
+    t.CoshOp: lambda op, s, a: s.unary(math.CoshOp, a),
+    t.AsinhOp: lambda op, s, a: s.unary(math.AsinhOp, a),
+    t.AcoshOp: lambda op, s, a: s.unary(math.AcoshOp, a),
+    t.AtanhOp: lambda op, s, a: s.unary(math.AtanhOp, a),
+    t.MishOp: _mish,
 }
 
 _BINARY = {
@@ -53,10 +108,20 @@ _BINARY = {
     t.DivOp: Scalar.div,
     t.PowOp: Scalar.pow,
     t.MaximumOp: Scalar.max,
+    t.MinimumOp: Scalar.min,
+    t.FmodOp: Scalar.rem,
+    t.RemainderOp: _remainder,
+    t.Atan2Op: lambda s, a, b: s.op(math.Atan2Op(a, b)),
 }
 
 
+#: Integers are already integral: these return them as they are.
+_ROUNDING = (t.FloorOp, t.CeilOp, t.TruncOp, t.RoundOp)
+
+
 def _unary(op, em: Emitter):
+    if isinstance(op, _ROUNDING) and not is_float(elem_of(op.input)):
+        return op.input
     fn = _UNARY[type(op)]
     return em.unary(op.input, lambda s, a: fn(op, s, a))
 
@@ -79,8 +144,13 @@ def _constant(op: t.ConstantOp, em: Emitter):
 
 
 def _cast(s: Scalar, a, src, dst):
+    """PyTorch's conversions: to bool is `!= 0`, from bool 0 / 1, float to int truncates."""
     if src == dst:
         return a
+    if isinstance(dst, IntegerType) and dst.width.data == 1:
+        return s.nonzero(a)
+    if isinstance(src, IntegerType) and src.width.data == 1:
+        return s.bool_to(a, dst)
     f_src, f_dst = isinstance(src, AnyFloat), isinstance(dst, AnyFloat)
     if f_src and f_dst:
         wider = src.bitwidth < dst.bitwidth
@@ -111,12 +181,15 @@ RULES = {
 
 @dataclass(frozen=True)
 class DecomposeElementwise(ModulePass):
-    """Rewrite torch's pointwise ops (unary, binary with broadcasting, constant, to_dtype).
+    """Rewrite torch's arithmetic pointwise ops (unary, binary with broadcasting, constant,
+    to_dtype).
 
     Each becomes one `tensor.elementwise` whose body is arith/math (relu = maximumf with 0,
-    silu = x * 1/(1+exp(-x)), gelu with erf or its tanh form); binary operands are first
-    broadcast to the result shape with `tensor.index_map`. A splat constant is a zero-operand
-    elementwise; any other constant becomes `tensor.constant`.
+    silu = x * 1/(1+exp(-x)), gelu with erf or its tanh form, round = math.roundeven, remainder =
+    fmod plus the divisor where the signs differ, sign = (x > 0) - (x < 0)); binary operands are
+    first broadcast to the result shape with `tensor.index_map`. Rounding ops leave integers as
+    they are. A splat constant is a zero-operand elementwise; any other constant becomes
+    `tensor.constant`. to_dtype converts as PyTorch: to bool is `!= 0`, bool is 0 / 1.
     """
 
     name = "decompose-elementwise"

@@ -123,6 +123,17 @@ def _embedding(op: t.EmbeddingOp, em: Emitter):
     return em._one(T.GatherOp(op.weight, op.indices, 0))
 
 
+def _index_select(op: t.IndexSelectOp, em: Emitter):
+    return em._one(T.GatherOp(op.input, op.index, op.dim.data))
+
+
+def _flip(op: t.FlipOp, em: Emitter):
+    src = shape_of(op.input)
+    flipped = {f.data for f in op.dims}
+    exprs = [d(i) * -1 + (n - 1) if i in flipped else d(i) for i, n in enumerate(src)]
+    return em.map_exprs(op.input, exprs, src)
+
+
 RULES = {
     t.ReshapeOp: _reshape,
     t.TransposeOp: _transpose,
@@ -132,17 +143,20 @@ RULES = {
     t.SliceOp: _slice,
     t.CatOp: _cat,
     t.EmbeddingOp: _embedding,
+    t.IndexSelectOp: _index_select,
+    t.FlipOp: _flip,
 }
 
 
 @dataclass(frozen=True)
 class DecomposeShapes(ModulePass):
-    """Rewrite reshape / transpose / permute / unsqueeze / expand / slice / cat / embedding.
+    """Rewrite reshape / transpose / permute / unsqueeze / expand / slice / flip / cat /
+    embedding / index_select.
 
     The view ops become one `tensor.index_map` each: reshape linearises and splits indices only
     inside groups of dims with equal element count (so [1,32,2048] -> [32,2048] is a plain
-    projection); slice is `start + step * d`; expand is a broadcast. cat becomes `tensor.concat`
-    and embedding `tensor.gather` on axis 0.
+    projection); slice is `start + step * d`; flip is `n - 1 - d`; expand is a broadcast. cat
+    becomes `tensor.concat`, embedding `tensor.gather` on axis 0 and index_select on its dim.
     """
 
     name = "decompose-shapes"

@@ -8,7 +8,17 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from dpl.transforms.decompose import attention, elementwise, matmul, norms, reductions, shapes
+from dpl.transforms.decompose import (
+    activations,
+    attention,
+    elementwise,
+    logic,
+    matmul,
+    norms,
+    reductions,
+    shapes,
+    windows,
+)
 from dpl.transforms.decompose.common import decompose
 
 
@@ -23,7 +33,8 @@ class DecomposeTorch(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rules = {}
-        for module in (elementwise, reductions, norms, matmul, attention, shapes):
+        for module in (elementwise, activations, logic, reductions, norms, matmul, attention, shapes,
+                       windows):
             rules.update(module.RULES)
         decompose(op, rules)
         for inner in op.walk():

@@ -46,7 +46,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import CombineKind
-from dpl.transforms.kernel.materialize_collective import combine_op, identity_constant
+from dpl.transforms.kernel.combiners import combine_op, identity_constant
 from dpl.transforms.tile.common import LOG
 
 

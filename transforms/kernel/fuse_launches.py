@@ -62,6 +62,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import kernel as K
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, index_constant
 
 SMEM_PER_SM = 228 * 1024
@@ -303,8 +304,7 @@ class FuseLaunches(ModulePass):
     """How many groups a launch may move ahead of (0: it may only join the last group)."""
 
     def __post_init__(self):
-        if self.window < 0:
-            raise ValueError(f"fuse-launches: window must be non-negative, got {self.window}")
+        check_option(self, "window", 0)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         host = _host(op)

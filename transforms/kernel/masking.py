@@ -1,7 +1,8 @@
-"""Guards for `{tile.masked = [dims]}` accesses, used by materialize.
+"""Guards for `{tile.masked = [dims]}` accesses, used by lower-accesses and lower-stages.
 
-A masked access (pad-matmul's ragged tiles) may leave its buffer along the listed dims; on the
-GPU each such index is compared with the dim's size (`i < size`, the indices are non-negative):
+A masked access (pad-matmul's ragged tiles, pad-columns' rounded axes) may leave its buffer
+along the listed dims; on the GPU each such index is compared with the dim's size (`i < size`,
+the indices are non-negative):
 
 - a load reads `size - 1` clamped indices, so its address is always valid, and selects 0 when
   the access is outside: `v = in ? x[min(i, size - 1)] : 0.0f`;
@@ -10,8 +11,8 @@ GPU each such index is compared with the dim's size (`i < size`, the indices are
   per copy: a 16-byte copy is wholly inside or outside, since its run starts at a multiple of
   its width in an innermost dim its width divides).
 
-The functions take the lowering in progress (`materialize.KernelLowering`: `emit`, `const`,
-`cmp`, `expr_value`) and the kernel-level access (map over leaf values).
+Each function takes the emitter of the pass (`lowering.Emitter`: `emit`, `const`, `cmp`,
+`expr_value`, `at`) and the kernel-level access (a map over kernel values, its leaves).
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from dpl.dialects import kernel as K
+from dpl.transforms.kernel.lowering import Emitter
 
 
-def in_bounds(low, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
+def in_bounds(low: Emitter, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
               dims: Sequence[int]) -> SSAValue:  # fmt: skip
     """i1: the access's index is inside the buffer along each of `dims`."""
     shape = memref_type.get_shape()
@@ -40,7 +42,7 @@ def in_bounds(low, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SS
     return cond
 
 
-def clamped(low, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
+def clamped(low: Emitter, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
             dims: Sequence[int]) -> tuple[AffineMap, list[SSAValue]]:  # fmt: skip
     """The access with the index of each of `dims` clamped to `size - 1` (a valid address)."""
     shape = memref_type.get_shape()
@@ -54,14 +56,14 @@ def clamped(low, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAV
     return AffineMap(len(leaves), 0, tuple(exprs)), leaves
 
 
-def zero(low, t) -> SSAValue:
+def zero(low: Emitter, t: Attribute) -> SSAValue:
     """The constant 0 of element type `t`."""
     if isinstance(t, IntegerType | IndexType):
         return low.const(0, t)
     return low.const(0.0, t)
 
 
-def masked_load(low, memref: SSAValue, amap: AffineMap, leaves: Sequence[SSAValue],
+def masked_load(low: Emitter, memref: SSAValue, amap: AffineMap, leaves: Sequence[SSAValue],
                 dims: Sequence[int]) -> SSAValue:  # fmt: skip
     """`in ? memref[clamped] : 0`."""
     t = memref.type
@@ -72,7 +74,7 @@ def masked_load(low, memref: SSAValue, amap: AffineMap, leaves: Sequence[SSAValu
     return low.emit(arith.SelectOp(cond, v, zero(low, t.element_type))).results[0]
 
 
-def guarded(low, cond: SSAValue, then: Callable[[], None], otherwise: Callable[[], None] | None = None) -> None:
+def guarded(low: Emitter, cond: SSAValue, then: Callable[[], None], otherwise: Callable[[], None] | None = None) -> None:
     """`if (cond) { then() } [else { otherwise() }]` at the lowering's insertion point."""
     regions = []
     for body in (then, otherwise):
@@ -86,7 +88,7 @@ def guarded(low, cond: SSAValue, then: Callable[[], None], otherwise: Callable[[
     low.emit(K.IfOp(cond, *regions))
 
 
-def zero_fill(low, smem: SSAValue, dmap: AffineMap, leaves: Sequence[SSAValue], count: int) -> None:
+def zero_fill(low: Emitter, smem: SSAValue, dmap: AffineMap, leaves: Sequence[SSAValue], count: int) -> None:
     """Write 0 into the `count` consecutive shared elements a copy would have filled."""
     t = smem.type
     assert isinstance(t, MemRefType)
@@ -95,4 +97,3 @@ def zero_fill(low, smem: SSAValue, dmap: AffineMap, leaves: Sequence[SSAValue], 
     for lane in range(count):
         lmap = AffineMap(dmap.num_dims, 0, (*outer, last + lane))
         low.emit(K.StoreOp(z, smem, list(leaves), lmap))
-

@@ -45,13 +45,19 @@ embedding fuse among themselves), then everything, so that a contraction weighs 
 its prologue and no reduction moves before the matmuls exist.
 
 When a producer's buffer is no longer read it is dropped with its kernel (see drop-dead-buffers).
+Each round indexes who writes and who reads every buffer once and keeps that index as kernels are
+fused and dropped, visiting again only the kernels with a pair not yet tried, so the pass runs in
+time about linear in the number of kernels (each fusion costs the size of the two kernels it
+joins; a chain that all fuses into one kernel still grows that kernel step by step).
 Each decision (fuse / refuse and why) is logged to the `dpl.passes` logger (`dpl -v`).
 """
 
 from __future__ import annotations
 
+import heapq
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
@@ -69,6 +75,7 @@ from dpl.transforms.loop.nest import (
     inline_at,
     match_producer,
 )
+from dpl.transforms.options import check_option
 
 
 LOG = logging.getLogger("dpl.passes")
@@ -104,56 +111,28 @@ class FuseLoops(ModulePass):
     max_row_tile: int = 128
     max_prologue_ops: int = 4
 
+    def __post_init__(self):
+        check_option(self, "max_recompute_ops", 0)
+        check_option(self, "max_row_tile", 1)
+        check_option(self, "max_prologue_ops", 0)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for main in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-            # Pairs already refused stay refused while both kernels are unchanged (fusing
-            # replaces the consumer by a new op), so each pair is tried once.
             # First round: elementwise producers into everything but contractions, so that
             # elementwise chains are whole before a contraction weighs one as a prologue and
             # every matmul has formed (product into sum) before any reduction moves.
             for first_round in (True, False):
-                refused: set[tuple[Operation, Operation]] = set()
-                while self._fuse_one(main, refused, first_round):
-                    drop_dead_buffers(main)  # kernels fully inlined need not be fused into
                 drop_dead_buffers(main)
-
-    def _fuse_one(
-        self, main: func.FuncOp, refused: set[tuple[Operation, Operation]], first_round: bool
-    ) -> bool:
-        intermediates = intermediate_buffers(main)
-        kernels = [k for k in main.body.block.ops if isinstance(k, loop.KernelOp)]
-        writers = {k.outs[0]: k for k in kernels if len(k.outs) == 1}
-        # Last consumers first: a reduction pulls in its operands before they are fused elsewhere.
-        for consumer in reversed(kernels):
-            if first_round and is_contraction(consumer):
-                continue
-            for buffer in consumer.ins:
-                if buffer not in intermediates or buffer not in writers:
-                    continue
-                if (writers[buffer], consumer) in refused:
-                    continue
-                if first_round and has_reduce(writers[buffer]):
-                    continue
-                refused.add((writers[buffer], consumer))
-                producer = match_producer(writers[buffer])
-                if producer is None:
-                    LOG.info(
-                        f"keep @{writers[buffer].sym_name.data} for "
-                        f"@{consumer.sym_name.data}: not a single free nest"
-                    )
-                    continue
-                shared = any(buffer in k.ins for k in kernels if k is not consumer)
-                fused = self._try_inline(producer, consumer, buffer, shared)
-                if fused is not None:
-                    main.body.block.insert_op_before(fused, consumer)
-                    consumer.detach()
-                    consumer.erase()
-                    return True
-        return False
+                _Fusion(self, main, first_round).run()
+            drop_dead_buffers(main)
 
     def _try_inline(
-        self, producer: ProducerNest, consumer: loop.KernelOp, buffer: SSAValue, shared: bool
+        self, producer: ProducerNest, consumer: loop.KernelOp, buffer: SSAValue, shared: bool,
+        contraction: Callable[[loop.KernelOp], bool] | None = None,
     ) -> loop.KernelOp | None:
+        """The consumer with the producer inlined at `buffer`'s loads, or None (logged) when a
+        guard refuses it; `contraction` answers is_contraction (a cache of it)."""
+        contraction = contraction or is_contraction
         name_p, name_c = producer.kernel.sym_name.data, consumer.sym_name.data
         width = contraction_width(consumer, buffer)
         if has_reduce(producer.kernel) and width > self.max_row_tile:
@@ -162,7 +141,7 @@ class FuseLoops(ModulePass):
                 f"{width} columns wide (each output tile would recompute it)"
             )
             return None
-        if is_contraction(producer.kernel) and is_contraction(consumer):
+        if contraction(producer.kernel) and contraction(consumer):
             LOG.info(f"refuse @{name_p} into @{name_c}: both are contractions (one per kernel)")
             return None
         if is_contraction(producer.kernel) and read_in_reduce(consumer, buffer):
@@ -190,7 +169,7 @@ class FuseLoops(ModulePass):
             )
             candidate.erase()
             return None
-        if is_contraction(consumer):
+        if contraction(consumer):
             cost, costly = prologue_cost(candidate)
             if costly or cost > self.max_prologue_ops:
                 why = costly[0].name if costly else f"{cost} loads and ops"
@@ -216,6 +195,121 @@ class FuseLoops(ModulePass):
         candidate.erase()
         LOG.info(f"fuse @{name_p} into @{name_c}")
         return fused
+
+
+class _Fusion:
+    """One round of fusion over @main's kernels, last consumers first (a reduction pulls in its
+    operands before they are fused elsewhere), each (producer, consumer) pair tried once while
+    both are unchanged.
+
+    Who writes and who reads each buffer is indexed once and kept up to date as kernels are
+    fused and dropped, and only kernels with a pair not yet tried are visited again (the fused
+    kernel, and the readers of what it writes), so a round costs about the fusions it makes,
+    not the number of kernels times the fusions."""
+
+    def __init__(self, fuse: FuseLoops, main: func.FuncOp, first_round: bool):
+        self.fuse, self.main, self.first_round = fuse, main, first_round
+        self.intermediates = intermediate_buffers(main)
+        kernels = [k for k in main.body.block.ops if isinstance(k, loop.KernelOp)]
+        self.order = {k: i for i, k in enumerate(kernels)}  # program order; a fused kernel keeps its consumer's
+        self.writer = {k.outs[0]: k for k in kernels if len(k.outs) == 1}
+        self.readers: dict[SSAValue, set[loop.KernelOp]] = {}
+        for k in kernels:
+            for b in k.ins:
+                self.readers.setdefault(b, set()).add(k)
+        self.returned = {v for op in main.body.block.ops if isinstance(op, func.ReturnOp) for v in op.arguments}
+        self.refused: set[tuple[Operation, Operation]] = set()
+        self.contractions: dict[loop.KernelOp, bool] = {}
+        self.reduces: dict[loop.KernelOp, bool] = {}
+        self.pending: list[tuple[int, int, loop.KernelOp]] = []  # a max-heap on program order
+        self.queued: set[loop.KernelOp] = set()
+        for k in kernels:
+            self.visit(k)
+
+    def visit(self, kernel: loop.KernelOp) -> None:
+        if kernel not in self.queued:
+            self.queued.add(kernel)
+            heapq.heappush(self.pending, (-self.order[kernel], id(kernel), kernel))
+
+    def run(self) -> None:
+        while self.pending:
+            _, _, consumer = heapq.heappop(self.pending)
+            self.queued.discard(consumer)
+            if consumer in self.order:
+                self.fuse_into(consumer)
+
+    def fuse_into(self, consumer: loop.KernelOp) -> None:
+        """Try each producer of `consumer` in turn; after a fusion the fused kernel goes back
+        on the list (it may take more producers), with the readers of what it writes."""
+        if self.first_round and self.is_contraction(consumer):
+            return
+        for buffer in consumer.ins:
+            producer_kernel = self.writer.get(buffer)
+            if buffer not in self.intermediates or producer_kernel is None:
+                continue
+            if (producer_kernel, consumer) in self.refused:
+                continue
+            if self.first_round and self.has_reduce(producer_kernel):
+                continue
+            self.refused.add((producer_kernel, consumer))
+            producer = match_producer(producer_kernel)
+            if producer is None:
+                LOG.info(
+                    f"keep @{producer_kernel.sym_name.data} for "
+                    f"@{consumer.sym_name.data}: not a single free nest"
+                )
+                continue
+            shared = bool(self.readers[buffer] - {consumer})
+            fused = self.fuse._try_inline(producer, consumer, buffer, shared, self.is_contraction)
+            if fused is not None:
+                self.replace(consumer, fused)
+                self.drop_if_dead(producer_kernel)
+                return
+
+    def is_contraction(self, kernel: loop.KernelOp) -> bool:
+        """`is_contraction`, once per kernel (kernels are replaced, never changed, here)."""
+        if kernel not in self.contractions:
+            self.contractions[kernel] = is_contraction(kernel)
+        return self.contractions[kernel]
+
+    def has_reduce(self, kernel: loop.KernelOp) -> bool:
+        if kernel not in self.reduces:
+            self.reduces[kernel] = has_reduce(kernel)
+        return self.reduces[kernel]
+
+    def replace(self, consumer: loop.KernelOp, fused: loop.KernelOp) -> None:
+        self.main.body.block.insert_op_before(fused, consumer)
+        self.order[fused] = self.order.pop(consumer)
+        for b in consumer.ins:
+            self.readers[b].discard(consumer)
+        for b in fused.ins:
+            self.readers.setdefault(b, set()).add(fused)
+        for b in fused.outs:
+            if self.writer.get(b) is consumer:
+                self.writer[b] = fused
+            for reader in self.readers.get(b, ()):
+                self.visit(reader)  # (fused, reader) is a new pair
+        consumer.detach()
+        consumer.erase()
+        self.visit(fused)
+
+    def drop_if_dead(self, kernel: loop.KernelOp) -> None:
+        """Erase a producer whose buffer nothing reads any more (it was inlined into its last
+        reader), with its allocation: kernels fully inlined need not be fused into."""
+        if any(self.readers.get(b) or b in self.returned or not isinstance(b.owner, memref.AllocOp) for b in kernel.outs):
+            return
+        del self.order[kernel]
+        for b in kernel.ins:
+            self.readers[b].discard(kernel)
+        for b in kernel.outs:
+            self.writer.pop(b, None)
+        allocs = [b.owner for b in kernel.outs]
+        kernel.detach()
+        kernel.erase()
+        for alloc in allocs:
+            if not alloc.results[0].uses:
+                alloc.detach()
+                alloc.erase()
 
 
 def reduce_iterations(kernel: loop.KernelOp) -> int:

@@ -11,7 +11,8 @@ and `func.return` returns the result buffers. Per op:
 - `tensor.index_map`: free loops over the result; a load at `map(i)`; a store.
 - `tensor.gather`: a load of the index, `arith.index_cast`, a load of the table row element.
 - `tensor.concat`: one free nest per operand, each storing at its offset along the axis.
-- `tensor.constant`: one store per element (small literals only).
+- `tensor.constant`: one store per element (small literals only; the frontend passes a larger
+  constant, such as a rotary table, as an argument of @main).
 
 Every kernel is in producer form, ready for fuse-loops.
 """
@@ -192,7 +193,8 @@ def _constant_kernel(op: tensor.ConstantOp, out: SSAValue) -> Block:
     if count > MAX_CONSTANT_ELEMENTS:
         raise ValueError(
             f"lower-to-loops: tensor.constant with {count} elements is too large to inline "
-            f"(limit {MAX_CONSTANT_ELEMENTS}); pass it as an input instead"
+            f"(limit {MAX_CONSTANT_ELEMENTS}); pass it as an argument of @main instead, as the "
+            f"frontend does with its tables"
         )
     values = [v for v in op.value.get_values()]
     body = Block()

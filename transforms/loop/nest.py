@@ -219,19 +219,42 @@ def hoist_invariants(root: Operation) -> bool:
     return changed_any
 
 
+def _dedup_key(op: Operation) -> tuple | None:
+    """What makes two region-free ops structurally equivalent (name, operands, types, attributes),
+    as a hashable key; None for an op with regions (compared by structure instead)."""
+    if op.regions or op.successors:
+        return None
+    key = (op.name, tuple(op.operands), tuple(r.type for r in op.results),
+           tuple(sorted(op.properties.items())), tuple(sorted(op.attributes.items())))  # fmt: skip
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
 def dedup_pure_ops(root: Operation) -> bool:
-    """Replace a pure op by an earlier structurally identical one in the same block."""
+    """Replace a pure op by an earlier structurally identical one in the same block (region-free
+    ops by a hash of what makes them equal, so a block of n ops costs O(n))."""
     changed = False
     blocks = [b for op in root.walk() for r in op.regions for b in r.blocks]
     for block in blocks:
-        seen: list[Operation] = []
+        seen: dict[tuple, Operation] = {}
+        seen_regions: list[Operation] = []
         for op in list(block.ops):
             if not is_pure(op):
                 continue
-            twin = next((s for s in seen if s.is_structurally_equivalent(op, {block: block})), None)
-            if twin is None:
-                seen.append(op)
-                continue
+            key = _dedup_key(op)
+            if key is not None:
+                twin = seen.get(key)
+                if twin is None:
+                    seen[key] = op
+                    continue
+            else:
+                twin = next((s for s in seen_regions if s.is_structurally_equivalent(op, {block: block})), None)
+                if twin is None:
+                    seen_regions.append(op)
+                    continue
             for old, new in zip(op.results, twin.results):
                 old.replace_all_uses_with(new)
             op.detach()

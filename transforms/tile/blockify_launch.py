@@ -48,6 +48,7 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
 from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis
@@ -224,6 +225,9 @@ class BlockifyLaunch(ModulePass):
     name = "blockify-launch"
 
     block_size: int = 256
+
+    def __post_init__(self):
+        check_option(self, "block_size", 1, 1024)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t in tiles(op):

@@ -36,6 +36,7 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.matmul import for_each_tile, matmul_info, rewrite_value
 
@@ -85,6 +86,9 @@ class ChunkMatmulK(ModulePass):
     name = "chunk-matmul-k"
 
     k_tile: int = 32
+
+    def __post_init__(self):
+        check_option(self, "k_tile", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for where, reason in for_each_tile(op, lambda t: chunk_k(t, self.k_tile)):

@@ -28,7 +28,9 @@ from xdsl.ir import Block
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
+from dpl.dialects.kernel import MAX_SMEM
 from dpl.dialects.loop import IterKind
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.matmul import access_forms, for_each_tile, matmul_info, rewrite_value
 
@@ -99,6 +101,9 @@ class ChunkReduce(ModulePass):
     name = "chunk-reduce"
 
     smem_bytes: int = 48 * 1024
+
+    def __post_init__(self):
+        check_option(self, "smem_bytes", 4, MAX_SMEM)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t_notes in for_each_tile(op, lambda t: "\n".join(chunk_tile(t, self.smem_bytes))):

@@ -22,6 +22,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.stages import (
     depends_on,
@@ -43,8 +44,7 @@ class DoubleBuffer(ModulePass):
     buffers: int = 2
 
     def __post_init__(self):
-        if self.buffers < 2:
-            raise ValueError(f"double-buffer: buffers must be at least 2, got {self.buffers}")
+        check_option(self, "buffers", 2)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel, stage in stages(op):

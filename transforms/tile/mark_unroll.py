@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 
 LOOPS = (loop.ForOp, tile.StridedForOp)
@@ -26,6 +27,9 @@ class MarkUnroll(ModulePass):
     name = "mark-unroll"
 
     max_extent: int = 8
+
+    def __post_init__(self):
+        check_option(self, "max_extent", 0)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, tile.KernelOp)]:

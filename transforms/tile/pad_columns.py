@@ -36,6 +36,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, tiles
 from dpl.transforms.tile.matmul import dim_forms, kernel_name
 from dpl.transforms.tile.padding import grow, past_end, ranges_of
@@ -115,8 +116,7 @@ class PadColumns(ModulePass):
     """The threads blockify-launch gives the column axis (a warp)."""
 
     def __post_init__(self):
-        if self.threads < 1:
-            raise ValueError(f"pad-columns: option threads must be at least 1, got {self.threads}")
+        check_option(self, "threads", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t in tiles(op):

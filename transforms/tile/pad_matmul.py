@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, tiles
 from dpl.transforms.tile.matmul import kernel_name, matmul_info
 from dpl.transforms.tile.padding import grow, past_end, ranges_of, vanishes
@@ -123,11 +124,7 @@ class PadMatmul(ModulePass):
 
     def __post_init__(self):
         for option in ("rows", "cols", "threads", "k_tile"):
-            if getattr(self, option) < 1:
-                raise ValueError(
-                    f"pad-matmul: option {option.replace('_', '-')} must be at least 1, "
-                    f"got {getattr(self, option)}"
-                )
+            check_option(self, option, 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t in tiles(op):

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp
 from xdsl.passes import ModulePass
 
 from dpl.dialects import tile
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.stages import describe, stages
 
@@ -36,8 +37,7 @@ class PadSmem(ModulePass):
     pad: int = 1
 
     def __post_init__(self):
-        if self.pad < 1:
-            raise ValueError(f"pad-smem: pad must be at least 1, got {self.pad}")
+        check_option(self, "pad", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel, stage in stages(op):

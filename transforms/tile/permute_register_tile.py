@@ -41,6 +41,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, Linear, rebuild_tile
 from dpl.transforms.tile.matmul import ACCESSES, dim_forms, dim_values, fold_applies, for_each_tile, set_access
 
@@ -207,10 +208,7 @@ class PermuteRegisterTile(ModulePass):
     """Consecutive cells per thread on a side whose operand is stored along M or N (1: none)."""
 
     def __post_init__(self):
-        if self.group < 1:
-            raise ValueError(
-                f"permute-register-tile: option group must be at least 1, got {self.group}"
-            )
+        check_option(self, "group", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for where, reason in for_each_tile(op, lambda t: permute(t, self.group)):

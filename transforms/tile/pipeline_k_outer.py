@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 
 
@@ -31,8 +32,7 @@ class PipelineKOuter(ModulePass):
     depth: int = 2
 
     def __post_init__(self):
-        if self.depth < 2:
-            raise ValueError(f"pipeline-k-outer: depth must be at least 2, got {self.depth}")
+        check_option(self, "depth", 2)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, tile.KernelOp)]:

@@ -32,6 +32,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import tile
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile, matmul_info
 
@@ -100,6 +101,10 @@ class RegisterTile(ModulePass):
 
     rows: int = 4
     cols: int = 4
+
+    def __post_init__(self):
+        check_option(self, "rows", 1, 16)
+        check_option(self, "cols", 1, 16)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for where, reason in for_each_tile(op, lambda t: register_tile(t, self.rows, self.cols)):

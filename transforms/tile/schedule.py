@@ -6,6 +6,10 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
 - pointwise: no reduce loop (elementwise ops, copies, concat parts): 4 consecutive elements
   per thread where every access allows one float4 (vectorize-pointwise), else one; blocks of
   blockify-launch's default size;
+- matmul on tensor cores (precision `3xtf32`, the default where the target has them, or `tf32`):
+  a large, evenly divisible f32 contraction goes to tensorize-matmul's wgmma tiles (the block
+  tile and split-K from schedule_mma.py's model), its prologue and epilogue fused as on SIMT; a
+  tiny or ragged one, or `precision=ieee`, takes the SIMT schedule below (`-v` says why);
 - matmul: a contraction (a reduce loop loading A and B, each indexed by a free loop the other is
   not): K chunked, K split over blocks when the launch model says it pays (split-matmul-k), a
   register tile per thread on 16 x 16 threads, A and B tiles staged in shared memory (rows padded
@@ -51,7 +55,9 @@ from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.loop.split_row_stats import declines as split_row_stats_declines
 from dpl.transforms.loop.split_row_stats import row_body
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
+from dpl.transforms.tile.schedule_mma import check_precision, mma_spec
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import parse_target
 
@@ -239,14 +245,30 @@ class Schedule(ModulePass):
     target: str = "sm_90"
     sms: int = 132
     """The GPU's multiprocessors, for the matmul launch model (an H100 SXM has 132)."""
+    precision: str = "auto"
+    """Matmuls: ieee (SIMT fp32), 3xtf32 or tf32 (tensor cores); auto: 3xtf32 where the target
+    has tensor cores, else ieee."""
 
     def __post_init__(self):
         parse_target(self.target)  # a malformed target is a one-line error before any work
+        check_option(self, "sms", 1)
+        try:
+            check_precision(self.precision, self.target)
+        except ValueError as e:
+            raise ValueError(f"schedule: {e}") from None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, loop.KernelOp)]:
             cls = classify(kernel)
             if cls == "matmul":
+                precision = check_precision(self.precision, self.target)
+                choice = mma_spec(ctx, kernel, precision, self.target, self.sms, scratch)
+                if isinstance(choice, tuple):
+                    spec, what = choice
+                    LOG.info(f"schedule: @{kernel.sym_name.data} is matmul on {what}: {spec}")
+                    run_isolated(ctx, kernel, spec)
+                    continue
+                LOG.info(f"schedule: @{kernel.sym_name.data} is matmul on SIMT fp32: {choice}")
                 self.schedule_matmul(ctx, kernel)
                 continue
             spec = PIPELINES[cls].format(target=self.target, sms=self.sms)
@@ -268,7 +290,7 @@ class Schedule(ModulePass):
             what = f"{choice.rows * 16} x {choice.cols * 16}"
             tried.append((what, spec, *scratch(ctx, kernel, spec)))
         if split_epilogue_declines(kernel) is None:
-            spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms}}}"
+            spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision=ieee}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec)))
         costs = [modeled_us(block, self.sms) for _, _, block, _ in tried]
         best = min(range(len(tried)), key=lambda i: (costs[i], i))

@@ -27,6 +27,7 @@ from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.stages import (
     describe,
@@ -48,11 +49,7 @@ class SplitInnerForSwizzle(ModulePass):
     swizzle: int = 128
 
     def __post_init__(self):
-        if self.swizzle not in tile.SWIZZLE_BYTES:
-            raise ValueError(
-                f"split-inner-for-swizzle: swizzle must be one of "
-                f"{', '.join(map(str, tile.SWIZZLE_BYTES))} bytes, got {self.swizzle}"
-            )
+        check_option(self, "swizzle", choices=tile.SWIZZLE_BYTES)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel, stage in stages(op):

@@ -68,6 +68,7 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, index_constant, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import fold_applies, kernel_name, matmul_info, rewrite_value
 from dpl.transforms.tile.padding import grow, ranges_of, vanishes
@@ -267,6 +268,14 @@ class SplitMatmulK(ModulePass):
     """Automatic: the fewest K-outer trips each split keeps."""
     tile_elements: int = 64 * 64
     """Automatic: output elements per block when the tile has no block axes yet."""
+
+    def __post_init__(self):
+        check_option(self, "splits", 0)
+        check_option(self, "sms", 1)
+        check_option(self, "blocks_per_sm", 1)
+        check_option(self, "atomic_trips", 0.0)
+        check_option(self, "min_trips", 1)
+        check_option(self, "tile_elements", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t in tiles(op):

@@ -52,6 +52,7 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import kernel_name
 from dpl.transforms.tile.split_matmul_k import ZERO_INIT, zero_init_outs
@@ -165,11 +166,7 @@ class SplitReduce(ModulePass):
 
     def __post_init__(self):
         for option in ("sms", "blocks_per_sm", "min_trips"):
-            if getattr(self, option) < 1:
-                raise ValueError(
-                    f"split-reduce: option {option.replace('_', '-')} must be at least 1, "
-                    f"got {getattr(self, option)}"
-                )
+            check_option(self, option, 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t in tiles(op):

@@ -52,6 +52,8 @@ from xdsl.ir.affine import (
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
+from dpl.dialects.kernel import MAX_SMEM
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, linear, linear_expr, simplify_map, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, form_expr, matmul_info, substitute, value_form
 
@@ -357,6 +359,10 @@ class StageInputs(ModulePass):
 
     min_reuse: int = 2
     smem_bytes: int = 48 * 1024
+
+    def __post_init__(self):
+        check_option(self, "min_reuse", 1)
+        check_option(self, "smem_bytes", 4, MAX_SMEM)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t in tiles(op):

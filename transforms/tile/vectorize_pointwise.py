@@ -42,6 +42,7 @@ from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
+from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, axis_deps, linear
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile
 
@@ -135,6 +136,10 @@ class VectorizePointwise(ModulePass):
     min_threads: int = 32 * 132
     """The fewest threads to leave (a warp per SM of an H100): a small tile stays one element
     per thread, so that it spreads over the GPU."""
+
+    def __post_init__(self):
+        check_option(self, "width", 1)
+        check_option(self, "min_threads", 0)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         vectorize = lambda t: vectorize_pointwise(t, self.width, self.min_threads)  # noqa: E731

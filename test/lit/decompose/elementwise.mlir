@@ -75,3 +75,58 @@ func.func @leaves_matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2
 }
 // CHECK-LABEL: func.func @leaves_matmul
 // CHECK-NEXT:    %r = torch.matmul %a, %b
+
+// -----
+
+// round is half to even (math.roundeven, CUDA rintf); on integers it is the input itself.
+func.func @round(%x: tensor<8xf32>, %i: tensor<8xi64>) -> (tensor<8xf32>, tensor<8xi64>) {
+  %r = torch.round %x {decimals = 0} : (tensor<8xf32>) -> tensor<8xf32>
+  %n = torch.round %i {decimals = 0} : (tensor<8xi64>) -> tensor<8xi64>
+  func.return %r, %n : tensor<8xf32>, tensor<8xi64>
+}
+// CHECK-LABEL: func.func @round
+// CHECK-NEXT:    %r = tensor.elementwise ins(%x : tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT:    ^{{.*}}(%[[A:.*]]: f32):
+// CHECK-NEXT:      %[[R:.*]] = math.roundeven %[[A]] : f32
+// CHECK-NEXT:      tensor.yield %[[R]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %r, %i : tensor<8xf32>, tensor<8xi64>
+
+// -----
+
+// remainder: fmod, plus the divisor where the remainder is nonzero and its sign differs.
+func.func @remainder(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %r = torch.remainder %x, %y : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  func.return %r : tensor<8xf32>
+}
+// CHECK-LABEL: func.func @remainder
+// CHECK:           %[[F:.*]] = arith.remf %[[A:.*]], %[[B:.*]] : f32
+// CHECK:           %[[NZ:.*]] = arith.cmpf une, %[[F]]
+// CHECK-NEXT:      %[[RN:.*]] = arith.cmpf olt, %[[F]]
+// CHECK-NEXT:      %[[BN:.*]] = arith.cmpf olt, %[[B]]
+// CHECK-NEXT:      %[[D:.*]] = arith.xori %[[RN]], %[[BN]] : i1
+// CHECK-NEXT:      %[[FIX:.*]] = arith.andi %[[NZ]], %[[D]] : i1
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[F]], %[[B]] : f32
+// CHECK-NEXT:      arith.select %[[FIX]], %[[S]], %[[F]] : f32
+
+// -----
+
+// To bool is != 0 (not a truncating cast).
+func.func @to_bool(%x: tensor<8xf32>) -> tensor<8xi1> {
+  %r = torch.to_dtype %x : (tensor<8xf32>) -> tensor<8xi1>
+  func.return %r : tensor<8xi1>
+}
+// CHECK-LABEL: func.func @to_bool
+// CHECK:           %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[C:.*]] = arith.cmpf une, %{{.*}}, %[[Z]] : f32
+// CHECK-NEXT:      tensor.yield %[[C]] : i1
+
+// -----
+
+// Not an arithmetic op: left alone.
+func.func @leaves_where(%c: tensor<8xi1>, %x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = torch.where %c, %x, %x : (tensor<8xi1>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  func.return %r : tensor<8xf32>
+}
+// CHECK-LABEL: func.func @leaves_where
+// CHECK-NEXT:    torch.where

@@ -49,6 +49,25 @@ func.func @cat_embedding(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>, %w: tensor<10
 
 // -----
 
+// flip reads n - 1 - d; index_select is a gather on its dim.
+func.func @flip(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %r = torch.flip %x {dims = [1]} : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  func.return %r : tensor<3x5xf32>
+}
+// CHECK-LABEL: func.func @flip
+// CHECK-NEXT:    %r = tensor.index_map %x affine_map<(d0, d1) -> (d0, ((d1 * -1) + 4))> : tensor<3x5xf32> -> tensor<3x5xf32>
+
+// -----
+
+func.func @index_select(%x: tensor<3x5xf32>, %i: tensor<4xi64>) -> tensor<3x4xf32> {
+  %r = torch.index_select %x, %i {dim = 1} : (tensor<3x5xf32>, tensor<4xi64>) -> tensor<3x4xf32>
+  func.return %r : tensor<3x4xf32>
+}
+// CHECK-LABEL: func.func @index_select
+// CHECK-NEXT:    %r = tensor.gather %x[%i] axis 1 : tensor<3x5xf32>, tensor<4xi64> -> tensor<3x4xf32>
+
+// -----
+
 // A reshape to the same shape is no op at all; a pointwise op is left alone.
 func.func @same_shape(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %r = torch.reshape %x : (tensor<2x3xf32>) -> tensor<2x3xf32>

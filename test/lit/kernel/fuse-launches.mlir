@@ -5,7 +5,7 @@
 // memory of one kind become one launch; each block runs the part its linear index falls in, with
 // that part's block indices recomputed from it (x fastest) and its grid extents as constants.
 
-// ERR: dpl-opt: error: fuse-launches: window must be non-negative, got -1
+// ERR: dpl-opt: error: fuse-launches: option window must be at least 0, got -1
 
 // Siblings: @k_a and @k_b read %x and write their own buffers (grids of 4 and 8 blocks).
 kernel.func @k_a(%x: memref<8x32xf32>, %a: memref<4x32xf32>) grid [2, 2, 1] block [32, 1, 1] smem 0 {

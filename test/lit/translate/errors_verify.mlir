@@ -3,7 +3,7 @@
 // RUN: echo "func.func @f() { func.return }" | not dpl-translate --manifest 2>&1 | filecheck %s --check-prefix=EMPTY
 // IR that does not verify, does not parse, or holds no kernel: one line each.
 
-kernel.func @k(%x: memref<32xf32>, %y: memref<32xf32>) grid [1, 1, 1] block [2048, 1, 1] smem 0 {
+kernel.func @k(%x: memref<32xf32>, %y: memref<32xf32>) grid [1, 1, 1] block [64, 32, 1] smem 0 {
 }
 
 // CHECK: dpl-translate: {{.*}}errors_verify.mlir:6:1: error: 'kernel.func' @k block of 2048 threads exceeds 1024

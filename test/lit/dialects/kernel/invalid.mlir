@@ -24,6 +24,36 @@ kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem -16 {
 
 // -----
 
+kernel.func @k(%x: memref<64xf32>) grid [2147483648, 1, 1] block [64, 1, 1] smem 0 {
+}
+// CHECK: 'kernel.func' @k grid x of 2147483648 exceeds the target's 2147483647
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 65536, 1] block [64, 1, 1] smem 0 {
+}
+// CHECK: 'kernel.func' @k grid y of 65536 exceeds the target's 65535
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [1, 1, 128] smem 0 {
+}
+// CHECK: 'kernel.func' @k block z of 128 exceeds the target's 64
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 100000000000000000000000 {
+}
+// CHECK: 'kernel.func' @k uses 100000000000000000000000 bytes of shared memory, more than the target's 232448 per block
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 index_bits 16 {
+}
+// CHECK: 'kernel.func' @k index_bits must be 32 or 64, got 16
+
+// -----
+
 kernel.func @k(%x: memref<64xf32, #kernel.smem>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
 }
 // CHECK: 'kernel.func' @k arguments must be statically shaped global memrefs or scalars
@@ -363,3 +393,31 @@ kernel.func @host(%x: memref<4xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
   kernel.launch @k(%x) : memref<4xf32>
 }
 // CHECK: 'kernel.launch' @k must be inside a func.func (the host program)
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %c = arith.constant 1.0 : f64
+  "kernel.atomic"(%c, %x, %t) <{kind = #loop<combine add>, map = affine_map<(d0) -> (d0)>}> : (f64, memref<64xf32>, index) -> ()
+}
+// CHECK: 'kernel.atomic' value type f64 differs from the element type of memref<64xf32>
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<64xf32>
+  kernel.atomic mul %v, %x[%t] : memref<64xf32>
+}
+// CHECK: 'kernel.atomic' supports add, max and min, not mul
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<64xf32>
+  %s = kernel.smem : memref<64xf32, #kernel.smem>
+  kernel.atomic add %v, %s[%t] : memref<64xf32, #kernel.smem>
+}
+// CHECK: 'kernel.atomic' writes a global buffer (a kernel argument)

@@ -50,3 +50,28 @@ kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
 }
 // CHECK: 'kernel.pack' builds a vector<4xf32>, got vector<3xf32>
 
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
+  %p = arith.constant dense<1.0> : vector<2xf32>
+  %e = kernel.extract %p[0] : vector<2xf32>
+}
+// CHECK: 'kernel.extract' takes a vector<4xf32>, got vector<2xf32>
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t * 4] vector 4 : memref<64xf32>
+  %e = "kernel.extract"(%v) <{lane = #builtin.int<0>}> : (vector<4xf32>) -> f64
+}
+// CHECK: 'kernel.extract' result type must be the vector's element type
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
+  %c = arith.constant 1.0 : f32
+  %p = "kernel.pack"(%c, %c, %c, %c, %c) : (f32, f32, f32, f32, f32) -> vector<4xf32>
+}
+// CHECK: 'kernel.pack' takes 4 values of the vector's element type

@@ -158,3 +158,134 @@ func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
   func.return
 }
 // CHECK: 'loop.for' reduce results must match the types of the accumulated values
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  "loop.kernel"(%x, %o) <{sym_name = "k", operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%a: index):
+    "loop.yield"() : () -> ()
+  }) : (memref<8xf32>, memref<8xf32>) -> ()
+  func.return
+}
+// CHECK: 'loop.kernel' body takes no arguments
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %v = "loop.load"(%x, %a0) <{map = affine_map<()[s0] -> (s0)>}> : (memref<8xf32>, index) -> f32
+      loop.store %v, %o[%a0] : memref<8xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.load' index map must not have symbols
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %v = "loop.load"(%x, %a0, %a0) <{map = affine_map<(d0) -> (d0)>}> : (memref<8xf32>, index, index) -> f32
+      loop.store %v, %o[%a0] : memref<8xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.load' index map takes 1 values but 2 were given
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %v = "loop.load"(%x, %a0) <{map = affine_map<(d0) -> (d0)>}> : (memref<8xf32>, index) -> f64
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.load' result type f64 differs from the element type of memref<8xf32>
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    %c = arith.constant 1.0 : f64
+    loop.for free %a0 < 8 {
+      "loop.store"(%c, %o, %a0) <{map = affine_map<(d0) -> (d0)>}> : (f64, memref<8xf32>, index) -> ()
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.store' value type f64 differs from the element type of memref<8xf32>
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %s = loop.for reduce %a1 < 8 -> f32 {
+        %v = loop.load %x[%a1] : memref<8xf32>
+        "loop.accumulate"(%v) <{kinds = [#loop<combine add>, #loop<combine max>]}> : (f32) -> ()
+      }
+      loop.store %s, %o[%a0] : memref<8xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.accumulate' has 2 combiners for 1 values
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    "loop.for"() <{kind = #loop<iter_kind free>, extent = #builtin.int<8>}> ({
+    ^bb0(%a0: f32):
+      "loop.yield"() : () -> ()
+    }) : () -> ()
+  }
+  func.return
+}
+// CHECK: 'loop.for' body must take one index induction variable
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    %r = "loop.for"() <{kind = #loop<iter_kind free>, extent = #builtin.int<8>}> ({
+    ^bb0(%a0: index):
+      "loop.yield"() : () -> ()
+    }) : () -> f32
+  }
+  func.return
+}
+// CHECK: 'loop.for' free loops have no results
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    "loop.for"() <{kind = #loop<iter_kind free>, extent = #builtin.int<8>}> ({
+    ^bb0(%a0: index):
+      %v = loop.load %x[%a0] : memref<8xf32>
+      loop.accumulate add %v : f32
+    }) : () -> ()
+  }
+  func.return
+}
+// CHECK: 'loop.accumulate' must terminate a reduce loop
+
+// -----
+
+func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8xf32>) outs(%o : memref<8xf32>) {
+    "loop.for"() <{kind = #loop<iter_kind free>, extent = #builtin.int<8>}> ({
+    ^bb0(%a0: index):
+      "kernel.yield"() : () -> ()
+    }) : () -> ()
+  }
+  func.return
+}
+// CHECK: 'loop.for' free body must end in 'loop.yield'

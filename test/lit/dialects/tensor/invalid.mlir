@@ -224,3 +224,22 @@ func.func @f() {
   func.return
 }
 // CHECK: 'tensor.constant' value has type tensor<2xf32> but the result is tensor<3xf32>
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = tensor.elementwise ins(%x : tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: f32):
+    "kernel.yield"() : () -> ()
+  }
+  func.return %r : tensor<4xf32>
+}
+// CHECK: 'tensor.elementwise' body must end in 'tensor.yield'
+
+// -----
+
+func.func @f() -> tensor<4xf32> {
+  %r = "tensor.concat"() <{axis = #builtin.int<0>}> : () -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+// CHECK: 'tensor.concat' needs at least one operand

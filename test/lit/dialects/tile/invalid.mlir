@@ -15,7 +15,7 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
 
 func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
-    "tile.tile"() <{extents = [#builtin.int<4>], kinds = [#tile<axis_kind thread>, #tile<axis_kind block>]}> ({
+    "tile.tile"() <{extents = [#builtin.int<4>], kinds = [#tile<axis_kind thread>, #tile<axis_kind block>], operandSegmentSizes = array<i32: 0, 0>}> ({
     ^bb0(%a : index):
     }) : () -> ()
   }
@@ -27,7 +27,7 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
 
 func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
-    "tile.tile"() <{extents = [#builtin.int<4>], kinds = [#tile<axis_kind thread>]}> ({
+    "tile.tile"() <{extents = [#builtin.int<4>], kinds = [#tile<axis_kind thread>], operandSegmentSizes = array<i32: 0, 0>}> ({
     ^bb0(%a : f32):
     }) : () -> ()
   }
@@ -489,7 +489,7 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
     tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
       %c = arith.constant 1.0 : f32
-      %s = "tile.combine"(%c, %a0) <{kind = #loop<combine add>, strategy = #tile<strategy tree>}> : (f32, index) -> f64
+      %s = "tile.combine"(%c, %a0) <{kind = #loop<combine add>, operandSegmentSizes = array<i32: 1, 1>, strategy = #tile<strategy tree>}> : (f32, index) -> f64
     }
   }
   func.return
@@ -698,6 +698,116 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   func.return
 }
 // CHECK: 'tile.stage' buffers needs both a count and a loop
+
+// -----
+
+kernel.func @k(%x: memref<8x64xf32>) grid [8, 1, 1] block [64, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  tile.tile (%a0 : 64 = thread at %t, %a1 : 8 = block) thread_id %t {
+  }
+}
+// CHECK: 'tile.tile' binds 1 of its 2 axes: bind all or none
+
+// -----
+
+kernel.func @k(%x: memref<8x64xf32>) grid [8, 1, 1] block [64, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  tile.tile (%a0 : 64 = thread at %t, %a1 : 8 = block at %b, %c : 2 = cell at %b) thread_id %t {
+  }
+}
+// CHECK: 'tile.tile' with bound axes has no cell axes (unroll-cells)
+
+// -----
+
+kernel.func @k(%x: memref<8x64xf32>) grid [8, 1, 1] block [64, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  tile.tile (%a0 : 64 = thread at %t, %a1 : 8 = block at %b) {
+  }
+}
+// CHECK: 'tile.tile' with bound thread axes needs its thread_id
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    %z = arith.constant 0 : index
+    tile.tile (%a0 : 64 = thread at %z) thread_id %z {
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.tile' with bound axes must be inside a 'kernel.func'
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    %z = arith.constant 0 : index
+    tile.tile (%a0 : 64 = thread) thread_id %z {
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.tile' has a thread_id but no bound axes
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      "tile.combine"(%a0) <{kind = #loop<combine add>, operandSegmentSizes = array<i32: 0, 1>, strategy = #tile<strategy tree>}> : (index) -> ()
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.combine' needs at least one value to combine
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      %c = arith.constant 1.0 : f64
+      "tile.atomic"(%c, %o, %a1, %a0) <{kind = #loop<combine add>, map = affine_map<(d0, d1) -> (d0, d1)>}> : (f64, memref<8x64xf32>, index, index) -> ()
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.atomic' value type f64 differs from the element type of memref<8x64xf32>
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      %s = tile.strided_for reduce %j = %a0 to 64 step 64 -> f32 {
+        %v = loop.load %x[%a1, %j] : memref<8x64xf32>
+        tile.atomic add %v, %o[%a1, %j] : memref<8x64xf32>
+        loop.accumulate add %v : f32
+      }
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.strided_for' reduce body may not store: reduce loops only accumulate
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      "tile.strided_for"(%a0) <{kind = #loop<iter_kind free>, bound = #builtin.int<64>, step = #builtin.int<64>}> ({
+      ^bb0(%j : index):
+        "kernel.yield"() : () -> ()
+      }) : (index) -> ()
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.strided_for' free body must end in 'loop.yield'
 
 // -----
 

@@ -139,6 +139,25 @@ func.func @block_max(%x: memref<8x1024xf32>, %y: memref<8xf32>) {
 // CHECK:       } {tile.unroll}
 // CHECK-NEXT:  %m = tile.combine max %part across [%a0, %a1] tree : f32
 
+// Mixed tile/kernel IR, between materialize's outline-kernels and lower-axes: a tile bound to
+// the block/thread indices of its kernel.func, and a combine of two partials at once (the
+// per-cell copies unroll-cells makes).
+kernel.func @k_bound(%x: memref<4x64xf32>, %y: memref<4x2xf32>) grid [4, 1, 1] block [32, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  tile.tile (%ba : 4 = block at %b, %ta : 32 = thread at %t) thread_id %t {
+    %v0 = loop.load %x[%ba, %ta] : memref<4x64xf32>
+    %v1 = loop.load %x[%ba, %ta + 32] : memref<4x64xf32>
+    %s0, %s1 = tile.combine add %v0, %v1 across [%ta] warp_shuffle : f32, f32
+    loop.store %s0, %y[%ba, 0] : memref<4x2xf32>
+    loop.store %s1, %y[%ba, 1] : memref<4x2xf32>
+  }
+}
+
+// CHECK-LABEL: kernel.func @k_bound
+// CHECK:       tile.tile (%ba : 4 = block at %b, %ta : 32 = thread at %t) thread_id %t {
+// CHECK:       %s0, %s1 = tile.combine add %v0, %v1 across [%ta] warp_shuffle : f32, f32
+
 // A ragged matmul row (pad-matmul): a stage, a load and a store past a 1000 x 1000 buffer,
 // masked along the dims they may leave (the stage's slab wider than its source along dim 0).
 func.func @masked(%x: memref<1000x1000xf32>, %w: memref<1000xf32>, %y: memref<1000x1000xf32>) {

@@ -262,3 +262,309 @@ func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tens
   func.return
 }
 // CHECK: 'torch.to_dtype' result shape [8, 4] does not match the expected (same as input) shape [4, 8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.hardtanh %a {max_val = 1.0 : f64, min_val = 2.0 : f64} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.hardtanh' min_val 2.0 exceeds max_val 1.0
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.bitwise_not %a : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.bitwise_not' needs a bool or integer tensor, got tensor<4x8xf64>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.isnan %a : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.isnan' result must be a bool (i1) tensor, got tensor<4x8xf64>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.bitwise_and %a, %a : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.bitwise_and' needs bool or integer tensors, got tensor<4x8xf64>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.lt %a, %i : (tensor<4x8xf64>, tensor<3xi64>) -> tensor<4x8xi1>
+  func.return
+}
+// CHECK: 'torch.lt' operand shapes [4, 8] and [3] do not broadcast
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.lt %a, %a : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4xi1>
+  func.return
+}
+// CHECK: 'torch.lt' result shape [4] does not match the expected broadcast shape [4, 8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %c = torch.constant {value = dense<1> : tensor<i64>} : () -> tensor<i64>
+  %r = torch.eq %a, %c : (tensor<4x8xf64>, tensor<i64>) -> tensor<4x8xi1>
+  func.return
+}
+// CHECK: 'torch.eq' operand element types f64 and i64 differ
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.eq %a, %a : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.eq' result must be a bool (i1) tensor, got tensor<4x8xf64>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.where %a, %a, %a : (tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.where' cond must be a bool (i1) tensor, got tensor<4x8xf64>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %c = torch.lt %a, %a : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xi1>
+  %r = torch.where %c, %a, %b : (tensor<4x8xi1>, tensor<4x8xf64>, tensor<4xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.where' operand shapes [4, 8], [4, 8], [4] do not broadcast
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.clamp %a {has_min = true} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.clamp' takes a min and/or a max bound, got 0 bounds (has_min = true)
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.clamp %a, %b {has_min = true} : (tensor<4x8xf64>, tensor<4xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.clamp' input and bound shapes do not broadcast
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.any %a {dims = [1], keepdim = false} : (tensor<4x8xf64>) -> tensor<4xf64>
+  func.return
+}
+// CHECK: 'torch.any' result must be a bool (i1) tensor, got tensor<4xf64>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.argmax %q {dims = [1, 2], keepdim = false} : (tensor<1x4x6x8xf64>) -> tensor<1x8xi64>
+  func.return
+}
+// CHECK: 'torch.argmax' dims [1, 2] must be one dim or all of them
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.argmin %a {dims = [1], keepdim = false} : (tensor<4x8xf64>) -> tensor<4xi32>
+  func.return
+}
+// CHECK: 'torch.argmin' result must be an i64 tensor, got tensor<4xi32>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.group_norm %b {eps = 1.0e-05 : f64, num_groups = 2} : (tensor<4xf64>) -> tensor<4xf64>
+  func.return
+}
+// CHECK: 'torch.group_norm' input must have rank >= 2 ([N, C, ...]), got shape [4]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.group_norm %q {eps = 1.0e-05 : f64, num_groups = 3} : (tensor<1x4x6x8xf64>) -> tensor<1x4x6x8xf64>
+  func.return
+}
+// CHECK: 'torch.group_norm' num_groups 3 must divide the 4 channels
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.group_norm %q, %w {eps = 1.0e-05 : f64, num_groups = 2} : (tensor<1x4x6x8xf64>, tensor<8xf64>) -> tensor<1x4x6x8xf64>
+  func.return
+}
+// CHECK: 'torch.group_norm' weight shape [8] must be [4]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.group_norm %q {eps = -1.0 : f64, num_groups = 2} : (tensor<1x4x6x8xf64>) -> tensor<1x4x6x8xf64>
+  func.return
+}
+// CHECK: 'torch.group_norm' eps -1.0 must be non-negative
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.batch_norm %b, %b, %b {eps = 1.0e-05 : f64} : (tensor<4xf64>, tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  func.return
+}
+// CHECK: 'torch.batch_norm' input must have rank >= 2 ([N, C, ...]), got shape [4]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.batch_norm %a, %w, %b {eps = 1.0e-05 : f64} : (tensor<4x8xf64>, tensor<8xf64>, tensor<4xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.batch_norm' running_var shape [4] must be [8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.batch_norm %a, %w, %w {eps = -1.0 : f64} : (tensor<4x8xf64>, tensor<8xf64>, tensor<8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.batch_norm' eps -1.0 must be non-negative
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.index_select %a, %b {dim = 1} : (tensor<4x8xf64>, tensor<4xf64>) -> tensor<4x4xf64>
+  func.return
+}
+// CHECK: 'torch.index_select' index must be a 1-d integer tensor, got tensor<4xf64>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.index_select %a, %i {dim = 1} : (tensor<4x8xf64>, tensor<3xi64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.index_select' result shape [4, 8] does not match the expected selected shape [4, 3]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.flip %a {dims = [1, 1]} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.flip' dims [1, 1] repeat a dimension
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.flip %a {dims = [2]} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.flip' dim 2 is out of range for rank 2 (must be in [0, 2))
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.convolution %q, %k {dilation = [1, 1], groups = 1, padding = [0, 0], stride = [1, 1]} : (tensor<1x4x6x8xf64>, tensor<1x2x6x8xf64>) -> tensor<1x1x1x1xf64>
+  func.return
+}
+// CHECK: 'torch.convolution' weight shape [1, 2, 6, 8] does not fit input shape [1, 4, 6, 8] with 1 groups ([C_out, C_in / groups, *kernel], both channel counts divisible by groups)
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.convolution %k, %k, %b {dilation = [1, 1], groups = 1, padding = [0, 0], stride = [1, 1]} : (tensor<1x2x6x8xf64>, tensor<1x2x6x8xf64>, tensor<4xf64>) -> tensor<1x1x1x1xf64>
+  func.return
+}
+// CHECK: 'torch.convolution' bias shape [4] must be [1]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.max_pool %q {dilation = [1, 1], kernel = [2, 2], padding = [0], stride = [2, 2]} : (tensor<1x4x6x8xf64>) -> tensor<1x4x3x4xf64>
+  func.return
+}
+// CHECK: 'torch.max_pool' kernel, stride, padding and dilation need one entry per spatial dim (2)
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.max_pool %a {dilation = [1, 1], kernel = [2, 2], padding = [0, 0], stride = [2, 2]} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.max_pool' input must be [N, C, 2 spatial dims], got shape [4, 8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.max_pool %q {dilation = [1, 1], kernel = [2, 2], padding = [0, 0], stride = [0, 2]} : (tensor<1x4x6x8xf64>) -> tensor<1x4x3x4xf64>
+  func.return
+}
+// CHECK: 'torch.max_pool' kernel, stride and dilation must be positive, padding non-negative
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.max_pool %q {dilation = [1, 1], kernel = [7, 2], padding = [0, 0], stride = [1, 1]} : (tensor<1x4x6x8xf64>) -> tensor<1x4x1x7xf64>
+  func.return
+}
+// CHECK: 'torch.max_pool' the window does not fit the input shape [1, 4, 6, 8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.max_pool %q {dilation = [1, 1], kernel = [2, 2], padding = [0, 0], stride = [2, 2]} : (tensor<1x4x6x8xf64>) -> tensor<1x4x3x3xf64>
+  func.return
+}
+// CHECK: 'torch.max_pool' result shape [1, 4, 3, 3] does not match the expected windowed shape [1, 4, 3, 4]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.avg_pool %q {count_include_pad = true, dilation = [1, 1], divisor = -2, kernel = [2, 2], padding = [0, 0], stride = [2, 2]} : (tensor<1x4x6x8xf64>) -> tensor<1x4x3x4xf64>
+  func.return
+}
+// CHECK: 'torch.avg_pool' divisor -2 must be positive (or 0: none)
+
+// -----
+
+func.func @f(%q: tensor<32xf64>) {
+  %r = torch.scaled_dot_product_attention %q, %q, %q {enable_gqa = false, is_causal = false, scale = 0.125 : f64} : (tensor<32xf64>, tensor<32xf64>, tensor<32xf64>) -> tensor<32xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' query, key and value must have one rank >= 2, got 1, 1, 1
+
+// -----
+
+func.func @f(%q: tensor<2x16x32xf64>, %v: tensor<3x16x32xf64>) {
+  %r = torch.scaled_dot_product_attention %q, %q, %v {enable_gqa = false, is_causal = false, scale = 0.125 : f64} : (tensor<2x16x32xf64>, tensor<2x16x32xf64>, tensor<3x16x32xf64>) -> tensor<2x16x32xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' key batch dims [2] differ from value batch dims [3]
+
+// -----
+
+func.func @f(%q: tensor<1x2x16x32xf64>, %k: tensor<2x2x16x32xf64>) {
+  %r = torch.scaled_dot_product_attention %q, %k, %k {enable_gqa = false, is_causal = false, scale = 0.125 : f64} : (tensor<1x2x16x32xf64>, tensor<2x2x16x32xf64>, tensor<2x2x16x32xf64>) -> tensor<1x2x16x32xf64>
+  func.return
+}
+// CHECK: 'torch.scaled_dot_product_attention' query batch dims [1] differ from key batch dims [2]
+
+// -----
+
+func.func @f() {
+  %r = "torch.cat"() <{dim = #builtin.int<0>}> : () -> tensor<4xf64>
+  func.return
+}
+// CHECK: 'torch.cat' needs at least one input

@@ -1,23 +1,34 @@
-"""materialize, the fallback for a `loop.kernel` left in @main (one tileify did not schedule).
+"""tile-loop-kernels: give a `loop.kernel` that no schedule tiled a grid-stride tile.
 
-It is rewritten into an equivalent tile kernel and lowered like any other: each top-level free
-loop nest (its chain of perfectly nested free loops, flattened) becomes a grid-stride
-`tile.strided_for` over all threads of all blocks, whose body recovers the loop indices by
-div/mod and runs the rest of the nest per thread. Top-level constants stay uniform; other
-top-level ops run in every thread.
+Each `loop.kernel` left in a function (one `tileify` did not schedule) becomes an equivalent
+`tile.kernel`, so that the rest of `materialize` lowers it like any other. Its tile has
+`T = min(256, work rounded up to a warp)` threads and `min(4096, ceil(work / T))` blocks, where
+work is the largest number of iterations of a top-level free loop nest. Each top-level free
+loop nest (its chain of perfectly nested free loops, flattened) becomes one
+`tile.strided_for free %flat = %gtid to N step T * blocks` over all threads of all blocks,
+whose body recovers the loop indices by div/mod (`affine.apply`) and runs the rest of the nest
+per thread. Top-level constants stay where they are; other top-level ops run in every thread.
+
+Declines nothing: a kernel already tiled is a `tile.kernel` and is left alone.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import AffineMapAttr, IndexType
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, ModuleOp
 from xdsl.ir import Block, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
-from dpl.dialects import kernel as K
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.dialects.tile import AxisKind
+from dpl.transforms.kernel.lowering import main_funcs
 
 THREADS = 256
 MAX_BLOCKS = 4096
@@ -34,16 +45,10 @@ def _chain(op: loop.ForOp) -> list[loop.ForOp]:
             return chain
 
 
-def _prod(xs) -> int:
-    n = 1
-    for x in xs:
-        n *= x
-    return n
-
-
 def as_tile_kernel(kop: loop.KernelOp) -> tile.KernelOp:
+    """The grid-stride tile kernel that computes what `kop` does."""
     nests = [o for o in kop.body.block.ops if isinstance(o, loop.ForOp) and not o.is_reduce]
-    work = max([_prod(f.extent.data for f in _chain(n)) for n in nests] or [1])
+    work = max([math.prod(f.extent.data for f in _chain(n)) for n in nests] or [1])
     threads = min(THREADS, -(-work // 32) * 32)
     blocks = max(1, min(MAX_BLOCKS, -(-work // threads)))
     body = Block()
@@ -52,10 +57,8 @@ def as_tile_kernel(kop: loop.KernelOp) -> tile.KernelOp:
     t.name_hint, b.name_hint = "t", "b"
     tb = tile_op.body.block
     mapper: dict[SSAValue, SSAValue] = {}
-    flat_start = affine.ApplyOp(
-        [b, t],
-        AffineMapAttr(AffineMap(2, 0, (AffineExpr.dimension(0) * threads + AffineExpr.dimension(1),))),
-    )
+    gtid = AffineExpr.dimension(0) * threads + AffineExpr.dimension(1)
+    flat_start = affine.ApplyOp([b, t], AffineMapAttr(AffineMap(2, 0, (gtid,))))
     flat_start.result.name_hint = "gtid"
     tb.add_op(flat_start)
     for op in kop.body.block.ops:
@@ -68,9 +71,9 @@ def as_tile_kernel(kop: loop.KernelOp) -> tile.KernelOp:
             f = inner.args[0]
             f.name_hint = "flat"
             d0 = AffineExpr.dimension(0)
-            total = _prod(extents)
+            total = math.prod(extents)
             for i, lp in enumerate(chain):
-                stride = _prod(extents[i + 1 :])
+                stride = math.prod(extents[i + 1 :])
                 e = d0 // stride if stride > 1 else d0
                 if stride * extents[i] < total:
                     e = e % extents[i]
@@ -85,15 +88,19 @@ def as_tile_kernel(kop: loop.KernelOp) -> tile.KernelOp:
             tb.add_op(
                 tile.StridedForOp(IterKind.FREE, flat_start.result, total, threads * blocks, inner)
             )
-        elif isinstance(op, loop.YieldOp):
-            continue
-        else:
+        elif not isinstance(op, loop.YieldOp):
             tb.add_op(op.clone(mapper))
     body.add_op(tile_op)
     return tile.KernelOp(kop.sym_name.data, list(kop.ins), list(kop.outs), body)
 
 
-def lower_loop_kernel(kop: loop.KernelOp) -> K.KernelFuncOp:
-    from dpl.transforms.kernel.materialize import KernelLowering
+@dataclass(frozen=True)
+class TileLoopKernels(ModulePass):
+    """Turn each untiled loop.kernel into a grid-stride tile.kernel (materialize's first step)."""
 
-    return KernelLowering(as_tile_kernel(kop)).lower()
+    name = "tile-loop-kernels"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in main_funcs(op):
+            for kop in [k for k in fn.body.walk() if isinstance(k, loop.KernelOp)]:
+                Rewriter.replace_op(kop, as_tile_kernel(kop), [])

@@ -1,0 +1,1167 @@
+"""The ATen ops the frontend converts, and how: `HANDLERS`, the converter's one table.
+
+Each entry maps an ATen op name (`aten::leaky_relu`; an overload such as `aten::max.dim` where
+overloads mean different things) to a handler `(converter, node, *node.args, **node.kwargs)`
+that emits torch-dialect ops and returns the node's value (a list of values for nodes with
+several results, picked by `getitem`). `ENTRIES` keeps, per handler, the torch ops it emits and
+its docstring's first line: docs/frontend.md's op table and the coverage figure
+(`frontend/coverage.py`) are generated from it, and the torch.compile backend's partitioner asks
+the same handlers which nodes dpl takes (`convert.unsupported_reason`).
+
+A handler raises `UnsupportedOpError` (through `c.fail`) for a use it cannot express, e.g.
+dropout in training mode or batch norm with batch statistics; that message is what the user sees.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+from torch import fx
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    f64,
+)
+from xdsl.ir import Attribute, SSAValue
+
+from dpl.dialects import torch as T
+from dpl.frontend.convert import Converter, Handler, bound_args, norm_dim
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One handler: the ATen ops it takes, the torch ops it emits, what it does (its doc)."""
+
+    aten: tuple[str, ...]
+    torch_ops: str
+    note: str
+
+
+HANDLERS: dict[str, Handler] = {}
+ENTRIES: list[Entry] = []
+
+
+def handles(*names: str, to: str = ""):
+    """Register a handler for ATen ops `names` ("leaky_relu" or an overload "max.dim");
+    `to` names the torch ops it emits (for the docs)."""
+
+    def register(fn: Handler) -> Handler:
+        keys = tuple(n if "::" in n else "aten::" + n for n in names)
+        for k in keys:
+            HANDLERS[k] = fn
+        doc = (fn.__doc__ or "").strip().splitlines()
+        ENTRIES.append(Entry(keys, to, doc[0] if doc else ""))
+        return fn
+
+    return register
+
+
+def _f64(v: float) -> FloatAttr:
+    return FloatAttr(float(v), f64)
+
+
+def _bool(v: bool) -> IntegerAttr:
+    return IntegerAttr(int(bool(v)), IntegerType(1))
+
+
+def _dims_attr(dims: Sequence[int]) -> ArrayAttr:
+    return ArrayAttr([IntAttr(d) for d in dims])
+
+
+def _meta(arg):
+    return arg.meta["val"] if isinstance(arg, fx.Node) else arg
+
+
+def _common_elem(c: Converter, a, b) -> Attribute:
+    """The element type PyTorch computes `a op b` in (type promotion of tensors and scalars)."""
+    return c.elem(torch.result_type(_meta(a), _meta(b)))
+
+
+def _operand(c: Converter, arg, elem: Attribute) -> SSAValue:
+    return c.cast(c.value(arg, elem), elem)
+
+
+def _is_int(t: Attribute) -> bool:
+    return isinstance(t, IntegerType)
+
+
+# ----------------------------------------------------------------------------- pointwise
+
+_UNARY = {
+    "neg": T.NegOp, "relu": T.ReluOp, "silu": T.SiluOp, "sigmoid": T.SigmoidOp, "exp": T.ExpOp,
+    "tanh": T.TanhOp, "rsqrt": T.RsqrtOp, "sqrt": T.SqrtOp, "reciprocal": T.ReciprocalOp,
+    "cos": T.CosOp, "sin": T.SinOp, "abs": T.AbsOp, "sign": T.SignOp, "log": T.LogOp,
+    "log1p": T.Log1pOp, "log2": T.Log2Op, "log10": T.Log10Op, "exp2": T.Exp2Op,
+    "expm1": T.Expm1Op, "erf": T.ErfOp, "floor": T.FloorOp, "ceil": T.CeilOp,
+    "trunc": T.TruncOp, "fix": T.TruncOp, "tan": T.TanOp, "atan": T.AtanOp, "asin": T.AsinOp,
+    "acos": T.AcosOp, "sinh": T.SinhOp, "cosh": T.CoshOp, "asinh": T.AsinhOp,
+    "acosh": T.AcoshOp, "atanh": T.AtanhOp, "mish": T.MishOp, "hardsigmoid": T.HardsigmoidOp,
+    "hardswish": T.HardswishOp,
+}  # fmt: skip
+#: Float-only math: an integer input computes in the default float type (PyTorch's promotion).
+_FLOAT_ONLY = {"silu", "sigmoid", "exp", "tanh", "rsqrt", "sqrt", "reciprocal", "cos", "sin",
+               "log", "log1p", "log2", "log10", "exp2", "expm1", "erf", "tan", "atan", "asin",
+               "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "mish", "hardsigmoid",
+               "hardswish"}  # fmt: skip
+
+
+def _unary(op_cls, float_only: bool):
+    def handler(c: Converter, node, x, *rest, **kw):
+        t = c.out_type()
+        if float_only and _is_int(t.element_type):
+            raise c.fail(f"unsupported {node.target} with an integer result")
+        return c.emit(op_cls.create_from([c.cast(c.value(x), t.element_type)], t))
+
+    handler.__doc__ = "Elementwise (an integer input of a float op computes in float)."
+    return handler
+
+
+for _name, _cls in _UNARY.items():
+    handles(_name, to=_cls.name)(_unary(_cls, _name in _FLOAT_ONLY))
+
+
+@handles("gelu", to="torch.gelu")
+def _gelu(c: Converter, node, x, approximate="none"):
+    """`approximate` none (erf) or tanh."""
+    t = c.out_type()
+    attr = T.GeluApproximateAttr(T.GeluApproximate(approximate))
+    return c.emit(T.GeluOp.create_from([c.value(x)], t, {"approximate": attr}))
+
+
+@handles("round", to="torch.round")
+def _round(c: Converter, node, x, *, decimals=0):
+    """Half to even, with `decimals` as ATen computes it."""
+    t = c.out_type()
+    return c.emit(T.RoundOp.create_from([c.value(x)], t, {"decimals": IntAttr(int(decimals))}))
+
+
+@handles("leaky_relu", to="torch.leaky_relu")
+def _leaky_relu(c: Converter, node, x, negative_slope=0.01):
+    """`negative_slope` kept as a property."""
+    t = c.out_type()
+    props = {"negative_slope": _f64(negative_slope)}
+    return c.emit(T.LeakyReluOp.create_from([c.value(x)], t, props))
+
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _elu(c: Converter, x, alpha: float, scale: float, input_scale: float):
+    t = c.out_type()
+    props = {"alpha": _f64(alpha), "scale": _f64(scale), "input_scale": _f64(input_scale)}
+    return c.emit(T.EluOp.create_from([c.value(x)], t, props))
+
+
+@handles("elu", to="torch.elu")
+def _elu_handler(c: Converter, node, x, alpha=1.0, scale=1.0, input_scale=1.0):
+    """`alpha`, `scale`, `input_scale` kept."""
+    return _elu(c, x, alpha, scale, input_scale)
+
+
+@handles("selu", to="torch.elu")
+def _selu(c: Converter, node, x):
+    """elu with SELU's alpha and scale."""
+    return _elu(c, x, SELU_ALPHA, SELU_SCALE, 1.0)
+
+
+@handles("celu", to="torch.elu")
+def _celu(c: Converter, node, x, alpha=1.0):
+    """elu(alpha, scale 1, input_scale 1/alpha), as ATen defines celu."""
+    if alpha == 0:
+        raise c.fail("unsupported celu with alpha = 0")
+    return _elu(c, x, alpha, 1.0, 1.0 / alpha)
+
+
+@handles("softplus", to="torch.softplus")
+def _softplus(c: Converter, node, x, beta=1.0, threshold=20.0):
+    """`beta` and `threshold` kept."""
+    t = c.out_type()
+    props = {"beta": _f64(beta), "threshold": _f64(threshold)}
+    return c.emit(T.SoftplusOp.create_from([c.value(x)], t, props))
+
+
+def _hardtanh(c: Converter, x, lo: float, hi: float):
+    t = c.out_type()
+    props = {"min_val": _f64(lo), "max_val": _f64(hi)}
+    return c.emit(T.HardtanhOp.create_from([c.value(x)], t, props))
+
+
+@handles("hardtanh", to="torch.hardtanh")
+def _hardtanh_handler(c: Converter, node, x, min_val=-1.0, max_val=1.0):
+    """`min_val`, `max_val` kept (nn.ReLU6 is hardtanh 0..6)."""
+    if min_val > max_val:
+        raise c.fail(f"unsupported hardtanh with min_val {min_val} > max_val {max_val}")
+    return _hardtanh(c, x, min_val, max_val)
+
+
+@handles("relu6", to="torch.hardtanh")
+def _relu6(c: Converter, node, x, *_):
+    """hardtanh 0..6."""
+    return _hardtanh(c, x, 0.0, 6.0)
+
+
+def _clamp(c: Converter, x, lo, hi):
+    t = c.out_type()
+    bounds = [_operand(c, b, t.element_type) for b in (lo, hi) if b is not None]
+    if not bounds:
+        raise c.fail("unsupported clamp without a bound")
+    props = {"has_min": _bool(lo is not None)}
+    return c.emit(T.ClampOp.create_from([c.cast(c.value(x), t.element_type), *bounds], t, props))
+
+
+@handles("clamp", "clip", to="torch.clamp")
+def _clamp_handler(c: Converter, node, x, min=None, max=None):
+    """Scalar or tensor bounds (broadcast), either may be absent."""
+    return _clamp(c, x, min, max)
+
+
+@handles("clamp_min", to="torch.clamp")
+def _clamp_min(c: Converter, node, x, min):
+    """A min-only clamp."""
+    return _clamp(c, x, min, None)
+
+
+@handles("clamp_max", to="torch.clamp")
+def _clamp_max(c: Converter, node, x, max):
+    """A max-only clamp."""
+    return _clamp(c, x, None, max)
+
+
+_BINARY = {
+    "add": T.AddOp, "sub": T.SubOp, "mul": T.MulOp, "div": T.DivOp, "pow": T.PowOp,
+    "maximum": T.MaximumOp, "minimum": T.MinimumOp, "fmod": T.FmodOp,
+    "remainder": T.RemainderOp, "atan2": T.Atan2Op, "max.other": T.MaximumOp,
+    "min.other": T.MinimumOp,
+}  # fmt: skip
+_FLOAT_BINARY = {"pow", "atan2", "div"}
+
+
+def _binary(op_cls, swap: bool = False, float_only: bool = False):
+    def handler(c: Converter, node, lhs, rhs, alpha=1, rounding_mode=None):
+        t = c.out_type()
+        if float_only and _is_int(t.element_type):
+            raise c.fail(f"unsupported {node.target} on integer tensors")
+        a, b = _operand(c, lhs, t.element_type), _operand(c, rhs, t.element_type)
+        if alpha != 1:
+            b = c.emit(T.MulOp.create_from([b, c.constant(alpha, t.element_type)], b.type))
+        if swap:
+            a, b = b, a
+        out = c.emit(op_cls.create_from([a, b], t))
+        if rounding_mode is None:
+            return out
+        if _is_int(t.element_type):
+            raise c.fail(f"unsupported integer div with rounding_mode='{rounding_mode}'")
+        rounded = {"trunc": T.TruncOp, "floor": T.FloorOp}[rounding_mode]
+        return c.emit(rounded.create_from([out], t))
+
+    handler.__doc__ = "Elementwise with broadcasting; Python scalars become 0-d constants."
+    return handler
+
+
+for _name, _cls in _BINARY.items():
+    handles(_name, to=_cls.name)(_binary(_cls, float_only=_name in _FLOAT_BINARY))
+handles("rsub", to="torch.sub")(_binary(T.SubOp, swap=True))
+
+
+@handles("floor_divide", to="torch.div, torch.floor")
+def _floor_divide(c: Converter, node, lhs, rhs):
+    """Floats only: floor(a / b)."""
+    return _binary(T.DivOp, float_only=True)(c, node, lhs, rhs, rounding_mode="floor")
+
+
+_COMPARE = {
+    "eq": T.EqOp, "ne": T.NeOp, "lt": T.LtOp, "le": T.LeOp, "gt": T.GtOp, "ge": T.GeOp,
+    "greater": T.GtOp, "less": T.LtOp, "greater_equal": T.GeOp, "less_equal": T.LeOp,
+    "not_equal": T.NeOp, "logical_and": T.LogicalAndOp, "logical_or": T.LogicalOrOp,
+    "logical_xor": T.LogicalXorOp,
+}  # fmt: skip
+
+
+def _compare(op_cls):
+    def handler(c: Converter, node, lhs, rhs):
+        elem = _common_elem(c, lhs, rhs)
+        a, b = _operand(c, lhs, elem), _operand(c, rhs, elem)
+        return c.emit(op_cls.create_from([a, b], c.out_type()))
+
+    handler.__doc__ = "A bool tensor; operands promoted to one type first (PyTorch's rules)."
+    return handler
+
+
+for _name, _cls in _COMPARE.items():
+    handles(_name, to=_cls.name)(_compare(_cls))
+
+_BITWISE = {
+    "bitwise_and": T.BitwiseAndOp, "bitwise_or": T.BitwiseOrOp, "bitwise_xor": T.BitwiseXorOp,
+    "__and__": T.BitwiseAndOp, "__or__": T.BitwiseOrOp, "__xor__": T.BitwiseXorOp,
+}  # fmt: skip
+
+for _name, _cls in _BITWISE.items():
+    handles(_name, to=_cls.name)(_binary(_cls))
+
+
+@handles("bitwise_not", to="torch.bitwise_not")
+def _bitwise_not(c: Converter, node, x):
+    """bool (logical not) or integer tensors."""
+    t = c.out_type()
+    if not _is_int(t.element_type):
+        raise c.fail("unsupported bitwise_not of a float tensor")
+    return c.emit(T.BitwiseNotOp.create_from([c.value(x)], t))
+
+
+def _predicate(op_cls):
+    def handler(c: Converter, node, x):
+        return c.emit(op_cls.create_from([c.value(x)], c.out_type()))
+
+    handler.__doc__ = "A bool tensor."
+    return handler
+
+
+for _name, _cls in {"isnan": T.IsnanOp, "isinf": T.IsinfOp, "logical_not": T.LogicalNotOp}.items():
+    handles(_name, to=_cls.name)(_predicate(_cls))
+
+
+def _where(c: Converter, cond, a, b):
+    t = c.out_type()
+    mask = c.cast(c.value(cond), IntegerType(1))
+    return c.emit(
+        T.WhereOp.create_from([mask, _operand(c, a, t.element_type), _operand(c, b, t.element_type)], t)
+    )
+
+
+@handles("where", to="torch.where")
+def _where_handler(c: Converter, node, cond, a=None, b=None):
+    """Tensor or scalar branches, broadcast with the bool condition."""
+    if a is None or b is None:
+        raise c.fail("unsupported where(cond) with one argument (data-dependent shape)")
+    return _where(c, cond, a, b)
+
+
+@handles("masked_fill", to="torch.where")
+def _masked_fill(c: Converter, node, x, mask, value):
+    """where(mask, value, x)."""
+    return _where(c, mask, value, x)
+
+
+@handles("addmm", to="torch.matmul, torch.mul, torch.add")
+def _addmm(c: Converter, node, bias, m1, m2, *, beta=1, alpha=1):
+    """beta * bias + alpha * (m1 @ m2)."""
+    t = c.out_type()
+    mm = c.emit(T.MatmulOp.create_from([c.value(m1), c.value(m2)], t))
+    if alpha != 1:
+        mm = c.emit(T.MulOp.create_from([mm, c.constant(alpha, t.element_type)], t))
+    b = c.value(bias)
+    if beta == 0:
+        return mm
+    if beta != 1:
+        b = c.emit(T.MulOp.create_from([b, c.constant(beta, t.element_type)], b.type))
+    return c.emit(T.AddOp.create_from([mm, b], t))
+
+
+# ----------------------------------------------------------------------------- reductions
+
+
+def _dims(c: Converter, x, dim) -> list[int]:
+    rank = c.rank(x)
+    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+        return list(range(rank))
+    if isinstance(dim, int):
+        dim = [dim]
+    return sorted(norm_dim(d, rank) for d in dim)
+
+
+def _reduce_op(c: Converter, op_cls, x, dims, keepdim, t: TensorType, extra=None):
+    props = {"dims": _dims_attr(dims), "keepdim": _bool(keepdim), **(extra or {})}
+    return c.emit(op_cls.create_from([c.cast(c.value(x), t.element_type)], t, props))
+
+
+def _reduce(op_cls):
+    def handler(c: Converter, node, x, dim=None, keepdim=False, *, dtype=None):
+        t = c.out_type()
+        return _reduce_op(c, op_cls, x, _dims(c, x, dim), keepdim, t)
+
+    handler.__doc__ = "Over `dim` (all dims when absent), keepdim."
+    return handler
+
+
+for _name, _cls in {"mean": T.MeanOp, "sum": T.SumOp, "amax": T.AmaxOp, "amin": T.AminOp,
+                    "logsumexp": T.LogsumexpOp, "any": T.AnyOp, "all": T.AllOp}.items():
+    handles(_name, to=_cls.name)(_reduce(_cls))
+
+
+@handles("prod", to="torch.prod")
+def _prod(c: Converter, node, x, dim=None, keepdim=False, *, dtype=None):
+    """torch.prod over one dim or all."""
+    if isinstance(dim, torch.dtype):  # prod.default(x, dtype)
+        dim = None
+    return _reduce_op(c, T.ProdOp, x, _dims(c, x, dim), keepdim, c.out_type())
+
+
+def _var_like(op_cls):
+    def handler(c: Converter, node, *args, **kwargs):
+        a = bound_args(node)
+        correction = a.get("correction")
+        if correction is None:
+            correction = 1 if a.get("unbiased", True) in (True, None) else 0
+        t = c.out_type()
+        if _is_int(t.element_type):
+            raise c.fail(f"unsupported {node.target} of an integer tensor")
+        x = a["self"]
+        dims = _dims(c, x, a.get("dim"))
+        extra = {"correction": _f64(correction)}
+        return _reduce_op(c, op_cls, x, dims, bool(a.get("keepdim") or False), t, extra)
+
+    handler.__doc__ = "With `correction` (or `unbiased`), over `dim` or all dims."
+    return handler
+
+
+handles("var", to="torch.var")(_var_like(T.VarOp))
+handles("std", to="torch.std")(_var_like(T.StdOp))
+
+
+@handles("linalg_vector_norm", "norm", to="torch.vector_norm")
+def _vector_norm(c: Converter, node, *args, **kwargs):
+    """`ord` (or `p`) 2, 1, inf, -inf, 0 or any other p; over `dim` or all dims."""
+    a = bound_args(node)
+    ord_ = a.get("ord", a.get("p"))
+    ord_ = 2.0 if ord_ is None else ord_
+    if isinstance(ord_, str):
+        raise c.fail(f"unsupported norm p='{ord_}'")
+    x = a["self"]
+    t = c.out_type()
+    dims = _dims(c, x, a.get("dim"))
+    extra = {"ord": _f64(float(ord_))}
+    return _reduce_op(c, T.VectorNormOp, x, dims, bool(a.get("keepdim") or False), t, extra)
+
+
+def _arg_reduce(c: Converter, op_cls, x, dim, keepdim, t: TensorType):
+    dims = _dims(c, x, dim)
+    props = {"dims": _dims_attr(dims), "keepdim": _bool(keepdim)}
+    return c.emit(op_cls.create_from([c.value(x)], t, props))
+
+
+@handles("argmax", to="torch.argmax")
+def _argmax(c: Converter, node, x, dim=None, keepdim=False):
+    """First index of the maximum along `dim` (row-major over all dims when absent)."""
+    return _arg_reduce(c, T.ArgmaxOp, x, dim, keepdim, c.out_type())
+
+
+@handles("argmin", to="torch.argmin")
+def _argmin(c: Converter, node, x, dim=None, keepdim=False):
+    """First index of the minimum."""
+    return _arg_reduce(c, T.ArgminOp, x, dim, keepdim, c.out_type())
+
+
+def _extreme_dim(value_cls, index_cls):
+    def handler(c: Converter, node, x, dim, keepdim=False):
+        values = _reduce_op(c, value_cls, x, _dims(c, x, dim), keepdim, c.out_type(0))
+        indices = _arg_reduce(c, index_cls, x, dim, keepdim, c.out_type(1))
+        return [values, indices]
+
+    handler.__doc__ = "(values, indices) along `dim`: the first index of the extreme."
+    return handler
+
+
+handles("max.dim", to="torch.amax, torch.argmax")(_extreme_dim(T.AmaxOp, T.ArgmaxOp))
+handles("min.dim", to="torch.amin, torch.argmin")(_extreme_dim(T.AminOp, T.ArgminOp))
+
+
+@handles("max", to="torch.amax")
+def _max_all(c: Converter, node, x):
+    """The maximum of all elements."""
+    return _reduce_op(c, T.AmaxOp, x, _dims(c, x, None), False, c.out_type())
+
+
+@handles("min", to="torch.amin")
+def _min_all(c: Converter, node, x):
+    """The minimum of all elements."""
+    return _reduce_op(c, T.AminOp, x, _dims(c, x, None), False, c.out_type())
+
+
+def _softmax_like(op_cls):
+    def handler(c: Converter, node, x, dim, dtype_or_half=None):
+        t = c.out_type()
+        d = norm_dim(dim, c.rank(x))
+        return c.emit(
+            op_cls.create_from([c.cast(c.value(x), t.element_type)], t, {"dim": IntAttr(d)})
+        )
+
+    handler.__doc__ = "Along `dim`."
+    return handler
+
+
+handles("softmax", "_softmax", "_safe_softmax", to="torch.softmax")(_softmax_like(T.SoftmaxOp))
+handles("log_softmax", "_log_softmax", to="torch.log_softmax")(_softmax_like(T.LogSoftmaxOp))
+
+
+# ----------------------------------------------------------------------------- normalisation
+
+
+def _norm_props(normalized_shape, eps) -> dict[str, Attribute]:
+    return {"normalized_rank": IntAttr(len(normalized_shape)), "eps": _f64(eps)}
+
+
+@handles("rms_norm", to="torch.rms_norm")
+def _rms_norm(c: Converter, node, x, normalized_shape, weight=None, eps=None):
+    """eps defaults to the dtype's machine epsilon, as PyTorch's."""
+    t = c.out_type()
+    if eps is None:
+        eps = torch.finfo(node.args[0].meta["val"].dtype).eps
+    operands = [c.value(x)] + ([c.value(weight)] if weight is not None else [])
+    return c.emit(T.RmsNormOp.create_from(operands, t, _norm_props(normalized_shape, eps)))
+
+
+def _layer_norm_op(c: Converter, x, normalized_shape, weight, bias, eps, t: TensorType):
+    operands = [c.value(x)]
+    if weight is None and bias is not None:
+        operands.append(c.constant(1.0, t.element_type, normalized_shape))
+    elif weight is not None:
+        operands.append(c.value(weight))
+    if bias is not None:
+        operands.append(c.value(bias))
+    return c.emit(T.LayerNormOp.create_from(operands, t, _norm_props(normalized_shape, eps)))
+
+
+@handles("layer_norm", to="torch.layer_norm")
+def _layer_norm(c: Converter, node, x, normalized_shape, weight=None, bias=None, eps=1e-5, *_):
+    """Bias without weight: the weight is a ones constant."""
+    return _layer_norm_op(c, x, normalized_shape, weight, bias, eps, c.out_type())
+
+
+@handles("native_layer_norm", to="torch.layer_norm")
+def _native_layer_norm(c: Converter, node, x, normalized_shape, weight, bias, eps):
+    """Its output only (not the saved mean / rstd)."""
+    return [_layer_norm_op(c, x, normalized_shape, weight, bias, eps, c.out_type(0)), None, None]
+
+
+def _group_norm_op(c: Converter, x, groups, weight, bias, eps, t: TensorType):
+    operands = [c.value(x)]
+    if weight is None and bias is not None:
+        operands.append(c.constant(1.0, t.element_type, [c.shape(x)[1]]))
+    elif weight is not None:
+        operands.append(c.value(weight))
+    if bias is not None:
+        operands.append(c.value(bias))
+    props = {"num_groups": IntAttr(int(groups)), "eps": _f64(eps)}
+    return c.emit(T.GroupNormOp.create_from(operands, t, props))
+
+
+@handles("group_norm", to="torch.group_norm")
+def _group_norm(c: Converter, node, x, num_groups, weight=None, bias=None, eps=1e-5, *_):
+    """Groups of channels (dim 1) normalised over their channels and trailing dims."""
+    return _group_norm_op(c, x, num_groups, weight, bias, eps, c.out_type())
+
+
+@handles("native_group_norm", to="torch.group_norm")
+def _native_group_norm(c: Converter, node, x, weight, bias, n, channels, hw, group, eps):
+    """Its output only (not the saved mean / rstd)."""
+    return [_group_norm_op(c, x, group, weight, bias, eps, c.out_type(0)), None, None]
+
+
+def _batch_norm_op(c: Converter, x, weight, bias, mean, var, eps, t: TensorType):
+    if mean is None or var is None:
+        raise c.fail("unsupported batch_norm with batch statistics (no running stats)")
+    operands = [c.value(x), c.value(mean), c.value(var)]
+    if weight is None and bias is not None:
+        operands.append(c.constant(1.0, t.element_type, [c.shape(x)[1]]))
+    elif weight is not None:
+        operands.append(c.value(weight))
+    if bias is not None:
+        operands.append(c.value(bias))
+    return c.emit(T.BatchNormOp.create_from(operands, t, {"eps": _f64(eps)}))
+
+
+@handles("batch_norm", to="torch.batch_norm")
+def _batch_norm(c: Converter, node, x, weight, bias, mean, var, training, momentum, eps, *_):
+    """Inference mode (running statistics) only."""
+    if training:
+        raise c.fail("unsupported batch_norm in training mode (call .eval() first)")
+    return _batch_norm_op(c, x, weight, bias, mean, var, eps, c.out_type())
+
+
+@handles("_native_batch_norm_legit_no_training", to="torch.batch_norm")
+def _batch_norm_no_training(c: Converter, node, x, weight, bias, mean, var, momentum, eps):
+    """Core ATen's inference batch norm; its output only."""
+    return [_batch_norm_op(c, x, weight, bias, mean, var, eps, c.out_type(0)), None, None]
+
+
+# ----------------------------------------------------------------------------- contractions
+
+
+@handles("linear", to="torch.linear")
+def _linear(c: Converter, node, x, weight, bias=None):
+    """x @ weight^T (+ bias)."""
+    operands = [c.value(x), c.value(weight)] + ([c.value(bias)] if bias is not None else [])
+    return c.emit(T.LinearOp.create_from(operands, c.out_type()))
+
+
+@handles("matmul", "mm", "bmm", to="torch.matmul")
+def _matmul(c: Converter, node, a, b):
+    """Batch broadcasting and 1-d operands as torch.matmul."""
+    t = c.out_type()
+    return c.emit(T.MatmulOp.create_from([c.value(a), c.value(b)], t))
+
+
+@handles("scaled_dot_product_attention", to="torch.scaled_dot_product_attention")
+def _sdpa(
+    c: Converter, node, q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, *,
+    scale=None, enable_gqa=False,
+):
+    """dropout_p = 0; a float mask, or a constant bool mask (the causal one becomes is_causal)."""
+    if dropout_p:
+        raise c.fail(f"unsupported scaled_dot_product_attention dropout_p={dropout_p}")
+    t = c.out_type()
+    operands = [c.value(q), c.value(k), c.value(v)]
+    if attn_mask is not None and attn_mask.meta["val"].dtype == torch.bool:
+        if attn_mask not in c.consts:
+            raise c.fail("unsupported input-dependent boolean attn_mask in scaled_dot_product_attention")
+        mask = c.consts[attn_mask]
+        L, S = c.shape(q)[-2], c.shape(k)[-2]
+        if not is_causal and torch.equal(
+            torch.broadcast_to(mask, (*mask.shape[:-2], L, S)),
+            torch.ones(L, S, dtype=torch.bool).tril().expand(*mask.shape[:-2], L, S),
+        ):
+            is_causal, attn_mask = True, None  # the causal mask HF builds: use the flag
+        else:
+            additive = torch.zeros(mask.shape, dtype=torch.float64).masked_fill(~mask, -1e30)
+            operands.append(c.constant(additive.numpy(), t.element_type, mask.shape, f"{node.name}_mask"))
+            attn_mask = None
+    if attn_mask is not None:
+        operands.append(c.cast(c.value(attn_mask), t.element_type))
+    if scale is None:
+        scale = 1.0 / math.sqrt(c.shape(q)[-1])
+    props = {
+        "is_causal": _bool(is_causal),
+        "scale": _f64(scale),
+        "enable_gqa": _bool(enable_gqa),
+    }
+    return c.emit(T.ScaledDotProductAttentionOp.create_from(operands, t, props))
+
+
+# ----------------------------------------------------------------------------- shape ops
+
+
+@handles("view", "reshape", "_unsafe_view", "flatten", "squeeze", "unflatten", "view_as",
+         "reshape_as", to="torch.reshape")
+def _reshape(c: Converter, node, x, *_, **__):
+    """The result type's shape (-1 resolved); a no-op where shapes agree."""
+    t = c.out_type()
+    v = c.value(x)
+    if v.type == t:
+        return v
+    return c.emit(T.ReshapeOp.create_from([v], t))
+
+
+@handles("contiguous", "clone", "detach", "alias", "lift_fresh_copy", "dropout",
+         "feature_dropout", "alpha_dropout", to="(removed)")
+def _identity(c: Converter, node, x, *rest, **kw):
+    """No-ops in inference (dropout in eval mode)."""
+    if "dropout" in str(node.target) and len(rest) > 1 and rest[1]:
+        raise c.fail("unsupported dropout in training mode (call .eval() first)")
+    return c.cast(c.value(x), c.out_type().element_type)
+
+
+@handles("to", "_to_copy", "type_as", to="torch.to_dtype")
+def _to(c: Converter, node, x, *rest, **kw):
+    """A dtype change (removed where the dtype stays)."""
+    return c.cast(c.value(x), c.out_type().element_type)
+
+
+@handles("_assert_tensor_metadata", "_assert_scalar", "sym_constrain_range_for_size",
+         to="(removed)")
+def _skip(c: Converter, node, *args, **kw):
+    """Export's shape assertions."""
+    return None
+
+
+@handles("transpose", to="torch.transpose")
+def _transpose(c: Converter, node, x, dim0, dim1):
+    """Two dims swapped."""
+    r = c.rank(x)
+    props = {"dim0": IntAttr(norm_dim(dim0, r)), "dim1": IntAttr(norm_dim(dim1, r))}
+    return c.emit(T.TransposeOp.create_from([c.value(x)], c.out_type(), props))
+
+
+@handles("t", "numpy_T", to="torch.permute")
+def _t(c: Converter, node, x):
+    """All dims reversed."""
+    if c.rank(x) < 2:
+        return c.value(x)
+    dims = _dims_attr(list(reversed(range(c.rank(x)))))
+    return c.emit(T.PermuteOp.create_from([c.value(x)], c.out_type(), {"dims": dims}))
+
+
+@handles("permute", to="torch.permute")
+def _permute(c: Converter, node, x, dims):
+    """dims normalised to non-negative."""
+    r = c.rank(x)
+    attr = _dims_attr([norm_dim(d, r) for d in dims])
+    return c.emit(T.PermuteOp.create_from([c.value(x)], c.out_type(), {"dims": attr}))
+
+
+@handles("unsqueeze", to="torch.unsqueeze")
+def _unsqueeze(c: Converter, node, x, dim):
+    """A unit dim inserted."""
+    d = norm_dim(dim, c.rank(x) + 1)
+    return c.emit(T.UnsqueezeOp.create_from([c.value(x)], c.out_type(), {"dim": IntAttr(d)}))
+
+
+@handles("expand", "expand_as", "broadcast_to", to="torch.expand")
+def _expand(c: Converter, node, x, *_, **__):
+    """Broadcast to the result shape."""
+    t = c.out_type()
+    v = c.value(x)
+    return v if v.type == t else c.emit(T.ExpandOp.create_from([v], t))
+
+
+def _slice_op(c: Converter, v: SSAValue, shape, dim, start, end, step, t: TensorType):
+    size = shape[dim]
+    start = 0 if start is None else start
+    end = size if end is None else end
+    start = max(0, min(size, start + size if start < 0 else start))
+    end = max(start, min(size, end + size if end < 0 else end))
+    props = {"dim": IntAttr(dim), "start": IntAttr(start), "end": IntAttr(end), "step": IntAttr(step)}
+    return c.emit(T.SliceOp.create_from([v], t, props))
+
+
+def _slice_value(c: Converter, v: SSAValue, dim: int, start: int, end: int) -> SSAValue:
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    if start == 0 and end == shape[dim]:
+        return v
+    out = list(shape)
+    out[dim] = end - start
+    return _slice_op(c, v, shape, dim, start, end, 1, TensorType(t.element_type, out))
+
+
+@handles("slice", to="torch.slice")
+def _slice(c: Converter, node, x, dim=0, start=None, end=None, step=1):
+    """Bounds clamped as Python's; a full slice is removed."""
+    shape = c.shape(x)
+    d = norm_dim(dim, len(shape))
+    t = c.out_type()
+    if start in (None, 0) and end in (None,) or (start in (None, 0) and end >= shape[d] and step == 1):
+        return c.value(x)
+    return _slice_op(c, c.value(x), shape, d, start, end, step, t)
+
+
+@handles("select", to="torch.slice, torch.reshape")
+def _select(c: Converter, node, x, dim, index):
+    """One index along a dim: a slice and a reshape."""
+    shape = c.shape(x)
+    d = norm_dim(dim, len(shape))
+    i = norm_dim(index, shape[d])
+    kept = list(shape)
+    kept[d] = 1
+    t = c.out_type()
+    s = _slice_op(c, c.value(x), shape, d, i, i + 1, 1, TensorType(t.element_type, kept))
+    return c.emit(T.ReshapeOp.create_from([s], t))
+
+
+def _split_at(c: Converter, x, sizes: Sequence[int], dim: int) -> list[SSAValue]:
+    shape = c.shape(x)
+    d = norm_dim(dim, len(shape))
+    v = c.value(x)
+    out, start = [], 0
+    for n in sizes:
+        out.append(_slice_value(c, v, d, start, start + n))
+        start += n
+    return out
+
+
+@handles("split", "split_with_sizes", to="torch.slice")
+def _split(c: Converter, node, x, split_size, dim=0):
+    """Slices along `dim`, picked by getitem."""
+    size = c.shape(x)[norm_dim(dim, c.rank(x))]
+    if isinstance(split_size, int):
+        sizes = [min(split_size, size - s) for s in range(0, size, split_size)] or [0]
+    else:
+        sizes = list(split_size)
+    return _split_at(c, x, sizes, dim)
+
+
+@handles("chunk", to="torch.slice")
+def _chunk(c: Converter, node, x, chunks, dim=0):
+    """Slices of ceil(size / chunks) along `dim`."""
+    size = c.shape(x)[norm_dim(dim, c.rank(x))]
+    step = -(-size // chunks)
+    return _split_at(c, x, [min(step, size - s) for s in range(0, size, step)], dim)
+
+
+@handles("unbind", to="torch.slice, torch.reshape")
+def _unbind(c: Converter, node, x, dim=0):
+    """Each index along `dim`, that dim dropped."""
+    shape = c.shape(x)
+    d = norm_dim(dim, len(shape))
+    out_shape = [n for i, n in enumerate(shape) if i != d]
+    parts = _split_at(c, x, [1] * shape[d], d)
+    return [c.emit(T.ReshapeOp.create_from([p], TensorType(p.type.element_type, out_shape)))  # type: ignore[attr-defined]
+            for p in parts]
+
+
+@handles("cat", "concat", to="torch.cat")
+def _cat(c: Converter, node, tensors, dim=0):
+    """Empty operands dropped; operands promoted to the result type."""
+    t = c.out_type()
+    tensors = [x for x in tensors if 0 not in c.shape(x)]
+    d = norm_dim(dim, c.rank(tensors[0]))
+    operands = [c.cast(c.value(x), t.element_type) for x in tensors]
+    return c.emit(T.CatOp.create_from(operands, t, {"dim": IntAttr(d)}))
+
+
+@handles("stack", to="torch.unsqueeze, torch.cat")
+def _stack(c: Converter, node, tensors, dim=0):
+    """Each operand unsqueezed at `dim`, then concatenated."""
+    t = c.out_type()
+    d = norm_dim(dim, c.rank(tensors[0]) + 1)
+    parts = []
+    for x in tensors:
+        shape = list(c.shape(x))
+        shape.insert(d, 1)
+        v = c.cast(c.value(x), t.element_type)
+        parts.append(c.emit(T.UnsqueezeOp.create_from([v], TensorType(t.element_type, shape), {"dim": IntAttr(d)})))
+    if len(parts) == 1:
+        return parts[0]
+    return c.emit(T.CatOp.create_from(parts, t, {"dim": IntAttr(d)}))
+
+
+@handles("constant_pad_nd", "pad", to="torch.slice, torch.cat")
+def _pad(c: Converter, node, x, pad, mode="constant", value=None):
+    """Constant padding: constant blocks concatenated (negative pads slice).
+
+    `pad` lists (left, right) pairs from the last dim backwards, as F.pad."""
+    if mode != "constant":
+        raise c.fail(f"unsupported pad mode '{mode}'")
+    t = c.out_type()
+    v = c.cast(c.value(x), t.element_type)
+    value = 0 if value is None else value
+    shape = list(c.shape(x))
+    for i in range(len(pad) // 2):
+        d = len(shape) - 1 - i
+        lo, hi = int(pad[2 * i]), int(pad[2 * i + 1])
+        v = _slice_value(c, v, d, max(0, -lo), shape[d] - max(0, -hi))
+        shape[d] -= max(0, -lo) + max(0, -hi)
+        parts = [v]
+        for n, front in ((max(0, lo), True), (max(0, hi), False)):
+            if n:
+                block = list(shape)
+                block[d] = n
+                const = c.constant(value, t.element_type, block)
+                parts.insert(0, const) if front else parts.append(const)
+        if len(parts) > 1:
+            shape[d] += max(0, lo) + max(0, hi)
+            v = c.emit(T.CatOp.create_from(parts, TensorType(t.element_type, shape), {"dim": IntAttr(d)}))
+    return v
+
+
+@handles("repeat", to="torch.reshape, torch.expand")
+def _repeat(c: Converter, node, x, repeats):
+    """Tiling: x viewed as [1, a, 1, b, ...], expanded to [r0, a, r1, b, ...], reshaped."""
+    t = c.out_type()
+    shape = list(c.shape(x))
+    shape = [1] * (len(repeats) - len(shape)) + shape
+    inter = [n for s in shape for n in (1, s)]
+    big = [n for r, s in zip(repeats, shape) for n in (r, s)]
+    v = c.emit(T.ReshapeOp.create_from([c.value(x)], TensorType(t.element_type, inter)))
+    v = c.emit(T.ExpandOp.create_from([v], TensorType(t.element_type, big)))
+    return c.emit(T.ReshapeOp.create_from([v], t))
+
+
+@handles("flip", to="torch.flip")
+def _flip(c: Converter, node, x, dims):
+    """Reversed along `dims`."""
+    attr = _dims_attr(sorted(norm_dim(d, c.rank(x)) for d in dims))
+    return c.emit(T.FlipOp.create_from([c.value(x)], c.out_type(), {"dims": attr}))
+
+
+@handles("embedding", to="torch.embedding")
+def _embedding(c: Converter, node, weight, indices, *rest):
+    """Rows of the table (padding_idx only matters for training)."""
+    return c.emit(T.EmbeddingOp.create_from([c.value(weight), c.value(indices)], c.out_type()))
+
+
+@handles("index_select", to="torch.index_select")
+def _index_select(c: Converter, node, x, dim, index):
+    """Slices along `dim` picked by a 1-d index tensor."""
+    d = norm_dim(dim, c.rank(x))
+    return c.emit(T.IndexSelectOp.create_from([c.value(x), c.value(index)], c.out_type(), {"dim": IntAttr(d)}))
+
+
+@handles("zeros_like", "ones_like", "full_like", "empty_like", "fill", "new_zeros",
+         "new_ones", "new_full", "new_empty", "scalar_tensor", "full", "zeros", "ones",
+         to="torch.constant")
+def _filled(c: Converter, node, *args, **kwargs):
+    """A constant of the result's shape (empty_like and new_empty: zeros)."""
+    name = node.target._schema.name.split("::")[1]  # type: ignore[union-attr]
+    a = bound_args(node)
+    value = {"zeros_like": 0, "ones_like": 1, "empty_like": 0, "new_zeros": 0, "new_ones": 1,
+             "new_empty": 0, "zeros": 0, "ones": 1}.get(name)  # fmt: skip
+    if value is None:
+        value = a.get("fill_value", a.get("value", a.get("s")))
+    if isinstance(value, fx.Node):
+        raise c.fail(f"unsupported {node.target} with a tensor fill value")
+    t = c.out_type()
+    return c.constant(value, t.element_type, t.get_shape())
+
+
+# ----------------------------------------------------------------------------- compositions
+# ATen ops without a torch op of their own: each handler writes them with the ops above.
+
+
+def _scalar_where(c: Converter, cond: SSAValue, a: SSAValue, b: SSAValue, t: TensorType) -> SSAValue:
+    return c.emit(T.WhereOp.create_from([cond, a, b], t))
+
+
+def _bool_type(t: TensorType) -> TensorType:
+    return TensorType(IntegerType(1), t.get_shape())
+
+
+@handles("hardshrink", to="torch.abs, torch.gt, torch.where")
+def _hardshrink(c: Converter, node, x, lambd=0.5):
+    """where(abs(x) > lambd, x, 0)."""
+    t = c.out_type()
+    v = c.value(x)
+    big = c.emit(T.GtOp.create_from([c.emit(T.AbsOp.create_from([v], t)), c.constant(lambd, t.element_type)], _bool_type(t)))
+    return _scalar_where(c, big, v, c.constant(0.0, t.element_type), t)
+
+
+@handles("softshrink", to="torch.gt, torch.lt, torch.sub, torch.add, torch.where")
+def _softshrink(c: Converter, node, x, lambd=0.5):
+    """where(x > lambd, x - lambd, where(x < -lambd, x + lambd, 0))."""
+    t = c.out_type()
+    v, lam = c.value(x), c.constant(lambd, t.element_type)
+    neg = c.constant(-lambd, t.element_type)
+    above = c.emit(T.GtOp.create_from([v, lam], _bool_type(t)))
+    below = c.emit(T.LtOp.create_from([v, neg], _bool_type(t)))
+    low = _scalar_where(c, below, c.emit(T.AddOp.create_from([v, lam], t)), c.constant(0.0, t.element_type), t)
+    return _scalar_where(c, above, c.emit(T.SubOp.create_from([v, lam], t)), low, t)
+
+
+@handles("prelu", to="torch.gt, torch.mul, torch.where")
+def _prelu(c: Converter, node, x, weight):
+    """where(x > 0, x, weight * x); a weight of C values is per channel (dim 1)."""
+    t = c.out_type()
+    v, w = c.value(x), c.value(weight)
+    wshape = c.shape(weight)
+    if wshape not in ((), (1,)):
+        per_channel = [1] * len(t.get_shape())
+        per_channel[1] = wshape[0]
+        w = c.emit(T.ReshapeOp.create_from([w], TensorType(t.element_type, per_channel)))
+    pos = c.emit(T.GtOp.create_from([v, c.constant(0.0, t.element_type)], _bool_type(t)))
+    return _scalar_where(c, pos, v, c.emit(T.MulOp.create_from([v, w], t)), t)
+
+
+@handles("glu", to="torch.slice, torch.sigmoid, torch.mul")
+def _glu(c: Converter, node, x, dim=-1):
+    """First half * sigmoid(second half) along `dim`."""
+    t = c.out_type()
+    d = norm_dim(dim, c.rank(x))
+    half = c.shape(x)[d] // 2
+    a, b = _split_at(c, x, [half, half], d)
+    return c.emit(T.MulOp.create_from([a, c.emit(T.SigmoidOp.create_from([b], b.type))], t))
+
+
+@handles("index", to="torch.lt, torch.add, torch.where, torch.index_select")
+def _index(c: Converter, node, x, indices):
+    """One integer index tensor (negative indices wrap), as index_select along its dim.
+
+    Boolean masks (data-dependent shapes) and several index tensors are not done."""
+    tensors = [(i, ix) for i, ix in enumerate(indices) if ix is not None]
+    if len(tensors) != 1:
+        raise c.fail("unsupported indexing with several index tensors")
+    d, ix = tensors[0]
+    if ix.meta["val"].dtype == torch.bool:
+        raise c.fail("unsupported boolean mask indexing (the result's shape depends on the data)")
+    if len(c.shape(ix)) != 1:
+        raise c.fail("unsupported indexing with a multi-dimensional index tensor")
+    idx = c.value(ix)
+    it = idx.type
+    assert isinstance(it, TensorType)
+    n = c.constant(c.shape(x)[d], it.element_type)
+    neg = c.emit(T.LtOp.create_from([idx, c.constant(0, it.element_type)], _bool_type(it)))
+    wrapped = _scalar_where(c, neg, c.emit(T.AddOp.create_from([idx, n], it)), idx, it)
+    return c.emit(T.IndexSelectOp.create_from([c.value(x), wrapped], c.out_type(), {"dim": IntAttr(d)}))
+
+
+@handles("cumsum", to="torch.cumsum")
+def _cumsum(c: Converter, node, x, dim, *, dtype=None):
+    """Running sums along `dim`."""
+    t = c.out_type()
+    d = norm_dim(dim, c.rank(x))
+    return c.emit(T.CumsumOp.create_from([c.cast(c.value(x), t.element_type)], t, {"dim": IntAttr(d)}))
+
+
+@handles("copy", to="torch.expand, torch.to_dtype")
+def _copy(c: Converter, node, x, src, non_blocking=False):
+    """The values of `src`, broadcast to x's shape in x's dtype."""
+    t = c.out_type()
+    v = c.cast(c.value(src), t.element_type)
+    return v if v.type == t else c.emit(T.ExpandOp.create_from([v], t))
+
+
+def _scatter_along(c: Converter, x, src: SSAValue, dim: int, start: int, end: int) -> SSAValue:
+    """x with [start, end) along `dim` replaced by `src` (slices of x around it, concatenated)."""
+    t = c.out_type()
+    v = c.value(x)
+    size = c.shape(x)[dim]
+    parts = []
+    if start > 0:
+        parts.append(_slice_value(c, v, dim, 0, start))
+    parts.append(c.cast(src, t.element_type))
+    if end < size:
+        parts.append(_slice_value(c, v, dim, end, size))
+    return parts[0] if len(parts) == 1 else c.emit(T.CatOp.create_from(parts, t, {"dim": IntAttr(dim)}))
+
+
+@handles("slice_scatter", to="torch.slice, torch.cat")
+def _slice_scatter(c: Converter, node, x, src, dim=0, start=None, end=None, step=1):
+    """x with a step-1 slice along `dim` replaced by `src`."""
+    d = norm_dim(dim, c.rank(x))
+    size = c.shape(x)[d]
+    if step != 1:
+        raise c.fail(f"unsupported slice_scatter with step {step}")
+    lo = 0 if start is None else max(0, min(size, start + size if start < 0 else start))
+    hi = size if end is None else max(lo, min(size, end + size if end < 0 else end))
+    return _scatter_along(c, x, c.value(src), d, lo, hi)
+
+
+@handles("select_scatter", to="torch.unsqueeze, torch.slice, torch.cat")
+def _select_scatter(c: Converter, node, x, src, dim, index):
+    """x with one index along `dim` replaced by `src`."""
+    d = norm_dim(dim, c.rank(x))
+    i = norm_dim(index, c.shape(x)[d])
+    shape = list(c.shape(src))
+    shape.insert(d, 1)
+    v = c.value(src)
+    assert isinstance(v.type, TensorType)
+    row = c.emit(T.UnsqueezeOp.create_from([v], TensorType(v.type.element_type, shape), {"dim": IntAttr(d)}))
+    return _scatter_along(c, x, row, d, i, i + 1)
+
+
+# ----------------------------------------------------------------------------- sliding windows
+
+
+def _per_dim(value, rank: int) -> list[int]:
+    """An int or a list of ints as one int per spatial dim (PyTorch's `_ntuple`)."""
+    if isinstance(value, int):
+        return [value] * rank
+    value = list(value)
+    return value * rank if len(value) == 1 else value
+
+
+def _window_props(c: Converter, rank: int, stride, padding, dilation, kernel=None) -> dict:
+    props = {
+        "stride": _dims_attr(_per_dim(stride, rank)),
+        "padding": _dims_attr(_per_dim(padding, rank)),
+        "dilation": _dims_attr(_per_dim(dilation, rank)),
+    }
+    if kernel is not None:
+        props["kernel"] = _dims_attr(_per_dim(kernel, rank))
+    return props
+
+
+@handles("conv1d", "conv2d", "conv3d", "convolution", to="torch.convolution")
+def _conv(c: Converter, node, *args, **kwargs):
+    """Stride, zero padding (ints or 'valid' / 'same'), dilation, groups; not transposed."""
+    a = bound_args(node)
+    if a.get("transposed"):
+        raise c.fail("unsupported transposed convolution")
+    x, w = a["input"], a["weight"]
+    rank = len(c.shape(w)) - 2
+    if len(c.shape(x)) != rank + 2:
+        raise c.fail("unsupported convolution of an unbatched input")
+    padding = a.get("padding", 0)
+    if padding == "valid":
+        padding = 0
+    elif padding == "same":
+        totals = [dl * (k - 1) for dl, k in zip(_per_dim(a.get("dilation", 1), rank), c.shape(w)[2:])]
+        if any(n % 2 for n in totals):
+            raise c.fail("unsupported padding='same' that pads unevenly (an even kernel)")
+        padding = [n // 2 for n in totals]
+    props = _window_props(c, rank, a.get("stride", 1), padding, a.get("dilation", 1))
+    props["groups"] = IntAttr(int(a.get("groups", 1)))
+    bias = a.get("bias")
+    operands = [c.value(x), c.value(w)] + ([c.value(bias)] if bias is not None else [])
+    return c.emit(T.ConvolutionOp.create_from(operands, c.out_type(), props))
+
+
+@handles("max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices",
+         "max_pool3d_with_indices", to="torch.max_pool")
+def _max_pool(c: Converter, node, *args, **kwargs):
+    """Kernel, stride (default: the kernel), padding, dilation; values only (not indices)."""
+    a = bound_args(node)
+    x = a["self"]
+    rank = int(str(node.target).split("max_pool")[1][0])
+    t = c.out_type(0) if isinstance(node.meta["val"], (tuple, list)) else c.out_type()
+    stride = a.get("stride") or a["kernel_size"]
+    props = _window_props(c, rank, stride, a.get("padding", 0), a.get("dilation", 1), a["kernel_size"])
+    _check_ceil(c, x, props, t, a.get("ceil_mode"))
+    out = c.emit(T.MaxPoolOp.create_from([c.value(x)], t, props))
+    return [out, None] if isinstance(node.meta["val"], (tuple, list)) else out
+
+
+def _check_ceil(c: Converter, x, props: dict, t: TensorType, ceil_mode) -> None:
+    """ceil_mode is fine where ceil and floor give the same output size (the result type has
+    ceil's size; the window op computes floor's)."""
+    if not ceil_mode:
+        return
+    sizes = c.shape(x)[2:]
+    floor = [T.window_out(n, k.data, s.data, p.data, dl.data) for n, k, s, p, dl in zip(
+        sizes, props["kernel"].data, props["stride"].data, props["padding"].data,
+        props.get("dilation", _dims_attr([1] * len(sizes))).data)]  # fmt: skip
+    if floor != list(t.get_shape()[2:]):
+        raise c.fail("unsupported ceil_mode pooling whose last window hangs over the input")
+
+
+@handles("avg_pool1d", "avg_pool2d", "avg_pool3d", to="torch.avg_pool")
+def _avg_pool(c: Converter, node, *args, **kwargs):
+    """Kernel, stride, padding, count_include_pad, divisor_override."""
+    a = bound_args(node)
+    x = a["self"]
+    rank = int(str(node.target).split("avg_pool")[1][0])
+    t = c.out_type()
+    stride = a.get("stride") or a["kernel_size"]
+    props = _window_props(c, rank, stride, a.get("padding", 0), 1, a["kernel_size"])
+    _check_ceil(c, x, props, t, a.get("ceil_mode"))
+    props["count_include_pad"] = _bool(a.get("count_include_pad", True))
+    props["divisor"] = IntAttr(int(a.get("divisor_override") or 0))
+    return c.emit(T.AvgPoolOp.create_from([c.value(x)], t, props))
+
+
+@handles("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+         "_adaptive_avg_pool2d", "_adaptive_avg_pool3d", to="torch.avg_pool")
+def _adaptive_avg_pool(c: Converter, node, x, output_size):
+    """Output sizes that divide the input's: an avg_pool with kernel = stride = in / out."""
+    t = c.out_type()
+    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    if any(n % o for n, o in zip(sizes, outs)):
+        raise c.fail(f"unsupported adaptive_avg_pool from {list(sizes)} to {list(outs)} (not a divisor)")
+    kernel = [n // o for n, o in zip(sizes, outs)]
+    props = _window_props(c, len(kernel), kernel, 0, 1, kernel)
+    props["count_include_pad"] = _bool(True)
+    props["divisor"] = IntAttr(0)
+    return c.emit(T.AvgPoolOp.create_from([c.value(x)], t, props))
+
+
+@handles("upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d",
+         to="torch.reshape, torch.expand")
+def _upsample_nearest(c: Converter, node, x, *args, **kwargs):
+    """Integer scale factors: each element repeated (a view as [.., n, 1, ..], expand, reshape)."""
+    t = c.out_type()
+    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    if any(o % n for n, o in zip(sizes, outs)):
+        raise c.fail(f"unsupported nearest upsampling from {list(sizes)} to {list(outs)} (not an integer scale)")
+    lead = list(c.shape(x)[:2])
+    inter = lead + [n for s in sizes for n in (s, 1)]
+    big = lead + [n for s, o in zip(sizes, outs) for n in (s, o // s)]
+    v = c.emit(T.ReshapeOp.create_from([c.value(x)], TensorType(t.element_type, inter)))
+    v = c.emit(T.ExpandOp.create_from([v], TensorType(t.element_type, big)))
+    return c.emit(T.ReshapeOp.create_from([v], t))

@@ -1,0 +1,131 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='builtin.module(materialize-mma)' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='builtin.module(materialize-mma)' | dpl-translate --to-cuda | filecheck %s --check-prefix=CUDA
+// materialize-mma: a wgmma tile (tensorize-matmul's x @ W^T + bias, 64 x 32, K = 64) becomes a
+// kernel.func of one warpgroup: swizzled hi/lo stages, the operands evaluated into registers a K
+// step ahead (float4 loads), split and stored, three wgmmas per K step of 8, and the epilogue per
+// accumulator element. The mma_sync layout (sm_80): raw stages, fragments loaded, split in
+// registers, MI x NI x 3 mma.sync per K step of 8. Declined: a tile without mma.dot is left for
+// materialize.
+
+func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32>) -> memref<64x32xf32> {
+  %out = memref.alloc() : memref<64x32xf32>
+  tile.kernel @k_linear ins(%b, %x, %wt : memref<32xf32>, memref<64x64xf32>, memref<32x64xf32>) outs(%out : memref<64x32xf32>) {
+    tile.tile (%bm : 1 = block, %bn : 1 = block, %wg : 1 = thread, %w : 4 = thread, %g : 8 = thread, %t : 4 = thread, %h : 2 = cell, %j : 4 = cell, %e : 2 = cell) {
+      %acc = loop.for reduce %ko < 2 -> f32 {
+        %a_st = mma.stage rows 64 k 32 {
+        ^bb0(%r: index, %c: index):
+          %in = loop.load %x[%bm * 64 + %r, %ko * 32 + %c] : memref<64x64xf32>
+          mma.yield %in : f32
+        } : memref<64x32xf32, #tile.smem>
+        %b_st = mma.stage rows 32 k 32 {
+        ^bb0(%r_1: index, %c_1: index):
+          %in_1 = loop.load %wt[%bn * 32 + %r_1, %ko * 32 + %c_1] : memref<32x64xf32>
+          mma.yield %in_1 : f32
+        } : memref<32x32xf32, #tile.smem>
+        %p = mma.dot %a_st[%wg * 64 + %w * 16 + %h * 8 + %g], %b_st[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
+        loop.accumulate add %p : f32
+      }
+      %bias = loop.load %b[%bn * 32 + %j * 8 + %t * 2 + %e] : memref<32xf32>
+      %r_2 = arith.addf %acc, %bias : f32
+      loop.store %r_2, %out[%bm * 64 + %wg * 64 + %w * 16 + %h * 8 + %g, %bn * 32 + %j * 8 + %t * 2 + %e] : memref<64x32xf32>
+    }
+  }
+  func.return %out : memref<64x32xf32>
+}
+
+// CHECK-LABEL: kernel.func @k_linear(%b: memref<32xf32>, %x: memref<64x64xf32>, %wt: memref<32x64xf32>, %out: memref<64x32xf32>) grid [1, 1, 1] block [128, 1, 1] smem 50176 {
+// CHECK:         %tid = kernel.thread_id x
+// CHECK:         %a_hi = kernel.smem dynamic offset 0 : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+// CHECK-NEXT:    %b_hi = kernel.smem dynamic offset 16384 : memref<2x32x32xf32, #mma.swizzle<128>, #kernel.smem>
+// CHECK-NEXT:    %a_lo = kernel.smem dynamic offset 24576 : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+// CHECK-NEXT:    %b_lo = kernel.smem dynamic offset 40960 : memref<2x32x32xf32, #mma.swizzle<128>, #kernel.smem>
+// CHECK-NEXT:    %acc = kernel.alloca : memref<16xf32>
+// CHECK:         %in4 = kernel.load %x[%c0 * 64 + %r, %c0 * 32 + %c] vector 4 : memref<64x64xf32>
+// CHECK:         mma.tf32
+// CHECK:         mma.fence_proxy_async
+// CHECK-NEXT:    kernel.barrier
+// CHECK:         kernel.for %ko = 0 to 2 step 1 {
+// CHECK-NEXT:      mma.wgmma_fence
+// CHECK-NEXT:      kernel.for %kk = 0 to 4 step 1 unroll {
+// CHECK-NEXT:        mma.wgmma m64n32k8 %acc, %a_lo[%ko mod 2, %wg * 64, %kk * 8], %b_hi[%ko mod 2, 0, %kk * 8]
+// CHECK-NEXT:        mma.wgmma m64n32k8 %acc, %a_hi[%ko mod 2, %wg * 64, %kk * 8], %b_lo[%ko mod 2, 0, %kk * 8]
+// CHECK-NEXT:        mma.wgmma m64n32k8 %acc, %a_hi[%ko mod 2, %wg * 64, %kk * 8], %b_hi[%ko mod 2, 0, %kk * 8]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      mma.wgmma_commit
+// CHECK:           kernel.if
+// CHECK-NEXT:        mma.wgmma_wait 1
+// CHECK-NEXT:        kernel.barrier
+// CHECK:             mma.fence_proxy_async
+// CHECK-NEXT:        kernel.barrier
+// CHECK:         mma.wgmma_wait 0
+// CHECK:         %d = kernel.load %acc[0] : memref<16xf32>
+// CHECK:         %bias = kernel.load %b[%c0 * 32 + %c0 * 8 + %t * 2 + %c0] : memref<32xf32>
+// CHECK:         %r_{{[0-9]+}} = arith.addf %d, %bias : f32
+// CHECK:         kernel.store %r_{{[0-9]+}}, %out[%c0 * 64 + %wg * 64 + %w * 16 + %c0 * 8 + %g, %c0 * 32 + %c0 * 8 + %t * 2 + %c0] : memref<64x32xf32>
+// CHECK:       func.func @main
+// CHECK:         kernel.launch @k_linear(%b, %x, %wt, %out)
+
+// CUDA:      __launch_bounds__(128) void k_linear(const float* b, const float* x, const float* wt, float* out) {
+// CUDA-NEXT:     extern __shared__ __align__(1024) unsigned char dpl_dyn_smem_raw[];
+// CUDA-NEXT:     unsigned char* dpl_dyn_smem = dpl_dyn_smem_raw + ((1024u - static_cast<unsigned int>(__cvta_generic_to_shared(dpl_dyn_smem_raw) & 1023u)) & 1023u);
+// CUDA:          dpl_wgmma_m64n32k8(acc, dpl_sw128_desc(a_lo + ko % 2 * 2048 + wg * 64 * 32 + kk * 8), dpl_sw128_desc(b_hi + ko % 2 * 1024 + kk * 8));
+
+// -----
+
+func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32>) -> memref<64x32xf32> {
+  %out = memref.alloc() : memref<64x32xf32>
+  tile.kernel @k_linear_sync ins(%b, %x, %wt : memref<32xf32>, memref<64x64xf32>, memref<32x64xf32>) outs(%out : memref<64x32xf32>) {
+    tile.tile (%bm : 1 = block, %bn : 1 = block, %wm : 1 = thread, %wn : 1 = thread, %g : 8 = thread, %t : 4 = thread, %mi : 4 = cell, %ni : 4 = cell, %h : 2 = cell, %e : 2 = cell) {
+      %acc = loop.for reduce %ko < 2 -> f32 {
+        %a_st = mma.stage rows 64 k 32 {
+        ^bb0(%r: index, %c: index):
+          %in = loop.load %x[%bm * 64 + %r, %ko * 32 + %c] : memref<64x64xf32>
+          mma.yield %in : f32
+        } : memref<64x32xf32, #tile.smem>
+        %b_st = mma.stage rows 32 k 32 {
+        ^bb0(%r_1: index, %c_1: index):
+          %in_1 = loop.load %wt[%bn * 32 + %r_1, %ko * 32 + %c_1] : memref<32x64xf32>
+          mma.yield %in_1 : f32
+        } : memref<32x32xf32, #tile.smem>
+        %p = mma.dot %a_st[%wm * 64 + %mi * 16 + %h * 8 + %g], %b_st[%wn * 32 + %ni * 8 + %t * 2 + %e] precision "3xtf32" layout mma_sync : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
+        loop.accumulate add %p : f32
+      }
+      %bias = loop.load %b[%bn * 32 + %wn * 32 + %ni * 8 + %t * 2 + %e] : memref<32xf32>
+      %r_2 = arith.addf %acc, %bias : f32
+      loop.store %r_2, %out[%bm * 64 + %wm * 64 + %mi * 16 + %h * 8 + %g, %bn * 32 + %wn * 32 + %ni * 8 + %t * 2 + %e] : memref<64x32xf32>
+    }
+  }
+  func.return %out : memref<64x32xf32>
+}
+
+// CHECK-LABEL: kernel.func @k_linear_sync({{.*}}) grid [1, 1, 1] block [32, 1, 1] smem 25600 {
+// CHECK:         %a_st = kernel.smem dynamic offset 0 : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+// CHECK:         %acc = kernel.alloca : memref<64xf32>
+// CHECK-NOT:     mma.fence_proxy_async
+// CHECK:         kernel.for %ko = 0 to 2 step 1 {
+// CHECK-NEXT:      kernel.for %kk = 0 to 4 step 1 unroll {
+// CHECK-NEXT:        %{{.*}} = kernel.load %a_st[%ko mod 2, %wm * 64 + %g, %kk * 8 + %t]
+// CHECK-NEXT:        %{{.*}} = mma.tf32
+// CHECK-NEXT:        %{{.*}} = arith.subf
+// CHECK-NEXT:        %{{.*}} = mma.tf32
+// CHECK:             mma.sync m16n8k8
+// CHECK-NOT:     mma.wgmma
+// CHECK:       func.func @main
+
+// -----
+
+func.func @main(%x: memref<64xf32>) -> memref<64xf32> {
+  %y = memref.alloc() : memref<64xf32>
+  tile.kernel @k_relu ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
+    %zero = arith.constant 0.0 : f32
+    tile.tile (%a0 : 64 = thread) {
+      %v = loop.load %x[%a0] : memref<64xf32>
+      %r = arith.maximumf %v, %zero : f32
+      loop.store %r, %y[%a0] : memref<64xf32>
+    }
+  }
+  func.return %y : memref<64xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_relu
+// CHECK-NOT:   kernel.func

@@ -1,0 +1,256 @@
+"""The ops of issue 14 (and the other ATen ops the frontend gained with them), one program each,
+with the inputs that exercise them: shared by tests/test_frontend_ops.py (every CPU executor
+against PyTorch in float64, nvcc on the CUDA) and tests/test_frontend_ops_gpu.py (parity on the
+GPU).
+
+`OPS[name] = (fn, specs)`: `fn` is a callable or nn.Module, `specs` one input spec each:
+("f", shape) normal floats with edge values planted (0, -0, +-inf, halves for round),
+("fin", shape) normal floats, ("pos", shape) floats in [0.5, 2.5), ("b", shape) bools,
+("i", shape, low, high) int64. `make_inputs(specs, dtype, seed)` draws them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+EDGES = (0.0, -0.0, math.inf, -math.inf, 2.5, -2.5, 0.5, -1.5)
+
+S = (3, 5, 7)  # odd sizes
+M = (5, 7)
+
+
+def _bn(cls, c: int) -> nn.Module:
+    m = cls(c)
+    with torch.no_grad():
+        m.running_mean.normal_()
+        m.running_var.uniform_(0.5, 2.0)
+        m.weight.normal_()
+        m.bias.normal_()
+    return m.eval()
+
+
+def _gn(groups: int, c: int) -> nn.Module:
+    m = nn.GroupNorm(groups, c)
+    with torch.no_grad():
+        m.weight.normal_()
+        m.bias.normal_()
+    return m
+
+
+OPS: dict[str, tuple[object, list[tuple]]] = {
+    # pointwise
+    "abs": (torch.abs, [("f", S)]),
+    "abs_int": (lambda x: torch.abs(x) * 2, [("i", M, -9, 9)]),
+    "sign": (torch.sign, [("f", S)]),
+    "clamp": (lambda x: torch.clamp(x, -0.5, 0.75), [("f", S)]),
+    "clamp_min": (lambda x: torch.clamp(x, min=0.25), [("f", S)]),
+    "clamp_max": (lambda x: x.clamp(max=-0.25), [("f", S)]),
+    "clamp_tensor": (lambda x, lo, hi: torch.clamp(x, lo, hi), [("f", S), ("fin", (5, 1)), ("fin", (7,))]),
+    "clip": (lambda x: torch.clip(x, -1.0, 1.0), [("f", S)]),
+    "hardtanh": (nn.Hardtanh(-0.5, 1.5), [("f", S)]),
+    "relu6": (nn.ReLU6(), [("f", S)]),
+    "relu6_functional": (F.relu6, [("f", S)]),
+    "leaky_relu": (nn.LeakyReLU(0.1), [("f", S)]),
+    "elu": (nn.ELU(0.7), [("f", S)]),
+    "selu": (nn.SELU(), [("f", S)]),
+    "celu": (nn.CELU(0.5), [("f", S)]),
+    "softplus": (nn.Softplus(beta=2.0, threshold=5.0), [("f", S)]),
+    "softplus_default": (F.softplus, [("f", S)]),
+    "softsign": (nn.Softsign(), [("f", S)]),
+    "mish": (nn.Mish(), [("f", S)]),
+    "hardsigmoid": (nn.Hardsigmoid(), [("f", S)]),
+    "hardswish": (nn.Hardswish(), [("f", S)]),
+    "log": (torch.log, [("f", S)]),
+    "log1p": (torch.log1p, [("f", S)]),
+    "log2": (torch.log2, [("f", S)]),
+    "log10": (torch.log10, [("f", S)]),
+    "exp2": (torch.exp2, [("f", S)]),
+    "expm1": (torch.expm1, [("f", S)]),
+    "erf": (torch.erf, [("f", S)]),
+    "floor": (torch.floor, [("f", S)]),
+    "ceil": (torch.ceil, [("f", S)]),
+    "round": (lambda x: torch.round(x * 4.0), [("f", S)]),
+    "round_decimals": (lambda x: torch.round(x, decimals=2), [("f", S)]),
+    "round_negative_decimals": (lambda x: torch.round(x * 100.0, decimals=-1), [("f", S)]),
+    "trunc": (torch.trunc, [("f", S)]),
+    "tan_atan": (lambda x: torch.tan(x) + torch.atan(x), [("f", S)]),
+    "asin_acos": (lambda x: torch.asin(x) + torch.acos(x), [("f", S)]),
+    "sinh_cosh": (lambda x: torch.sinh(x) - torch.cosh(x), [("f", S)]),
+    "asinh_acosh_atanh": (lambda x: torch.asinh(x) + torch.acosh(x) + torch.atanh(x), [("f", S)]),
+    "atan2": (torch.atan2, [("f", S), ("f", S)]),
+    "where": (lambda c, x, y: torch.where(c, x, y), [("b", S), ("f", S), ("f", M)]),
+    "where_compare_scalar": (lambda x: torch.where(x > 0.25, x, 0.0), [("f", S)]),
+    "eq_ne": (lambda x, y: torch.stack([x == y, x != y]), [("f", M), ("f", M)]),
+    "lt_le": (lambda x, y: (x < y) | (x <= 0.5), [("f", S), ("f", M)]),
+    "gt_ge": (lambda x, y: (x > y) ^ (x >= -0.5), [("f", S), ("f", (7,))]),
+    "compare_ints": (lambda i, j: (i < j).float() + (i == 3).float(), [("i", M, 0, 6), ("i", M, 0, 6)]),
+    "compare_bools": (lambda a, b: torch.stack([a < b, a >= b]), [("b", M), ("b", M)]),
+    "masked_fill": (lambda x, m: x.masked_fill(m, -7.0), [("f", S), ("b", M)]),
+    "masked_fill_causal": (lambda x: x.masked_fill(torch.ones(7, 7, dtype=torch.bool).triu(1), float("-inf")), [("fin", (3, 7, 7))]),
+    "minimum": (torch.minimum, [("f", S), ("f", M)]),
+    "fmod": (lambda x: torch.fmod(x, 0.75), [("f", S)]),
+    "fmod_tensor": (torch.fmod, [("fin", S), ("pos", M)]),
+    "remainder": (torch.remainder, [("fin", S), ("fin", M)]),
+    "remainder_scalar": (lambda x: x % -0.7, [("f", S)]),
+    "pow_tensor_exponent": (torch.pow, [("pos", S), ("f", M)]),
+    "pow_scalar_base": (lambda x: 2.0**x, [("f", S)]),
+    "logical": (lambda a, b: torch.logical_and(a, b) | torch.logical_xor(a, ~b), [("b", M), ("b", M)]),
+    "logical_not_float": (lambda x: torch.logical_not(x).float(), [("f", S)]),
+    "isnan_isinf": (lambda x: torch.isnan(torch.log(x)) | torch.isinf(x), [("f", S)]),
+    "bool_to_float": (lambda x: (x > 0).float() * x, [("f", S)]),
+    "float_to_int": (lambda x: (x * 3).to(torch.int64) * 2, [("fin", S)]),
+    # reductions
+    "max_dim": (lambda x: torch.max(x, 1), [("f", S)]),
+    "min_dim_keepdim": (lambda x: torch.min(x, -1, keepdim=True), [("f", S)]),
+    "max_dim_values": (lambda x: x.max(dim=0).values * 2.0, [("f", S)]),
+    "max_all": (lambda x: torch.max(x), [("f", S)]),
+    "argmax": (lambda x: torch.argmax(x, 2), [("f", S)]),
+    "argmax_ties": (lambda x: torch.argmax(torch.round(x), 1), [("fin", S)]),
+    "argmax_all": (torch.argmax, [("f", S)]),
+    "argmin_keepdim": (lambda x: torch.argmin(x, 0, keepdim=True), [("f", S)]),
+    "amin": (lambda x: torch.amin(x, (0, 2)), [("f", S)]),
+    "prod": (lambda x: torch.prod(x, 1), [("f", S)]),
+    "prod_all": (torch.prod, [("pos", M)]),
+    "logsumexp": (lambda x: torch.logsumexp(x, 2), [("f", S)]),
+    "logsumexp_keepdim": (lambda x: torch.logsumexp(x * 30.0, (0, 1), keepdim=True), [("f", S)]),
+    "var": (lambda x: torch.var(x, 1), [("f", S)]),
+    "var_correction0": (lambda x: torch.var(x, (0, 2), correction=0, keepdim=True), [("f", S)]),
+    "std": (lambda x: torch.std(x, -1), [("f", S)]),
+    "std_all": (lambda x: torch.std(x, unbiased=False), [("f", S)]),
+    "vector_norm_2": (lambda x: torch.linalg.vector_norm(x, dim=-1), [("f", S)]),
+    "vector_norm_1": (lambda x: torch.linalg.vector_norm(x, 1, dim=(0, 2)), [("f", S)]),
+    "vector_norm_inf": (lambda x: torch.linalg.vector_norm(x, float("inf"), dim=1), [("f", S)]),
+    "vector_norm_neg_inf": (lambda x: torch.linalg.vector_norm(x, float("-inf"), dim=1), [("f", S)]),
+    "vector_norm_0": (lambda x: torch.linalg.vector_norm(x, 0, dim=2, keepdim=True), [("f", S)]),
+    "vector_norm_3": (lambda x: torch.linalg.vector_norm(x, 3.0, dim=1), [("f", S)]),
+    "norm": (lambda x: x.norm(), [("f", S)]),
+    "norm_p1_dim": (lambda x: x.norm(p=1, dim=1), [("f", S)]),
+    "any_all": (lambda x: torch.stack([(x > 1.0).any(1), (x > -1.0).all(1)]), [("f", S)]),
+    "any_float_all": (lambda x: torch.any(x).float() + torch.all(x).float(), [("f", S)]),
+    "sum_bool": (lambda x: (x > 0).sum(-1), [("f", S)]),
+    # row reductions wide enough for the block-cooperative schedule (shuffles of i64 / i32)
+    "argmax_rows": (lambda x: torch.argmax(x, -1), [("f", (4, 1500))]),
+    "max_dim_rows": (lambda x: torch.max(x, -1), [("fin", (8, 2048))]),
+    "any_rows": (lambda x: (x > 3.0).any(-1), [("fin", (4, 3000))]),
+    "all_whole": (lambda x: (x > -4.0).all(), [("fin", (32, 200))]),
+    # softmax and normalisation
+    "log_softmax": (lambda x: F.log_softmax(x, 1), [("f", S)]),
+    "log_softmax_module": (nn.LogSoftmax(dim=-1), [("f", S)]),
+    "group_norm": (_gn(2, 6), [("fin", (2, 6, 3, 5))]),
+    "group_norm_noaffine": (lambda x: F.group_norm(x, 3), [("fin", (2, 6, 7))]),
+    "batch_norm_2d": (_bn(nn.BatchNorm2d, 5), [("fin", (2, 5, 3, 3))]),
+    "batch_norm_1d": (_bn(nn.BatchNorm1d, 7), [("f", M)]),
+    # compositions of the ops above
+    "hardshrink": (nn.Hardshrink(0.3), [("f", S)]),
+    "softshrink": (nn.Softshrink(0.3), [("f", S)]),
+    "tanhshrink": (nn.Tanhshrink(), [("fin", S)]),
+    "prelu": (nn.PReLU(5, 0.2), [("f", S)]),
+    "prelu_scalar": (nn.PReLU(), [("f", M)]),
+    "glu": (nn.GLU(1), [("fin", (3, 6, 5))]),
+    "index": (lambda x, i: x[i] * 2.0, [("f", S), ("i", (4,), -3, 3)]),
+    "index_dim1": (lambda x, i: x[:, i] + 1.0, [("fin", S), ("i", (6,), -5, 5)]),
+    "cumsum": (lambda x: torch.cumsum(x, 1), [("f", S)]),
+    "cumsum_bool": (lambda x: (x > 0).cumsum(-1), [("fin", S)]),
+    "slice_scatter": (lambda x, y: torch.slice_scatter(x, y, 1, 1, 3), [("fin", S), ("fin", (3, 2, 7))]),
+    "select_scatter": (lambda x, y: torch.select_scatter(x, y, 2, -1), [("fin", S), ("fin", (3, 5))]),
+    "copy": (lambda x, y: torch.ops.aten.copy(x, y) * 2.0, [("fin", M), ("fin", (7,))]),
+    # sliding windows
+    "conv2d": (nn.Conv2d(3, 4, 3, padding=1), [("fin", (2, 3, 7, 6))]),
+    "conv2d_stride_dilation": (nn.Conv2d(4, 6, (3, 2), stride=(2, 1), padding=(2, 1), dilation=(1, 2), bias=False), [("fin", (1, 4, 9, 8))]),
+    "conv2d_groups": (nn.Conv2d(4, 6, 3, groups=2), [("fin", (2, 4, 5, 5))]),
+    "conv2d_depthwise_same": (nn.Conv2d(4, 4, 3, padding="same", groups=4), [("fin", (1, 4, 6, 7))]),
+    "conv1d": (nn.Conv1d(3, 5, 4, stride=2), [("fin", (2, 3, 11))]),
+    "conv1x1": (nn.Conv2d(6, 3, 1), [("fin", (2, 6, 4, 5))]),
+    "max_pool2d": (nn.MaxPool2d(2), [("f", (2, 3, 6, 8))]),
+    "max_pool2d_padded": (nn.MaxPool2d(3, stride=2, padding=1), [("fin", (1, 3, 7, 7))]),
+    "avg_pool2d": (nn.AvgPool2d(2), [("fin", (2, 3, 6, 8))]),
+    "avg_pool2d_exclude_pad": (nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False), [("fin", (1, 3, 7, 6))]),
+    "avg_pool1d": (nn.AvgPool1d(3, stride=1, padding=1), [("fin", (2, 3, 9))]),
+    "adaptive_avg_pool2d": (nn.AdaptiveAvgPool2d(1), [("fin", (2, 5, 4, 6))]),
+    "adaptive_avg_pool2d_2x3": (nn.AdaptiveAvgPool2d((2, 3)), [("fin", (1, 3, 4, 6))]),
+    "upsample_nearest": (nn.Upsample(scale_factor=2), [("fin", (1, 2, 3, 4))]),
+    "conv_net": (nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8).eval(), nn.ReLU(),
+                               nn.MaxPool2d(2), nn.Conv2d(8, 4, 3), nn.AdaptiveAvgPool2d(1),
+                               nn.Flatten(), nn.Linear(4, 3)), [("fin", (2, 3, 10, 10))]),
+    # shapes and constants
+    "flip": (lambda x: torch.flip(x, (0, 2)) * 2.0, [("fin", S)]),
+    "index_select": (lambda x, i: torch.index_select(x, 1, i), [("fin", S), ("i", (4,), 0, 5)]),
+    "repeat": (lambda x: x.repeat(2, 1, 3) * 2.0, [("fin", M)]),
+    "pad": (lambda x: F.pad(x, (1, 2, 0, 1), value=-1.0), [("fin", S)]),
+    "pad_negative": (lambda x: F.pad(x, (-1, 2)) * 2.0, [("fin", S)]),
+    "split": (lambda x: torch.split(x, 2, dim=2), [("fin", S)]),
+    "chunk_unbind": (lambda x: (x.chunk(2, 1)[1] * 2.0, x.unbind(0)[2] + 1.0), [("fin", S)]),
+    "stack": (lambda x, y: torch.stack([x, y], 1) * 2.0, [("fin", M), ("fin", M)]),
+    "addmm": (lambda b, x, w: torch.addmm(b, x, w, beta=0.5, alpha=2.0), [("fin", (7,)), ("fin", M), ("fin", (7, 7))]),
+    "full_like": (lambda x: x + torch.full_like(x, 2.5) * torch.ones_like(x), [("fin", M)]),
+    "div_floor": (lambda x, y: torch.div(x, y, rounding_mode="floor"), [("fin", S), ("pos", M)]),
+    "div_trunc": (lambda x, y: torch.div(x, y, rounding_mode="trunc"), [("fin", S), ("pos", M)]),
+    "floor_divide": (lambda x: x // 0.3, [("fin", S)]),
+}
+
+
+def make_inputs(specs, dtype=torch.float64, seed: int = 0) -> list[torch.Tensor]:
+    gen = torch.Generator().manual_seed(seed)
+    out = []
+    for spec in specs:
+        kind, shape = spec[0], spec[1]
+        if kind in ("f", "fin"):
+            x = torch.randn(shape, generator=gen, dtype=torch.float64)
+            if kind == "f":
+                flat = x.view(-1)
+                for i, v in enumerate(EDGES[: flat.numel()]):
+                    flat[i] = v
+            out.append(x.to(dtype))
+        elif kind == "pos":
+            out.append((torch.rand(shape, generator=gen, dtype=torch.float64) * 2 + 0.5).to(dtype))
+        elif kind == "b":
+            out.append(torch.rand(shape, generator=gen) < 0.5)
+        elif kind == "i":
+            out.append(torch.randint(spec[2], spec[3], shape, generator=gen))
+        else:
+            raise ValueError(f"unknown input spec {spec}")
+    return out
+
+
+class Fn(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *xs):
+        return self.fn(*xs)
+
+
+def module_of(fn) -> nn.Module:
+    return fn if isinstance(fn, nn.Module) else Fn(fn)
+
+
+def flat_outputs(res) -> list[torch.Tensor]:
+    if isinstance(res, torch.Tensor):
+        return [res]
+    return [t for r in res for t in flat_outputs(r)]
+
+
+def compare(out: np.ndarray, ref: np.ndarray) -> float:
+    """A relative error that treats special values exactly: NaN where the reference has NaN,
+    the same infinities where it has them; over the finite rest ||out - ref|| / ||ref||.
+    Integer and bool outputs must be equal. Returns inf on any special-value mismatch."""
+    out, ref = np.asarray(out), np.asarray(ref)
+    if out.shape != ref.shape:
+        return math.inf
+    if ref.dtype.kind in "biu":
+        return 0.0 if np.array_equal(out.astype(ref.dtype), ref) else math.inf
+    o, r = out.astype(np.float64), ref.astype(np.float64)
+    if not np.array_equal(np.isnan(o), np.isnan(r)):
+        return math.inf
+    inf = np.isinf(r)
+    if not np.array_equal(np.isinf(o), inf) or not np.array_equal(o[inf], r[inf]):
+        return math.inf
+    fin = np.isfinite(r)
+    denom = np.linalg.norm(r[fin]) or 1.0
+    return float(np.linalg.norm(o[fin] - r[fin]) / denom)
