@@ -1,7 +1,7 @@
 """Shape sweep: dpl vs PyTorch eager vs torch.compile on shapes drawn per op class (issue 13).
 
     python bench/sweep.py [--classes matmul,norm] [--cases REGEX] [--quick] [--per-class N]
-                          [--seed 0] [--modes eager,compile] [--budget-s 540] [--resume]
+                          [--seed 0] [--modes eager,compile] [--budget-s 360] [--resume]
                           [--out bench/results/sweep] [--list]
     python bench/sweep.py --compile-only [--no-nvcc] ...     # no GPU: schedule + CUDA + nvcc
 
@@ -25,7 +25,7 @@ Cases start round-robin over the classes, so a run cut short by `--budget-s` cov
 command run again goes on where the last one stopped (the device allows 10 minutes a command).
 
 `--compile-only` needs no GPU: every case is captured on the meta device, compiled by dpl
-through the whole pipeline to CUDA, and the CUDA compiled by `nvcc -arch=sm_90` (unless
+through the whole pipeline to CUDA, and the CUDA compiled by nvcc for sm_90 (sm_90a with wgmma; unless
 `--no-nvcc`). Per kernel it reports what the schedule chose (class, grid, block, shared memory,
 whether inputs were staged, split-K, cp.async, pipelining), and flags shapes that look like a
 cliff without running them (`flags`): a matmul with nothing staged in shared memory, a big
@@ -57,6 +57,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from dpl.backend.cuda_mma import WGMMA_ARCH, needs_sm90a
 from dpl.bench import harness as B
 
 SMS = 132  # H100 SXM
@@ -520,16 +521,19 @@ def _nvcc() -> str | None:
     return shutil.which("nvcc") or ("/usr/local/bin/nvcc" if os.path.exists("/usr/local/bin/nvcc") else None)
 
 
-def nvcc_check(source: str) -> str | None:
-    """None if nvcc compiles `source` for sm_90, else the first error line."""
+def nvcc_check(source: str, arch: str = "sm_90") -> str | None:
+    """None if nvcc compiles `source` for `arch` (sm_90, or sm_90a where the module uses wgmma),
+    else the first error line."""
     nvcc = _nvcc()
     if nvcc is None:
         return "nvcc not found"
+    # `-arch=sm_90a` would also run a plain sm_90 pass, which rejects wgmma: name the target alone
+    flag = f"-gencode=arch=compute_{arch[3:]},code={arch}" if arch.endswith("a") else f"-arch={arch}"
     with tempfile.TemporaryDirectory() as d:
         cu = os.path.join(d, "k.cu")
         with open(cu, "w") as f:
             f.write(source)
-        r = subprocess.run([nvcc, "-arch=sm_90", "-c", "-o", os.path.join(d, "k.o"), cu],
+        r = subprocess.run([nvcc, flag, "-c", "-o", os.path.join(d, "k.o"), cu],
                            capture_output=True, text=True, timeout=600)
     if r.returncode == 0:
         return None
@@ -561,7 +565,8 @@ def compile_case(case: SweepCase, nvcc: bool) -> dict[str, Any]:
                                        or "register-tile" in ln or "stage-inputs" in ln)})
         if nvcc:
             t1 = time.perf_counter()
-            res["nvcc_error"] = nvcc_check(compiled.cuda)
+            arch = WGMMA_ARCH if needs_sm90a(compiled.module.walk()) else "sm_90"
+            res["nvcc_error"] = nvcc_check(compiled.cuda, arch)
             res["nvcc_s"] = time.perf_counter() - t1
     except Exception as e:  # noqa: BLE001 - a case that fails to compile is a finding
         res["error"] = B._one_line(e)
@@ -770,11 +775,23 @@ def summarize(cases: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+SHOWN = 12
+"""The summary table shows this many of the slowest cases against eager (plus every wrong or
+failed one); the JSON holds them all."""
+
+
 def format_summary(doc: dict[str, Any]) -> str:
     header = ["case", "class", "dpl ms", "eager ms", "compile ms", "eager/dpl", "compile/dpl",
               "dpl err", "eager err", "ok"]
     rows = []
-    for c in doc["cases"]:
+    measured = sorted((c for c in doc["cases"] if c.get("speedup", {}).get("eager")),
+                      key=lambda c: c["speedup"]["eager"])  # fmt: skip
+    shown = {c["name"] for c in measured[:SHOWN]}
+    shown |= {c["name"] for c in doc["cases"]
+              if c.get("error") or c.get("variants", {}).get("dpl", {}).get("error")
+              or (c.get("check") and not c["check"].get("ok"))}  # fmt: skip
+    for c in sorted((c for c in doc["cases"] if c["name"] in shown),
+                    key=lambda c: c.get("speedup", {}).get("eager") or 0.0):  # fmt: skip
         v, sp, ch = c.get("variants", {}), c.get("speedup", {}), c.get("check", {})
         ms = lambda m: B._fmt(v.get(m, {}).get("median_ms"), ".4f", "err" if "error" in v.get(m, {}) else "-")  # noqa: E731
         x = lambda m: (B._fmt(sp.get(m), ".2f") + "x") if sp.get(m) else "-"  # noqa: E731
@@ -784,6 +801,9 @@ def format_summary(doc: dict[str, Any]) -> str:
                      x("compile"), B._fmt(ch.get("dpl_err"), ".1e"), B._fmt(ch.get("eager_err"), ".1e"),
                      status])
     lines = B._table(header, rows)
+    skipped = sum(1 for c in doc["cases"] if c.get("skipped"))
+    lines.append(f"(the {len(rows)} slowest vs eager, wrong or failed of {len(measured)} measured; "
+                 f"{skipped} not run for time: rerun with --resume; all in the JSON)")
     s = doc.get("summary") or summarize(doc["cases"])
     gm = doc.get("geomean") or B.geomeans(doc["cases"])
     lines.append("geomean speedup of dpl: " + ", ".join(
@@ -808,8 +828,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--per-class", type=int, default=5, help="random cases per class (default 5)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--modes", default="eager,compile", help="eager,compile,max-autotune")
-    p.add_argument("--budget-s", type=float, default=540.0,
-                   help="start no new case after this many seconds (default 540)")
+    p.add_argument("--budget-s", type=float, default=360.0,
+                   help="start no new case after this many seconds (default 360: the whole command under 8 minutes)")
     p.add_argument("--target-ms", type=float, default=100.0, help="GPU time per timed variant")
     p.add_argument("--resume", action="store_true",
                    help="skip the cases the results file already holds (and keep them)")
