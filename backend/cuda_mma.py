@@ -3,6 +3,7 @@
     mma.tf32            float h = dpl_tf32(x);                      (cvt.rna.tf32.f32)
     mma.sync m16n8k8    float d0 = c0, ...; asm volatile("mma.sync.aligned.m16n8k8.row.col...")
     mma.wgmma m64nNk8   dpl_wgmma_m64nNk8(acc, dpl_sw128_desc(a_addr), dpl_sw128_desc(b_addr));
+                        (`overwrite`: dpl_wgmma_m64nNk8_zero, scale-d = 0)
     mma.wgmma_fence     dpl_fence_regs(acc); wgmma.fence.sync.aligned
     mma.wgmma_commit    wgmma.commit_group.sync.aligned
     mma.wgmma_wait N    wgmma.wait_group.sync.aligned N; dpl_fence_regs(acc)
@@ -62,6 +63,25 @@ def wgmma_helper(n: int) -> str:
     )
 
 
+def wgmma_zero_helper(n: int) -> str:
+    """`dpl_wgmma_m64n{n}k8_zero(float (&d)[n/2], desc_a, desc_b)`: d = A * B^T (scale-d = 0, set
+    as a predicate the way CUTLASS does; the old accumulators are not read)."""
+    h = n // 2
+    regs = ", ".join(f"%{i}" for i in range(h))
+    outs = ", ".join(f'"+f"(d[{i}])' for i in range(h))
+    return (
+        f"__device__ __forceinline__ void dpl_wgmma_m64n{n}k8_zero(float (&d)[{h}], "
+        "unsigned long long da, unsigned long long db) {\n"
+        '    asm volatile("{\\n.reg .pred p;\\n"\n'
+        f'                 "setp.ne.b32 p, %{h + 2}, 0;\\n"\n'
+        f'                 "wgmma.mma_async.sync.aligned.m64n{n}k8.f32.tf32.tf32 "\n'
+        f'                 "{{{regs}}}, %{h}, %{h + 1}, p, 1, 1;\\n}}\\n"\n'
+        f"                 : {outs}\n"
+        '                 : "l"(da), "l"(db), "r"(0));\n'
+        "}"
+    )
+
+
 def fence_regs_helper(n: int) -> str:
     return (
         f"__device__ __forceinline__ void dpl_fence_regs(float (&d)[{n}]) {{\n"
@@ -76,6 +96,8 @@ def helper_source(name: str) -> str | None:
     translation units printed separately can be pasted together."""
     if name in MMA_HELPERS:
         text = MMA_HELPERS[name]
+    elif name.startswith("dpl_wgmma_m64n") and name.endswith("k8_zero"):
+        text = wgmma_zero_helper(int(name[len("dpl_wgmma_m64n") : -len("k8_zero")]))
     elif name.startswith("dpl_wgmma_m64n"):
         text = wgmma_helper(int(name[len("dpl_wgmma_m64n") : -2]))
     elif name.startswith("dpl_fence_regs_"):
@@ -158,14 +180,12 @@ class MmaPrinterMixin:
         )
 
     def op_mma_wgmma(self, op: mma.WgmmaOp) -> None:
-        n = op.n.data
-        self.helpers.update({f"dpl_wgmma_m64n{n}k8", "dpl_sw128_desc"})
+        fn = f"dpl_wgmma_m64n{op.n.data}k8" + ("_zero" if op.overwrite else "")
+        self.helpers.update({fn, "dpl_sw128_desc"})
         # the descriptor takes the unswizzled address of the operand's first element
         a = f"{self.names(op.a)} + {self.flat_index(op.a, op.a_map.data, op.a_indices)}"
         b = f"{self.names(op.b)} + {self.flat_index(op.b, op.b_map.data, op.b_indices)}"
-        self.emit(
-            f"dpl_wgmma_m64n{n}k8({self.names(op.acc)}, dpl_sw128_desc({a}), dpl_sw128_desc({b}));"
-        )
+        self.emit(f"{fn}({self.names(op.acc)}, dpl_sw128_desc({a}), dpl_sw128_desc({b}));")
 
     def op_mma_wgmma_fence(self, op: Operation) -> None:
         self._fence_accumulators(op)

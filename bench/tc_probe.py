@@ -19,7 +19,16 @@ in and out. The kernels (CUDA below, one source, compiled once with NVRTC for `s
 
 `3x` is the 3xTF32 split: a_hi = tf32(a) (cvt.rna), a_lo = tf32(a - a_hi), the same for b, and
 a*b ~ a_lo*b_hi + a_hi*b_lo + a_hi*b_hi, the small terms first, fp32 accumulation. `1x` is plain
-TF32 (a_hi*b_hi), less accurate, for reference. `-sK` rows split K over K blocks (atomicAdd into a
+TF32 (a_hi*b_hi), less accurate, for reference.
+
+`3xp` promotes: the tensor cores round their fp32 accumulation toward zero at every MMA, so one
+accumulator chain over all of K loses accuracy linearly in K (the first run: 2.5e-5 at K = 3584,
+60x cuBLAS fp32; bench/results/h100-2026-11-24-tc-probe.md). The promoted kernels keep each chain
+short and add it into fp32 accumulators with ordinary round-to-nearest adds: wgmma per K tile of
+32 (4 steps of 8: the 8 small-term MMAs first, then the 4 hi*hi; the first MMA with scale-d = 0
+on a second fragment of registers), mma.sync per K step of 8. `wg128x256_3xph` keeps 128 x 256
+tiles with a half-width chain fragment (two chains per K tile; ptxas spills a little there),
+`wg128x128_3xp` a full one. `--compile-only` prints each kernel's registers and spills. `-sK` rows split K over K blocks (atomicAdd into a
 zeroed C; the zeroing is timed too), chosen when the tile grid alone would leave SMs idle.
 
 Every kernel is checked against float64 (‖C − ref‖/‖ref‖, fresh random inputs, C poisoned with
@@ -59,6 +68,10 @@ class Variant:
     bm: int
     bn: int
     passes: int  # 3 (3xTF32) or 1 (TF32)
+    promote: str = ""  # "": one accumulator chain over all of K (the first version); "p": chains
+    #                    of one K tile (mma.sync: one K step) promoted into fp32 accumulators
+    tn: int = 0  # wgmma "p": the N width of a chain's fragment (0: all of BN)
+    spills: bool = False  # ptxas spills a few registers (measured anyway)
 
     @property
     def threads(self) -> int:
@@ -84,6 +97,9 @@ VARIANTS = {
         Variant("wg128x128_3x", "wg", 128, 128, 3),
         Variant("wg128x256_3x", "wg", 128, 256, 3),
         Variant("wg128x256_1x", "wg", 128, 256, 1),
+        Variant("mma128x128_3xp", "mma", 128, 128, 3, "p"),
+        Variant("wg128x128_3xp", "wg", 128, 128, 3, "p"),
+        Variant("wg128x256_3xph", "wg", 128, 256, 3, "p", 128, spills=True),
     )
 }
 
@@ -165,12 +181,31 @@ def wgmma_instr(n: int) -> str:
     )
 
 
-WG_BODY = r"""
-// C[m0:m0+BM, n0:n0+BN] (+)= A[m0.., kb:kb+kps] * B[n0.., kb:kb+kps]^T on warpgroup MMA.
-// BM = 64 * warpgroups; every thread loads, splits and stores; each warpgroup multiplies its 64 rows.
-template <int BM, int BN, int PASSES>
-__device__ __forceinline__ void wg_gemm(const float *__restrict__ A, const float *__restrict__ B,
-                                        float *__restrict__ C, int M, int N, int K, int kps) {
+def wgmma_chain_instr(n: int) -> str:
+    """`wgmma_c<AO, BO, S>(d, desc_a, desc_b)`: d = A * B^T + (S ? d : 0) on the operands AO and
+    BO 16-byte units past the descriptors' (immediates added inside the asm, so one descriptor
+    per stage and operand stays live, not one per MMA); scale-d is a predicate (CUTLASS's form).
+    Overloaded by the fragment's size."""
+    regs = ", ".join(f"%{i}" for i in range(n // 2))
+    outs = ", ".join(f'"+f"(d[{i}])' for i in range(n // 2))
+    h = n // 2
+    return (
+        "template <int AO, int BO, int S>\n"
+        f"__device__ __forceinline__ void wgmma_c(float (&d)[{h}], u64 da, u64 db) {{\n"
+        '  asm volatile("{\\n.reg .pred p;\\n.reg .b64 a, b;\\n"\n'
+        f'               "add.s64 a, %{h}, %{h + 3};\\n"\n'
+        f'               "add.s64 b, %{h + 1}, %{h + 4};\\n"\n'
+        f'               "setp.ne.b32 p, %{h + 2}, 0;\\n"\n'
+        f'               "wgmma.mma_async.sync.aligned.m64n{n}k8.f32.tf32.tf32 "\n'
+        f'               "{{{regs}}}, a, b, p, 1, 1;\\n}}\\n"\n'
+        f'               : {outs}\n'
+        '               : "l"(da), "l"(db), "r"(S), "n"(AO), "n"(BO));\n'
+        "}\n"
+    )
+
+
+WG_HEAD = r"""
+$SIGNATURE$
   constexpr int BK = 32, NT = 256;
   constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4;
   constexpr int HALF_BYTES = A_BYTES + B_BYTES;            // one of hi / lo: [A | B]
@@ -229,7 +264,32 @@ __device__ __forceinline__ void wg_gemm(const float *__restrict__ A, const float
   __syncthreads();
   if (ktiles > 1) WG_LOAD(1);
 
-  for (int kt = 0; kt < ktiles; ++kt) {
+"""
+
+WG_TAIL = r"""
+#undef WG_LOAD
+#undef WG_STORE_ONE
+#undef WG_STORE
+
+  // accumulator layout (per warp 16 rows): d[4j + 2h + e] is row g + 8h, column 8j + 2t + e
+  const int row = m0 + wg * 64 + warp * 16 + (lane >> 2), col = n0 + 2 * (lane & 3);
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+    store_c(C, N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1], atomic);
+    store_c(C, N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3], atomic);
+  }
+}
+"""
+
+WG_BODY = (
+    r"""
+// C[m0:m0+BM, n0:n0+BN] (+)= A[m0.., kb:kb+kps] * B[n0.., kb:kb+kps]^T on warpgroup MMA.
+// BM = 64 * warpgroups; every thread loads, splits and stores; each warpgroup multiplies its 64 rows.
+template <int BM, int BN, int PASSES>
+__device__ __forceinline__ void wg_gemm(const float *__restrict__ A, const float *__restrict__ B,
+                                        float *__restrict__ C, int M, int N, int K, int kps) {"""
+    + WG_HEAD.replace("$SIGNATURE$", "")
+    + r"""  for (int kt = 0; kt < ktiles; ++kt) {
     const u32 sb = base + (kt & 1) * STAGE_BYTES;
     fence_regs(acc);
     wgmma_fence();
@@ -254,19 +314,71 @@ __device__ __forceinline__ void wg_gemm(const float *__restrict__ A, const float
   }
   wgmma_wait<0>();
   fence_regs(acc);
-#undef WG_LOAD
-#undef WG_STORE_ONE
-#undef WG_STORE
+"""
+    + WG_TAIL
+)
 
-  // accumulator layout (per warp 16 rows): d[4j + 2h + e] is row g + 8h, column 8j + 2t + e
-  const int row = m0 + wg * 64 + warp * 16 + (lane >> 2), col = n0 + 2 * (lane & 3);
-#pragma unroll
-  for (int j = 0; j < BN / 8; ++j) {
-    store_c(C, N, row, col + 8 * j, acc[4 * j], acc[4 * j + 1], atomic);
-    store_c(C, N, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3], atomic);
+# 3xTF32 with promotion (the cure for the tensor cores' truncating accumulation, see the module
+# doc): the MMAs of one K tile (4 steps of 8) and one TN-wide slice of the tile's N run as a
+# chain on a fresh fragment t (the first MMA with scale-d = 0), the small terms lo*hi and hi*lo
+# of the 4 steps first, then hi*hi; then t is added into the fp32 accumulators with ordinary
+# (round-to-nearest) adds; the next stage is stored while the first chain of a tile runs, one
+# barrier per tile. (Two fragments taking turns, so that the adds of one chain overlap the MMAs
+# of the next, do not pay: ptxas serializes every wgmma when ordinary instructions read one
+# accumulator while another wgmma is in flight, warning C7514.)
+WG_CHAIN = r"""
+// one chain: the 4 K steps of a K tile (32 bytes = 2 descriptor units apart), on fresh fragment t
+template <int TN, int PASSES, int HALF>
+__device__ __forceinline__ void wg_chain(float (&t)[TN / 2], u64 da, u64 db) {
+  constexpr int L = HALF / 16;  // the lo halves, in descriptor units
+  fence_regs(t);
+  wgmma_fence();
+  if (PASSES == 3) {  // the small terms first: lo*hi, hi*lo
+    wgmma_c<L + 0, 0, 0>(t, da, db);
+    wgmma_c<0, L + 0, 1>(t, da, db);
+    wgmma_c<L + 2, 2, 1>(t, da, db);
+    wgmma_c<2, L + 2, 1>(t, da, db);
+    wgmma_c<L + 4, 4, 1>(t, da, db);
+    wgmma_c<4, L + 4, 1>(t, da, db);
+    wgmma_c<L + 6, 6, 1>(t, da, db);
+    wgmma_c<6, L + 6, 1>(t, da, db);
   }
+  wgmma_c<0, 0, PASSES == 3>(t, da, db);
+  wgmma_c<2, 2, 1>(t, da, db);
+  wgmma_c<4, 4, 1>(t, da, db);
+  wgmma_c<6, 6, 1>(t, da, db);
+  wgmma_commit();
 }
 """
+
+WG_BODY_P = (
+    r"""
+template <int BM, int BN, int TN, int PASSES>
+__device__ __forceinline__ void wg_gemm_p(const float *__restrict__ A, const float *__restrict__ B,
+                                          float *__restrict__ C, int M, int N, int K, int kps) {"""
+    + WG_HEAD.replace("$SIGNATURE$", "")
+    + r"""  const u32 a_off = wg * 64 * 128;
+  float t[TN / 2];
+  for (int kt = 0; kt < ktiles; ++kt) {
+    const u32 sb = base + (kt & 1) * STAGE_BYTES;
+#pragma unroll
+    for (int h = 0; h < BN / TN; ++h) {
+      wg_chain<TN, PASSES, HALF_BYTES>(t, sw128_desc(sb + a_off), sw128_desc(sb + A_BYTES + h * TN * 128));
+      if (h == 0 && kt + 1 < ktiles) {  // stage (kt+1)&1 was read by tile kt-1: done
+        WG_STORE((kt + 1) & 1);
+        if (kt + 2 < ktiles) WG_LOAD(kt + 2);
+        fence_proxy_async();
+      }
+      wgmma_wait<0>();
+      fence_regs(t);
+#pragma unroll
+      for (int i = 0; i < TN / 2; ++i) acc[h * (TN / 2) + i] += t[i];
+    }
+    __syncthreads();  // every warpgroup is done with stage kt&1; stage (kt+1)&1 is published
+  }
+"""
+    + WG_TAIL
+)
 
 MMA_BODY = r"""
 __device__ __forceinline__ void mma_tf32(float (&d)[4], const u32 (&a)[4], const u32 (&b)[2]) {
@@ -278,7 +390,7 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const u32 (&a)[4], const
 
 // C tile 128x128 (+)= A * B^T on mma.sync m16n8k8: 8 warps of 64 x 32 (2 x 4), K tiles of 32 staged
 // raw by cp.async (3 stages, 36-float rows), split into tf32 halves in registers.
-template <int PASSES>
+template <int PASSES, bool PROMOTE>
 __device__ __forceinline__ void mma_gemm(const float *__restrict__ A, const float *__restrict__ B,
                                          float *__restrict__ C, int M, int N, int K, int kps) {
   constexpr int BM = 128, BN = 128, BK = 32, NT = 256, STAGES = 3, PITCH = 36;
@@ -355,11 +467,22 @@ __device__ __forceinline__ void mma_gemm(const float *__restrict__ A, const floa
       for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
         for (int ni = 0; ni < 4; ++ni) {
-          if (PASSES == 3) {
-            mma_tf32(acc[mi][ni], al[mi], bh[ni]);
-            mma_tf32(acc[mi][ni], ah[mi], bl[ni]);
+          if (PROMOTE) {  // a fresh chain per K step of 8, added to acc rounding to nearest
+            float t[4] = {0.f, 0.f, 0.f, 0.f};
+            if (PASSES == 3) {
+              mma_tf32(t, al[mi], bh[ni]);
+              mma_tf32(t, ah[mi], bl[ni]);
+            }
+            mma_tf32(t, ah[mi], bh[ni]);
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[mi][ni][e] += t[e];
+          } else {
+            if (PASSES == 3) {
+              mma_tf32(acc[mi][ni], al[mi], bh[ni]);
+              mma_tf32(acc[mi][ni], ah[mi], bl[ni]);
+            }
+            mma_tf32(acc[mi][ni], ah[mi], bh[ni]);
           }
-          mma_tf32(acc[mi][ni], ah[mi], bh[ni]);
         }
     }
   }
@@ -382,21 +505,28 @@ __device__ __forceinline__ void mma_gemm(const float *__restrict__ A, const floa
 def kernel_source(variants: list[Variant]) -> str:
     """One CUDA source with an `extern "C"` kernel per variant (named like the variant)."""
     parts = [COMMON]
-    wg_ns = sorted({v.bn for v in variants if v.family == "wg"})
-    if wg_ns:
+    wg_ns = sorted({v.bn for v in variants if v.family == "wg" and not v.promote})
+    chain_ns = sorted({v.tn or v.bn for v in variants if v.family == "wg" and v.promote})
+    if wg_ns or chain_ns:
         parts.append(WGMMA_COMMON)
         parts += [wgmma_instr(n) for n in wg_ns]
         # one body per instruction width (the body names the instruction)
         for n in wg_ns:
             parts.append(WG_BODY.replace("wg_gemm", f"wg_gemm_n{n}").replace("%(BN)s", str(n)))
+    if chain_ns:
+        parts += [wgmma_chain_instr(n) for n in chain_ns]
+        parts += [WG_CHAIN, WG_BODY_P]
     if any(v.family == "mma" for v in variants):
         parts.append(MMA_BODY)
     sig = "(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K, int kps)"
     for v in variants:
-        if v.family == "wg":
+        if v.family == "wg" and v.promote:
+            call = f"wg_gemm_p<{v.bm}, {v.bn}, {v.tn or v.bn}, {v.passes}>(A, B, C, M, N, K, kps);"
+        elif v.family == "wg":
             call = f"wg_gemm_n{v.bn}<{v.bm}, {v.bn}, {v.passes}>(A, B, C, M, N, K, kps);"
         else:
-            call = f"mma_gemm<{v.passes}>(A, B, C, M, N, K, kps);"
+            promote = "true" if v.promote else "false"
+            call = f"mma_gemm<{v.passes}, {promote}>(A, B, C, M, N, K, kps);"
         parts.append(f'extern "C" __global__ void __launch_bounds__({v.threads}, 1) {v.name}{sig} {{\n  {call}\n}}\n')
     return "\n".join(parts)
 

@@ -1,4 +1,5 @@
-"""The dpl dialects, one module each: torch, tensor, loop, tile, kernel, mma (tensor cores).
+"""The dpl dialects, one module each: torch, tensor, loop, tile, kernel, mma (tensor cores),
+attn (attention as one op at the loop and tile levels).
 
 `DIALECTS` maps each dialect name dpl's tools accept to a factory; upstream `builtin`, `func`,
 `arith`, `math`, `memref`, `scf` and `affine` are included so scalar bodies and programs parse. Our `tensor`
@@ -48,6 +49,12 @@ def _mma() -> Dialect:
     return Mma
 
 
+def _attn() -> Dialect:
+    from dpl.dialects.attn import Attn
+
+    return Attn
+
+
 def _arith() -> Dialect:
     from dpl.dialects.scalar import arith_dialect
 
@@ -72,6 +79,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "tile": _tile,
     "kernel": _kernel,
     "mma": _mma,
+    "attn": _attn,
 }
 
 

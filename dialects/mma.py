@@ -7,11 +7,15 @@ next to the `kernel` dialect's ops (they live in a `kernel.func`):
     %d0, %d1, %d2, %d3 = mma.sync m16n8k8 a(%a0, %a1, %a2, %a3) b(%b0, %b1) c(%c0, %c1, %c2, %c3) : f32
     mma.wgmma m64n128k8 %acc, %a[%s, %wg * 64, %kk * 8], %b[%s, 0, %kk * 8]
         : memref<64xf32>, memref<2x128x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<...>
+    mma.wgmma m64n128k8 overwrite %t, ...           // t = A * B^T: a fresh accumulator chain
     mma.wgmma_fence / mma.wgmma_commit / mma.wgmma_wait 1 / mma.fence_proxy_async
 
 The 3xTF32 split of an fp32 product is written with these: a_hi = tf32(a), a_lo = tf32(a - a_hi)
 (the same for b), a*b ~ a_lo*b_hi + a_hi*b_lo + a_hi*b_hi, the small terms first, accumulated
-in fp32 by the MMA.
+in fp32 by the MMA. The MMA rounds each sum into its accumulators toward zero (the H100 does:
+bench/results/h100-2026-11-24-tc-probe.md), so a lowering keeps each accumulator chain short (a
+few K steps, on a fragment started with `overwrite`) and adds it into fp32 accumulators with
+ordinary adds: `mma.dot`'s `promote` says how short.
 
 Fragments (the PTX ISA's, groupID g = lane / 4, t = lane % 4):
 
@@ -34,7 +38,7 @@ any tile body, with two ops (see "Tile level" below):
     %xs = mma.stage rows 128 k 32 { ^bb0(%r: index, %c: index): ... mma.yield %v : f32 }
           : memref<128x32xf32, #tile.smem>
     %p = mma.dot %xs[%wg * 64 + %w * 16 + %h * 8 + %g], %ws[%j * 8 + %t * 2 + %e]
-         precision "3xtf32" layout wgmma : memref<128x32xf32, #tile.smem>, memref<256x32xf32, #tile.smem>
+         precision "3xtf32" layout wgmma promote 4 : memref<128x32xf32, #tile.smem>, memref<256x32xf32, #tile.smem>
 
 `#mma.swizzle<128>` is a shared buffer's layout: rows of 128 bytes (the innermost dim), whose
 16-byte chunk c of row r sits at chunk c ^ (r mod 8), the 128-byte swizzle wgmma reads
@@ -56,6 +60,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     MemRefLayoutAttr,
     MemRefType,
+    UnitAttr,
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
@@ -84,6 +89,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     param_def,
     prop_def,
     result_def,
@@ -289,9 +295,12 @@ def wgmma_n_ok(n: int) -> bool:
 
 @irdl_op_definition
 class WgmmaOp(IRDLOperation):
-    """`mma.wgmma m64nNk8 %acc, %a[...], %b[...] : acc, a, b types`: one warpgroup's
-    acc += A(64x8) * B(Nx8)^T on tf32 from shared memory (`wgmma.mma_async ... .tf32.tf32`,
-    both operands K-major, 128-byte swizzled), asynchronous until `mma.wgmma_wait`.
+    """`mma.wgmma m64nNk8 [overwrite] %acc, %a[...], %b[...] : acc, a, b types`: one
+    warpgroup's acc += A(64x8) * B(Nx8)^T on tf32 from shared memory (`wgmma.mma_async ...
+    .tf32.tf32`, both operands K-major, 128-byte swizzled), asynchronous until
+    `mma.wgmma_wait`; with `overwrite`, acc = A * B^T (the old values are not read: PTX's
+    scale-d = 0, how a fresh accumulator chain starts). The tensor cores round each sum into
+    the accumulators toward zero, so long chains lose accuracy (see `mma.dot`'s promote).
 
     `a`'s indices name the first element (row, k) of A: the 64 rows from there along the
     second-to-last dim, the 8 columns from there along the innermost; `b`'s the first of the N
@@ -312,14 +321,16 @@ class WgmmaOp(IRDLOperation):
     b_indices = var_operand_def(IndexType)
     a_map = prop_def(AffineMapAttr)
     b_map = prop_def(AffineMapAttr)
+    overwrite = opt_prop_def(UnitAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, n: int, acc: SSAValue, a: SSAValue, a_indices: Sequence[SSAValue],
-                 a_map: AffineMap, b: SSAValue, b_indices: Sequence[SSAValue], b_map: AffineMap):  # fmt: skip
-        super().__init__(
-            operands=[acc, a, a_indices, b, b_indices],
-            properties={"n": IntAttr(n), "a_map": AffineMapAttr(a_map), "b_map": AffineMapAttr(b_map)},
-        )
+                 a_map: AffineMap, b: SSAValue, b_indices: Sequence[SSAValue], b_map: AffineMap,
+                 overwrite: bool = False):  # fmt: skip
+        props: dict[str, Attribute] = {"n": IntAttr(n), "a_map": AffineMapAttr(a_map), "b_map": AffineMapAttr(b_map)}
+        if overwrite:
+            props["overwrite"] = UnitAttr()
+        super().__init__(operands=[acc, a, a_indices, b, b_indices], properties=props)
 
     def verify_(self) -> None:
         func = K._require_in_func(self)
@@ -358,6 +369,7 @@ class WgmmaOp(IRDLOperation):
         m = _WGMMA_SHAPE.match(shape)
         if m is None:
             parser.raise_error(f"'mma.wgmma' shape must be m64n<N>k8, got {shape}")
+        overwrite = parser.parse_optional_keyword("overwrite") is not None
         acc = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         a, a_map, a_idx = K._parse_access(parser)
@@ -371,12 +383,12 @@ class WgmmaOp(IRDLOperation):
             types.append(K._parse_memref_type(parser, cls.name))
         op = cls(int(m.group(1)), parser.resolve_operand(acc, types[0]),
                  parser.resolve_operand(a, types[1]), a_idx, a_map,
-                 parser.resolve_operand(b, types[2]), b_idx, b_map)  # fmt: skip
+                 parser.resolve_operand(b, types[2]), b_idx, b_map, overwrite)  # fmt: skip
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" m64n{self.n.data}k8 ")
+        printer.print_string(f" m64n{self.n.data}k8 " + ("overwrite " if self.overwrite else ""))
         printer.print_ssa_value(self.acc)
         printer.print_string(", ")
         K._print_access(printer, self.a, self.a_map.data, self.a_indices)
@@ -474,6 +486,14 @@ class Layout(StrEnum):
 
     WGMMA = auto()
     MMA_SYNC = auto()
+
+
+def chain_terms(precision: Precision | str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The MMAs of one K step of an accumulation chain as (A half, B half) pairs, 0 = hi and
+    1 = lo, split into the small terms and the large: a chain runs the small terms of all its
+    steps first, then the large ones (so the small sums are truncated relative to small values):
+    3xtf32 ([lo*hi, hi*lo], [hi*hi]), tf32 ([], [hi*hi])."""
+    return ([(1, 0), (0, 1)], [(0, 0)]) if Precision(precision) == Precision.TF32X3 else ([], [(0, 0)])
 
 
 @irdl_attr_definition
@@ -679,9 +699,17 @@ class StageOp(IRDLOperation):
 
 @irdl_op_definition
 class DotOp(IRDLOperation):
-    """`%p = mma.dot %a[row], %b[col] precision "3xtf32" layout wgmma : a type, b type`:
+    """`%p = mma.dot %a[row], %b[col] precision "3xtf32" layout wgmma promote 4 : a type, b type`:
     sum over c of a[row, c] * b[col, c], the contraction of one K step at one output point, on
     the tensor cores in `precision` (`3xtf32` or `tf32`).
+
+    The tensor cores accumulate in fp32 but round each MMA's sum toward zero, so the error of
+    one accumulator chain grows with its length. `promote P` says how they run it: in chains of
+    P MMA steps of 8 along K, each starting from zero and running the small terms of its steps
+    first (3xtf32: lo*hi, hi*lo of each step, then hi*hi of each), every MMA rounding toward
+    zero; the chains' sums are added in fp32 rounding to nearest ("promotion"), as the loop's
+    accumulate adds the dot's value. P must divide the stage's K / 8; without it, one chain per
+    dot (P = K / 8). `interpreters/tf32.contract` is this meaning.
 
     `a` and `b` are `mma.stage` slabs (A rows = M, B rows = N, both K-major); `row` and `col`
     are this point's row of A and of B. `layout` names the instruction whose accumulator
@@ -704,22 +732,30 @@ class DotOp(IRDLOperation):
     b_map = prop_def(AffineMapAttr)
     precision = prop_def(PrecisionAttr)
     layout = prop_def(LayoutAttr)
+    promote = opt_prop_def(IntAttr)
     result = result_def(Float32Type)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, a: SSAValue, a_indices: Sequence[SSAValue], a_map: AffineMap,
                  b: SSAValue, b_indices: Sequence[SSAValue], b_map: AffineMap,
-                 precision: Precision, layout: Layout):  # fmt: skip
-        super().__init__(
-            operands=[a, a_indices, b, b_indices],
-            properties={
-                "a_map": AffineMapAttr(a_map),
-                "b_map": AffineMapAttr(b_map),
-                "precision": PrecisionAttr(precision),
-                "layout": LayoutAttr(layout),
-            },
-            result_types=[Float32Type()],
-        )
+                 precision: Precision, layout: Layout, promote: int | None = None):  # fmt: skip
+        props: dict[str, Attribute] = {
+            "a_map": AffineMapAttr(a_map),
+            "b_map": AffineMapAttr(b_map),
+            "precision": PrecisionAttr(precision),
+            "layout": LayoutAttr(layout),
+        }
+        if promote is not None:
+            props["promote"] = IntAttr(promote)
+        super().__init__(operands=[a, a_indices, b, b_indices], properties=props, result_types=[Float32Type()])
+
+    @property
+    def chain(self) -> int:
+        """MMA steps of 8 per tensor-core accumulation chain (`promote`, else the stage's K / 8)."""
+        if self.promote is not None:
+            return self.promote.data
+        owner = self.a.owner
+        return owner.k // 8 if isinstance(owner, StageOp) else 1
 
     def verify_(self) -> None:
         t = _enclosing_tile(self)
@@ -734,6 +770,12 @@ class DotOp(IRDLOperation):
             )
         if self.precision.data == Precision.IEEE:
             raise VerifyException("'mma.dot' precision must be 3xtf32 or tf32 (ieee is the SIMT path)")
+        steps = a_stage.k // 8
+        if self.promote is not None and not (1 <= self.promote.data <= steps and steps % self.promote.data == 0):
+            raise VerifyException(
+                f"'mma.dot' promote must divide the stage's {steps} MMA steps of 8 along K, got "
+                f"{self.promote.data}"
+            )
         threads = [e for _, e, k in t.axes if k == tile.AxisKind.THREAD]
         cells = [e for _, e, k in t.axes if k == tile.AxisKind.CELL]
         layout = self.layout.data
@@ -779,13 +821,16 @@ class DotOp(IRDLOperation):
         precision = parser.parse_str_enum(Precision)
         parser.parse_keyword("layout")
         layout = parser.parse_str_enum(Layout)
+        promote = None
+        if parser.parse_optional_keyword("promote") is not None:
+            promote = parser.parse_integer(allow_boolean=False)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         at = parser.parse_type()
         parser.parse_punctuation(",")
         bt = parser.parse_type()
         op = cls(parser.resolve_operand(a, at), a_idx, a_map, parser.resolve_operand(b, bt),
-                 b_idx, b_map, precision, layout)  # fmt: skip
+                 b_idx, b_map, precision, layout, promote)  # fmt: skip
         op.attributes |= attrs
         return op
 
@@ -795,6 +840,8 @@ class DotOp(IRDLOperation):
         printer.print_string(", ")
         K._print_access(printer, self.b, self.b_map.data, self.b_indices)
         printer.print_string(f' precision "{self.precision.data.value}" layout {self.layout.data.value}')
+        if self.promote is not None:
+            printer.print_string(f" promote {self.promote.data}")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_list((self.a.type, self.b.type), printer.print_attribute)

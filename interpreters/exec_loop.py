@@ -23,7 +23,7 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from dpl.interpreters.affine_np import eval_map
 from dpl.interpreters.scalar_eval import eval_op, is_scalar_op, numpy_dtype
-from dpl.dialects import loop
+from dpl.dialects import attn, loop
 
 #: Largest number of elements an iteration space may have before a reduce loop is chunked.
 CHUNK_ELEMENTS = 1 << 22
@@ -91,7 +91,7 @@ def nest_depth(block: Block) -> int:
     for op in block.ops:
         for region in op.regions:
             for inner in region.blocks:
-                depth = max(depth, nest_depth(inner) + isinstance(op, loop.ForOp))
+                depth = max(depth, nest_depth(inner) + isinstance(op, (loop.ForOp, attn.SoftmaxReduceOp)))
     return depth
 
 
@@ -140,6 +140,8 @@ class _Nest:
                 for i, (result, kind) in enumerate(zip(op.res, acc.kinds)):
                     parts = np.concatenate([p[i] for p in partial], axis=depth)
                     env[result] = _REDUCERS[kind.data](parts, axis=depth, keepdims=True)
+        elif isinstance(op, attn.SoftmaxReduceOp):
+            self._softmax_reduce(op, depth)
         elif isinstance(op, loop.LoadOp):
             idx = eval_map(op.map.data, [env[i] for i in op.indices])
             env[op.result] = self.full(env[op.memref][tuple(idx)])
@@ -152,13 +154,35 @@ class _Nest:
             env[op.memref][tuple(arrays[1:])] = arrays[0]
         elif isinstance(op, affine.ApplyOp):
             env[op.result] = self.full(eval_map(op.map.data, [env[v] for v in op.mapOperands])[0])
-        elif isinstance(op, (loop.YieldOp, loop.AccumulateOp)):
+        elif isinstance(op, (loop.YieldOp, loop.AccumulateOp, attn.YieldOp)):
             pass
         elif is_scalar_op(op):
             for result, value in zip(op.results, eval_op(op, [env[o] for o in op.operands])):
                 env[result] = self.full(value)
         else:
             raise ValueError(f"the loop executor does not know '{op.name}'")
+
+    def _softmax_reduce(self, op: attn.SoftmaxReduceOp, depth: int) -> None:
+        """The key axis is nest axis `depth`: both regions are evaluated over every key at once,
+        then o = sum(exp(x - max x) v) / sum(exp(x - max x)) along it."""
+        extent = op.extent.data
+        self.extents[depth] = extent
+        shape = [1] * self.rank
+        shape[depth] = extent
+        keys = np.arange(extent).reshape(shape)
+        for region in (op.score, op.value):
+            self.env[region.block.args[0]] = keys
+            self.block(region.block, depth + 1)
+        self.extents[depth] = 1
+        x = self.full(self.env[op.score_value])
+        v = self.full(self.env[op.value_value])
+        target = list(np.broadcast_shapes(x.shape, v.shape))
+        target[depth] = extent
+        x, v = np.broadcast_to(x, target), np.broadcast_to(v, target)
+        with np.errstate(invalid="ignore"):
+            e = np.exp(x - np.max(x, axis=depth, keepdims=True))
+            out = np.sum(e * v, axis=depth, keepdims=True) / np.sum(e, axis=depth, keepdims=True)
+        self.env[op.result] = out.astype(x.dtype)
 
     def _reduce(self, op: loop.ForOp, depth: int, count: int) -> list[np.ndarray]:
         """The partial results of one chunk of a reduce loop, each of extent 1 along `depth`."""

@@ -9,11 +9,14 @@ Values are arrays over every thread of the grid, as in exec_kernel. The ops:
 - `mma.wgmma m64nNk8`: every warpgroup (128 consecutive threads) reads A (64x8) and B (Nx8) from
   its block's shared buffers at the origin its threads name (the same for all of them, rows and
   columns multiples of 8, in bounds) and adds A B^T into the accumulator fragments of its
-  threads' register arrays at once.
+  threads' register arrays at once (`overwrite`: stores it there).
+
+Both MMAs round the sum into the accumulators toward zero (`tf32.mma_tf32`), as the tensor cores
+do: a lowering whose accumulator chains run long fails its meaning checks here.
 
 The asynchrony the hardware has is checked rather than simulated (with race checks on):
 - `mma.wgmma` needs an `mma.wgmma_fence` of its warpgroup since the accumulators were last
-  written by anything else (and before the first);
+  read or written by anything else (and before the first);
 - a group is pending from its `mma.wgmma` until an `mma.wgmma_wait` leaves fewer groups
   pending; while pending, reading or writing its accumulators, or writing the shared elements it
   reads, is an error;
@@ -53,7 +56,7 @@ class MmaExecMixin:
         n = self.G * per_block
         self.step = 0
         self.wg_fence_step = np.full(n, -1, np.int64)  # when each warpgroup last fenced
-        self.reg_write_step: dict[int, np.ndarray] = {}  # id(register buffer) -> per warpgroup
+        self.reg_access_step: dict[int, np.ndarray] = {}  # id(register buffer) -> per warpgroup
         self.wg_open: dict[int, _Group] = {}  # warpgroup -> wgmmas not yet committed
         self.wg_pending: dict[int, list[_Group]] = {}  # warpgroup -> committed, oldest first
         self.unfenced: dict[int, np.ndarray] = {}  # id(shared buffer) -> element's generic writer
@@ -165,12 +168,12 @@ class MmaExecMixin:
         a, b = self.buffer(op.a, op), self.buffer(op.b, op)
         wgs = self.wg_of.reshape(-1, WARPGROUP)[:, 0]
         if self.check:
-            written = self.reg_write_step.get(id(acc), np.full(len(self.wg_fence_step), -1))
+            touched = self.reg_access_step.get(id(acc), np.full(len(self.wg_fence_step), -1))
             fenced = self.wg_fence_step[wgs]
-            if (live & ((fenced < 0) | (fenced < written[wgs]))).any():
+            if (live & ((fenced < 0) | (fenced < touched[wgs]))).any():
                 raise ValueError(
                     f"{self.where(op)}: no mma.wgmma_fence since its accumulators were last "
-                    f"written (or before the first mma.wgmma)"
+                    f"accessed (or before the first mma.wgmma)"
                 )
         A, asel = self._tile(op, a, op.a_map.data, op.a_indices, 64, "a", live)
         B, bsel = self._tile(op, b, op.b_map.data, op.b_indices, n, "b", live)
@@ -202,7 +205,7 @@ class MmaExecMixin:
         frags = acc.data.reshape(-1, WARPGROUP, n // 2)
         D = np.zeros((frags.shape[0], 64, n), np.float32)
         D[:, row, col] = frags
-        D = mma_tf32(A, B, D)
+        D = mma_tf32(A, B, None if op.overwrite else D)
         frags[live] = D[:, row, col][live]
         for k in np.flatnonzero(live).tolist():
             grp = self.wg_open.setdefault(int(wgs[k]), _Group())
@@ -217,10 +220,9 @@ class MmaExecMixin:
         elements they read: writes) and note what later wgmmas must check."""
         if not self.check:
             return
-        if write:
-            self.step += 1
-        if write and buf.prefix == "thread":
-            steps = self.reg_write_step.setdefault(id(buf), np.full(len(self.wg_fence_step), -1))
+        self.step += 1
+        if buf.prefix == "thread":  # registers: a read too needs a wgmma_fence before an MMA on them
+            steps = self.reg_access_step.setdefault(id(buf), np.full(len(self.wg_fence_step), -1))
             steps[self._active_wgs()] = self.step
         if write and buf.prefix == "block":
             mark = self.unfenced.setdefault(id(buf), np.full(buf.data.shape, -1, np.int64))

@@ -26,6 +26,7 @@ Semantics kept faithfully:
   those dims reads 0 (a load, a stage's fill) or is not written (a store, an atomic); outside
   along another dim a load or store is an error, and a stage's fill gives NaN.
 - `mma.stage` / `mma.dot` (tensor-core tiles): exec_tile_mma.py.
+- `attn.flash` (one block's attention): exec_tile_attn.py.
 - `{tile.zero_init = [i, ...]}` on a kernel (split-matmul-k, split-reduce) starts those outs at
   their atomics' identity (0 for add, -inf for max, inf for min) before it runs, as the runtime
   must.
@@ -41,6 +42,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from dpl.interpreters import exec_loop
+from dpl.interpreters.exec_tile_attn import TileAttnMixin
 from dpl.interpreters.exec_tile_mma import TileMmaMixin
 from dpl.interpreters.affine_np import eval_map
 from dpl.interpreters.scalar_eval import eval_op, is_scalar_op
@@ -109,7 +111,7 @@ def _zero_init(kernel: tile.KernelOp) -> list[int]:
     return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
 
 
-class _TileNest(TileMmaMixin):
+class _TileNest(TileMmaMixin, TileAttnMixin):
     def __init__(self, rank: int, env: dict[SSAValue, np.ndarray]):
         self.rank = rank
         self.env = env
@@ -211,7 +213,7 @@ class _TileNest(TileMmaMixin):
             env[op.result] = self.full(eval_map(op.map.data, [env[v] for v in op.mapOperands])[0])
         elif isinstance(op, (loop.YieldOp, loop.AccumulateOp)):
             pass
-        elif self.mma_op(op):
+        elif self.mma_op(op) or self.attn_op(op):
             pass
         elif is_scalar_op(op):
             for result, value in zip(op.results, eval_op(op, [env[o] for o in op.operands])):

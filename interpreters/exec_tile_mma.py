@@ -5,8 +5,9 @@
   two NumPy axes are appended after the nest's, the outer values it uses are broadcast along
   them, and the yielded value becomes the slab (nest dims..., R, K), per block and K step.
 - `mma.dot %a[row], %b[col]` gathers row `row` of slab a and `col` of slab b at every point and
-  contracts them over K with `tf32.contract` in the op's precision (3xtf32: lo*hi + hi*lo +
-  hi*hi per K step of 8, f32 accumulation), so the tile level computes what the tensor cores
+  contracts them over K with `tf32.contract` in the op's precision and chains of its `promote`
+  steps (3xtf32: per chain lo*hi and hi*lo of each K step of 8, then hi*hi, each MMA rounding
+  toward zero; the chains added in f32), so the tile level computes what the tensor cores
   will, to the last bit or so. A row outside the slab reads NaN.
 """
 
@@ -81,4 +82,4 @@ class TileMmaMixin:
     def mma_dot(self, op: mma.DotOp) -> None:
         a = self._rows(op.a, op.a_map.data, op.a_indices)
         b = self._rows(op.b, op.b_map.data, op.b_indices)
-        self.env[op.result] = contract(a, b, op.precision.data.value)
+        self.env[op.result] = contract(a, b, op.precision.data.value, promote=op.chain)

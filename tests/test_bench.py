@@ -231,7 +231,7 @@ def test_gpu_benchmark_stub_and_ceilings():
     r = B.benchmark("rms", norm, (torch.randn(1, 32, 2048),), dpl=StubProgram, modes=("eager",),
                     profile=True, replays=20)
     assert r["l2"]["policy"] == "rotate" and r["l2"]["sets"] > 1
-    assert r["variants"]["dpl"]["graph"] and r["variants"]["dpl"]["rel_err"] == 0.0
+    assert r["variants"]["dpl"]["graph"] and r["variants"]["dpl"]["rel_err"] < 1e-6  # eager fp32 vs float64
     assert r["cublas_fp32_gflops"] > 1000 and r["profile"][0]["median_ms"] > 0
     print(B.format_table(r))
 

@@ -503,6 +503,14 @@ def _f64_ops_ref(b):
     return {1: sel + u, 2: np.where(first, u, r)}
 
 
+def _scalar_math_ref(b):
+    x, y = b[0], b[1]
+    with np.errstate(all="ignore"):
+        v = np.trunc(np.ceil(np.floor(np.arctanh(np.arccosh(np.arcsinh(np.log1p(np.expm1(
+            np.round(np.fmod(x, y))))))))))
+    return {2: v, 3: (x < 0) | (y < 0)}
+
+
 #: What each runnable kernel of the kernel-IR lit files computes, from its (float64) arguments:
 #: {argument index: expected value after the kernel}. A new kernel in those files needs an entry.
 REFERENCES = {
@@ -514,6 +522,9 @@ REFERENCES = {
     ("translate/atomic.mlir", "k_atomic"): _atomic_ref,
     ("translate/f64_ops.mlir", "k_f64_ops"): _f64_ops_ref,
     ("translate/tma.mlir", "k_tma_scale"): lambda b: {1: 2 * b[0]},
+    ("translate/scalar_math.mlir", "k_scalar_math"): _scalar_math_ref,
+    ("translate/mma_sync.mlir", "k_mma_sync"): lambda b: {2: b[0] @ b[1].T},
+    ("translate/wgmma.mlir", "k_wgmma_gemm"): lambda b: {2: b[0] @ b[1].T},
 }
 #: What each lit file's @main returns, from its inputs.
 MAIN_REFERENCES = {"dialects/kernel/launch.mlir": lambda ins: [ins[0]]}

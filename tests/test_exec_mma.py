@@ -114,7 +114,7 @@ def test_wgmma_gemm_matches_float64():
     [
         ("  mma.fence_proxy_async\n", "", "no mma.fence_proxy_async after it"),
         ("  mma.fence_proxy_async\n  kernel.barrier\n", "  mma.fence_proxy_async\n", "with no kernel.barrier between"),
-        ("  mma.wgmma_fence\n", "", "no mma.wgmma_fence since its accumulators were last written"),
+        ("  mma.wgmma_fence\n", "", "no mma.wgmma_fence since its accumulators were last accessed"),
         ("  mma.wgmma_commit\n  mma.wgmma_wait 0\n", "  mma.wgmma_commit\n",
          "accesses the accumulators of an mma.wgmma that its warpgroup has not waited for"),
         ("  mma.wgmma_wait 0\n", "  mma.wgmma_wait 1\n",

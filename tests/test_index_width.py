@@ -24,7 +24,7 @@ from dpl.dialects.parsing import parse_module
 from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_tile
 from dpl.transforms import all_passes
-from dpl.transforms.kernel import materialize
+from dpl.transforms.kernel import outline_kernels as materialize
 from dpl.transforms.kernel.widen_indices import IndexRanges, WidenIndices
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 

@@ -4,7 +4,8 @@ memory, compiled for sm_90a), both in 3xTF32: NVRTC-compiled, run on random inpu
 output poisoned, compared with float64: ‖out − ref‖/‖ref‖ under 1e-5 (plain TF32 would be near
 1e-3: the split is really there); then linears through dpl.compile's default schedule (wgmma
 kernels from tensorize-matmul + materialize-mma), held to fp32-level accuracy and to at most twice
-PyTorch fp32's error, and the opt-in tf32 precision. Skipped without a GPU (wgmma: without sm_90).
+PyTorch fp32's error (K up to 8192: the tensor cores' truncating accumulation is promoted), and
+the opt-in tf32 precision. Skipped without a GPU (wgmma: without sm_90).
 
     python3 -m pytest -q tests/test_mma_gpu.py
 """
@@ -79,6 +80,21 @@ def test_dpl_linear_on_tensor_cores(m, n, k):
     c, err, eager_err = _linear_case(m, n, k, None)
     assert c.precision == "3xtf32"
     assert err < 1e-5 and err <= 2 * eager_err, (err, eager_err)
+
+
+@pytest.mark.skipif(
+    not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0),
+    reason="the tensor-core schedule targets sm_90a",
+)
+@pytest.mark.parametrize("m, n, k", [(128, 3584, 3584), (256, 256, 8192)])
+def test_dpl_linear_long_k_keeps_fp32_accuracy(m, n, k):
+    """The tensor cores truncate their fp32 accumulation, so one accumulator chain over K = 3584
+    had 61x cuBLAS fp32's error (bench/results/h100-2026-11-24-tc-probe.md); materialize-mma's
+    promoted chains (one K step of 32 on a fresh fragment, added to fp32 accumulators) keep it
+    within twice, split-K or not."""
+    c, err, eager_err = _linear_case(m, n, k, None)
+    assert c.precision == "3xtf32"
+    assert err <= 2 * eager_err, (err, eager_err)
 
 
 @pytest.mark.skipif(

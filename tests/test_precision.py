@@ -80,18 +80,23 @@ def test_dpl_compile_api_reports_its_precision():
 def test_gemm_sweep_table_and_shapes():
     from dpl.bench import gemm_sweep
 
-    shapes = gemm_sweep.parse_shapes("squares,layers,128x256x64")
-    assert (8192, 8192, 8192, "square 8192") in shapes and (128, 18944, 3584, "qwen2.5-7b gate/up s128") in shapes
+    shapes = gemm_sweep.parse_shapes("linears,odd,128x256x64")
+    assert (128, 3584, 3584, "linear M=128") in shapes and (2048, 3584, 3584, "linear M=2048") in shapes
+    assert (100, 3584, 3584, "ragged M") in shapes and shapes[-1] == (128, 256, 64, "128x256x64")
     rows = [
-        {"shape": [128, 256, 64], "label": "x", "variant": "cublas fp32", "precision": "ieee", "ms": 0.01, "tflops": 0.4, "err": 4e-7},
-        {"shape": [128, 256, 64], "label": "x", "variant": "cublas tf32", "precision": "tf32", "ms": 0.005, "tflops": 0.8, "err": 3e-4},
-        {"shape": [128, 256, 64], "label": "x", "variant": "dpl 3xtf32", "precision": "3xtf32", "ms": 0.004, "tflops": 1.0, "err": 2e-7},
-        {"shape": [128, 256, 64], "label": "x", "variant": "dpl tf32", "error": "boom"},
+        {"label": "x", "shape": [128, 256, 64], "cublas_err": 4e-7, "precision": "3xtf32", "err": 6e-7,
+         "kernels": ["k_red 2x1x1"], "dpl_ms": 0.004, "eager_ms": 0.01, "compile_ms": 0.008},
+        {"label": "y", "shape": [128, 256, 64], "cublas_err": 4e-7, "precision": "3xtf32", "err": 9e-7,
+         "kernels": ["k_red 2x1x1"], "dpl_ms": 0.004},
+        {"label": "z", "shape": [128, 256, 64], "cublas_err": 4e-7, "error": "boom"},
     ]
-    text = gemm_sweep.table(rows)
-    assert "| x | 128x256x64 | dpl 3xtf32 | 3xtf32 | 0.0040 | 1.0 | 2.50 | 1.25 | 2.0e-07 | 0.50 |" in text
+    text = gemm_sweep.linear_table(rows)
+    assert ("| x | 128x256x64 | 3xtf32, 1 kernels: k_red 2x1x1 | 0.0040 | 0.0100 | 0.0080 | 2.50x | 2.00x | "
+            "6.0e-07 | 4.0e-07 | 1.50 | yes |") in text
+    assert "| y | 128x256x64 | 3xtf32, 1 kernels: k_red 2x1x1 | 0.0040 | - | - | - | - | 9.0e-07 | 4.0e-07 | 2.25 | NO |" in text
     assert "error: boom" in text
-    assert gemm_sweep.main(["--precisions", "bf16"]) == 2
+    assert gemm_sweep.ok({"precision": "tf32", "err": 5e-4, "cublas_err": 4e-7})
+    assert gemm_sweep.main(["--precision", "bf16"]) == 2
 
 
 def test_sm80_targets_get_mma_sync_tiles(pass_log):
@@ -102,3 +107,29 @@ def test_sm80_targets_get_mma_sync_tiles(pass_log):
     dots = [op for op in module.walk() if op.name == "mma.dot"]
     assert len(dots) == 1 and dots[0].layout.data.value == "mma_sync"
     assert "mma_sync 128 x 128" in pass_log.text
+
+
+def test_short_m_projection_splits_k_on_tensor_cores_and_says_why(pass_log):
+    """M = 128 against 132 SMs: the tensor-core tile grid alone underfills the GPU, so the chosen
+    plan splits K; -v lists every candidate's modeled time, SIMT's included."""
+    module = _tile("torch.nn.functional.linear(torch.randn(128, 1024), torch.randn(1024, 1024))", None)
+    assert _dots(module) == 1
+    tiles = [op for op in module.walk() if op.name == "tile.tile"]
+    assert any(v.name_hint == "ks" and e > 1 for t in tiles for v, e, _ in t.axes)
+    line = next(x for x in pass_log.text.splitlines() if "is matmul, wgmma" in x)
+    assert ", split " in line and "SIMT 64 x 64" in line and "modeled" in line
+
+
+def test_a_product_tensorize_declines_falls_back_to_simt(pass_log):
+    """x[i, k] * w[j, k] * s[i, j] summed over k (a factor mixing M and N) is no MMA: the SIMT
+    schedule takes it (register tiles), and -v says why (the lit case schedule-mma.mlir's)."""
+    from pathlib import Path
+
+    from dpl.dialects.parsing import LocatingParser
+
+    text = (Path(__file__).parent.parent / "test/lit/tile/schedule-mma.mlir").read_text().split("// -----")[-1]
+    module = LocatingParser(make_context(), text, "<test>").parse_module()
+    PassPipeline.parse_spec(all_passes(), "schedule").apply(make_context(), module)
+    assert _dots(module) == 0
+    assert any(k.value == "cell" for op in module.walk() if op.name == "tile.tile" for _, _, k in op.axes)
+    assert "@k_mixed: no tensor cores: tensorize-matmul declines it: a factor of the product" in pass_log.text

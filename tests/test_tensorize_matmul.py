@@ -123,7 +123,9 @@ def test_mlp_block_on_wgmma_kernels():
     norm) on the kernel executor, with its race and wgmma-asynchrony checks."""
     prog = capture(Mlp(), torch.randn(1, 64, 64))
     module = _kernel_module(prog, TC)
-    assert sum(op.name == "mma.wgmma" for op in module.walk()) == 3 * 3  # lo*hi, hi*lo, hi*hi
+    wgmmas = [op for op in module.walk() if isinstance(op, mma.WgmmaOp)]
+    assert len(wgmmas) == 3 * 4 * 3  # per K step of 8: lo*hi, hi*lo, hi*hi
+    assert sum(op.overwrite is not None for op in wgmmas) == 3  # one chain per K step of 32
     assert relative_error(prog, lambda _m, a: exec_kernel.run(module, a)) < 1e-5
     assert print_manifest(module)["arch"] == "sm_90a"
 

@@ -18,7 +18,9 @@ LIT = Path(__file__).parent.parent / "test" / "lit" / "tile"
 CASES = sorted(p for p in LIT.glob("*.mlir") if "--pass-pipeline=" in p.read_text())
 RMS = LIT / "stage-inputs.mlir"
 # Passes that change the arithmetic (tensor cores in 3xTF32): ‖after − before‖/‖before‖ bound.
-NORM_TOLERANCE = {"tensorize-matmul": 1e-5}
+NORM_TOLERANCE = {"tensorize-matmul": 1e-5, "tile-attention": 1e-5}
+# f32 cases (schedule-mma's SIMT fallback): the schedule reorders the sums, which f32 rounds.
+F32_REORDERED = 1e-6
 
 
 def pipeline_of(path: Path) -> str:
@@ -70,6 +72,10 @@ def test_pass_keeps_meaning(path: Path):
         after = exec_tile.run(after_module, inputs)
         assert len(before) == len(after) >= 1
         norm_tol = next((t for name, t in NORM_TOLERANCE.items() if name in pipeline_of(path)), None)
+        if any(op.name == "mma.dot" for op in after_module.walk()):  # schedule chose the tensor cores
+            norm_tol = NORM_TOLERANCE["tensorize-matmul"]
+        if norm_tol is None and all(o.dtype == np.float32 for o in before):
+            norm_tol = F32_REORDERED  # an f32 sum in another order (register tiles, split K)
         for b, a in zip(before, after):
             assert not np.isnan(a).any(), "an output element was never written"
             if norm_tol is not None:

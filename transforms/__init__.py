@@ -24,6 +24,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.decompose.fold_index_maps",
     "dpl.transforms.loop.lower_to_loops",
     "dpl.transforms.loop.fuse_loops",
+    "dpl.transforms.loop.fuse_attention",
     "dpl.transforms.loop.hoist_invariants",
     "dpl.transforms.loop.dedup_loads",
     "dpl.transforms.loop.drop_dead_buffers",
@@ -69,7 +70,9 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.pad_columns",
     "dpl.transforms.tile.split_reduce",
     "dpl.transforms.tile.tensorize_matmul",
+    "dpl.transforms.tile.tile_attention",
     "dpl.transforms.kernel.materialize_mma",
+    "dpl.transforms.kernel.materialize_attention",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.

@@ -21,12 +21,13 @@ from dpl.transforms import all_passes
 IR_PIPELINES: dict[str, str] = {
     "torch": "",
     "tensor": "decompose-torch,fold-index-maps",
-    "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops",
-    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,split-nests,schedule",
+    "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,fuse-attention",
+    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,fuse-attention,split-nests,"
+    "schedule",
 }
 IR_PIPELINES["kernel"] = (
     IR_PIPELINES["tile"]
-    + ",materialize-mma,materialize,vectorize-access{reductions=false},accumulate-in-place,"
+    + ",materialize-attention,materialize-mma,materialize,vectorize-access{reductions=false},accumulate-in-place,"
     "fuse-launches,widen-indices"
 )
 IR_PIPELINES["cuda"] = IR_PIPELINES["kernel"]

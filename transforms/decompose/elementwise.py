@@ -37,12 +37,18 @@ def _sign(op, s: Scalar, a):
     return s.sub(s.bool_to(s.cmp("gt", a, zero), a.type), s.bool_to(s.cmp("lt", a, zero), a.type))
 
 
+#: The largest finite value of each float type.
+_LARGEST = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38}
+
+
 def _round(op: t.RoundOp, s: Scalar, a):
     """Half to even; with decimals d, rint(a * 10^d) / 10^d (d < 0: rint(a / 10^-d) * 10^-d)."""
     d = op.decimals.data
     if d == 0:
         return s.unary(math.RoundEvenOp, a)
-    scale = s.const(10.0 ** abs(d))
+    # 10^|d| past the type's largest finite value is inf, as in PyTorch (the result is NaN).
+    scale = 10.0 ** abs(d) if abs(d) <= 308 else pymath.inf
+    scale = s.const(scale if scale <= _LARGEST.get(str(s.t), pymath.inf) else pymath.inf)
     if d > 0:
         return s.div(s.unary(math.RoundEvenOp, s.mul(a, scale)), scale)
     return s.mul(s.unary(math.RoundEvenOp, s.div(a, scale)), scale)

@@ -17,13 +17,20 @@ arithmetic, constants, `axis == 0` guards, access maps folded over the kernel's 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import NoReturn
 
 from xdsl.dialects import affine, arith, func
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.dialects.builtin import (
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -37,6 +44,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import kernel as K
 from dpl.dialects import tile
+from dpl.dialects.loop import CombineKind
 from dpl.dialects.tile import AxisKind
 
 
@@ -55,6 +63,16 @@ def const_of(v: SSAValue | None) -> int | None:
         if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
             return owner.value.value.data
     return None
+
+
+def dims(n: int) -> list[AffineExpr]:
+    return [AffineExpr.dimension(i) for i in range(n)]
+
+
+def amap(n: int, *exprs: AffineExpr | int) -> AffineMap:
+    """A map over n dims with the given results (ints are constants)."""
+    results = tuple(AffineExpr.constant(e) if isinstance(e, int) else e for e in exprs)
+    return AffineMap(n, 0, results)
 
 
 def is_pow2(n: int) -> bool:
@@ -155,6 +173,9 @@ class Emitter:
             self.consts[key] = op.result
         return self.consts[key]
 
+    def f32(self, value: float) -> SSAValue:
+        return self.const(value, Float32Type())
+
     def named(self, op: Operation, name: str = "") -> SSAValue:
         r = self.emit(op).results[0]
         r.name_hint = name or None
@@ -175,8 +196,9 @@ class Emitter:
 
     # -- index maps -----------------------------------------------------------------------------
 
-    def expr_value(self, e: AffineExpr, leaves: Sequence[SSAValue]) -> SSAValue:
-        """An affine expression over `leaves` as index arithmetic (non-negative operands)."""
+    def expr_value(self, e: AffineExpr, leaves: Sequence[SSAValue], name: str = "") -> SSAValue:
+        """An affine expression over `leaves` as index arithmetic (non-negative operands); `name`
+        names its last op."""
         if isinstance(e, AffineConstantExpr):
             return self.const(e.value)
         if isinstance(e, AffineDimExpr):
@@ -192,7 +214,56 @@ class Emitter:
             AffineBinaryOpKind.Mod: arith.RemUIOp,
             AffineBinaryOpKind.CeilDiv: arith.CeilDivUIOp,
         }[e.kind]
-        return self.emit(cls(lhs, rhs)).results[0]
+        return self.named(cls(lhs, rhs), name)
+
+    # -- structure (for lowerings that write a kernel's body themselves) --------------------------
+
+    def region_of(self, fn: Callable[[], None]) -> Region:
+        """The ops `fn` emits, as a region ending in `kernel.yield`."""
+        block = Block()
+        with self.at(block):
+            fn()
+        block.add_op(K.YieldOp())
+        return Region(block)
+
+    def if_(
+        self, cond: SSAValue, then: Callable[[], None], otherwise: Callable[[], None] | None = None
+    ) -> None:
+        then_region = self.region_of(then)
+        self.emit(K.IfOp(cond, then_region, self.region_of(otherwise) if otherwise else None))
+
+    def for_(self, ub: int | SSAValue, body: Callable[[SSAValue], None], unroll: bool = False,
+             name: str = "i") -> None:  # fmt: skip
+        """`kernel.for %name = 0 to ub step 1 [unroll] { body(%name) }`."""
+        block = Block(arg_types=[IndexType()])
+        block.args[0].name_hint = name
+        with self.at(block):
+            body(block.args[0])
+        block.add_op(K.YieldOp())
+        self.emit(K.ForOp(0, ub, 1, Region(block), unroll=0 if unroll else None))
+
+    def reduce_for(self, ub: int, kind: CombineKind, body: Callable[[SSAValue], SSAValue],
+                   name: str = "i") -> SSAValue:  # fmt: skip
+        """`kernel.for %name = 0 to ub step 1 unroll -> f32 { kernel.accumulate kind
+        body(%name) }`."""
+        block = Block(arg_types=[IndexType()])
+        block.args[0].name_hint = name
+        with self.at(block):
+            v = body(block.args[0])
+        block.add_op(K.AccumulateOp([kind], [v]))
+        return self.emit(K.ForOp(0, ub, 1, Region(block), [v.type], unroll=0)).results[0]
+
+    def load(
+        self, buf: SSAValue, indices: Sequence[SSAValue], *exprs: AffineExpr | int, name: str = ""
+    ) -> SSAValue:
+        """`kernel.load buf[exprs]`, the exprs over `indices` (ints: constants)."""
+        return self.named(K.LoadOp(buf, list(indices), amap(len(indices), *exprs)), name)
+
+    def store(
+        self, v: SSAValue, buf: SSAValue, indices: Sequence[SSAValue], *exprs: AffineExpr | int
+    ) -> None:
+        """`kernel.store v, buf[exprs]`, the exprs over `indices` (ints: constants)."""
+        self.emit(K.StoreOp(v, buf, list(indices), amap(len(indices), *exprs)))
 
 
 class TileLowering(Emitter):

@@ -9,29 +9,41 @@ loop holding `mma.stage` A and B and `mma.dot`, and an epilogue per output point
     threads    -> wg = tid / 128, w = tid / 32 mod 4, g = tid / 4 mod 8, t = tid mod 4
     smem       -> a_hi, b_hi (+ a_lo, b_lo for 3xtf32): [2, rows, 32] f32, #mma.swizzle<128>,
                   dynamic, 1024-byte aligned: two K stages
-    registers  -> acc [BN / 2] (the wgmma accumulator fragment), ra / rb: the thread's share of
-                  the next K step's A and B elements (the stage regions, evaluated early)
+    registers  -> acc [BN / 2]: the fp32 accumulators (the wgmma accumulator layout); chain
+                  [BN / 2]: the fragment the tensor cores accumulate one chain in; ra / rb: the
+                  thread's share of the next K step's A and B elements (the stage regions,
+                  evaluated early)
 
     fill(0) ; split-store(0) ; fence.proxy.async ; barrier ; fill(1)
     for ko < KO:                        stage s = ko mod 2
-        wgmma fence ; for kk < 4: [lo*hi, hi*lo,] hi*hi on a_*[s, 64 wg, 8 kk], b_*[s, 0, 8 kk]
-        wgmma commit
-        if ko + 1 < KO: wgmma wait 1 ; barrier ; split-store(1 - s) ; if ko + 2 < KO: fill(ko + 2)
-                        fence.proxy.async ; barrier
-    wgmma wait 0 ; epilogue once per cell (h, j, e) with acc[4 j + 2 h + e] as the loop's result
+        per chain of P K steps of 8 (mma.dot's promote; 4 / P chains per K step of 32):
+            wgmma fence ; lo*hi, hi*lo of each of its steps, then hi*hi of each, on
+                          a_*[s, 64 wg, 8 kk], b_*[s, 0, 8 kk] into chain (the first: overwrite)
+            wgmma commit
+            first chain, if ko + 1 < KO: split-store(1 - s) ; if ko + 2 < KO: fill(ko + 2)
+                                          fence.proxy.async
+            wgmma wait 0 ; acc += chain
+        barrier
+    epilogue once per cell (h, j, e) with acc[4 j + 2 h + e] as the loop's result
+
+The tensor cores round every sum into their accumulators toward zero, so one chain over all of K
+would lose accuracy linearly in K (see interpreters/tf32.py); the chains of P steps added into
+acc by ordinary adds keep 3xTF32 at fp32's accuracy (what mma.dot's promote means). Stage 1 - s
+was last read by the chains of ko - 1, which every warpgroup waited for before the barrier that
+ends ko - 1, so its stores overlap the first chain of ko; the barrier that ends ko publishes it.
 
 fill(k) evaluates both stage regions for K step k: each thread takes chunks of 4 consecutive K
 elements of one row (chunk q = tid + i * threads: row q / 8, K offset 4 (q mod 8); when no load of
 the region is contiguous along K, row q mod rows instead, so a warp reads consecutive rows), values
 that do not depend on K once per chunk, loads contiguous along K as one float4, the rest per
 element, into ra / rb. split-store(s) rounds each to hi = tf32(v), lo = tf32(v - hi) and stores
-them as float4s into stage s. The global loads of step k + 2 are in flight while the tensor cores
-work on step k + 1... wait: on step ko, the loads of ko + 2 are issued after the stores of ko + 1.
+them as float4s into stage s.
 
 The mma_sync layout (threads (wm, wn, g, t), cells (mi, ni, h, e)) stages raw values the same way
-(no split on the way in, no proxy fence), and per K step of 8 each warp loads its fragments from
-the stage, splits them in registers and runs its MI x NI `mma.sync m16n8k8` (x 3 for 3xtf32); one
-barrier per K step, the accumulators a register array of MI NI 4.
+(no split on the way in, no proxy fence); per chain each warp loads its fragments of each step
+from the stage, splits them in registers and runs its MI x NI `mma.sync m16n8k8` chains from
+zero (small terms, then hi*hi; fragments loaded again for the hi*hi pass of a chain longer than
+one step), then adds them into acc (MI NI 4 registers); one barrier per K step of 32.
 
 The epilogue (bias, residual, silu(gate) * acc, split-K's `tile.atomic`, with the kernel's
 `{tile.zero_init}` outs filled by an `_init` kernel as materialize does) is emitted per cell, a
@@ -221,6 +233,8 @@ class MmaLowering:
         self.ko_n = self.kloop.extent.data
         self.precision = self.dot.precision.data
         self.split = 2 if self.precision == mma.Precision.TF32X3 else 1
+        self.chain = self.dot.chain  # MMA steps of 8 per accumulation chain (promote)
+        self.small, self.large = mma.chain_terms(self.precision)
         # wgmma reads split halves from shared memory; mma.sync reads raw values and splits
         # them in registers
         self.halves = 1 if self.sync else self.split
@@ -341,6 +355,10 @@ class MmaLowering:
         acc = self.emit(K.AllocaOp(MemRefType(Float32Type(), [n_acc])))
         acc.result.name_hint = "acc"
         self.acc = acc.result
+        if not self.sync:  # the fragment the tensor cores accumulate a chain in
+            frag = self.emit(K.AllocaOp(MemRefType(Float32Type(), [n_acc])))
+            frag.result.name_hint = "chain"
+            self.frag = frag.result
         self.chunks = {}
         for side, stage in (("a", self.a_stage), ("b", self.b_stage)):
             n = -(-stage.rows * (K_STEP // 4) // self.nt)
@@ -504,46 +522,65 @@ class MmaLowering:
         self.emit(K.BarrierOp())
         if n > 1:
             self.fill_both(self.const(1))
-        d0, d1, d2 = (AffineExpr.dimension(i) for i in range(3))
-        wg = self.vm[self.threads[0][0]]
+        d0 = AffineExpr.dimension(0)
 
         def body(ko: SSAValue) -> None:
-            self.emit(mma.WgmmaFenceOp())
+            for c in range(K_STEP // 8 // self.chain):
+                self.wgmma_chain(ko, range(c * self.chain, (c + 1) * self.chain))
+                if c == 0 and n > 1:  # the next stage's stores overlap the first chain
 
-            def steps(kk: SSAValue) -> None:
-                a_map = AffineMap(3, 0, (d0 % 2, d1 * 64, d2 * 8))
-                b_map = AffineMap(2, 0, (d0 % 2, AffineConstantExpr(0), d1 * 8))
-                terms = [("lo", "hi"), ("hi", "lo"), ("hi", "hi")] if self.halves == 2 else [("hi", "hi")]
-                for ah, bh in terms:
-                    self.emit(mma.WgmmaOp(self.bn, self.acc, self.smem[("a", ah)], [ko, wg, kk], a_map,
-                                          self.smem[("b", bh)], [ko, kk], b_map))  # fmt: skip
+                    def more() -> None:
+                        slot = self.index((d0 + 1) % 2, [ko], "next")
+                        self.store_both(slot)
+                        if n > 2:
+                            ko2 = self.index(d0 + 2, [ko], "ko2")
+                            self.if_(self.emit(arith.CmpiOp(ko2, self.const(n), "ult")).results[0],
+                                     lambda: self.fill_both(ko2))  # fmt: skip
+                        self.emit(mma.FenceProxyAsyncOp())
 
-            self.for_(K_STEP // 8, steps, unroll=True, name="kk")
-            self.emit(mma.WgmmaCommitOp())
-
-            def more() -> None:
-                self.emit(mma.WgmmaWaitOp(1))
-                self.emit(K.BarrierOp())
-                slot = self.index((d0 + 1) % 2, [ko], "next")
-                self.store_both(slot)
-                if n > 2:
-                    ko2 = self.index(d0 + 2, [ko], "ko2")
-                    self.if_(self.emit(arith.CmpiOp(ko2, self.const(n), "ult")).results[0],
-                             lambda: self.fill_both(ko2))  # fmt: skip
-                self.emit(mma.FenceProxyAsyncOp())
-                self.emit(K.BarrierOp())
-
-            if n > 1:
-                ko1 = self.index(d0 + 1, [ko], "ko1")
-                self.if_(self.emit(arith.CmpiOp(ko1, self.const(n), "ult")).results[0], more)
+                    ko1 = self.index(d0 + 1, [ko], "ko1")
+                    self.if_(self.emit(arith.CmpiOp(ko1, self.const(n), "ult")).results[0], more)
+                self.emit(mma.WgmmaWaitOp(0))
+                self.promote(self.frag, self.bn // 2)
+            self.emit(K.BarrierOp())  # stage ko mod 2 is free, the next one published
 
         self.for_(n, body, name="ko")
-        self.emit(mma.WgmmaWaitOp(0))
+
+    def wgmma_chain(self, ko: SSAValue, steps: range) -> None:
+        """One accumulation chain on the fragment: the small terms of K steps `steps` of stage
+        ko mod 2 (lo*hi, hi*lo), then their hi*hi, the first MMA overwriting."""
+        d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
+        wg = self.vm[self.threads[0][0]]
+        halves = ("hi", "lo")
+        self.emit(mma.WgmmaFenceOp())
+        first = True
+        for terms in (self.small, self.large):
+            for kk in steps:
+                col = AffineConstantExpr(kk * 8)
+                a_map = AffineMap(2, 0, (d0 % 2, d1 * 64, col))  # stage ko mod 2, rows 64 wg
+                b_map = AffineMap(1, 0, (d0 % 2, AffineConstantExpr(0), col))
+                for ah, bh in terms:
+                    self.emit(mma.WgmmaOp(self.bn, self.frag, self.smem[("a", halves[ah])], [ko, wg], a_map,
+                                          self.smem[("b", halves[bh])], [ko], b_map, overwrite=first))  # fmt: skip
+                    first = False
+        self.emit(mma.WgmmaCommitOp())
+
+    def promote(self, frag: SSAValue, n: int) -> None:
+        """acc[j] += frag[j] for j < n: the chain's sum into the fp32 accumulators (rounding to
+        nearest, where the tensor cores truncate)."""
+
+        def add(j: SSAValue) -> None:
+            ident = AffineMap.identity(1)
+            total = self.emit(arith.AddfOp(self.emit(K.LoadOp(self.acc, [j], ident)).results[0],
+                                           self.emit(K.LoadOp(frag, [j], ident)).results[0]))  # fmt: skip
+            self.emit(K.StoreOp(total.results[0], self.acc, [j], ident))
+
+        self.for_(n, add, unroll=True, name="j")
 
     def emit_sync_mainloop(self) -> None:
-        """mma.sync: per K step, each warp loads its A and B fragments from the stage, splits
-        them in registers and runs its MI x NI m16n8k8 MMAs (lo*hi, hi*lo, hi*hi); one barrier
-        per K step publishes the next stage (nothing asynchronous to wait for)."""
+        """mma.sync: per K step each warp loads its A and B fragments from the stage, splits them
+        in registers and runs its MI x NI m16n8k8 MMAs; one barrier per K step publishes the next
+        stage (nothing asynchronous to wait for)."""
         n = self.ko_n
         self.fill_both(self.const(0))
         self.store_both(self.const(0))
@@ -553,7 +590,8 @@ class MmaLowering:
         d0 = AffineExpr.dimension(0)
 
         def body(ko: SSAValue) -> None:
-            self.for_(K_STEP // 8, lambda kk: self.sync_step(ko, kk), unroll=True, name="kk")
+            for c in range(K_STEP // 8 // self.chain):
+                self.sync_chain(ko, range(c * self.chain, (c + 1) * self.chain))
 
             def more() -> None:
                 slot = self.index((d0 + 1) % 2, [ko], "next")
@@ -570,48 +608,59 @@ class MmaLowering:
 
         self.for_(n, body, name="ko")
 
-    def sync_step(self, ko: SSAValue, kk: SSAValue) -> None:
-        """One K step of 8 on stage ko mod 2: fragments, split, MI x NI (x 3) mma.sync."""
+    def sync_fragments(self, ko: SSAValue, kk: int, halves: int) -> tuple[list, list]:
+        """Each warp's A fragments (per mi: 4 (hi, lo) pairs) and B fragments (per ni: 2 pairs) of
+        K step kk of stage ko mod 2, split in registers (lo None where `halves` is 1)."""
         (wm, _), (wn, _), (g, _), (t, _) = self.threads
         mi_n, ni_n = self.cells[0][1], self.cells[1][1]
         wm_v, wn_v, g_v, t_v = (self.vm[v] for v in (wm, wn, g, t))
-        d = [AffineExpr.dimension(i) for i in range(5)]  # ko, kk, warp row/col, g, t
+        d = [AffineExpr.dimension(i) for i in range(4)]  # ko, warp row/col, g, t
 
-        def halves(v: SSAValue) -> tuple[SSAValue, SSAValue | None]:
+        def split(v: SSAValue) -> tuple[SSAValue, SSAValue | None]:
             hi = self.emit(mma.Tf32Op(v)).results[0]
-            if self.split == 1:
+            if halves == 1:
                 return hi, None
             rem = self.emit(arith.SubfOp(v, hi)).results[0]
             return hi, self.emit(mma.Tf32Op(rem)).results[0]
 
-        def frag(side: str, warp: SSAValue, rows_per_warp: int, row_off: int, col_off: int) -> SSAValue:
+        def frag(side: str, warp: SSAValue, rows_per_warp: int, row_off: int, col_off: int):
             # stage[ko mod 2, warp * rows_per_warp + row_off + g, kk * 8 + t + col_off]
-            amap = AffineMap(5, 0, (d[0] % 2, d[2] * rows_per_warp + d[3] + row_off, d[1] * 8 + d[4] + col_off))
-            return self.emit(K.LoadOp(self.smem[(side, "hi")], [ko, kk, warp, g_v, t_v], amap)).results[0]
+            amap = AffineMap(4, 0, (d[0] % 2, d[1] * rows_per_warp + d[2] + row_off, d[3] + kk * 8 + col_off))
+            return split(self.emit(K.LoadOp(self.smem[(side, "hi")], [ko, warp, g_v, t_v], amap)).results[0])
 
-        a = []
-        for mi in range(mi_n):
-            offs = [(0, 0), (8, 0), (0, 4), (8, 4)]  # a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
-            a.append([halves(frag("a", wm_v, 16 * mi_n, 16 * mi + r, c)) for r, c in offs])
-        b = []
-        for ni in range(ni_n):
-            b.append([halves(frag("b", wn_v, 8 * ni_n, 8 * ni, c)) for c in (0, 4)])  # b0 (t), b1 (t+4)
-        for mi in range(mi_n):
-            for ni in range(ni_n):
-                base = (mi * ni_n + ni) * 4
-                cs = [self.emit(K.LoadOp(self.acc, [], AffineMap(0, 0, (AffineConstantExpr(base + i),)))).results[0]
-                      for i in range(4)]  # fmt: skip
-                ahi = [x[0] for x in a[mi]]
-                bhi = [x[0] for x in b[ni]]
-                terms = [(ahi, bhi)]
-                if self.split == 2:
-                    alo = [x[1] for x in a[mi]]
-                    blo = [x[1] for x in b[ni]]
-                    terms = [(alo, bhi), (ahi, blo), (ahi, bhi)]  # the small terms first
-                for av, bv in terms:
-                    cs = list(self.emit(mma.MmaSyncOp(av, bv, cs)).results)
-                for i, cv in enumerate(cs):
-                    self.emit(K.StoreOp(cv, self.acc, [], AffineMap(0, 0, (AffineConstantExpr(base + i),))))
+        offs = [(0, 0), (8, 0), (0, 4), (8, 4)]  # a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
+        a = [[frag("a", wm_v, 16 * mi_n, 16 * mi + r, c) for r, c in offs] for mi in range(mi_n)]
+        b = [[frag("b", wn_v, 8 * ni_n, 8 * ni, c) for c in (0, 4)] for ni in range(ni_n)]  # b0 (t), b1 (t+4)
+        return a, b
+
+    def sync_chain(self, ko: SSAValue, steps: range) -> None:
+        """One accumulation chain per m16n8 tile of the warp over K steps `steps` of stage ko mod 2,
+        from zero: the small terms of every step (lo*hi, hi*lo), then hi*hi, added into the
+        accumulators at the end. Fragments are loaded and split per step, and loaded again for
+        the hi*hi pass when the chain spans more than one step (fewer live registers)."""
+        mi_n, ni_n = self.cells[0][1], self.cells[1][1]
+        zero = self.const(0.0, Float32Type())
+        tiles = {(mi, ni): [zero] * 4 for mi in range(mi_n) for ni in range(ni_n)}
+        frags: dict[int, tuple[list, list]] = {}
+        for terms, halves in ((self.small, 2), (self.large, 1)):
+            if not terms:
+                continue
+            for kk in steps:
+                if kk not in frags:
+                    frags[kk] = self.sync_fragments(ko, kk, halves)
+                a, b = frags[kk]
+                for (mi, ni), cs in tiles.items():
+                    for i, j in terms:
+                        cs = list(self.emit(mma.MmaSyncOp([x[i] for x in a[mi]], [x[j] for x in b[ni]], cs)).results)
+                    tiles[(mi, ni)] = cs
+            if len(steps) > 1:
+                frags = {}
+        for (mi, ni), cs in tiles.items():
+            base = (mi * ni_n + ni) * 4
+            for i, cv in enumerate(cs):
+                amap = AffineMap(0, 0, (AffineConstantExpr(base + i),))
+                old = self.emit(K.LoadOp(self.acc, [], amap)).results[0]
+                self.emit(K.StoreOp(self.emit(arith.AddfOp(old, cv)).results[0], self.acc, [], amap))
 
     # -- the epilogue ---------------------------------------------------------------------------
 

@@ -7,10 +7,13 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   per thread where every access allows one float4 (vectorize-pointwise), else one; blocks of
   blockify-launch's default size;
 - matmul on tensor cores (precision `3xtf32`, the default where the target has them, or `tf32`):
-  a large, evenly divisible f32 contraction goes to tensorize-matmul's wgmma tiles (the block
-  tile and split-K from schedule_mma.py's model), its prologue and epilogue fused as on SIMT; a
-  tiny or ragged one, or `precision=ieee`, takes the SIMT schedule below (`-v` says why);
-- matmul: a contraction (a reduce loop loading A and B, each indexed by a free loop the other is
+  every block tile of schedule_mma.py that divides an f32 contraction is a candidate (tileify,
+  chunk-matmul-k, split-matmul-k's automatic split of K where the tile grid underfills the SMs,
+  tensorize-matmul), modeled by schedule_mma.mma_us and weighed against the SIMT candidates
+  below; the least modeled time wins, so the tensor cores are not taken where the model finds
+  them slower, nor where tensorize-matmul declines (a tiny or ragged contraction, `precision=
+  ieee`, a product mixing M and N: `-v` says why);
+- matmul (SIMT): a contraction (a reduce loop loading A and B, each indexed by a free loop the other is
   not): K chunked, K split over blocks when the launch model says it pays (split-matmul-k), a
   register tile per thread on 16 x 16 threads, A and B tiles staged in shared memory (rows padded
   by 4 floats, so both are read as float4 along K) per K step, double-buffered with cp.async
@@ -23,6 +26,10 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   A matmul with an epilogue that rules out split-K (SwiGLU's `silu(gate) * up`) is also tried
   with the epilogue split off into a pointwise kernel (split-epilogue), modeled as its bytes over
   the copy bandwidth plus a launch; TinyLlama's up projection at seq 128 takes that;
+- flash attention: fuse-attention's `attn.softmax_reduce` (scores, softmax and P @ V as one
+  reduction): tile-attention's one flash kernel per attention, 64 query rows per block, key tiles
+  of 64 (32 past head dim 64, which keeps d 128's registers from spilling), on the tensor cores
+  (mma.sync, 3xtf32 or tf32) or SIMT fp32 by the schedule's precision;
 - attention: a contraction holding further reductions (softmax's max and sum fused into P @ V):
   one row of queries per block like a row reduction, K/V rows staged;
 - row reduction: the rest (norms, softmax, sums): nested reduce loops collapsed into one
@@ -49,15 +56,16 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
 
-from dpl.dialects import loop, tile
+from dpl.dialects import attn, loop, mma, tile
 from dpl.transforms import all_passes
+from dpl.transforms.loop.attention import match_attention
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.loop.split_row_stats import declines as split_row_stats_declines
 from dpl.transforms.loop.split_row_stats import row_body
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
-from dpl.transforms.tile.schedule_mma import check_precision, mma_spec
+from dpl.transforms.tile.schedule_mma import check_precision, mma_candidates, mma_us
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import parse_target
 
@@ -71,6 +79,7 @@ PIPELINES: dict[str, str] = {
     "pointwise": "tileify,vectorize-pointwise,blockify-launch,mark-unroll",
     "row reduction": ROW,
     "attention": ROW,
+    "flash attention": "tile-attention{{tile={tile} precision={precision}}}",
     "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
     "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} tile-elements={tile_elements}}},"
     "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
@@ -104,6 +113,8 @@ MATMUL_TILES = (MatmulTile(4, 4, 3, 2.62), MatmulTile(8, 8, 1, 3.2))
 
 
 def classify(kernel: loop.KernelOp) -> str:
+    if any(isinstance(op, attn.SoftmaxReduceOp) for op in kernel.walk()):
+        return "flash attention"
     if not has_reduce(kernel):
         return "pointwise"
     if is_contraction(kernel):
@@ -181,7 +192,9 @@ def modeled_us(block: Block, sms: int) -> float:
     kernel is neither or its matmul tile has no measured cost)."""
     total = 0.0
     for t in [t for t in block.walk() if isinstance(t, tile.TileOp)]:
-        if any(k == tile.AxisKind.CELL for _, _, k in t.axes):
+        if any(isinstance(o, mma.DotOp) for o in t.walk()):
+            us = mma_us(t, sms)
+        elif any(k == tile.AxisKind.CELL for _, _, k in t.axes):
             us = matmul_us(t, sms)
         elif not any(isinstance(o, loop.ForOp) and o.is_reduce for o in t.walk()):
             us = pointwise_us(t)
@@ -238,7 +251,7 @@ def _trips(f: loop.ForOp) -> int:
 @dataclass(frozen=True)
 class Schedule(ModulePass):
     """Schedule each loop kernel with the tile pipeline of its class (pointwise, row
-    reduction, matmul, attention)."""
+    reduction, matmul, attention, flash attention)."""
 
     name = "schedule"
 
@@ -261,40 +274,59 @@ class Schedule(ModulePass):
         for kernel in [k for k in op.walk() if isinstance(k, loop.KernelOp)]:
             cls = classify(kernel)
             if cls == "matmul":
-                precision = check_precision(self.precision, self.target)
-                choice = mma_spec(ctx, kernel, precision, self.target, self.sms, scratch)
-                if isinstance(choice, tuple):
-                    spec, what = choice
-                    LOG.info(f"schedule: @{kernel.sym_name.data} is matmul on {what}: {spec}")
-                    run_isolated(ctx, kernel, spec)
-                    continue
-                LOG.info(f"schedule: @{kernel.sym_name.data} is matmul on SIMT fp32: {choice}")
                 self.schedule_matmul(ctx, kernel)
                 continue
-            spec = PIPELINES[cls].format(target=self.target, sms=self.sms)
-            why = ""
-            if cls == "row reduction":
-                split, why = split_rows(kernel, self.sms)
-                if split:
-                    spec = f"split-row-stats,schedule{{target={self.target} sms={self.sms}}}"
+            if cls == "flash attention":
+                spec, why = self.flash_spec(kernel), ""
+            else:
+                spec = PIPELINES[cls].format(target=self.target, sms=self.sms)
+                why = ""
+                if cls == "row reduction":
+                    split, why = split_rows(kernel, self.sms)
+                    if split:
+                        spec = f"split-row-stats,schedule{{target={self.target} sms={self.sms} precision={self.precision}}}"
             LOG.info(f"schedule: @{kernel.sym_name.data} is {cls}{why}: {spec}")
             run_isolated(ctx, kernel, spec)
 
+    def flash_spec(self, kernel: loop.KernelOp) -> str:
+        nest = match_attention(kernel)
+        depth = 0 if isinstance(nest, str) else max(nest.sizes["depth"], nest.sizes["value_depth"])
+        precision = check_precision(self.precision, self.target)
+        return PIPELINES["flash attention"].format(tile=64 if depth <= 64 else 32, precision=precision)
+
     def schedule_matmul(self, ctx: Context, kernel: loop.KernelOp) -> None:
-        """Schedule `kernel` with each of MATMUL_TILES, and (if it has an epilogue) split from
-        its epilogue, and keep the one of least modeled time."""
+        """Schedule `kernel` with each tensor-core candidate (schedule_mma.mma_candidates), each
+        of MATMUL_TILES on SIMT, and (if it has an epilogue) split from its epilogue, each on a
+        copy, and keep the one of least modeled time (a candidate that did not tensorize counts
+        as infinitely slow)."""
         name = kernel.sym_name.data
+        precision = check_precision(self.precision, self.target)
         tried = []
+        cands = mma_candidates(ctx, kernel, precision, self.target, self.sms, scratch)
+        if isinstance(cands, str):
+            LOG.info(f"schedule: @{name}: no tensor cores: {cands}")
+            cands = []
+        for what, spec in cands:
+            tried.append((what, spec, *scratch(ctx, kernel, spec)))
         for choice in MATMUL_TILES:
             spec = choice.spec(self.target, self.sms)
-            what = f"{choice.rows * 16} x {choice.cols * 16}"
+            what = f"SIMT {choice.rows * 16} x {choice.cols * 16}"
             tried.append((what, spec, *scratch(ctx, kernel, spec)))
         if split_epilogue_declines(kernel) is None:
-            spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision=ieee}}"
+            spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec)))
         costs = [modeled_us(block, self.sms) for _, _, block, _ in tried]
+        for i, (what, spec, block, _) in enumerate(tried):
+            if i < len(cands) and not any(isinstance(o, mma.DotOp) for o in block.walk()):
+                costs[i] = math.inf  # tensorize-matmul declined after the split (its log says why)
         best = min(range(len(tried)), key=lambda i: (costs[i], i))
         what, spec, block, back = tried[best]
-        modeled = ", ".join(f"{w}: {c:.0f} us" for (w, *_), c in zip(tried, costs))
-        LOG.info(f"schedule: @{name} is matmul, {what} (modeled {modeled}): {spec}")
+        modeled = ", ".join(f"{w}{_split(b)}: {c:.0f} us" for (w, _, b, _), c in zip(tried, costs))
+        LOG.info(f"schedule: @{name} is matmul, {what}{_split(block)} (modeled {modeled}): {spec}")
         commit(kernel, block, back)
+
+
+def _split(block: Block) -> str:
+    """`, split S` for the K split of the matmul tile scheduled in `block`, if any."""
+    splits = [e for t in block.walk() if isinstance(t, tile.TileOp) for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS]
+    return f", split {splits[0]}" if splits else ""

@@ -1,22 +1,31 @@
-"""The tensor-core choice of `schedule` for a matmul kernel (see schedule.py).
+"""The tensor-core candidates of `schedule` for a matmul kernel (see schedule.py) and their model.
 
-`mma_spec(kernel, ...)` decides whether a matmul goes to the tensor cores and with which block
-tile, or says why not (the SIMT path then takes it; `dpl compile -v` logs the reason):
+`mma_candidates(kernel, ...)` lists the tensor-core schedules worth trying, or says why there are
+none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reason):
 
-- precision `ieee`: never (SIMT fp32 FMA);
+- precision `ieee`: none (SIMT fp32 FMA);
 - the target: sm_90 gets wgmma tiles (sm_90a code), sm_80..sm_89 mma.sync tiles (warps of
   64 x 32, operands split in registers); older targets have no tensor cores for fp32;
 - the shape: f32, M and N on one axis each with M a multiple of 64 and N of 32, K a multiple of
-  32, and M, N >= 64, K >= 128 (tiny or ragged contractions stay SIMT, where nothing is wasted);
-- the tile: bm x bn among TILES that divide M and N, the one of least modeled time.
+  32, and M, N >= 64, K >= 128 (tiny or ragged contractions stay SIMT, where nothing is wasted),
+  and a tile tensorize-matmul accepts (it is tried on a copy: a product whose factors mix M and
+  N declines);
+- the tiles: one candidate per block tile of TILES (SYNC_TILES) dividing M and N whose
+  accumulators, doubled by promotion's chain fragment, fit in 255 registers (`registers`: not
+  wgmma 128 x 256, which spills until its chains run on half-width fragments), each with
+  split-matmul-k's automatic split of K, which spreads K over blocks where the tile grid alone
+  leaves SMs idle (an M of 128 against 132 SMs).
 
-The model (`tc_us`): a block of bm x bn takes per K step of 32 the time of its multiply-adds at
-the SM's tensor-core rate scaled by the tile's efficiency (EFFICIENCY: a small tile reads more
-shared memory per multiply), `blocks_per_sm` such blocks share an SM (shared memory: two K stages
-of hi and lo halves), and a launch runs in rounds of sms x blocks_per_sm blocks; split-matmul-k
-may split K (its own model) where the tile grid leaves SMs idle. The rates are the issue-16
-probe's (3xTF32 on wgmma ~ 98 TFLOP/s on an H100, on mma.sync ~ 57; TF32 three times that);
-calibrate them with bench/tc_probe.py and bench/gemm_sweep.py.
+schedule.py schedules every candidate, tensor-core and SIMT, on a copy and keeps the one of least
+modeled time, so a tensor-core plan that the model finds slower than SIMT is not taken.
+
+The model (`mma_us`): a block of bm x bn takes per K step of 32 the time of its multiply-adds at
+the SM's tensor-core rate scaled by the tile's efficiency (a small tile reads more shared memory
+per multiply), `blocks_per_sm` such blocks share an SM (shared memory: two K stages of hi and lo
+halves; registers), and a launch runs in rounds of sms x blocks_per_sm blocks (split-matmul-k's
+`split_time`, its atomics included). The rates are the issue-16 probe's (3xTF32 on wgmma ~ 98
+TFLOP/s on an H100, on mma.sync ~ 57; TF32 three times that); calibrate them with
+bench/tc_probe.py and bench/gemm_sweep.py.
 """
 
 from __future__ import annotations
@@ -26,8 +35,10 @@ import math
 from xdsl.context import Context
 from xdsl.dialects.builtin import Float32Type
 
-from dpl.dialects import loop, mma
+from dpl.dialects import loop, mma, tile
 from dpl.transforms.tile.matmul import matmul_info
+from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
+from dpl.transforms.tile.tensorize_matmul import tensorize
 from dpl.transforms.tile.target import parse_target
 
 WGMMA_TARGET = 90
@@ -35,12 +46,16 @@ TENSOR_CORES = 80
 MIN_MN, MIN_K = 64, 128
 
 #: Candidate block tiles (bm, bn) and their modeled efficiency relative to 128 x 256.
-TILES = ((128, 256, 1.0), (128, 128, 0.9), (64, 128, 0.8), (64, 64, 0.65))  # 64 x 256 spills
+TILES = ((128, 256, 1.0), (128, 128, 0.9), (64, 128, 0.8), (64, 64, 0.65))  # 64 x 256 spills; see registers
 #: Useful fp32 TFLOP/s of a whole H100 on 3xTF32 (the probe's: wgmma, mma.sync); TF32 is 3x that.
 TFLOPS_3XTF32 = {"wgmma": 98.0, "mma_sync": 57.0}
 #: mma.sync tiles (warps of 64 x 32: bm a multiple of 64, bn of 32).
 SYNC_TILES = ((128, 128, 1.0), (64, 128, 0.85), (128, 64, 0.85), (64, 64, 0.7))
 SMEM_PER_SM = 227 * 1024
+#: MMA steps of 8 per promoted accumulation chain (tensorize-matmul's promote): wgmma runs one K
+#: step of 32 per chain (one commit group); mma.sync one step of 8 (3 MMAs), whose fragments stay
+#: in registers between its small terms and hi*hi (longer chains reload them and spill at 128 x 128).
+PROMOTE = {"wgmma": 4, "mma_sync": 1}
 
 
 def check_precision(precision: str, target: str) -> str:
@@ -71,22 +86,44 @@ def threads_of(bm: int, bn: int, layout: str) -> int:
     return 2 * bm if layout == "wgmma" else (bm // 64) * (bn // 32) * 32
 
 
+def registers(bm: int, bn: int, layout: str = "wgmma") -> int:
+    """Estimated registers per thread: the fp32 accumulators and the fragment a promoted chain
+    accumulates in (as many again), the staged K step's share, 48 for the rest (ptxas: 212 for
+    wgmma 128 x 128)."""
+    threads = threads_of(bm, bn, layout)
+    return 2 * bm * bn // threads + (bm + bn) * 32 // threads + 48
+
+
 def blocks_per_sm(bm: int, bn: int, precision: str, layout: str = "wgmma") -> int:
     threads = threads_of(bm, bn, layout)
-    regs = bm * bn // threads + (bm + bn) * 32 // threads + 48  # accumulators, staged step, the rest
-    by_regs = 65536 // (threads * min(255, regs))
+    by_regs = 65536 // (threads * min(255, registers(bm, bn, layout)))
     return max(1, min(SMEM_PER_SM // smem_bytes(bm, bn, precision, layout), by_regs, 2048 // threads))
 
 
-def tc_us(m: int, n: int, k: int, batch: int, bm: int, bn: int, eff: float, precision: str, sms: int,
-          layout: str = "wgmma") -> float:  # fmt: skip
-    """Modeled time of the launch (no split): rounds x K steps x one block's step time."""
+def step_us(bm: int, bn: int, precision: str, sms: int, layout: str) -> float:
+    """Modeled time of one K step of 32 of a bm x bn block while `blocks_per_sm` such blocks
+    share an SM: their multiply-adds at the SM's share of the tile's tensor-core rate."""
+    eff = dict(((a, b), e) for a, b, e in (TILES if layout == "wgmma" else SYNC_TILES)).get((bm, bn), 0.5)
     rate = TFLOPS_3XTF32[layout] * (3 if precision == "tf32" else 1) * eff * 1e12 / sms  # per SM
-    bps = blocks_per_sm(bm, bn, precision, layout)
-    step_us = 2 * bm * bn * 32 * bps / rate * 1e6
-    blocks = batch * (m // bm) * (n // bn)
-    rounds = -(-blocks // (sms * bps))
-    return rounds * (k // 32) * step_us
+    return 2 * bm * bn * 32 * blocks_per_sm(bm, bn, precision, layout) / rate * 1e6
+
+
+def mma_us(t: tile.TileOp, sms: int) -> float | None:
+    """The modeled time of a tensorized tile (None if it holds no mma.dot): its launch (block
+    axes, split-matmul-k's `ks` among them) in rounds of sms x blocks_per_sm blocks, each running
+    its K-outer trips at `step_us`, plus the split's atomic adds as split-matmul-k counts them."""
+    dot = next((o for o in t.walk() if isinstance(o, mma.DotOp)), None)
+    if dot is None or not isinstance(dot.a.owner, mma.StageOp) or not isinstance(dot.b.owner, mma.StageOp):
+        return None
+    bm, bn = dot.a.owner.rows, dot.b.owner.rows
+    layout, precision = dot.layout.data.value, dot.precision.data.value
+    blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
+    splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
+    red = dot.parent_op()
+    trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
+    at_once = sms * blocks_per_sm(bm, bn, precision, layout)
+    per_trip = split_time(blocks // splits, trips * splits, splits, at_once, SplitMatmulK().atomic_trips)
+    return per_trip * step_us(bm, bn, precision, sms, layout)
 
 
 def mma_shape(t) -> tuple[int, int, int, int] | str:
@@ -113,9 +150,11 @@ def mma_shape(t) -> tuple[int, int, int, int] | str:
     return m, n, k, batch
 
 
-def mma_spec(ctx: Context, kernel, precision: str, target: str, sms: int, scratch) -> tuple[str, str] | str:
-    """(pipeline spec, what to log) for the tensor-core schedule of loop kernel `kernel`, or
-    why it stays on SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
+def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
+                   scratch) -> list[tuple[str, str]] | str:  # fmt: skip
+    """The tensor-core schedules to try for loop kernel `kernel` as (what, pipeline spec), one
+    per block tile that divides M x N (split-matmul-k picks each one's split), or why it stays on
+    SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
     if precision == "ieee":
         return "precision ieee (SIMT fp32)"
     cc = parse_target(target)
@@ -123,24 +162,27 @@ def mma_spec(ctx: Context, kernel, precision: str, target: str, sms: int, scratc
         return f"target {target} has no tensor cores for fp32"
     layout = "wgmma" if cc >= WGMMA_TARGET else "mma_sync"
     block, _ = scratch(ctx, kernel, "tileify,chunk-matmul-k{k-tile=32}")
-    tiles = [op for op in block.walk() if op.name == "tile.tile"]
+    tiles = [op for op in block.walk() if isinstance(op, tile.TileOp)]
     if len(tiles) != 1:
         return "not one tile"
     shape = mma_shape(tiles[0])
     if isinstance(shape, str):
         return shape
-    m, n, k, batch = shape
-    tiles = TILES if layout == "wgmma" else SYNC_TILES
-    cands = [(tc_us(m, n, k, batch, bm, bn, eff, precision, sms, layout), bm, bn)
-             for bm, bn, eff in tiles if m % bm == 0 and n % bn == 0]  # fmt: skip
-    if not cands:
-        return f"no tile of {', '.join(f'{a}x{b}' for a, b, _ in TILES)} divides M x N = {m} x {n}"
-    us, bm, bn = min(cands)
-    bps = blocks_per_sm(bm, bn, precision, layout)
-    spec = (
-        "tileify,chunk-matmul-k{k-tile=32},"
-        f"split-matmul-k{{sms={sms} blocks-per-sm={bps} tile-elements={bm * bn}}},"
-        f"tensorize-matmul{{layout={layout} bm={bm} bn={bn} precision={precision}}}"
-    )
-    modeled = ", ".join(f"{a}x{b}: {u:.0f} us" for u, a, b in sorted(cands))
-    return spec, f"tensor cores ({precision}), {layout} {bm} x {bn} (modeled unsplit {modeled})"
+    m, n, _, _ = shape
+    fit = [(bm, bn) for bm, bn, _ in (TILES if layout == "wgmma" else SYNC_TILES) if registers(bm, bn, layout) <= 255]
+    sizes = [(bm, bn) for bm, bn in fit if m % bm == 0 and n % bn == 0]
+    if not sizes:
+        return f"no tile of {', '.join(f'{a}x{b}' for a, b in fit)} divides M x N = {m} x {n}"
+    why = tensorize(tiles[0], mma.Layout(layout), *sizes[0], mma.Precision(precision))  # on the copy
+    if why is not None:
+        return f"tensorize-matmul declines it: {why}"
+    return [
+        (
+            f"{layout} {bm} x {bn} ({precision})",
+            "tileify,chunk-matmul-k{k-tile=32},"
+            f"split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm(bm, bn, precision, layout)} "
+            f"tile-elements={bm * bn}}},"
+            f"tensorize-matmul{{layout={layout} bm={bm} bn={bn} precision={precision} promote={PROMOTE[layout]}}}",
+        )
+        for bm, bn in sizes
+    ]

@@ -17,7 +17,7 @@ extent > 1 (tileify; extent-1 axes may sit beside them):
       %acc = loop.for reduce %ko < 16 -> f32 {
         %a = mma.stage rows 128 k 32 { ^bb0(%r, %c): A(%bm * 128 + %r, %ko * 32 + %c) }
         %b = mma.stage rows 256 k 32 { ^bb0(%r, %c): B(%bn * 256 + %r, %ko * 32 + %c) }
-        %p = mma.dot %a[<row>], %b[<col>] precision "3xtf32" layout wgmma
+        %p = mma.dot %a[<row>], %b[<col>] precision "3xtf32" layout wgmma promote 4
         loop.accumulate add %p : f32
       }
       ...the same epilogue at (%bm * 128 + <row>, %bn * 256 + <col>)...
@@ -35,7 +35,10 @@ Meaning is kept up to the precision (`3xtf32`: fp32-level; `tf32` is less accura
 
 Options: `layout` (wgmma | mma_sync), `bm`, `bn` (wgmma: bm a multiple of 64 up to 256, bn a
 multiple of 8 up to 256; mma_sync: warps of 64 x 32, bm a multiple of 64, bn of 32),
-`precision` (3xtf32 | tf32).
+`precision` (3xtf32 | tf32), `promote` (1, 2 or 4: the MMA steps of 8 per tensor-core
+accumulation chain, recorded on the mma.dot; the tensor cores truncate every sum into their
+accumulators, so a chain's error grows with its length: 4, one K step of 32, keeps 3xTF32 at
+fp32's accuracy, see interpreters/tf32.py).
 
 Declines (logged to `dpl.passes`): not a matmul tile; not f32; K not chunked by 32; M or N not one
 thread axis of extent > 1, or not a multiple of bm / bn; a K-inner body that is not one
@@ -167,7 +170,8 @@ def _stage(rows: int, factors: list[SSAValue], subst_axis: SSAValue, block_offse
     return mma.StageOp(rows, K_STEP, Region(block))
 
 
-def tensorize(t: tile.TileOp, layout: mma.Layout, bm: int, bn: int, precision: mma.Precision) -> str | None:
+def tensorize(t: tile.TileOp, layout: mma.Layout, bm: int, bn: int, precision: mma.Precision,
+              promote: int = K_STEP // 8) -> str | None:  # fmt: skip
     """Tensorize matmul tile `t`; the reason it declined, or None."""
     info = matmul_info(t)
     if info is None:
@@ -257,7 +261,7 @@ def tensorize(t: tile.TileOp, layout: mma.Layout, bm: int, bn: int, precision: m
     d = [AffineExpr.dimension(i) for i in range(nfrag)]
     dot = mma.DotOp(a_stage.result, frag_args, AffineMap(nfrag, 0, (row.replace_dims_and_symbols(d, []),)),
                     b_stage.result, frag_args, AffineMap(nfrag, 0, (col.replace_dims_and_symbols(d, []),)),
-                    precision, layout)  # fmt: skip
+                    precision, layout, promote)  # fmt: skip
     dot.result.name_hint = "p"
     kblock = outer.body.block
     old_acc = kblock.last_op
@@ -301,6 +305,8 @@ class TensorizeMatmul(ModulePass):
     bm: int = 128
     bn: int = 128
     precision: str = "3xtf32"
+    promote: int = K_STEP // 8
+    """MMA steps of 8 per tensor-core accumulation chain (a divisor of the K step's 4)."""
 
     def __post_init__(self) -> None:
         if self.layout not in tuple(x.value for x in mma.Layout):
@@ -309,14 +315,19 @@ class TensorizeMatmul(ModulePass):
             raise ValueError(f"tensorize-matmul: precision must be 3xtf32 or tf32, got {self.precision!r}")
         check_option(self, "bm", 64, 256)
         check_option(self, "bn", 8, 256)
+        check_option(self, "promote", choices=(4, 2, 1))
         frag = fragment_axes(mma.Layout(self.layout), self.bm, self.bn)
         if isinstance(frag, str):
             raise ValueError(f"tensorize-matmul: {frag}")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         layout, precision = mma.Layout(self.layout), mma.Precision(self.precision)
-        for where, reason in for_each_tile(op, lambda t: tensorize(t, layout, self.bm, self.bn, precision)):
+        def one(t: tile.TileOp) -> str | None:
+            return tensorize(t, layout, self.bm, self.bn, precision, self.promote)
+
+        for where, reason in for_each_tile(op, one):
             if reason is None:
-                LOG.info("tensorize-matmul: %s: %s %dx%d, %s", where, self.layout, self.bm, self.bn, self.precision)
+                LOG.info("tensorize-matmul: %s: %s %dx%d, %s, promote %d", where, self.layout, self.bm,
+                         self.bn, self.precision, self.promote)  # fmt: skip
             else:
                 LOG.info("tensorize-matmul: declined %s: %s", where, reason)

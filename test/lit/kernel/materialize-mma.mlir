@@ -2,10 +2,12 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='builtin.module(materialize-mma)' | dpl-translate --to-cuda | filecheck %s --check-prefix=CUDA
 // materialize-mma: a wgmma tile (tensorize-matmul's x @ W^T + bias, 64 x 32, K = 64) becomes a
 // kernel.func of one warpgroup: swizzled hi/lo stages, the operands evaluated into registers a K
-// step ahead (float4 loads), split and stored, three wgmmas per K step of 8, and the epilogue per
-// accumulator element. The mma_sync layout (sm_80): raw stages, fragments loaded, split in
-// registers, MI x NI x 3 mma.sync per K step of 8. Declined: a tile without mma.dot is left for
-// materialize.
+// step ahead (float4 loads), split and stored; per K step of 32 one accumulation chain (promote 4)
+// on the %chain fragment: the small terms lo*hi, hi*lo of the 4 steps of 8, then hi*hi, the first
+// overwriting; the next stage stored while it runs, then added into %acc; the epilogue per
+// accumulator element. The mma_sync layout (sm_80, promote 1): raw stages, fragments loaded,
+// split in registers, per K step of 8 a chain of 3 mma.sync from zero per m16n8 tile, added into
+// %acc. Declined: a tile without mma.dot is left for materialize.
 
 func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32>) -> memref<64x32xf32> {
   %out = memref.alloc() : memref<64x32xf32>
@@ -22,7 +24,7 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
           %in_1 = loop.load %wt[%bn * 32 + %r_1, %ko * 32 + %c_1] : memref<32x64xf32>
           mma.yield %in_1 : f32
         } : memref<32x32xf32, #tile.smem>
-        %p = mma.dot %a_st[%wg * 64 + %w * 16 + %h * 8 + %g], %b_st[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
+        %p = mma.dot %a_st[%wg * 64 + %w * 16 + %h * 8 + %g], %b_st[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma promote 4 : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
         loop.accumulate add %p : f32
       }
       %bias = loop.load %b[%bn * 32 + %j * 8 + %t * 2 + %e] : memref<32xf32>
@@ -40,24 +42,33 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
 // CHECK-NEXT:    %a_lo = kernel.smem dynamic offset 24576 : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK-NEXT:    %b_lo = kernel.smem dynamic offset 40960 : memref<2x32x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK-NEXT:    %acc = kernel.alloca : memref<16xf32>
+// CHECK-NEXT:    %chain = kernel.alloca : memref<16xf32>
 // CHECK:         %in4 = kernel.load %x[%c0 * 64 + %r, %c0 * 32 + %c] vector 4 : memref<64x64xf32>
 // CHECK:         mma.tf32
 // CHECK:         mma.fence_proxy_async
 // CHECK-NEXT:    kernel.barrier
 // CHECK:         kernel.for %ko = 0 to 2 step 1 {
 // CHECK-NEXT:      mma.wgmma_fence
-// CHECK-NEXT:      kernel.for %kk = 0 to 4 step 1 unroll {
-// CHECK-NEXT:        mma.wgmma m64n32k8 %acc, %a_lo[%ko mod 2, %wg * 64, %kk * 8], %b_hi[%ko mod 2, 0, %kk * 8]
-// CHECK-NEXT:        mma.wgmma m64n32k8 %acc, %a_hi[%ko mod 2, %wg * 64, %kk * 8], %b_lo[%ko mod 2, 0, %kk * 8]
-// CHECK-NEXT:        mma.wgmma m64n32k8 %acc, %a_hi[%ko mod 2, %wg * 64, %kk * 8], %b_hi[%ko mod 2, 0, %kk * 8]
-// CHECK-NEXT:      }
+// CHECK-NEXT:      mma.wgmma m64n32k8 overwrite %chain, %a_lo[%ko mod 2, %wg * 64, 0], %b_hi[%ko mod 2, 0, 0]
+// CHECK-NEXT:      mma.wgmma m64n32k8 %chain, %a_hi[%ko mod 2, %wg * 64, 0], %b_lo[%ko mod 2, 0, 0]
+// CHECK-NEXT:      mma.wgmma m64n32k8 %chain, %a_lo[%ko mod 2, %wg * 64, 8], %b_hi[%ko mod 2, 0, 8]
+// CHECK:           mma.wgmma m64n32k8 %chain, %a_hi[%ko mod 2, %wg * 64, 24], %b_lo[%ko mod 2, 0, 24]
+// CHECK-NEXT:      mma.wgmma m64n32k8 %chain, %a_hi[%ko mod 2, %wg * 64, 0], %b_hi[%ko mod 2, 0, 0]
+// CHECK:           mma.wgmma m64n32k8 %chain, %a_hi[%ko mod 2, %wg * 64, 24], %b_hi[%ko mod 2, 0, 24]
 // CHECK-NEXT:      mma.wgmma_commit
 // CHECK:           kernel.if
-// CHECK-NEXT:        mma.wgmma_wait 1
-// CHECK-NEXT:        kernel.barrier
+// CHECK:             kernel.store %{{.*}}, %a_hi[%next,
 // CHECK:             mma.fence_proxy_async
-// CHECK-NEXT:        kernel.barrier
-// CHECK:         mma.wgmma_wait 0
+// CHECK-NEXT:      }
+// CHECK-NEXT:      mma.wgmma_wait 0
+// CHECK-NEXT:      kernel.for %{{.*}} = 0 to 16 step 1 unroll {
+// CHECK-NEXT:        %[[A:.*]] = kernel.load %acc[%[[J:.*]]] : memref<16xf32>
+// CHECK-NEXT:        %[[C:.*]] = kernel.load %chain[%[[J]]] : memref<16xf32>
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[A]], %[[C]] : f32
+// CHECK-NEXT:        kernel.store %[[S]], %acc[%[[J]]] : memref<16xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      kernel.barrier
+// CHECK-NEXT:    }
 // CHECK:         %d = kernel.load %acc[0] : memref<16xf32>
 // CHECK:         %bias = kernel.load %b[%c0 * 32 + %c0 * 8 + %t * 2 + %c0] : memref<32xf32>
 // CHECK:         %r_{{[0-9]+}} = arith.addf %d, %bias : f32
@@ -68,7 +79,10 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
 // CUDA:      __launch_bounds__(128) void k_linear(const float* b, const float* x, const float* wt, float* out) {
 // CUDA-NEXT:     extern __shared__ __align__(1024) unsigned char dpl_dyn_smem_raw[];
 // CUDA-NEXT:     unsigned char* dpl_dyn_smem = dpl_dyn_smem_raw + ((1024u - static_cast<unsigned int>(__cvta_generic_to_shared(dpl_dyn_smem_raw) & 1023u)) & 1023u);
-// CUDA:          dpl_wgmma_m64n32k8(acc, dpl_sw128_desc(a_lo + ko % 2 * 2048 + wg * 64 * 32 + kk * 8), dpl_sw128_desc(b_hi + ko % 2 * 1024 + kk * 8));
+// CUDA:          dpl_wgmma_m64n32k8_zero(chain, dpl_sw128_desc(a_lo + ko % 2 * 2048 + wg * 64 * 32), dpl_sw128_desc(b_hi + ko % 2 * 1024));
+// CUDA-NEXT:     dpl_wgmma_m64n32k8(chain, dpl_sw128_desc(a_hi + ko % 2 * 2048 + wg * 64 * 32), dpl_sw128_desc(b_lo + ko % 2 * 1024));
+// CUDA:          asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+// CUDA-NEXT:     dpl_fence_regs(chain);
 
 // -----
 
@@ -87,7 +101,7 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
           %in_1 = loop.load %wt[%bn * 32 + %r_1, %ko * 32 + %c_1] : memref<32x64xf32>
           mma.yield %in_1 : f32
         } : memref<32x32xf32, #tile.smem>
-        %p = mma.dot %a_st[%wm * 64 + %mi * 16 + %h * 8 + %g], %b_st[%wn * 32 + %ni * 8 + %t * 2 + %e] precision "3xtf32" layout mma_sync : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
+        %p = mma.dot %a_st[%wm * 64 + %mi * 16 + %h * 8 + %g], %b_st[%wn * 32 + %ni * 8 + %t * 2 + %e] precision "3xtf32" layout mma_sync promote 1 : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
         loop.accumulate add %p : f32
       }
       %bias = loop.load %b[%bn * 32 + %wn * 32 + %ni * 8 + %t * 2 + %e] : memref<32xf32>
@@ -103,12 +117,15 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
 // CHECK:         %acc = kernel.alloca : memref<64xf32>
 // CHECK-NOT:     mma.fence_proxy_async
 // CHECK:         kernel.for %ko = 0 to 2 step 1 {
-// CHECK-NEXT:      kernel.for %kk = 0 to 4 step 1 unroll {
-// CHECK-NEXT:        %{{.*}} = kernel.load %a_st[%ko mod 2, %wm * 64 + %g, %kk * 8 + %t]
-// CHECK-NEXT:        %{{.*}} = mma.tf32
-// CHECK-NEXT:        %{{.*}} = arith.subf
-// CHECK-NEXT:        %{{.*}} = mma.tf32
-// CHECK:             mma.sync m16n8k8
+// CHECK-NEXT:      %[[X:.*]] = kernel.load %a_st[%ko mod 2, %wm * 64 + %g, %t]
+// CHECK-NEXT:      %[[HI:.*]] = mma.tf32 %[[X]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.subf %[[X]], %[[HI]] : f32
+// CHECK-NEXT:      %[[LO:.*]] = mma.tf32 %[[R]] : f32
+// CHECK:           %[[P0:.*]], %[[P1:.*]], %[[P2:.*]], %[[P3:.*]] = mma.sync m16n8k8 a(%[[LO]], {{.*}}) b({{.*}}) c(%[[Z:.*]], %[[Z]], %[[Z]], %[[Z]]) : f32
+// CHECK-NEXT:      %[[Q0:.*]], %{{.*}}, %{{.*}}, %{{.*}} = mma.sync m16n8k8 a(%[[HI]], {{.*}}) b({{.*}}) c(%[[P0]], %[[P1]], %[[P2]], %[[P3]]) : f32
+// CHECK:           %[[OLD:.*]] = kernel.load %acc[0] : memref<64xf32>
+// CHECK-NEXT:      %[[SUM:.*]] = arith.addf %[[OLD]], %{{.*}} : f32
+// CHECK-NEXT:      kernel.store %[[SUM]], %acc[0] : memref<64xf32>
 // CHECK-NOT:     mma.wgmma
 // CHECK:       func.func @main
 

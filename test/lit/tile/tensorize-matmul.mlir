@@ -1,8 +1,9 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='tensorize-matmul{bm=64 bn=32}' | filecheck %s
-// RUN: dpl-opt %s --split-input-file --pass-pipeline='tensorize-matmul{layout=mma_sync bm=64 bn=32 precision=tf32}' | filecheck %s --check-prefix=SYNC
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='tensorize-matmul{layout=mma_sync bm=64 bn=32 precision=tf32 promote=1}' | filecheck %s --check-prefix=SYNC
 // tensorize-matmul: a K-chunked matmul tile gets block axes of bm x bn, the fragment's thread and
-// cell axes, K-major operand stages whose regions compute A(m, k) and B(n, k), and mma.dot; the
-// epilogue reads the same outputs. Cases: x @ W^T + bias (wgmma and mma_sync fragments); a norm's
+// cell axes, K-major operand stages whose regions compute A(m, k) and B(n, k), and mma.dot with
+// its promotion interval (MMA steps of 8 per tensor-core accumulation chain); the epilogue reads
+// the same outputs. Cases: x @ W^T + bias (wgmma and mma_sync fragments); a norm's
 // scale in the A prologue with W stored [K, N] (the B stage reads it transposed). Declined: M not
 // a multiple of bm; f64; K not chunked.
 
@@ -40,7 +41,7 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
 // CHECK-NEXT:        %in_1 = loop.load %wt[%bn * 32 + %r_1, %ko * 32 + %c_1] : memref<32x64xf32>
 // CHECK-NEXT:        mma.yield %in_1 : f32
 // CHECK-NEXT:      } : memref<32x32xf32, #tile.smem>
-// CHECK-NEXT:      %p = mma.dot %a_st[%wg * 64 + %w * 16 + %h * 8 + %g], %b_st[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
+// CHECK-NEXT:      %p = mma.dot %a_st[%wg * 64 + %w * 16 + %h * 8 + %g], %b_st[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma promote 4 : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
 // CHECK-NEXT:      loop.accumulate add %p : f32
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %bias = loop.load %b[%bn * 32 + %j * 8 + %t * 2 + %e] : memref<32xf32>
@@ -49,7 +50,7 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
 
 // SYNC-LABEL: tile.kernel @k_linear
 // SYNC:       tile.tile (%bm : 1 = block, %bn : 1 = block, %wm : 1 = thread, %wn : 1 = thread, %g : 8 = thread, %t : 4 = thread, %mi : 4 = cell, %ni : 4 = cell, %h : 2 = cell, %e : 2 = cell) {
-// SYNC:         %p = mma.dot %a_st[%wm * 64 + %mi * 16 + %h * 8 + %g], %b_st[%wn * 32 + %ni * 8 + %t * 2 + %e] precision "tf32" layout mma_sync
+// SYNC:         %p = mma.dot %a_st[%wm * 64 + %mi * 16 + %h * 8 + %g], %b_st[%wn * 32 + %ni * 8 + %t * 2 + %e] precision "tf32" layout mma_sync promote 1 :
 
 // -----
 

@@ -2,8 +2,9 @@
 // RUN: dpl-translate --manifest %s | filecheck %s --check-prefix=MANIFEST
 // sm_90a: one warpgroup computes C (64x128) = A (64x32) * B (128x32)^T in 3xTF32 on wgmma: each
 // thread loads float4s of A and B, splits them into tf32 hi and lo halves stored K-major into
-// 128-byte-swizzled shared memory, fences them to the async proxy, then the warpgroup issues
-// lo*hi, hi*lo and hi*hi for each of the 4 K-steps of 8 and stores its accumulator fragment.
+// 128-byte-swizzled shared memory, fences them to the async proxy, then the warpgroup runs one
+// accumulation chain (the first MMA overwriting: scale-d = 0): lo*hi and hi*lo of each of the 4
+// K-steps of 8, then their hi*hi, and stores its accumulator fragment.
 
 kernel.func @k_wgmma_gemm(%a: memref<64x32xf32>, %b: memref<128x32xf32>, %c: memref<64x128xf32>) grid [1, 1, 1] block [128, 1, 1] smem 50176 {
   %zero = arith.constant 0.0 : f32
@@ -61,13 +62,14 @@ kernel.func @k_wgmma_gemm(%a: memref<64x32xf32>, %b: memref<128x32xf32>, %c: mem
   mma.fence_proxy_async
   kernel.barrier
   %acc = kernel.alloca : memref<64xf32>
-  kernel.for %j = 0 to 64 step 1 unroll {
-    kernel.store %zero, %acc[%j] : memref<64xf32>
-  }
   mma.wgmma_fence
-  kernel.for %kk = 0 to 4 step 1 unroll {
+  mma.wgmma m64n128k8 overwrite %acc, %a_lo[0, 0], %b_hi[0, 0] : memref<64xf32>, memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<128x32xf32, #mma.swizzle<128>, #kernel.smem>
+  mma.wgmma m64n128k8 %acc, %a_hi[0, 0], %b_lo[0, 0] : memref<64xf32>, memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<128x32xf32, #mma.swizzle<128>, #kernel.smem>
+  kernel.for %kk = 1 to 4 step 1 unroll {
     mma.wgmma m64n128k8 %acc, %a_lo[0, %kk * 8], %b_hi[0, %kk * 8] : memref<64xf32>, memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<128x32xf32, #mma.swizzle<128>, #kernel.smem>
     mma.wgmma m64n128k8 %acc, %a_hi[0, %kk * 8], %b_lo[0, %kk * 8] : memref<64xf32>, memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<128x32xf32, #mma.swizzle<128>, #kernel.smem>
+  }
+  kernel.for %kk = 0 to 4 step 1 unroll {
     mma.wgmma m64n128k8 %acc, %a_hi[0, %kk * 8], %b_hi[0, %kk * 8] : memref<64xf32>, memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<128x32xf32, #mma.swizzle<128>, #kernel.smem>
   }
   mma.wgmma_commit
@@ -88,6 +90,11 @@ kernel.func @k_wgmma_gemm(%a: memref<64x32xf32>, %b: memref<128x32xf32>, %c: mem
 // CHECK:      asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
 // CHECK:      __device__ __forceinline__ void dpl_wgmma_m64n128k8(float (&d)[64], unsigned long long da, unsigned long long db) {
 // CHECK-NEXT:     asm volatile("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+// CHECK:      __device__ __forceinline__ void dpl_wgmma_m64n128k8_zero(float (&d)[64], unsigned long long da, unsigned long long db) {
+// CHECK-NEXT:     asm volatile("{\n.reg .pred p;\n"
+// CHECK-NEXT:                  "setp.ne.b32 p, %66, 0;\n"
+// CHECK-NEXT:                  "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+// CHECK-NEXT:                  "{%0, {{.*}}, %63}, %64, %65, p, 1, 1;\n}\n"
 // CHECK:      __launch_bounds__(128) void k_wgmma_gemm(const float* a, const float* b, float* c) {
 // CHECK-NEXT:     extern __shared__ __align__(1024) unsigned char dpl_dyn_smem_raw[];
 // CHECK:          float h0 = dpl_tf32(v0);
@@ -98,9 +105,11 @@ kernel.func @k_wgmma_gemm(%a: memref<64x32xf32>, %b: memref<128x32xf32>, %c: mem
 // CHECK-NEXT: __syncthreads();
 // CHECK:      dpl_fence_regs(acc);
 // CHECK-NEXT: asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+// CHECK:      dpl_wgmma_m64n128k8_zero(acc, dpl_sw128_desc(a_lo + 0), dpl_sw128_desc(b_hi + 0));
+// CHECK-NEXT: dpl_wgmma_m64n128k8(acc, dpl_sw128_desc(a_hi + 0), dpl_sw128_desc(b_lo + 0));
 // CHECK:      dpl_wgmma_m64n128k8(acc, dpl_sw128_desc(a_lo + kk * 8), dpl_sw128_desc(b_hi + kk * 8));
 // CHECK-NEXT: dpl_wgmma_m64n128k8(acc, dpl_sw128_desc(a_hi + kk * 8), dpl_sw128_desc(b_lo + kk * 8));
-// CHECK-NEXT: dpl_wgmma_m64n128k8(acc, dpl_sw128_desc(a_hi + kk * 8), dpl_sw128_desc(b_hi + kk * 8));
+// CHECK:      dpl_wgmma_m64n128k8(acc, dpl_sw128_desc(a_hi + kk_1 * 8), dpl_sw128_desc(b_hi + kk_1 * 8));
 // CHECK:      asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 // CHECK-NEXT: asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 // CHECK-NEXT: dpl_fence_regs(acc);

@@ -339,3 +339,30 @@ func.func @main(%x: memref<64x64xf32>, %i: index) {
   func.return
 }
 // CHECK: 'mma.dot' must be inside a 'tile.tile'
+
+// -----
+
+func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>) -> memref<64x32xf32> {
+  %out = memref.alloc() : memref<64x32xf32>
+  tile.kernel @k ins(%x, %wt : memref<64x64xf32>, memref<32x64xf32>) outs(%out : memref<64x32xf32>) {
+    tile.tile (%bm : 1 = block, %bn : 1 = block, %wg : 1 = thread, %w : 4 = thread, %g : 8 = thread, %t : 4 = thread, %h : 2 = cell, %j : 4 = cell, %e : 2 = cell) {
+      %acc = loop.for reduce %ko < 2 -> f32 {
+        %a_st = mma.stage rows 64 k 32 {
+        ^bb0(%r: index, %c: index):
+          %in = loop.load %x[%bm * 64 + %r, %ko * 32 + %c] : memref<64x64xf32>
+          mma.yield %in : f32
+        } : memref<64x32xf32, #tile.smem>
+        %b_st = mma.stage rows 32 k 32 {
+        ^bb0(%r_1: index, %c_1: index):
+          %in_1 = loop.load %wt[%bn * 32 + %r_1, %ko * 32 + %c_1] : memref<32x64xf32>
+          mma.yield %in_1 : f32
+        } : memref<32x32xf32, #tile.smem>
+        %p = mma.dot %a_st[%wg * 64 + %w * 16 + %h * 8 + %g], %b_st[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma promote 3 : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
+        loop.accumulate add %p : f32
+      }
+      loop.store %acc, %out[%bm * 64 + %wg * 64 + %w * 16 + %h * 8 + %g, %bn * 32 + %j * 8 + %t * 2 + %e] : memref<64x32xf32>
+    }
+  }
+  func.return %out : memref<64x32xf32>
+}
+// CHECK: 'mma.dot' promote must divide the stage's 4 MMA steps of 8 along K, got 3

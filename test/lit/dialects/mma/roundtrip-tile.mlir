@@ -16,7 +16,7 @@ func.func @main(%x: memref<128x64xf32>, %wt: memref<256x64xf32>) -> memref<128x2
           %v = loop.load %wt[%bn * 256 + %r, %ko * 32 + %c] : memref<256x64xf32>
           mma.yield %v : f32
         } : memref<256x32xf32, #tile.smem>
-        %p = mma.dot %xs[%wg * 64 + %w * 16 + %h * 8 + %g], %ws[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma : memref<128x32xf32, #tile.smem>, memref<256x32xf32, #tile.smem>
+        %p = mma.dot %xs[%wg * 64 + %w * 16 + %h * 8 + %g], %ws[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma promote 2 : memref<128x32xf32, #tile.smem>, memref<256x32xf32, #tile.smem>
         loop.accumulate add %p : f32
       }
       loop.store %acc, %y[%bm * 128 + %wg * 64 + %w * 16 + %h * 8 + %g, %bn * 256 + %j * 8 + %t * 2 + %e] : memref<128x256xf32>
@@ -31,4 +31,4 @@ func.func @main(%x: memref<128x64xf32>, %wt: memref<256x64xf32>) -> memref<128x2
 // CHECK-NEXT:     %v = loop.load %x[%bm * 128 + %r, %ko * 32 + %c] : memref<128x64xf32>
 // CHECK-NEXT:     mma.yield %v : f32
 // CHECK-NEXT:   } : memref<128x32xf32, #tile.smem>
-// CHECK:        %p = mma.dot %xs[%wg * 64 + %w * 16 + %h * 8 + %g], %ws[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma : memref<128x32xf32, #tile.smem>, memref<256x32xf32, #tile.smem>
+// CHECK:        %p = mma.dot %xs[%wg * 64 + %w * 16 + %h * 8 + %g], %ws[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma promote 2 : memref<128x32xf32, #tile.smem>, memref<256x32xf32, #tile.smem>

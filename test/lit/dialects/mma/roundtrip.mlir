@@ -20,6 +20,7 @@ kernel.func @tf32_split(%x: memref<32x8xf32>, %y: memref<32x4xf32>) grid [1, 1, 
 // CHECK:         %a = kernel.smem dynamic offset 0 : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK:         mma.fence_proxy_async
 // CHECK:         mma.wgmma_fence
+// CHECK-NEXT:    mma.wgmma m64n128k8 overwrite %acc, %a[1, 0, 0], %b[1, 0, 0] : memref<64xf32>, memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<2x128x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK-NEXT:    mma.wgmma m64n128k8 %acc, %a[1, 0, 8], %b[1, 0, 8] : memref<64xf32>, memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<2x128x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK-NEXT:    mma.wgmma_commit
 // CHECK-NEXT:    mma.wgmma_wait 0
@@ -30,6 +31,7 @@ kernel.func @warpgroup(%x: memref<64x128xf32>) grid [1, 1, 1] block [128, 1, 1] 
   mma.fence_proxy_async
   kernel.barrier
   mma.wgmma_fence
+  mma.wgmma m64n128k8 overwrite %acc, %a[1, 0, 0], %b[1, 0, 0] : memref<64xf32>, memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<2x128x32xf32, #mma.swizzle<128>, #kernel.smem>
   mma.wgmma m64n128k8 %acc, %a[1, 0, 8], %b[1, 0, 8] : memref<64xf32>, memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<2x128x32xf32, #mma.swizzle<128>, #kernel.smem>
   mma.wgmma_commit
   mma.wgmma_wait 0

@@ -1,0 +1,329 @@
+"""The attn dialect: scaled dot-product attention as one operation, at the loop and tile levels.
+
+Loop level (inside a `loop.kernel`, per output point like a reduce loop):
+
+    %o = attn.softmax_reduce < 512 -> f32 score {
+    ^bb0(%s: index):
+      %acc = loop.for reduce %e < 128 -> f32 { q[.., %l, %e] * k[.., %s, %e] }
+      ... (scale, causal mask)
+      attn.yield %x : f32
+    } value {
+    ^bb0(%s_1: index):
+      %v = loop.load %v[.., %s_1, %c] : memref<..>
+      attn.yield %v : f32
+    }
+
+is sum over s < 512 of softmax(x)[s] * v(s): with M = max_s x(s),
+o = sum_s exp(x(s) - M) v(s) / sum_s exp(x(s) - M), the reduce, softmax, reduce chain of
+attention written as one reduction (fuse-attention builds it from the scores, softmax and P @ V
+kernels). Both regions take the key index; `score` yields the score of key s, `value` the value
+of key s that the point's output weighs.
+
+Tile level (directly in a `tile.tile` whose thread axes are (w : W, g : 8, t : 4), the mma.sync
+fragment's warps, groups and threads in group):
+
+    attn.flash %l0 rows 64 queries 512 keys 512 tile 64 depth 128 x 128 chain 4
+        precision "3xtf32" causal query {
+    ^bb0(%l: index, %c: index):  ... attn.yield %q : f32     (query row l, depth c)
+    } key {
+    ^bb0(%s: index, %c: index):  ... attn.yield %k : f32     (key s, depth c)
+    } value {
+    ^bb0(%s: index, %c: index):  ... attn.yield %v : f32     (key s, value column c)
+    } score {
+    ^bb0(%x: f32, %l: index, %s: index): ... attn.yield %y : f32   (x = q(l) . k(s): the score)
+    } output {
+    ^bb0(%o: f32, %l: index, %c: index): loop.store %o, %out[..] ; attn.yield
+    }
+
+is, for every query row l of [l0, l0 + rows) below `queries`, and every column c < `value_depth`:
+output(softmax over s < `keys` of score(sum_{c' < depth} query(l, c') key(s, c'), l, s)
+weighing value(s, c)). It is collective (the block computes its `rows` query rows together; no
+region uses a thread axis) and records the schedule materialize-attention lowers: the key tile
+(`tile` keys per step: streamed, double-buffered), the tensor-core `precision` (`3xtf32`,
+`tf32`; `ieee`: SIMT fp32 FMA in the same fragment layout), `chain` (k-steps of 8 per
+tensor-core accumulation chain before it is added into the fp32 registers; 0: one chain per
+product), and `causal` (score(x, l, s) is -inf for s > l: key tiles past the block's last row
+are skipped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import Float32Type, IndexType, IntAttr, UnitAttr
+from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsTerminator, RecursiveMemoryEffect
+from xdsl.utils.exceptions import VerifyException
+
+from dpl.dialects import tile
+from dpl.dialects.mma import Precision, PrecisionAttr
+
+MMA_ROWS = 16
+"""Query rows per warp: the m16n8k8 fragment's."""
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """`attn.yield %v : f32` ends a region of `attn.softmax_reduce` or `attn.flash` with its
+    value (`attn.yield` alone ends `attn.flash`'s output region)."""
+
+    name = "attn.yield"
+
+    values = var_operand_def()
+    traits = traits_def(IsTerminator())
+    assembly_format = "($values^ `:` type($values))? attr-dict"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+
+def _yielded(region: Region) -> list[SSAValue]:
+    last = region.block.last_op
+    return list(last.values) if isinstance(last, YieldOp) else []
+
+
+def _verify_region(op: Operation, what: str, region: Region, args: Sequence[Attribute], yields: int) -> None:
+    block = region.block
+    if [a.type for a in block.args] != list(args):
+        want = ", ".join(str(a) for a in args)
+        raise VerifyException(f"'{op.name}' {what} region takes ({want})")
+    last = block.last_op
+    if not isinstance(last, YieldOp) or len(last.values) != yields:
+        raise VerifyException(
+            f"'{op.name}' {what} region must end in 'attn.yield' of {yields} value"
+            + ("s" if yields != 1 else "")
+        )
+    if yields and not isinstance(last.values[0].type, Float32Type):
+        raise VerifyException(f"'{op.name}' {what} region must yield an f32, got {last.values[0].type}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Loop level
+
+
+@irdl_op_definition
+class SoftmaxReduceOp(IRDLOperation):
+    """`%o = attn.softmax_reduce < S -> f32 score {^bb0(%s: index): ...} value {...}`: the sum
+    over keys s < S of softmax(score)[s] * value(s), one output point's attention (module doc).
+
+    Rules: S >= 1; each region takes one index (the key) and ends in `attn.yield` of one f32;
+    the result is f32.
+    """
+
+    name = "attn.softmax_reduce"
+
+    extent = prop_def(IntAttr)
+    score = region_def("single_block")
+    value = region_def("single_block")
+    result = result_def(Float32Type)
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(self, extent: int, score: Region, value: Region):
+        super().__init__(properties={"extent": IntAttr(extent)}, regions=[score, value],
+                         result_types=[Float32Type()])  # fmt: skip
+
+    @property
+    def score_value(self) -> SSAValue:
+        return _yielded(self.score)[0]
+
+    @property
+    def value_value(self) -> SSAValue:
+        return _yielded(self.value)[0]
+
+    def verify_(self) -> None:
+        if self.extent.data < 1:
+            raise VerifyException(f"'attn.softmax_reduce' extent must be positive, got {self.extent.data}")
+        for what, region in (("score", self.score), ("value", self.value)):
+            _verify_region(self, what, region, [IndexType()], 1)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SoftmaxReduceOp:
+        parser.parse_punctuation("<")
+        extent = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        parser.parse_punctuation("->")
+        parser.parse_type()
+        parser.parse_keyword("score")
+        score = parser.parse_region()
+        parser.parse_keyword("value")
+        value = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(extent, score, value)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" < {self.extent.data} -> f32 score ")
+        printer.print_region(self.score, print_entry_block_args=True)
+        printer.print_string(" value ")
+        printer.print_region(self.value, print_entry_block_args=True)
+        printer.print_op_attributes(self.attributes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tile level
+
+
+def _thread_dependent(value: SSAValue, t: tile.TileOp, seen: set) -> bool:
+    """Whether `value` depends on a thread or cell axis of tile `t`."""
+    if value in seen:
+        return False
+    seen.add(value)
+    if isinstance(value, BlockArgument):
+        owner = value.block.parent_op()
+        return owner is t and t.axes[value.index][2] != tile.AxisKind.BLOCK
+    owner = value.owner
+    assert isinstance(owner, Operation)
+    return any(_thread_dependent(o, t, seen) for inner in owner.walk() for o in inner.operands)
+
+
+_SIZES = ("rows", "queries", "keys", "tile", "depth", "value_depth")
+_REGIONS = ("query", "key", "value", "score", "output")
+
+
+@irdl_op_definition
+class FlashOp(IRDLOperation):
+    """`attn.flash %l0 rows R queries L keys S tile N depth D x DV chain C precision P [causal]
+    query {..} key {..} value {..} score {..} output {..}`: one block's attention over its R
+    query rows from %l0 (module doc).
+
+    Rules: inside a `tile.tile` (its body, not in a loop) whose thread axes are (W, 8, 4) with
+    R = 16 W (the mma.sync fragment of W warps) and no cell axes; all sizes positive, `tile` a
+    multiple of 8, `chain` >= 0; `%l0` and the regions use no thread axis; regions take
+    query (index, index), key (index, index), value (index, index), score (f32, index, index),
+    output (f32, index, index) and end in `attn.yield` of one f32 (output: of none).
+    """
+
+    name = "attn.flash"
+
+    first_row = operand_def(IndexType)
+    rows = prop_def(IntAttr)
+    queries = prop_def(IntAttr)
+    keys = prop_def(IntAttr)
+    tile = prop_def(IntAttr)
+    depth = prop_def(IntAttr)
+    value_depth = prop_def(IntAttr)
+    chain = prop_def(IntAttr)
+    precision = prop_def(PrecisionAttr)
+    causal = opt_prop_def(UnitAttr)
+    query = region_def("single_block")
+    key = region_def("single_block")
+    value = region_def("single_block")
+    score = region_def("single_block")
+    output = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(self, first_row: SSAValue, sizes: dict[str, int], chain: int, precision: Precision,
+                 causal: bool, regions: Sequence[Region]):  # fmt: skip
+        props: dict[str, Attribute] = {k: IntAttr(sizes[k]) for k in _SIZES}
+        props["chain"] = IntAttr(chain)
+        props["precision"] = PrecisionAttr(precision)
+        if causal:
+            props["causal"] = UnitAttr()
+        super().__init__(operands=[first_row], properties=props, regions=list(regions))
+
+    def size(self, key: str) -> int:
+        return getattr(self, key).data
+
+    @property
+    def is_causal(self) -> bool:
+        return self.causal is not None
+
+    def region(self, name: str) -> Region:
+        return getattr(self, name)
+
+    def yielded(self, name: str) -> SSAValue:
+        return _yielded(self.region(name))[0]
+
+    def verify_(self) -> None:
+        t = self.parent_op()
+        if not isinstance(t, tile.TileOp):
+            raise VerifyException("'attn.flash' must be directly inside a 'tile.tile'")
+        threads = [e for _, e, k in t.axes if k == tile.AxisKind.THREAD]
+        cells = [e for _, e, k in t.axes if k == tile.AxisKind.CELL]
+        rows = self.rows.data
+        if len(threads) != 3 or threads[1:] != [8, 4] or cells or rows != MMA_ROWS * threads[0]:
+            raise VerifyException(
+                f"'attn.flash' of {rows} rows needs thread axes ({rows // MMA_ROWS}, 8, 4) and no "
+                f"cell axes (the mma.sync fragment of 16 rows per warp), got threads {threads}"
+                + (f" and cells {cells}" if cells else "")
+            )
+        for key in _SIZES:
+            if getattr(self, key).data < 1:
+                raise VerifyException(f"'attn.flash' {key} must be positive, got {getattr(self, key).data}")
+        if self.tile.data % 8:
+            raise VerifyException(f"'attn.flash' tile must be a multiple of 8 keys, got {self.tile.data}")
+        if self.chain.data < 0:
+            raise VerifyException(f"'attn.flash' chain must be >= 0, got {self.chain.data}")
+        f32, idx = Float32Type(), IndexType()
+        for name, args, yields in (
+            ("query", [idx, idx], 1), ("key", [idx, idx], 1), ("value", [idx, idx], 1),
+            ("score", [f32, idx, idx], 1), ("output", [f32, idx, idx], 0),
+        ):  # fmt: skip
+            _verify_region(self, name, self.region(name), args, yields)
+        seen: set = set()
+        if _thread_dependent(self.first_row, t, seen):
+            raise VerifyException("'attn.flash' first row must not depend on a thread axis")
+        for name in _REGIONS:
+            for op in self.region(name).walk():
+                if any(_thread_dependent(o, t, seen) for o in op.operands):
+                    raise VerifyException(
+                        f"'attn.flash' is collective: its {name} region must not use a thread axis"
+                    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FlashOp:
+        first = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
+        sizes: dict[str, int] = {}
+        for key in ("rows", "queries", "keys", "tile", "depth"):
+            parser.parse_keyword(key)
+            sizes[key] = parser.parse_integer(allow_boolean=False)
+        parser.parse_keyword("x")
+        sizes["value_depth"] = parser.parse_integer(allow_boolean=False)
+        parser.parse_keyword("chain")
+        chain = parser.parse_integer(allow_boolean=False)
+        parser.parse_keyword("precision")
+        precision = parser.parse_str_enum(Precision)
+        causal = parser.parse_optional_keyword("causal") is not None
+        regions = []
+        for name in _REGIONS:
+            parser.parse_keyword(name)
+            regions.append(parser.parse_region())
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(first, sizes, chain, precision, causal, regions)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.first_row)
+        s = {k: getattr(self, k).data for k in _SIZES}
+        printer.print_string(
+            f" rows {s['rows']} queries {s['queries']} keys {s['keys']} tile {s['tile']} "
+            f"depth {s['depth']} x {s['value_depth']} chain {self.chain.data} "
+            f'precision "{self.precision.data.value}"' + (" causal" if self.is_causal else "")
+        )
+        for name in _REGIONS:
+            printer.print_string(f" {name} ")
+            printer.print_region(self.region(name), print_entry_block_args=True)
+        printer.print_op_attributes(self.attributes)
+
+
+def new_region(arg_types: Sequence[Attribute]) -> tuple[Region, Block]:
+    block = Block(arg_types=list(arg_types))
+    return Region(block), block
+
+
+Attn = Dialect("attn", [SoftmaxReduceOp, FlashOp, YieldOp], [])

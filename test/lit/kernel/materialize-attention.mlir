@@ -1,0 +1,131 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='materialize-attention' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='materialize-attention' | dpl-translate --to-cuda | filecheck %s --check-prefix=CUDA
+// materialize-attention: an attn.flash tile becomes one flash-attention kernel.func and its launch:
+// the query tile in shared memory, key and value tiles through cp.async, the scores and P @ V on
+// mma.sync (3xTF32: three per k-step) or SIMT fp32, the online softmax (running max and sum per
+// row, quad shuffles, the accumulator rescaled by exp(m - m')), causal blocks stopping at the
+// tile of their last row. tests/test_materialize.py runs the tile-attention cases before and after.
+
+// Causal, 3xTF32, 13 queries and keys (the second key tile ragged), depth 8.
+func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1x2x13x8xf32>) -> memref<1x2x13x8xf32> {
+  %scaled_dot_product_attention = memref.alloc() : memref<1x2x13x8xf32>
+  tile.kernel @k_scaled_dot_product_attention ins(%x, %y, %z : memref<1x2x13x8xf32>, memref<1x2x13x8xf32>, memref<1x2x13x8xf32>) outs(%scaled_dot_product_attention : memref<1x2x13x8xf32>) {
+    tile.tile (%a0 : 1 = block, %a1 : 2 = block, %qb : 1 = block, %w : 1 = thread, %g : 8 = thread, %t : 4 = thread) {
+      %l0 = affine.apply affine_map<(d0) -> ((d0 * 16))> (%qb)
+      attn.flash %l0 rows 16 queries 13 keys 13 tile 8 depth 8 x 8 chain 1 precision "3xtf32" causal query {
+      ^bb0(%l: index, %c: index):
+        %in = loop.load %x[%a0, %a1, %l, %c] : memref<1x2x13x8xf32>
+        attn.yield %in : f32
+      } key {
+      ^bb0(%s: index, %c_1: index):
+        %in_1 = loop.load %y[%a0, %a1, %s, %c_1] : memref<1x2x13x8xf32>
+        attn.yield %in_1 : f32
+      } value {
+      ^bb0(%s_1: index, %c_2: index):
+        %in_2 = loop.load %z[%a0, %a1, %s_1, %c_2] : memref<1x2x13x8xf32>
+        attn.yield %in_2 : f32
+      } score {
+      ^bb0(%x_1: f32, %l_1: index, %s_2: index):
+        %0 = arith.constant 0xff800000 : f32
+        %1 = arith.constant 0.353553385 : f32
+        %2 = arith.cmpi ugt, %s_2, %l_1 : index
+        %3 = arith.mulf %x_1, %1 : f32
+        %a = arith.select %2, %0, %3 : f32
+        attn.yield %a : f32
+      } output {
+      ^bb0(%o: f32, %l_2: index, %c_3: index):
+        loop.store %o, %scaled_dot_product_attention[%a0, %a1, %l_2, %c_3] : memref<1x2x13x8xf32>
+        attn.yield
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x2x13x8xf32>
+}
+// CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
+// CHECK-SAME:    grid [2, 1, 1] block [32, 1, 1] smem 1536
+// CHECK-DAG:     %[[C0:[0-9a-z_]+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C2:[0-9a-z_]+]] = arith.constant 2 : index
+// CHECK:         %qs = kernel.smem dynamic offset 0 : memref<16x12xf32, #kernel.smem>
+// CHECK:         %ks = kernel.smem dynamic offset 768 : memref<8x12xf32, #kernel.smem>
+// CHECK:         %vs = kernel.smem dynamic offset 1152 : memref<8x12xf32, #kernel.smem>
+// CHECK:         %tiles = arith.minsi %last, %[[C2]] : index
+// CHECK:         kernel.cp_async %qs[%r, %c], %x[%[[C0]], %a1, %row, %c] bytes 16
+// CHECK:         kernel.for %j = 0 to %tiles step 1 {
+// CHECK:           kernel.cp_async %vs
+// CHECK-COUNT-3:   mma.sync m16n8k8
+// CHECK:           kernel.shuffle_xor {{.*}}, 1 : f32
+// CHECK:           kernel.shuffle_xor {{.*}}, 2 : f32
+// CHECK:           %alpha0 = math.exp
+// CHECK:           %alpha1 = math.exp
+// CHECK:           kernel.cp_async %ks
+// CHECK-COUNT-3:   mma.sync m16n8k8
+// CHECK:         arith.divf
+// CHECK:       func.func @main
+// CHECK:         kernel.launch @k_scaled_dot_product_attention(%x, %y, %z, %scaled_dot_product_attention)
+// CHECK-NOT:     tile.kernel
+// CUDA:        extern "C" __global__
+// CUDA-NEXT:   k_scaled_dot_product_attention(
+// CUDA:          mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+
+// -----
+
+// Not causal, SIMT fp32 (precision ieee), depth 6 (not a multiple of 4: element-wise fills, the
+// padding columns zero): a fixed trip count, no tensor-core op.
+func.func @main(%x: memref<1x2x13x6xf32>, %y: memref<1x2x13x6xf32>, %z: memref<1x2x13x6xf32>) -> memref<1x2x13x6xf32> {
+  %scaled_dot_product_attention = memref.alloc() : memref<1x2x13x6xf32>
+  tile.kernel @k_scaled_dot_product_attention ins(%x, %y, %z : memref<1x2x13x6xf32>, memref<1x2x13x6xf32>, memref<1x2x13x6xf32>) outs(%scaled_dot_product_attention : memref<1x2x13x6xf32>) {
+    tile.tile (%a0 : 1 = block, %a1 : 2 = block, %qb : 1 = block, %w : 1 = thread, %g : 8 = thread, %t : 4 = thread) {
+      %l0 = affine.apply affine_map<(d0) -> ((d0 * 16))> (%qb)
+      attn.flash %l0 rows 16 queries 13 keys 13 tile 8 depth 6 x 6 chain 1 precision "ieee" query {
+      ^bb0(%l: index, %c: index):
+        %in = loop.load %x[%a0, %a1, %l, %c] : memref<1x2x13x6xf32>
+        attn.yield %in : f32
+      } key {
+      ^bb0(%s: index, %c_1: index):
+        %in_1 = loop.load %y[%a0, %a1, %s, %c_1] : memref<1x2x13x6xf32>
+        attn.yield %in_1 : f32
+      } value {
+      ^bb0(%s_1: index, %c_2: index):
+        %in_2 = loop.load %z[%a0, %a1, %s_1, %c_2] : memref<1x2x13x6xf32>
+        attn.yield %in_2 : f32
+      } score {
+      ^bb0(%x_1: f32, %l_1: index, %s_2: index):
+        %0 = arith.constant 0xff800000 : f32
+        %1 = arith.constant 0.353553385 : f32
+        %2 = arith.cmpi ugt, %s_2, %l_1 : index
+        %3 = arith.mulf %x_1, %1 : f32
+        %a = arith.select %2, %0, %3 : f32
+        attn.yield %a : f32
+      } output {
+      ^bb0(%o: f32, %l_2: index, %c_3: index):
+        loop.store %o, %scaled_dot_product_attention[%a0, %a1, %l_2, %c_3] : memref<1x2x13x6xf32>
+        attn.yield
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x2x13x6xf32>
+}
+// CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
+// CHECK-NOT:     mma.sync
+// CHECK-NOT:     kernel.cp_async
+// CHECK:         kernel.for %j = 0 to 2 step 1 {
+// CHECK:           %alpha0 = math.exp
+// CHECK-NOT:     mma.sync
+// CHECK:         kernel.launch @k_scaled_dot_product_attention
+
+// -----
+
+// Declined: a tile kernel without attn.flash is left to materialize.
+func.func @main(%x: memref<32xf32>) -> memref<32xf32> {
+  %y = memref.alloc() : memref<32xf32>
+  tile.kernel @k_copy ins(%x : memref<32xf32>) outs(%y : memref<32xf32>) {
+    tile.tile (%t : 32 = thread) {
+      %v = loop.load %x[%t] : memref<32xf32>
+      loop.store %v, %y[%t] : memref<32xf32>
+    }
+  }
+  func.return %y : memref<32xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_copy
+// CHECK-NOT:     kernel.launch

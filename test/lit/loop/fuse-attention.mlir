@@ -1,0 +1,432 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='fuse-attention' | filecheck %s
+// fuse-attention: the scores, softmax and P @ V kernels of an attention become one kernel whose
+// reduce is attn.softmax_reduce (the scores' contraction inlined into its score region).
+// tests/test_loop_passes.py runs each case before and after on random inputs.
+
+// Causal SDPA, 13 queries and keys (odd), 2 heads: one kernel, the mask in the score epilogue.
+func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1x2x13x8xf32>) -> memref<1x2x13x8xf32> {
+  %red = memref.alloc() : memref<1x2x13x1x13xf32>
+  loop.kernel @k_red ins(%x, %y : memref<1x2x13x8xf32>, memref<1x2x13x8xf32>) outs(%red : memref<1x2x13x1x13xf32>) {
+    loop.for free %a0 < 1 {
+      loop.for free %a1 < 2 {
+        loop.for free %a2 < 13 {
+          loop.for free %a3 < 1 {
+            loop.for free %a4 < 13 {
+              %acc = loop.for reduce %r0 < 8 -> f32 {
+                %in = loop.load %x[%a0, %a1, %a2, %r0] : memref<1x2x13x8xf32>
+                %in_1 = loop.load %y[%a0, %a1, %a4, %r0] : memref<1x2x13x8xf32>
+                %in_2 = arith.mulf %in, %in_1 : f32
+                loop.accumulate add %in_2 : f32
+              }
+              loop.store %acc, %red[%a0, %a1, %a2, %a3, %a4] : memref<1x2x13x1x13xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  %0 = memref.alloc() : memref<1x2x13x13xf32>
+  loop.kernel @k_op ins(%red : memref<1x2x13x1x13xf32>) outs(%0 : memref<1x2x13x13xf32>) {
+    %1 = arith.constant 0xff800000 : f32
+    %2 = arith.constant 0.353553385 : f32
+    loop.for free %a0_1 < 1 {
+      loop.for free %a1_1 < 2 {
+        loop.for free %a2_1 < 13 {
+          %acc_1 = loop.for reduce %r0_1 < 13 -> f32 {
+            %in_3 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_1] : memref<1x2x13x1x13xf32>
+            %3 = arith.cmpi ugt, %r0_1, %a2_1 : index
+            %4 = arith.mulf %in_3, %2 : f32
+            %in_4 = arith.select %3, %1, %4 : f32
+            loop.accumulate max %in_4 : f32
+          }
+          %acc_2 = loop.for reduce %r0_2 < 13 -> f32 {
+            %in_5 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_2] : memref<1x2x13x1x13xf32>
+            %5 = arith.cmpi ugt, %r0_2, %a2_1 : index
+            %6 = arith.mulf %in_5, %2 : f32
+            %a = arith.select %5, %1, %6 : f32
+            %7 = arith.subf %a, %acc_1 : f32
+            %in_6 = math.exp %7 : f32
+            loop.accumulate add %in_6 : f32
+          }
+          loop.for free %a3_1 < 13 {
+            %in_7 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %a3_1] : memref<1x2x13x1x13xf32>
+            %8 = arith.cmpi ugt, %a3_1, %a2_1 : index
+            %9 = arith.mulf %in_7, %2 : f32
+            %a_1 = arith.select %8, %1, %9 : f32
+            %10 = arith.subf %a_1, %acc_1 : f32
+            %a_2 = math.exp %10 : f32
+            %11 = arith.divf %a_2, %acc_2 : f32
+            loop.store %11, %0[%a0_1, %a1_1, %a2_1, %a3_1] : memref<1x2x13x13xf32>
+          }
+        }
+      }
+    }
+  }
+  %scaled_dot_product_attention = memref.alloc() : memref<1x2x13x8xf32>
+  loop.kernel @k_scaled_dot_product_attention ins(%0, %z : memref<1x2x13x13xf32>, memref<1x2x13x8xf32>) outs(%scaled_dot_product_attention : memref<1x2x13x8xf32>) {
+    loop.for free %a0_2 < 1 {
+      loop.for free %a1_2 < 2 {
+        loop.for free %a2_2 < 13 {
+          loop.for free %a3_2 < 8 {
+            %acc_3 = loop.for reduce %r0_3 < 13 -> f32 {
+              %in_8 = loop.load %0[%a0_2, %a1_2, %a2_2, %r0_3] : memref<1x2x13x13xf32>
+              %in_9 = loop.load %z[%a0_2, %a1_2, %r0_3, %a3_2] : memref<1x2x13x8xf32>
+              %in_10 = arith.mulf %in_8, %in_9 : f32
+              loop.accumulate add %in_10 : f32
+            }
+            loop.store %acc_3, %scaled_dot_product_attention[%a0_2, %a1_2, %a2_2, %a3_2] : memref<1x2x13x8xf32>
+          }
+        }
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x2x13x8xf32>
+}
+
+// CHECK-LABEL: func.func @main(%x: memref<1x2x13x8xf32>
+// CHECK-NOT:   loop.kernel @k_red
+// CHECK-NOT:   loop.kernel @k_op
+// CHECK:       loop.kernel @k_scaled_dot_product_attention ins(%x, %y, %z : memref<1x2x13x8xf32>, memref<1x2x13x8xf32>, memref<1x2x13x8xf32>)
+// CHECK:         %acc = attn.softmax_reduce < 13 -> f32 score {
+// CHECK-NEXT:    ^bb0(%s: index):
+// CHECK:           loop.for reduce %r0 < 8 -> f32 {
+// CHECK-NEXT:        loop.load %x[%a0, %a1, %a2, %r0]
+// CHECK-NEXT:        loop.load %y[%a0, %a1, %s, %r0]
+// CHECK:           arith.cmpi ugt, %s, %a2 : index
+// CHECK:           attn.yield
+// CHECK:         } value {
+// CHECK-NEXT:    ^bb0(%s_1: index):
+// CHECK-NEXT:      loop.load %z[%a0, %a1, %s_1, %a3]
+// CHECK:         loop.store %acc, %scaled_dot_product_attention[%a0, %a1, %a2, %a3]
+// CHECK-NOT:   loop.kernel
+// CHECK:       func.return
+
+// -----
+
+// GQA: 4 query heads over 2 key/value heads (read at head floordiv 2), 7 queries, 9 keys,
+// value depth 4, not causal.
+func.func @main(%x: memref<1x4x7x8xf32>, %y: memref<1x2x9x8xf32>, %z: memref<1x2x9x4xf32>) -> memref<1x4x7x4xf32> {
+  %red = memref.alloc() : memref<1x4x7x1x9xf32>
+  loop.kernel @k_red ins(%x, %y : memref<1x4x7x8xf32>, memref<1x2x9x8xf32>) outs(%red : memref<1x4x7x1x9xf32>) {
+    loop.for free %a0 < 1 {
+      loop.for free %a1 < 4 {
+        loop.for free %a2 < 7 {
+          loop.for free %a3 < 1 {
+            loop.for free %a4 < 9 {
+              %acc = loop.for reduce %r0 < 8 -> f32 {
+                %in = loop.load %x[%a0, %a1, %a2, %r0] : memref<1x4x7x8xf32>
+                %in_1 = loop.load %y[%a0, %a1 floordiv 2, %a4, %r0] : memref<1x2x9x8xf32>
+                %in_2 = arith.mulf %in, %in_1 : f32
+                loop.accumulate add %in_2 : f32
+              }
+              loop.store %acc, %red[%a0, %a1, %a2, %a3, %a4] : memref<1x4x7x1x9xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  %0 = memref.alloc() : memref<1x4x7x9xf32>
+  loop.kernel @k_op ins(%red : memref<1x4x7x1x9xf32>) outs(%0 : memref<1x4x7x9xf32>) {
+    %1 = arith.constant 0.353553385 : f32
+    loop.for free %a0_1 < 1 {
+      loop.for free %a1_1 < 4 {
+        loop.for free %a2_1 < 7 {
+          %acc_1 = loop.for reduce %r0_1 < 9 -> f32 {
+            %in_3 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_1] : memref<1x4x7x1x9xf32>
+            %in_4 = arith.mulf %in_3, %1 : f32
+            loop.accumulate max %in_4 : f32
+          }
+          %acc_2 = loop.for reduce %r0_2 < 9 -> f32 {
+            %in_5 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_2] : memref<1x4x7x1x9xf32>
+            %a = arith.mulf %in_5, %1 : f32
+            %2 = arith.subf %a, %acc_1 : f32
+            %in_6 = math.exp %2 : f32
+            loop.accumulate add %in_6 : f32
+          }
+          loop.for free %a3_1 < 9 {
+            %in_7 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %a3_1] : memref<1x4x7x1x9xf32>
+            %a_1 = arith.mulf %in_7, %1 : f32
+            %3 = arith.subf %a_1, %acc_1 : f32
+            %a_2 = math.exp %3 : f32
+            %4 = arith.divf %a_2, %acc_2 : f32
+            loop.store %4, %0[%a0_1, %a1_1, %a2_1, %a3_1] : memref<1x4x7x9xf32>
+          }
+        }
+      }
+    }
+  }
+  %scaled_dot_product_attention = memref.alloc() : memref<1x4x7x4xf32>
+  loop.kernel @k_scaled_dot_product_attention ins(%0, %z : memref<1x4x7x9xf32>, memref<1x2x9x4xf32>) outs(%scaled_dot_product_attention : memref<1x4x7x4xf32>) {
+    loop.for free %a0_2 < 1 {
+      loop.for free %a1_2 < 4 {
+        loop.for free %a2_2 < 7 {
+          loop.for free %a3_2 < 4 {
+            %acc_3 = loop.for reduce %r0_3 < 9 -> f32 {
+              %in_8 = loop.load %0[%a0_2, %a1_2, %a2_2, %r0_3] : memref<1x4x7x9xf32>
+              %in_9 = loop.load %z[%a0_2, %a1_2 floordiv 2, %r0_3, %a3_2] : memref<1x2x9x4xf32>
+              %in_10 = arith.mulf %in_8, %in_9 : f32
+              loop.accumulate add %in_10 : f32
+            }
+            loop.store %acc_3, %scaled_dot_product_attention[%a0_2, %a1_2, %a2_2, %a3_2] : memref<1x4x7x4xf32>
+          }
+        }
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x4x7x4xf32>
+}
+
+// CHECK-LABEL: func.func @main(%x: memref<1x4x7x8xf32>
+// CHECK:       loop.kernel @k_scaled_dot_product_attention ins(%x, %y, %z
+// CHECK:         %acc = attn.softmax_reduce < 9 -> f32 score {
+// CHECK:             loop.load %y[%a0, %a1 floordiv 2, %s, %r0]
+// CHECK:         } value {
+// CHECK-NEXT:    ^bb0(%s_1: index):
+// CHECK-NEXT:      loop.load %z[%a0, %a1 floordiv 2, %s_1, %a3]
+// CHECK-NOT:   loop.kernel
+
+// -----
+
+// A float attention mask: its load joins the score epilogue.
+func.func @main(%x: memref<2x5x8xf32>, %y: memref<2x6x8xf32>, %z: memref<2x6x3xf32>, %u: memref<5x6xf32>) -> memref<2x5x3xf32> {
+  %red = memref.alloc() : memref<2x5x1x6xf32>
+  loop.kernel @k_red ins(%x, %y : memref<2x5x8xf32>, memref<2x6x8xf32>) outs(%red : memref<2x5x1x6xf32>) {
+    loop.for free %a0 < 2 {
+      loop.for free %a1 < 5 {
+        loop.for free %a2 < 1 {
+          loop.for free %a3 < 6 {
+            %acc = loop.for reduce %r0 < 8 -> f32 {
+              %in = loop.load %x[%a0, %a1, %r0] : memref<2x5x8xf32>
+              %in_1 = loop.load %y[%a0, %a3, %r0] : memref<2x6x8xf32>
+              %in_2 = arith.mulf %in, %in_1 : f32
+              loop.accumulate add %in_2 : f32
+            }
+            loop.store %acc, %red[%a0, %a1, %a2, %a3] : memref<2x5x1x6xf32>
+          }
+        }
+      }
+    }
+  }
+  %0 = memref.alloc() : memref<2x5x6xf32>
+  loop.kernel @k_op ins(%red, %u : memref<2x5x1x6xf32>, memref<5x6xf32>) outs(%0 : memref<2x5x6xf32>) {
+    %1 = arith.constant 3.000000e-01 : f32
+    loop.for free %a0_1 < 2 {
+      loop.for free %a1_1 < 5 {
+        %acc_1 = loop.for reduce %r0_1 < 6 -> f32 {
+          %in_3 = loop.load %red[%a0_1, %a1_1, 0, %r0_1] : memref<2x5x1x6xf32>
+          %in_4 = loop.load %u[%a1_1, %r0_1] : memref<5x6xf32>
+          %2 = arith.mulf %in_3, %1 : f32
+          %in_5 = arith.addf %2, %in_4 : f32
+          loop.accumulate max %in_5 : f32
+        }
+        %acc_2 = loop.for reduce %r0_2 < 6 -> f32 {
+          %in_6 = loop.load %red[%a0_1, %a1_1, 0, %r0_2] : memref<2x5x1x6xf32>
+          %in_7 = loop.load %u[%a1_1, %r0_2] : memref<5x6xf32>
+          %3 = arith.mulf %in_6, %1 : f32
+          %a = arith.addf %3, %in_7 : f32
+          %4 = arith.subf %a, %acc_1 : f32
+          %in_8 = math.exp %4 : f32
+          loop.accumulate add %in_8 : f32
+        }
+        loop.for free %a2_1 < 6 {
+          %in_9 = loop.load %red[%a0_1, %a1_1, 0, %a2_1] : memref<2x5x1x6xf32>
+          %in_10 = loop.load %u[%a1_1, %a2_1] : memref<5x6xf32>
+          %5 = arith.mulf %in_9, %1 : f32
+          %a_1 = arith.addf %5, %in_10 : f32
+          %6 = arith.subf %a_1, %acc_1 : f32
+          %a_2 = math.exp %6 : f32
+          %7 = arith.divf %a_2, %acc_2 : f32
+          loop.store %7, %0[%a0_1, %a1_1, %a2_1] : memref<2x5x6xf32>
+        }
+      }
+    }
+  }
+  %scaled_dot_product_attention = memref.alloc() : memref<2x5x3xf32>
+  loop.kernel @k_scaled_dot_product_attention ins(%0, %z : memref<2x5x6xf32>, memref<2x6x3xf32>) outs(%scaled_dot_product_attention : memref<2x5x3xf32>) {
+    loop.for free %a0_2 < 2 {
+      loop.for free %a1_2 < 5 {
+        loop.for free %a2_2 < 3 {
+          %acc_3 = loop.for reduce %r0_3 < 6 -> f32 {
+            %in_11 = loop.load %0[%a0_2, %a1_2, %r0_3] : memref<2x5x6xf32>
+            %in_12 = loop.load %z[%a0_2, %r0_3, %a2_2] : memref<2x6x3xf32>
+            %in_13 = arith.mulf %in_11, %in_12 : f32
+            loop.accumulate add %in_13 : f32
+          }
+          loop.store %acc_3, %scaled_dot_product_attention[%a0_2, %a1_2, %a2_2] : memref<2x5x3xf32>
+        }
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<2x5x3xf32>
+}
+
+// CHECK-LABEL: func.func @main(%x: memref<2x5x8xf32>
+// CHECK:       loop.kernel @k_scaled_dot_product_attention ins(%x, %y, %u, %z
+// CHECK:         attn.softmax_reduce < 6 -> f32 score {
+// CHECK:           loop.load %u[%a1, %s] : memref<5x6xf32>
+// CHECK:           arith.addf
+// CHECK-NOT:   loop.kernel
+
+// -----
+
+// Declined: the softmax's store sees another score than its max and sum (not a softmax).
+func.func @main(%x: memref<1x4x7x8xf32>, %y: memref<1x2x9x8xf32>, %z: memref<1x2x9x4xf32>) -> memref<1x4x7x4xf32> {
+  %red = memref.alloc() : memref<1x4x7x1x9xf32>
+  loop.kernel @k_red ins(%x, %y : memref<1x4x7x8xf32>, memref<1x2x9x8xf32>) outs(%red : memref<1x4x7x1x9xf32>) {
+    loop.for free %a0 < 1 {
+      loop.for free %a1 < 4 {
+        loop.for free %a2 < 7 {
+          loop.for free %a3 < 1 {
+            loop.for free %a4 < 9 {
+              %acc = loop.for reduce %r0 < 8 -> f32 {
+                %in = loop.load %x[%a0, %a1, %a2, %r0] : memref<1x4x7x8xf32>
+                %in_1 = loop.load %y[%a0, %a1 floordiv 2, %a4, %r0] : memref<1x2x9x8xf32>
+                %in_2 = arith.mulf %in, %in_1 : f32
+                loop.accumulate add %in_2 : f32
+              }
+              loop.store %acc, %red[%a0, %a1, %a2, %a3, %a4] : memref<1x4x7x1x9xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  %0 = memref.alloc() : memref<1x4x7x9xf32>
+  loop.kernel @k_op ins(%red : memref<1x4x7x1x9xf32>) outs(%0 : memref<1x4x7x9xf32>) {
+    %1 = arith.constant 0.353553385 : f32
+    loop.for free %a0_1 < 1 {
+      loop.for free %a1_1 < 4 {
+        loop.for free %a2_1 < 7 {
+          %acc_1 = loop.for reduce %r0_1 < 9 -> f32 {
+            %in_3 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_1] : memref<1x4x7x1x9xf32>
+            %in_4 = arith.mulf %in_3, %1 : f32
+            loop.accumulate max %in_4 : f32
+          }
+          %acc_2 = loop.for reduce %r0_2 < 9 -> f32 {
+            %in_5 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_2] : memref<1x4x7x1x9xf32>
+            %a = arith.mulf %in_5, %1 : f32
+            %2 = arith.subf %a, %acc_1 : f32
+            %in_6 = math.exp %2 : f32
+            loop.accumulate add %in_6 : f32
+          }
+          loop.for free %a3_1 < 9 {
+            %in_7 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %a3_1] : memref<1x4x7x1x9xf32>
+            %a_1 = arith.mulf %in_7, %in_7 : f32
+            %3 = arith.subf %a_1, %acc_1 : f32
+            %a_2 = math.exp %3 : f32
+            %4 = arith.divf %a_2, %acc_2 : f32
+            loop.store %4, %0[%a0_1, %a1_1, %a2_1, %a3_1] : memref<1x4x7x9xf32>
+          }
+        }
+      }
+    }
+  }
+  %scaled_dot_product_attention = memref.alloc() : memref<1x4x7x4xf32>
+  loop.kernel @k_scaled_dot_product_attention ins(%0, %z : memref<1x4x7x9xf32>, memref<1x2x9x4xf32>) outs(%scaled_dot_product_attention : memref<1x4x7x4xf32>) {
+    loop.for free %a0_2 < 1 {
+      loop.for free %a1_2 < 4 {
+        loop.for free %a2_2 < 7 {
+          loop.for free %a3_2 < 4 {
+            %acc_3 = loop.for reduce %r0_3 < 9 -> f32 {
+              %in_8 = loop.load %0[%a0_2, %a1_2, %a2_2, %r0_3] : memref<1x4x7x9xf32>
+              %in_9 = loop.load %z[%a0_2, %a1_2 floordiv 2, %r0_3, %a3_2] : memref<1x2x9x4xf32>
+              %in_10 = arith.mulf %in_8, %in_9 : f32
+              loop.accumulate add %in_10 : f32
+            }
+            loop.store %acc_3, %scaled_dot_product_attention[%a0_2, %a1_2, %a2_2, %a3_2] : memref<1x4x7x4xf32>
+          }
+        }
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x4x7x4xf32>
+}
+
+// CHECK-LABEL: func.func @main(%x: memref<1x4x7x8xf32>
+// CHECK:       loop.kernel @k_red
+// CHECK:       loop.kernel @k_op
+// CHECK:       loop.kernel @k_scaled_dot_product_attention
+// CHECK-NOT:   attn.softmax_reduce
+
+// -----
+
+// Declined: f64 (the flash kernel computes in f32): the GQA case above in f64 keeps its three
+// kernels.
+func.func @main(%x: memref<1x4x7x8xf64>, %y: memref<1x2x9x8xf64>, %z: memref<1x2x9x4xf64>) -> memref<1x4x7x4xf64> {
+  %red = memref.alloc() : memref<1x4x7x1x9xf64>
+  loop.kernel @k_red ins(%x, %y : memref<1x4x7x8xf64>, memref<1x2x9x8xf64>) outs(%red : memref<1x4x7x1x9xf64>) {
+    loop.for free %a0 < 1 {
+      loop.for free %a1 < 4 {
+        loop.for free %a2 < 7 {
+          loop.for free %a3 < 1 {
+            loop.for free %a4 < 9 {
+              %acc = loop.for reduce %r0 < 8 -> f64 {
+                %in = loop.load %x[%a0, %a1, %a2, %r0] : memref<1x4x7x8xf64>
+                %in_1 = loop.load %y[%a0, %a1 floordiv 2, %a4, %r0] : memref<1x2x9x8xf64>
+                %in_2 = arith.mulf %in, %in_1 : f64
+                loop.accumulate add %in_2 : f64
+              }
+              loop.store %acc, %red[%a0, %a1, %a2, %a3, %a4] : memref<1x4x7x1x9xf64>
+            }
+          }
+        }
+      }
+    }
+  }
+  %0 = memref.alloc() : memref<1x4x7x9xf64>
+  loop.kernel @k_op ins(%red : memref<1x4x7x1x9xf64>) outs(%0 : memref<1x4x7x9xf64>) {
+    %1 = arith.constant 0.353553385 : f64
+    loop.for free %a0_1 < 1 {
+      loop.for free %a1_1 < 4 {
+        loop.for free %a2_1 < 7 {
+          %acc_1 = loop.for reduce %r0_1 < 9 -> f64 {
+            %in_3 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_1] : memref<1x4x7x1x9xf64>
+            %in_4 = arith.mulf %in_3, %1 : f64
+            loop.accumulate max %in_4 : f64
+          }
+          %acc_2 = loop.for reduce %r0_2 < 9 -> f64 {
+            %in_5 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_2] : memref<1x4x7x1x9xf64>
+            %a = arith.mulf %in_5, %1 : f64
+            %2 = arith.subf %a, %acc_1 : f64
+            %in_6 = math.exp %2 : f64
+            loop.accumulate add %in_6 : f64
+          }
+          loop.for free %a3_1 < 9 {
+            %in_7 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %a3_1] : memref<1x4x7x1x9xf64>
+            %a_1 = arith.mulf %in_7, %1 : f64
+            %3 = arith.subf %a_1, %acc_1 : f64
+            %a_2 = math.exp %3 : f64
+            %4 = arith.divf %a_2, %acc_2 : f64
+            loop.store %4, %0[%a0_1, %a1_1, %a2_1, %a3_1] : memref<1x4x7x9xf64>
+          }
+        }
+      }
+    }
+  }
+  %scaled_dot_product_attention = memref.alloc() : memref<1x4x7x4xf64>
+  loop.kernel @k_scaled_dot_product_attention ins(%0, %z : memref<1x4x7x9xf64>, memref<1x2x9x4xf64>) outs(%scaled_dot_product_attention : memref<1x4x7x4xf64>) {
+    loop.for free %a0_2 < 1 {
+      loop.for free %a1_2 < 4 {
+        loop.for free %a2_2 < 7 {
+          loop.for free %a3_2 < 4 {
+            %acc_3 = loop.for reduce %r0_3 < 9 -> f64 {
+              %in_8 = loop.load %0[%a0_2, %a1_2, %a2_2, %r0_3] : memref<1x4x7x9xf64>
+              %in_9 = loop.load %z[%a0_2, %a1_2 floordiv 2, %r0_3, %a3_2] : memref<1x2x9x4xf64>
+              %in_10 = arith.mulf %in_8, %in_9 : f64
+              loop.accumulate add %in_10 : f64
+            }
+            loop.store %acc_3, %scaled_dot_product_attention[%a0_2, %a1_2, %a2_2, %a3_2] : memref<1x4x7x4xf64>
+          }
+        }
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x4x7x4xf64>
+}
+
+// CHECK-LABEL: func.func @main(%x: memref<1x4x7x8xf64>
+// CHECK:       loop.kernel @k_red
+// CHECK:       loop.kernel @k_op
+// CHECK:       loop.kernel @k_scaled_dot_product_attention
+// CHECK-NOT:   attn.softmax_reduce

@@ -1,0 +1,369 @@
+"""The per-key-tile math of materialize-attention's flash kernel, on register fragments.
+
+`FlashStep` is an `Emitter` (lowering.py) for one `attn.flash`: its sizes, the register and
+shared buffers the kernel builder (materialize_attention.FlashLowering) allocates, and the steps
+of one key tile, in the mma.sync m16n8k8 fragment (thread (g, t) of warp w holds rows g and
+g + 8 of the warp's 16, columns 2t and 2t + 1 of every 8-column tile):
+
+    scores          sc = Q K^T             mma.sync (3xTF32: lo*hi, hi*lo, hi*hi per k-step of 8,
+                                           `chain` k-steps per fresh fragment added into sc)
+    score_epilogue  sc = score(sc, l, s)   the score region (scale, mask); keys >= S: -inf
+    online_softmax  m' = max(m, rowmax sc) (quad shuffles); alpha = exp(m - m'); sc = exp(sc - m');
+                    l = l alpha + rowsum sc
+    rescale         o *= alpha
+    pv_step         o += P V               P from sc (keys 2t, 2t + 1 of each 8 as the A fragment's
+                                           k = t, t + 4), V from vs, chunks of `chain` k-steps
+
+A row whose scores are all -inf so far uses 0 as its max (no NaN from -inf - -inf).
+`precision ieee` computes the same fragments with fp32 FMAs (simt_scores, simt_pv: the P @ V
+rows shared within each quad by shuffles). The attn.flash regions are cloned into kernel ops
+(`clone_region`): loads, stores, affine.apply and scalar arith/math; any other op is a one-line
+AttentionLoweringError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NoReturn
+
+from xdsl.dialects import affine, arith
+from xdsl.dialects import math as xmath
+from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr
+
+from dpl.dialects import attn, loop, mma
+from dpl.dialects import kernel as K
+from dpl.dialects.loop import CombineKind
+from dpl.transforms.kernel.lowering import Emitter, dims
+
+GROUP = 4
+"""n-tiles whose MMAs are issued term by term together (independent accumulators in flight)."""
+_OEQ = 1
+
+
+class AttentionLoweringError(ValueError):
+    """An attention tile materialize-attention cannot lower; the message is one line."""
+
+
+def largest_divisor(n: int, at_most: int) -> int:
+    return max(d for d in range(1, min(n, at_most) + 1) if n % d == 0)
+
+
+class FlashStep(Emitter):
+    """Emits one key tile's steps of an `attn.flash` into a kernel.func (module doc)."""
+
+    # Set by the kernel builder before the steps are emitted: shared tiles, register arrays,
+    # the thread's fragment coordinates and its two query rows.
+    qs: SSAValue
+    ks: SSAValue
+    vs: SSAValue
+    o: SSAValue
+    sc: SSAValue
+    ml: SSAValue
+    """m (running max) of the thread's rows 0 and 1, then l (running sum) of each."""
+    tmp: SSAValue | None
+    pv: SSAValue | None
+    w: SSAValue
+    g: SSAValue
+    t: SSAValue
+    rows: list[SSAValue]
+
+    def __init__(self, kfunc: K.KernelFuncOp, op: attn.FlashOp):
+        super().__init__(kfunc)
+        self.op = op
+        self.R, self.L, self.S = op.size("rows"), op.size("queries"), op.size("keys")
+        self.N, self.D, self.DV = op.size("tile"), op.size("depth"), op.size("value_depth")
+        self.W = self.R // attn.MMA_ROWS
+        self.NT = 32 * self.W
+        self.DP, self.DVP = -(-self.D // 8) * 8, -(-self.DV // 8) * 8
+        chain = op.chain.data
+        self.chain_s = largest_divisor(self.DP // 8, chain or self.DP // 8)
+        self.chain_v = largest_divisor(self.N // 8, chain or self.N // 8)
+        self.precision = op.precision.data
+        self.simt = self.precision == mma.Precision.IEEE
+        self.vm: dict[SSAValue, SSAValue] = {}
+        """Tile-level values (the kernel's arguments, axes, constants) -> their kernel values."""
+
+    def error(self, what: str) -> NoReturn:
+        raise AttentionLoweringError(f"materialize-attention: @{self.name}: {what}")
+
+    # -- the attn.flash regions -----------------------------------------------------------------
+
+    def clone(self, op: Operation, m: dict[SSAValue, SSAValue]) -> None:
+        """Emit tile-level `op` (a load, store, affine.apply or region-free arith/math op) as
+        kernel IR, operands through `m` (which gains its results)."""
+
+        def get(v: SSAValue) -> SSAValue:
+            return m.get(v, v)
+
+        if isinstance(op, loop.LoadOp):
+            new: Operation = K.LoadOp(get(op.memref), [get(i) for i in op.indices], op.map.data)
+        elif isinstance(op, loop.StoreOp):
+            indices = [get(i) for i in op.indices]
+            new = K.StoreOp(get(op.value), get(op.memref), indices, op.map.data)
+        elif isinstance(op, affine.ApplyOp):
+            m[op.result] = self.expr_value(op.map.data.results[0], [get(v) for v in op.mapOperands],
+                                           op.result.name_hint or "")  # fmt: skip
+            return
+        elif op.dialect_name() in ("arith", "math") and not op.regions:
+            new = op.clone_without_regions()
+            for i, o in enumerate(op.operands):
+                new.operands[i] = get(o)
+        else:
+            self.error(f"'{op.name}' cannot be lowered from an attention region")
+        self.emit(new)
+        for old, r in zip(op.results, new.results):
+            r.name_hint = old.name_hint
+            m[old] = r
+
+    def clone_region(self, region: Region, args: Sequence[SSAValue]) -> list[SSAValue]:
+        """Emit a region's ops (not its yield) with its arguments bound to `args`, other values
+        through `vm`; returns the yielded values."""
+        m = dict(self.vm)
+        block = region.block
+        for a, v in zip(block.args, args):
+            m[a] = v
+        for op in block.ops:
+            if op is block.last_op:
+                return [m.get(v, v) for v in op.operands]
+            self.clone(op, m)
+        return []
+
+    # -- tensor-core helpers --------------------------------------------------------------------
+
+    def zero_regs(self, buf: SSAValue, n: int) -> None:
+        zero = self.f32(0.0)
+        d0 = AffineExpr.dimension(0)
+        self.for_(n, lambda i: self.store(zero, buf, [i], d0), unroll=True, name="z")
+
+    def split(self, v: SSAValue) -> tuple[SSAValue, SSAValue | None]:
+        hi = self.named(mma.Tf32Op(v))
+        if self.precision == mma.Precision.TF32:
+            return hi, None
+        rem = self.named(arith.SubfOp(v, hi))
+        return hi, self.named(mma.Tf32Op(rem))
+
+    def mma_terms(self, a: list, bs: dict[int, list], acc: SSAValue, slot) -> None:
+        """For each n of `bs`: acc[slot(n, 0..3)] += A * B_n (3xTF32: lo*hi, hi*lo, hi*hi)."""
+        ahi = [x[0] for x in a]
+        terms = [("hi", "hi")]
+        if self.precision == mma.Precision.TF32X3:
+            terms = [("lo", "hi"), ("hi", "lo"), ("hi", "hi")]
+        for ta, tb in terms:
+            av = ahi if ta == "hi" else [x[1] for x in a]
+            for n, b in bs.items():
+                bv = [x[0] for x in b] if tb == "hi" else [x[1] for x in b]
+                idx = [slot(n, i) for i in range(4)]
+                cs = [self.load(acc, *ix) for ix in idx]
+                ds = self.emit(mma.MmaSyncOp(av, bv, cs)).results
+                for dv, ix in zip(ds, idx):
+                    self.store(dv, acc, *ix)
+
+    def add_into(self, dst: SSAValue, src: SSAValue, n: int) -> None:
+        """dst[i] += src[i] for i < n (a chain's fragment into the fp32 registers)."""
+        d0 = AffineExpr.dimension(0)
+
+        def add(i: SSAValue) -> None:
+            total = self.named(arith.AddfOp(self.load(dst, [i], d0), self.load(src, [i], d0)))
+            self.store(total, dst, [i], d0)
+
+        self.for_(n, add, unroll=True, name="z")
+
+    # -- one key tile ---------------------------------------------------------------------------
+
+    def scores(self) -> None:
+        """sc = Q K^T for this key tile (chains of chain_s k-steps)."""
+        d0, d1, d2, d3 = dims(4)
+        self.zero_regs(self.sc, self.N // 2)
+        if self.simt:
+            return self.simt_scores()
+        nch = (self.DP // 8) // self.chain_s
+        dst = self.tmp if nch > 1 else self.sc
+        assert dst is not None
+
+        def chain(ch: SSAValue | None) -> None:
+            if nch > 1:
+                self.zero_regs(dst, self.N // 2)
+
+            def kstep(kk: SSAValue) -> None:
+                k8 = kk if ch is None else self.expr_value(d0 * self.chain_s + d1, [ch, kk], "k8")
+                a = []
+                for i in range(4):  # a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
+                    v = self.load(self.qs, [self.w, self.g, self.t, k8], d0 * 16 + d1 + 8 * (i % 2),
+                                  d3 * 8 + d2 + 4 * (i // 2))  # fmt: skip
+                    a.append(self.split(v))
+                for start in range(0, self.N // 8, GROUP):
+                    bs = {}
+                    for n in range(start, min(start + GROUP, self.N // 8)):
+                        # b0 (k=t, n=g), b1 (k=t+4)
+                        bs[n] = [
+                            self.split(self.load(self.ks, [self.g, self.t, k8], d0 + 8 * n,
+                                                 d2 * 8 + d1 + 4 * e))
+                            for e in range(2)
+                        ]  # fmt: skip
+                    self.mma_terms(a, bs, dst, lambda n, i: ([], 4 * n + i))
+
+            self.for_(self.chain_s, kstep, unroll=True, name="kk")
+            if nch > 1:
+                self.add_into(self.sc, dst, self.N // 2)
+
+        if nch > 1:
+            self.for_(nch, chain, unroll=True, name="ch")
+        else:
+            chain(None)
+
+    def simt_scores(self) -> None:
+        d0, d1, d2 = dims(3)
+
+        def step(c: SSAValue) -> None:
+            wgc = [self.w, self.g, c]
+            q = [self.load(self.qs, wgc, d0 * 16 + d1 + 8 * h, d2) for h in range(2)]
+            for n in range(self.N // 8):
+                k = [self.load(self.ks, [self.t, c], d0 * 2 + 8 * n + e, d1) for e in range(2)]
+                for h in range(2):
+                    for e in range(2):
+                        i = 4 * n + 2 * h + e
+                        acc = self.load(self.sc, [], i)
+                        prod = self.named(arith.MulfOp(q[h], k[e]))
+                        self.store(self.named(arith.AddfOp(acc, prod)), self.sc, [], i)
+
+        self.for_(self.D, step, name="c")
+
+    def score_epilogue(self, s0: SSAValue) -> None:
+        d0, d1, d2 = dims(3)
+        ninf = self.f32(float("-inf"))
+        rows = self.rows
+        if self.L % self.R:
+            last = self.const(self.L - 1)
+            rows = [self.named(arith.MinSIOp(r, last)) for r in rows]
+
+        def body(n: SSAValue) -> None:
+            for i in range(4):
+                x = self.load(self.sc, [n], d0 * 4 + i)
+                s = self.expr_value(d0 + d1 * 8 + d2 * 2 + i % 2, [s0, n, self.t], "key")
+                s_eval = s
+                if self.S % self.N:  # keys past S: evaluate at the last key, then -inf
+                    s_eval = self.named(arith.MinSIOp(s, self.const(self.S - 1)))
+                (y,) = self.clone_region(self.op.score, [x, rows[i // 2], s_eval])
+                if self.S % self.N:
+                    y = self.named(arith.SelectOp(self.cmp(s, self.S, "ult"), y, ninf))
+                self.store(y, self.sc, [n], d0 * 4 + i)
+
+        self.for_(self.N // 8, body, unroll=True, name="n")
+
+    def online_softmax(self) -> list[SSAValue]:
+        """Per row h: the new running max m', alpha = exp(m - m'), sc = exp(sc - m'),
+        l = l alpha + rowsum(sc); returns the alphas."""
+        d0 = AffineExpr.dimension(0)
+        ninf, zero = self.f32(float("-inf")), self.f32(0.0)
+        alphas = []
+        for h in range(2):
+            def rowmax(n: SSAValue, h=h) -> SSAValue:
+                a = self.load(self.sc, [n], d0 * 4 + 2 * h)
+                b = self.load(self.sc, [n], d0 * 4 + 2 * h + 1)
+                return self.named(arith.MaximumfOp(a, b))
+
+            mx = self.reduce_for(self.N // 8, CombineKind.MAX, rowmax, name="n")
+            for off in (1, 2):
+                mx = self.named(arith.MaximumfOp(mx, self.named(K.ShuffleXorOp(mx, off))))
+            m_old = self.load(self.ml, [], h, name="m")
+            m_new = self.named(arith.MaximumfOp(m_old, mx), "m_new")
+            none = self.named(arith.CmpfOp(m_new, ninf, _OEQ))
+            m_use = self.named(arith.SelectOp(none, zero, m_new), "m_use")
+            alpha = self.named(xmath.ExpOp(self.named(arith.SubfOp(m_old, m_use))), f"alpha{h}")
+            self.store(m_new, self.ml, [], h)
+
+            def rowsum(n: SSAValue, h=h, m_use=m_use) -> SSAValue:
+                ps = []
+                for e in range(2):
+                    x = self.load(self.sc, [n], d0 * 4 + 2 * h + e)
+                    p = self.named(xmath.ExpOp(self.named(arith.SubfOp(x, m_use))))
+                    self.store(p, self.sc, [n], d0 * 4 + 2 * h + e)
+                    ps.append(p)
+                return self.named(arith.AddfOp(ps[0], ps[1]))
+
+            rs = self.reduce_for(self.N // 8, CombineKind.ADD, rowsum, name="n")
+            l_old = self.load(self.ml, [], 2 + h, name="l")
+            scaled = self.named(arith.MulfOp(l_old, alpha))
+            self.store(self.named(arith.AddfOp(scaled, rs)), self.ml, [], 2 + h)
+            alphas.append(alpha)
+        return alphas
+
+    def rescale(self, alphas: list[SSAValue]) -> None:
+        d0 = AffineExpr.dimension(0)
+
+        def body(j: SSAValue) -> None:
+            for i in range(4):
+                v = self.load(self.o, [j], d0 * 4 + i)
+                self.store(self.named(arith.MulfOp(v, alphas[i // 2])), self.o, [j], d0 * 4 + i)
+
+        self.for_(self.DVP // 8, body, unroll=True, name="j")
+
+    def pv_step(self) -> None:
+        """o += P V for this key tile (chunks of chain_v k-steps into a fresh fragment)."""
+        if self.simt:
+            return self.simt_pv()
+        d0, d1, d2 = dims(3)
+        nch = (self.N // 8) // self.chain_v
+        pv = self.pv
+        assert pv is not None
+
+        def chain(ch: SSAValue | None) -> None:
+            self.zero_regs(pv, self.DVP // 2)
+
+            def kstep(kk: SSAValue) -> None:
+                k8 = kk if ch is None else self.expr_value(d0 * self.chain_v + d1, [ch, kk], "k8")
+                # A = P: a0 (g, k=t) = key 2t, a1 (g+8, t), a2 (g, t+4) = key 2t+1, a3 (g+8, t+4)
+                a = [self.split(self.load(self.sc, [k8], d0 * 4 + i)) for i in (0, 2, 1, 3)]
+                for start in range(0, self.DVP // 8, GROUP):
+                    bs = {}
+                    for j in range(start, min(start + GROUP, self.DVP // 8)):
+                        # b0: key 2t, b1: key 2t+1
+                        bs[j] = [
+                            self.split(self.load(self.vs, [k8, self.t, self.g], d0 * 8 + d1 * 2 + e,
+                                                 d2 + 8 * j))
+                            for e in range(2)
+                        ]  # fmt: skip
+                    self.mma_terms(a, bs, pv, lambda j, i: ([], 4 * j + i))
+
+            self.for_(self.chain_v, kstep, unroll=True, name="kk")
+            self.add_into(self.o, pv, self.DVP // 2)
+
+        if nch > 1:
+            self.for_(nch, chain, unroll=True, name="ch")
+        else:
+            chain(None)
+
+    def simt_pv(self) -> None:
+        """o[row h][8j + 2t + e2] += sum over the tile's keys of p * v, each key's p fetched
+        from the quad lane that holds it (lane t ^ d holds keys 2 (t ^ d) and 2 (t ^ d) + 1)."""
+        d0, d1, d2 = dims(3)
+
+        def step(kk: SSAValue) -> None:
+            pds: dict[tuple, SSAValue] = {}
+            keys: dict[tuple, SSAValue] = {}
+            for d in range(4):
+                td = self.t if d == 0 else self.named(arith.XOrIOp(self.t, self.const(d)))
+                for e in range(2):
+                    keys[(d, e)] = self.expr_value(d0 * 8 + d1 * 2 + e, [kk, td], "key")
+                    for h in range(2):
+                        p = self.load(self.sc, [kk], d0 * 4 + 2 * h + e)
+                        pds[(d, e, h)] = p if d == 0 else self.named(K.ShuffleXorOp(p, d))
+
+            def col(j: SSAValue) -> None:
+                for e2 in range(2):
+                    vals = {
+                        (d, e): self.load(self.vs, [keys[(d, e)], j, self.t], d0,
+                                          d1 * 8 + d2 * 2 + e2)
+                        for d in range(4) for e in range(2)
+                    }  # fmt: skip
+                    for h in range(2):
+                        acc = self.load(self.o, [j], d0 * 4 + 2 * h + e2)
+                        for (d, e), v in vals.items():
+                            prod = self.named(arith.MulfOp(pds[(d, e, h)], v))
+                            acc = self.named(arith.AddfOp(acc, prod))
+                        self.store(acc, self.o, [j], d0 * 4 + 2 * h + e2)
+
+            self.for_(self.DVP // 8, col, unroll=True, name="j")
+
+        self.for_(self.N // 8, step, name="kk")
