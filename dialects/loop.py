@@ -100,9 +100,13 @@ class CombineKindAttr(EnumAttribute[CombineKind], SpacedOpaqueSyntaxAttribute):
     name = "loop.combine"
 
 
-def _print_access(printer: Printer, memref: SSAValue, amap: AffineMap, indices) -> None:
+def _print_access(
+    printer: Printer, memref: SSAValue, amap: AffineMap, indices, attributes=None
+) -> None:
     printer.print_ssa_value(memref)
     _print_affine_map_of_ssa_ids(printer, amap, indices)
+    if attributes:
+        printer.print_op_attributes(attributes)  # a schedule's mark, `{tile.masked}`
     printer.print_string(" : ")
     printer.print_attribute(memref.type)
 
@@ -253,15 +257,18 @@ class LoadOp(IRDLOperation):
     def parse(cls, parser: Parser) -> LoadOp:
         memref = parser.parse_unresolved_operand()
         amap, indices = _parse_access(parser)
+        attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         memref_type = parser.parse_type()
         if not isinstance(memref_type, MemRefType):
             parser.raise_error("'loop.load' expects a memref type")
-        return cls(parser.resolve_operand(memref, memref_type), indices, amap)
+        op = cls(parser.resolve_operand(memref, memref_type), indices, amap)
+        op.attributes |= attrs
+        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        _print_access(printer, self.memref, self.map.data, self.indices)
+        _print_access(printer, self.memref, self.map.data, self.indices, self.attributes)
 
 
 @irdl_op_definition
@@ -307,22 +314,25 @@ class StoreOp(IRDLOperation):
         parser.parse_punctuation(",")
         memref = parser.parse_unresolved_operand()
         amap, indices = _parse_access(parser)
+        attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         memref_type = parser.parse_type()
         if not isinstance(memref_type, MemRefType):
             parser.raise_error("'loop.store' expects a memref type")
-        return cls(
+        op = cls(
             parser.resolve_operand(value, memref_type.element_type),
             parser.resolve_operand(memref, memref_type),
             indices,
             amap,
         )
+        op.attributes |= attrs
+        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.value)
         printer.print_string(", ")
-        _print_access(printer, self.memref, self.map.data, self.indices)
+        _print_access(printer, self.memref, self.map.data, self.indices, self.attributes)
 
 
 @irdl_op_definition

@@ -12,6 +12,8 @@ dialect is reused as is: `loop.for`, `loop.load`, `loop.store`, `loop.accumulate
     tile.atomic        an atomic read-modify-write of one output element (split-K partials)
     {tile.unroll}      a unit attribute on a loop: emit `#pragma unroll`
     {tile.pipeline=N}  an integer attribute on a K-outer loop: software-pipeline its async stages
+    {tile.masked=[d]}  on an access (load, store, atomic, stage): the buffer dims whose index may
+                       leave the buffer; elements outside read as 0 and are not written
 
 The seeds' RMSNorm after stage-inputs:
 
@@ -113,6 +115,12 @@ UNROLL = "tile.unroll"
 
 PIPELINE = "tile.pipeline"
 """Name of the integer attribute that marks a K-outer `loop.for` for software pipelining."""
+
+MASKED = "tile.masked"
+"""Name of the attribute on a `loop.load` / `loop.store` / `tile.atomic` / `tile.stage` of a
+global buffer whose indices may fall outside the buffer (a tile padded past a ragged size): the
+buffer dims (of the stage's source) whose index may leave it, `{tile.masked = [0 : i64]}`. An
+element outside reads as 0 (a load, a stage's fill) or is not written (a store, an atomic)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -230,6 +238,72 @@ def mark_unroll(op: Operation) -> None:
 
 def is_unrolled(op: Operation) -> bool:
     return UNROLL in op.attributes
+
+
+def mark_masked(op: Operation, dims: Sequence[int]) -> None:
+    """Let an access's indices leave its buffer along `dims`: reads there give 0, writes there
+    are dropped."""
+    op.attributes[MASKED] = ArrayAttr([IntegerAttr(d, 64) for d in sorted(set(dims))])
+
+
+def masked_dims(op: Operation) -> list[int]:
+    """The buffer dims along which an access may leave its buffer (`tile.masked`), or []."""
+    attr = op.attributes.get(MASKED)
+    if not isinstance(attr, ArrayAttr):
+        return []
+    return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
+
+
+def is_masked(op: Operation) -> bool:
+    return MASKED in op.attributes
+
+
+def axis_deps(t: "TileOp") -> dict[SSAValue, frozenset[int]]:
+    """The positions of the axes of tile `t` each value inside it depends on: through operands;
+    a region's block arguments (a loop's index) on its op's operands; an op's results also on
+    what its regions' terminators take (a loop's accumulated values); a `tile.combine`'s results
+    not on the axes it combines across (every thread of them holds the same value)."""
+    deps: dict[SSAValue, frozenset[int]] = {a: frozenset({i}) for i, a in enumerate(t.body.block.args)}
+    position = {a: i for i, a in enumerate(t.body.block.args)}
+
+    def of(values) -> frozenset[int]:
+        return frozenset().union(*(deps.get(v, frozenset()) for v in values))
+
+    def walk(block: Block) -> None:
+        for op in block.ops:
+            head = of(op.operands)
+            if isinstance(op, CombineOp):
+                spanned = {position[a] for a in op.axes if a in position}
+                for r, v in zip(op.res, op.values):
+                    deps[r] = deps.get(v, frozenset()) - spanned
+                continue
+            inner: frozenset[int] = frozenset()
+            for region in op.regions:
+                for b in region.blocks:
+                    for a in b.args:
+                        deps[a] = head
+                    walk(b)
+                    if b.last_op is not None:
+                        inner |= of(b.last_op.operands)
+            for r in op.results:
+                deps[r] = head | inner
+
+    walk(t.body.block)
+    return deps
+
+
+def write_axes(t: "TileOp", deps: dict[SSAValue, frozenset[int]], op: Operation) -> frozenset[int]:
+    """The axes of tile `t` a store or atomic `op` inside it depends on: its operands (value,
+    indices) and the operands of the loops and conditions around it within the tile. Across the
+    thread axes not among them every thread would write the same element with the same value:
+    one of them (the one at 0) does it (materialize's guard; an atomic must fold once)."""
+    memref = getattr(op, "memref", None)
+    out = frozenset().union(*(deps.get(v, frozenset()) for v in op.operands if v is not memref))
+    parent = op.parent_op()
+    while parent is not None and parent is not t:
+        out |= frozenset().union(*(deps.get(v, frozenset()) for v in parent.operands))
+        parent = parent.parent_op()
+    return out
 
 
 def pipeline_depth(op: Operation) -> int | None:
@@ -683,8 +757,9 @@ class StageOp(IRDLOperation):
                 )
             spans[d.dim.data] *= d.extent.data
         shape = src.get_shape()
+        masked = masked_dims(self)
         for i, (span, size) in enumerate(zip(spans, shape)):
-            if size >= 0 and span > size:
+            if size >= 0 and span > size and i not in masked:
                 raise VerifyException(
                     f"'tile.stage' slab spans {span} elements of source dim {i}, which has {size}"
                 )
@@ -918,8 +993,10 @@ class CombineOp(IRDLOperation):
 class AtomicOp(IRDLOperation):
     """`tile.atomic add %v, %out[%a0, %a1] : memref<...>`: `out[i] = add(out[i], v)` atomically.
 
-    For partial results that several blocks fold into one output element (split-K); the output
-    starts at the combiner's identity.
+    For partial results that several blocks fold into one output element (split-K, split-reduce);
+    the output starts at the combiner's identity. It folds once per point of the axes its value
+    and indices depend on: a partial combined across a block's lanes is folded once per block,
+    not once per lane.
     """
 
     name = "tile.atomic"
@@ -1063,6 +1140,30 @@ class KernelOp(IRDLOperation):
                     raise VerifyException(f"{name}: '{UNROLL}' is a unit attribute")
             if PIPELINE in op.attributes:
                 self._verify_pipeline(name, op)
+            if MASKED in op.attributes:
+                self._verify_masked(name, op)
+
+    @staticmethod
+    def _verify_masked(name: str, op: Operation) -> None:
+        if not isinstance(op, (loop.LoadOp, loop.StoreOp, AtomicOp, StageOp)):
+            raise VerifyException(
+                f"{name}: '{MASKED}' marks loads, stores, atomics and stages only, not '{op.name}'"
+            )
+        if isinstance(op, loop.LoadOp) and is_smem(op.memref):
+            raise VerifyException(
+                f"{name}: '{MASKED}' on a load of a stage (a stage is read inside its slab)"
+            )
+        attr = op.attributes[MASKED]
+        buf = op.source if isinstance(op, StageOp) else op.memref
+        assert isinstance(buf.type, MemRefType)
+        rank = buf.type.get_num_dims()
+        dims = [a.value.data for a in attr] if isinstance(attr, ArrayAttr) and all(
+            isinstance(a, IntegerAttr) for a in attr) else None  # fmt: skip
+        if not dims or dims != sorted(set(dims)) or not all(0 <= d < rank for d in dims):
+            raise VerifyException(
+                f"{name}: '{MASKED}' must list increasing dims of the rank-{rank} buffer, "
+                f"got {attr}"
+            )
 
     @staticmethod
     def _verify_pipeline(name: str, op: Operation) -> None:

@@ -32,8 +32,11 @@ returns the thread's own value; a source lane that does not exist (partial warp)
 Mixed tile/kernel IR (what `materialize`'s passes leave between outline-kernels and lower-axes)
 runs too: a bound `tile.tile` binds each axis to its index and runs its body per thread;
 `loop.for` / `tile.strided_for` are loops like `kernel.for` (`loop.load` / `loop.store` /
-`tile.atomic` like their kernel forms); a `tile.stage` copies each block's slab into a per-block
-buffer (slot `k mod N` when buffered; NaN outside the source) that its loads read untracked;
+`tile.atomic` like their kernel forms, an atomic folded once per point of the thread axes it
+depends on, `tile.write_axes`; with `{tile.masked = [dims]}` an index outside the buffer
+along those dims reads 0 or is not written); a `tile.stage` copies each block's slab into a
+per-block buffer (slot `k mod N` when buffered; NaN outside the source, 0 outside it along a
+masked dim) that its loads read untracked;
 a `tile.combine` folds each partial over the threads that differ only on the combined axes.
 
 Always checked, each a one-line ValueError: an access out of a buffer's bounds by an active
@@ -244,6 +247,7 @@ class _Grid(MmaExecMixin):
         self.active = np.ones(self.T, bool)
         self.smem_bytes = kfunc.smem.data
         self.dyn_pool: np.ndarray | None = None
+        self.tile_deps: dict[tile.TileOp, dict[SSAValue, frozenset[int]]] = {}
         self.mma_init()
 
     # -- helpers ---------------------------------------------------------------------------
@@ -292,6 +296,18 @@ class _Grid(MmaExecMixin):
         elif buf.prefix == "thread":
             idx.insert(0, self.tid)
         return idx
+
+    def inside(self, op: Operation, buf: _Buffer, amap, operands) -> np.ndarray:
+        """The threads whose index of `op` is inside `buf` along its `tile.masked` dims (all of
+        them when it has none: the others are checked by `index`)."""
+        inside = np.ones(self.T, bool)
+        dims = tile.masked_dims(op)
+        if dims:
+            idx = eval_map(amap, [self.value(o) for o in operands])
+            for d in dims:
+                i = self.full(np.asarray(idx[d], dtype=np.int64))
+                inside &= (i >= 0) & (i < buf.shape[d])
+        return inside
 
     def _who(self, t: int) -> str:
         return f"{int(self.local[t])} of block {int(self.block_of[t])}"
@@ -528,6 +544,12 @@ class _Grid(MmaExecMixin):
             assert isinstance(t, MemRefType)
             shape = (self.T, *t.get_shape())
             env[op.result] = _Buffer(_poisoned(shape, numpy_dtype(t.element_type)), "thread", False)
+        elif isinstance(op, loop.LoadOp) and tile.is_masked(op):  # 0 outside the buffer
+            buf = self.buffer(op.memref, op)
+            inside = self.inside(op, buf, op.map.data, op.indices)
+            idx = self.index(op, buf, op.map.data, op.indices, self.active & inside)
+            v = self.load(op, buf, idx)
+            env[op.result] = np.where(inside, v, np.zeros((), v.dtype))
         elif isinstance(op, (K.LoadOp, loop.LoadOp)):
             buf = self.buffer(op.memref, op)
             idx = self.index(op, buf, op.map.data, op.indices, self.active)
@@ -536,6 +558,11 @@ class _Grid(MmaExecMixin):
                 env[op.result] = np.stack([self.load(op, buf, i) for i in lanes], axis=-1)
             else:
                 env[op.result] = self.load(op, buf, idx)
+        elif isinstance(op, loop.StoreOp) and tile.is_masked(op):  # not written outside
+            buf = self.buffer(op.memref, op)
+            mask = self.active & self.inside(op, buf, op.map.data, op.indices)
+            idx = self.index(op, buf, op.map.data, op.indices, mask)
+            self.store(op, buf, idx, self.value(op.value), mask)
         elif isinstance(op, (K.StoreOp, loop.StoreOp)):
             buf = self.buffer(op.memref, op)
             idx = self.index(op, buf, op.map.data, op.indices, self.active)
@@ -549,8 +576,10 @@ class _Grid(MmaExecMixin):
                 self.store(op, buf, idx, value)
         elif isinstance(op, (K.AtomicOp, tile.AtomicOp)):
             buf = self.buffer(op.memref, op)
-            idx = self.index(op, buf, op.map.data, op.indices, self.active)
-            mask = self.active
+            mask = self.active & self.inside(op, buf, op.map.data, op.indices)
+            if isinstance(op, tile.AtomicOp):
+                mask &= self.once(op)
+            idx = self.index(op, buf, op.map.data, op.indices, mask)
             value = self.full(np.asarray(self.value(op.value), dtype=buf.data.dtype))
             if idx:
                 _UFUNCS[op.kind.data].at(buf.data, tuple(i[mask] for i in idx), value[mask])
@@ -679,6 +708,23 @@ class _Grid(MmaExecMixin):
             self.env[arg] = self.value(index)
         self.block(op.body.block)
 
+    def once(self, op: tile.AtomicOp) -> np.ndarray:
+        """The threads that fold a `tile.atomic` of mixed IR: those at 0 on each thread axis its
+        value, indices and the loops and conditions around it do not depend on (the same value
+        into the same element: folded once, as lower-accesses guards it)."""
+        t = op.parent_op()
+        while not isinstance(t, tile.TileOp):
+            assert t is not None
+            t = t.parent_op()
+        if t not in self.tile_deps:
+            self.tile_deps[t] = tile.axis_deps(t)
+        used = tile.write_axes(t, self.tile_deps[t], op)
+        mask = np.ones(self.T, bool)
+        for i, (arg, extent, kind) in enumerate(t.axes):
+            if kind == tile.AxisKind.THREAD and extent > 1 and i not in used:
+                mask &= self.full(np.asarray(self.value(arg))) == 0
+        return mask
+
     def _first_threads(self) -> np.ndarray:
         """One thread of each block (its first), for values that are uniform in a block."""
         return np.arange(self.G, dtype=np.int64) * self.B
@@ -706,6 +752,8 @@ class _Grid(MmaExecMixin):
             inside &= (a >= 0) & (a < size)
         clipped = tuple(np.where(inside, a, 0) for a in arrays)
         data = np.where(inside, src.data[clipped], np.nan).astype(src.data.dtype)
+        for d in tile.masked_dims(op):  # past the source along a masked dim: 0
+            data[(arrays[d] < 0) | (arrays[d] >= src.shape[d])] = 0
         t = op.result.type
         assert isinstance(t, MemRefType)
         buf = self.env.get(op.result)

@@ -20,11 +20,16 @@ Semantics kept faithfully:
   `swizzle` (the physical TMA layout) do not change what a load at an index reads, so they are
   not modelled beyond the verifier's checks.
 - `tile.combine` folds each partial over the listed thread axes; every thread of them sees it.
-- `tile.atomic` folds each value into the output element (duplicates accumulate).
+- `tile.atomic` folds each value into the output element (duplicates accumulate), once per point
+  of the axes its value and indices depend on (a block's combined partial: once per block).
+- `{tile.masked = [dims]}` on a load, store, atomic or stage: an index outside the buffer along
+  those dims reads 0 (a load, a stage's fill) or is not written (a store, an atomic); outside
+  along another dim a load or store is an error, and a stage's fill gives NaN.
 - `mma.stage` / `mma.dot` (tensor-core tiles): exec_tile_mma.py.
 - `attn.flash` (one block's attention): exec_tile_attn.py.
-- `{tile.zero_init = [i, ...]}` on a kernel (split-matmul-k) zeroes those outs before it runs, as
-  the runtime must.
+- `{tile.zero_init = [i, ...]}` on a kernel (split-matmul-k, split-reduce) starts those outs at
+  their atomics' identity (0 for add, -inf for max, inf for min) before it runs, as the runtime
+  must.
 """
 
 from __future__ import annotations
@@ -89,8 +94,10 @@ def _loop_depth(block: Block) -> int:
 
 
 def run_kernel(kernel: tile.KernelOp, env: dict[SSAValue, np.ndarray]) -> None:
-    for i in _zero_init(kernel):  # split-matmul-k: atomics add into outs that start at 0
-        env[kernel.outs[i]][...] = 0
+    for i in _zero_init(kernel):  # split-K / split-reduce: atomics fold into outs that start at
+        out = kernel.outs[i]  # the identity of their combiner (0 for add, -inf for max)
+        kinds = {o.kind.data for o in kernel.walk() if isinstance(o, tile.AtomicOp) and o.memref is out}
+        env[out][...] = _IDENTITY[kinds.pop()] if len(kinds) == 1 else 0
     t = kernel.tile
     rank = len(t.axes) + _loop_depth(t.body.block)
     _TileNest(rank, env).kernel(kernel)
@@ -178,14 +185,18 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
             idx = self._mask_index(eval_map(op.map.data, [env[i] for i in op.indices]))
             if op.memref in self.stages:
                 env[op.result] = self._load_stage(op.memref, idx)
+            elif tile.is_masked(op):
+                buf = env[op.memref]
+                inside, idx = _inside(idx, buf.shape, tile.masked_dims(op), self.active)
+                env[op.result] = self.full(np.where(inside, buf[tuple(idx)], 0).astype(buf.dtype))
             else:
                 env[op.result] = self.full(env[op.memref][tuple(idx)])
         elif isinstance(op, loop.StoreOp):
             idx = eval_map(op.map.data, [env[i] for i in op.indices])
-            self._write(op.memref, env[op.value], idx, None)
+            self._write(op.memref, env[op.value], idx, None, tile.masked_dims(op))
         elif isinstance(op, tile.AtomicOp):
             idx = eval_map(op.map.data, [env[i] for i in op.indices])
-            self._write(op.memref, env[op.value], idx, _UFUNCS[op.kind.data])
+            self._write(op.memref, env[op.value], idx, _UFUNCS[op.kind.data], tile.masked_dims(op))
         elif isinstance(op, tile.StageOp):
             self._stage(op)
         elif isinstance(op, tile.CombineOp):
@@ -222,17 +233,21 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
                 v = np.where(mask, v, _identity(kind.data, v.dtype))
             self.env[result] = _REDUCERS[kind.data](v, axis=depth, keepdims=True)
 
-    def _write(self, buf: SSAValue, value, idx: list, ufunc) -> None:
+    def _write(self, buf: SSAValue, value, idx: list, ufunc, masked: Sequence[int] = ()) -> None:
         target = self.env[buf]
         if not idx:  # a rank-0 buffer holds one element
             v = np.asarray(value).reshape(-1)[-1]
             target[()] = v if ufunc is None else ufunc(target[()], v)
             return
+        live_mask = self.active
+        if masked:  # elements outside the buffer along the masked dims are not written
+            inside, _ = _inside([self.full(i) for i in idx], target.shape, masked, live_mask)
+            live_mask = inside if live_mask is None else (inside & live_mask)
         parts = [self.full(value), *[self.full(i) for i in idx]]
-        if self.active is not None:
-            parts.append(self.active)
+        if live_mask is not None:
+            parts.append(live_mask)
         arrays = np.broadcast_arrays(*parts)
-        if self.active is not None:
+        if live_mask is not None:
             live = arrays[-1]
             arrays = [a[live] for a in arrays[:-1]]
         where = tuple(arrays[1:])
@@ -265,6 +280,12 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
             inside &= (a >= 0) & (a < src.shape[d])
         clipped = [np.where(inside, a, 0) for a in arrays]
         data = np.where(inside, src[tuple(clipped)], np.nan).astype(src.dtype)
+        masked = tile.masked_dims(op)
+        if masked:  # a fill past the source along a masked dim reads 0
+            past = np.zeros(full_shape, bool)
+            for d in masked:
+                past |= (arrays[d] < 0) | (arrays[d] >= src.shape[d])
+            data = np.where(past, np.zeros((), src.dtype), data)
         if op.buffers is not None:
             assert op.buffer_loop is not None
             data = self._slots(data, op.buffers.data, np.asarray(self.env[op.buffer_loop]))
@@ -317,3 +338,19 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
         assert n == len(slab_shape)
         clipped = [np.where(inside, a, 0) for a in parts]
         return np.where(inside, data[tuple(clipped)], np.nan).astype(data.dtype)
+
+
+def _inside(idx: list, shape: Sequence[int], dims: Sequence[int], active) -> tuple[np.ndarray, list]:
+    """Where the indices `idx` fall inside a buffer of `shape` along `dims` (the masked ones),
+    and the indices clipped into it; an index outside along another dim (where `active`) is an
+    error."""
+    arrays = np.broadcast_arrays(*[np.asarray(i) for i in idx])
+    inside = np.ones(arrays[0].shape, bool)
+    for d in dims:
+        inside &= (arrays[d] >= 0) & (arrays[d] < shape[d])
+    live = inside if active is None else (inside & active)
+    for d, (a, size) in enumerate(zip(arrays, shape)):
+        bad, where = np.broadcast_arrays((a < 0) | (a >= size), live)
+        if d not in dims and bad[where].any():
+            raise ValueError(f"a masked access leaves its buffer along dim {d}, not in tile.masked")
+    return inside, [np.where(inside, a, 0) for a in arrays]

@@ -6,7 +6,9 @@ the refill, unless every stage is double-buffered along the innermost loop behin
 own barrier), one `kernel.smem` each (`[buffers] + slab extents + pad`; allocated once at the
 top of the tile when inside a loop), the fills (stage_fills.py: sync, cp.async, TMA), then
 `cp_async_commit` + `cp_async_wait 0` for the async ones, an mbarrier wait for the TMA ones,
-and a barrier. TMA stages get one mbarrier per slot, set up by thread 0 in the prologue.
+and a barrier. TMA stages get one mbarrier per slot, set up by thread 0 in the prologue. A
+masked stage (`{tile.masked}`, a slab that may leave its source) copies under a bounds guard per
+copy and writes zeros otherwise, never by TMA.
 
 A `loop.for {tile.pipeline = D}` (pipeline-k-outer) becomes a `kernel.for` software pipeline:
 a prologue fills iterations 0..D-2 of its stages buffered along it; each iteration issues the

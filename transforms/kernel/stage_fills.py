@@ -13,6 +13,10 @@ insertion point:
   (`kernel.tma_load`) per contiguous slab row; it falls back to `async` when the rows are not
   16-byte multiples (`copy_mode`).
 
+A masked stage (`{tile.masked = [dims]}`, a slab that may leave its source along those dims) is
+filled with one bounds guard per copy, zeros written into shared memory outside
+(transforms/kernel/masking.py), and is never a TMA copy.
+
 A stage with `buffers N at %k` is filled into slot `k mod N` (`kval` is the value of k for this
 fill, `subst` replaces the loop's index by it in the origin).
 """
@@ -31,6 +35,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from dpl.dialects import kernel as K
 from dpl.dialects import tile
 from dpl.dialects.tile import CopyKind
+from dpl.transforms.kernel import masking
 from dpl.transforms.kernel.lowering import TileLowering, const_of, multiple_of
 
 FILL_UNROLL_TRIPS = 8
@@ -109,7 +114,7 @@ class StageFills(TileLowering):
         """How the stage is filled: "sync", "async" or "tma"."""
         kind = st.copy.data
         if kind == CopyKind.TMA:
-            if self.tma_row_ok(st):
+            if self.tma_row_ok(st) and not tile.is_masked(st):  # masked: guarded cp.async
                 return "tma"
             kind = CopyKind.ASYNC
         if kind == CopyKind.ASYNC:
@@ -220,8 +225,7 @@ class StageFills(TileLowering):
         split = V == 4 and self.run_width(st, 16) != 4  # float4 load, 4 stores into padded rows
         name = st.result.name_hint or "stage"
 
-        def body(flat: SSAValue) -> None:
-            dmap, smap, leaves = self.fill_maps(st, V, flat, kval, subst)
+        def copy(dmap: AffineMap, smap: AffineMap, leaves: list[SSAValue]) -> None:
             v = self.named(K.LoadOp(st.source, leaves, smap, V if V > 1 else None), f"{name}_v")
             if not split:
                 self.emit(K.StoreOp(v, smem, leaves, dmap))
@@ -232,6 +236,9 @@ class StageFills(TileLowering):
                 lmap = AffineMap(dmap.num_dims, 0, (*outer, last + lane))
                 self.emit(K.StoreOp(e, smem, leaves, lmap))
 
+        def body(flat: SSAValue) -> None:
+            self.masked_copy(st, V, *self.fill_maps(st, V, flat, kval, subst), copy)
+
         self.fill_loop(self.stage_elems(st) // V, body, name)
 
     def fill_async(self, st, kval, subst) -> None:
@@ -239,11 +246,27 @@ class StageFills(TileLowering):
         smem = self.smem[st]
         nbytes = V * self.eb(st)
 
-        def body(flat: SSAValue) -> None:
-            dmap, smap, leaves = self.fill_maps(st, V, flat, kval, subst)
+        def copy(dmap: AffineMap, smap: AffineMap, leaves: list[SSAValue]) -> None:
             self.emit(K.CpAsyncOp(smem, leaves, dmap, st.source, leaves, smap, nbytes))
 
+        def body(flat: SSAValue) -> None:
+            self.masked_copy(st, V, *self.fill_maps(st, V, flat, kval, subst), copy)
+
         self.fill_loop(self.stage_elems(st) // V, body, st.result.name_hint or "stage")
+
+    def masked_copy(self, st, V: int, dmap: AffineMap, smap: AffineMap, leaves: list[SSAValue],
+                    copy: Callable[[AffineMap, AffineMap, list[SSAValue]], None]) -> None:  # fmt: skip
+        """`copy(dmap, smap, leaves)`; for a masked stage under `if (in)`, writing zeros into
+        shared memory otherwise (one guard per copy of V elements: a copy is wholly inside or
+        outside, its run starting at a multiple of V in an innermost dim V divides)."""
+        dims = tile.masked_dims(st)
+        if not dims:
+            copy(dmap, smap, leaves)
+            return
+        cond = masking.in_bounds(self, st.source.type, smap, leaves, dims)
+        smem = self.smem[st]
+        masking.guarded(self, cond, lambda: copy(dmap, smap, leaves),
+                        lambda: masking.zero_fill(self, smem, dmap, leaves, V))  # fmt: skip
 
     def fill_tma(self, st, kval, subst) -> None:
         """Thread 0 announces the bytes and issues one bulk copy per contiguous slab row."""

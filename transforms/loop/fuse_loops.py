@@ -26,7 +26,10 @@ is tiled over blocks along those columns, and every block would recompute the ro
 elementwise prologue).
 
 A contraction is never fused into another contraction (gate and up projections stay two matmuls;
-the SiLU-times-up epilogue joins one of them).
+the SiLU-times-up epilogue joins one of them), nor into a consumer that reads its output inside a
+reduce loop (`sum(x @ w.T, dim=1)`, a softmax or norm of a projection): its K loop would run
+inside the reduction's loop, once per element and untiled, where as two kernels the matmul gets
+the matmul schedule and the reduction reads its output once.
 
 A contraction's reduce body runs once per multiply-add, so a prologue fused into it costs as much
 per op as the contraction's own work (a tile amortises it over a few columns only). A fusion into a
@@ -140,6 +143,12 @@ class FuseLoops(ModulePass):
             return None
         if contraction(producer.kernel) and contraction(consumer):
             LOG.info(f"refuse @{name_p} into @{name_c}: both are contractions (one per kernel)")
+            return None
+        if is_contraction(producer.kernel) and read_in_reduce(consumer, buffer):
+            LOG.info(
+                f"refuse @{name_p} into @{name_c}: a contraction stays out of a reduction over "
+                "its outputs (its K loop would run untiled inside the reduction's loop)"
+            )
             return None
         candidate = consumer.clone()
         loads = [o for o in candidate.walk() if isinstance(o, loop.LoadOp) and o.memref == buffer]
@@ -341,6 +350,18 @@ def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
             busiest = max(busiest, ops, key=len)
     costly = [o for o in busiest if o.dialect_name() == "math" or isinstance(o, COSTLY)]
     return max(len(busiest) - 3, 0), costly
+
+
+def read_in_reduce(kernel: loop.KernelOp, buffer: SSAValue) -> bool:
+    """Whether `kernel` loads `buffer` inside one of its reduce loops."""
+    for o in kernel.walk():
+        if isinstance(o, loop.LoadOp) and o.memref == buffer:
+            parent = o.parent_op()
+            while parent is not None and parent is not kernel:
+                if isinstance(parent, loop.ForOp) and parent.is_reduce:
+                    return True
+                parent = parent.parent_op()
+    return False
 
 
 def has_reduce(kernel: loop.KernelOp) -> bool:

@@ -14,15 +14,24 @@ Three cases:
   `min(block-size, next power of two >= the longest top-level loop)` threads is added first; each
   top-level free `loop.for` becomes `tile.strided_for free` from the lane. Top-level reduce loops
   stay as they are (every lane computes them; cooperative-reduce then shares them out).
+  A column reduction (the loops walk a slower dim than an output axis, `pad_columns.column_axis`:
+  a sum over dim 1 of (B, R, C)) keeps a warp of threads on that axis (`c = c_b * 32 + c_t`, or
+  all of it when it is a power of two below 32; pad-columns rounds it so), so a warp reads 32
+  consecutive elements, and the lanes take the rest of the block (256 / 32 = 8).
 - Otherwise (pointwise body): axes are taken from the last (fastest) as `thread` while they fit
   in `block-size`; an axis that does not fit is split into a `block` part and a `thread` part
   (`a = ab * T + at`) of T = gcd(extent, remaining budget) threads, if that is the whole budget or
   at least a warp (4736 over 256 threads: 37 blocks of 128, and the next axis takes the other 2),
-  and the budget left goes on to the next axis; the rest are `block`.
+  and the budget left goes on to the next axis; the rest are `block`. Where that would leave
+  the block part-filled or the fastest axis without threads (sizes the block does not divide:
+  4099 x 8191, 64 x 4100; a warp walking a slower axis reads uncoalesced), the tile is left as
+  it is: its thread axes, flattened row-major, are more than a block holds, and materialize
+  spreads them over blocks of 256 threads, the last one part-filled (a guard).
 
 Declines (logged to `dpl.passes`) when the tile already has a `block` or `cell` axis (a matmul:
 when its M / N threads already fit and nothing else is a thread), or a collective op (stage /
-combine), or when a pointwise tile fits one block as it is.
+combine), or when a pointwise tile fits one block as it is, or its sizes are not divided as
+above.
 """
 
 from __future__ import annotations
@@ -33,7 +42,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
-from xdsl.ir import Block
+from xdsl.ir import Block, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
@@ -43,6 +52,9 @@ from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
+from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis
+
+WARP = 32
 
 K = tile.AxisKind
 
@@ -64,7 +76,7 @@ def blockify(t: tile.TileOp, block_size: int) -> str | None:
     if any(k != K.THREAD for k in kinds):
         return "the tile already has block or cell axes"
     top_loops = [op for op in t.body.block.ops if isinstance(op, loop.ForOp)]
-    if top_loops and max(f.extent.data for f in top_loops) >= 32:
+    if top_loops and max(f.extent.data for f in top_loops) >= ROW_LOOP_MIN:
         return _rows(t, top_loops, block_size)
     return _pointwise(t, block_size)
 
@@ -120,12 +132,51 @@ def _apply_plan(t: tile.TileOp, plan: list[list[tuple[int, K, str]]]) -> tile.Ti
     return rebuild_tile(t, flat, replacement)
 
 
+def _column_threads(t: tile.TileOp) -> tuple[SSAValue | None, int]:
+    """The column axis of a column reduction (`pad_columns.column_axis`) and the threads it
+    gets: a warp, or all of it below a warp (its extent a power of two); (None, 1) for a row
+    reduction or a column extent neither divides (pad-columns did not run)."""
+    col = column_axis(t)
+    if isinstance(col, str):
+        return None, 1
+    e = next(e for v, e, _ in t.axes if v is col)
+    if e % WARP == 0:
+        return col, WARP
+    if e < WARP and e & (e - 1) == 0:
+        return col, e
+    return None, 1
+
+
 def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
-    lanes = min(block_size, _pow2_at_least(max(f.extent.data for f in top_loops)))
-    axes = [(lanes, K.THREAD, "lane")] + [
-        (e, K.BLOCK, v.name_hint or "") for v, e, _ in t.axes
-    ]
-    new = rebuild_tile(t, axes, lambda b: (list(b.args[1:]), []))
+    col, cols = _column_threads(t)
+    lanes = min(block_size // cols, _pow2_at_least(max(f.extent.data for f in top_loops)))
+    axes = [(lanes, K.THREAD, "lane")]
+    for i, (v, e, _) in enumerate(t.axes):
+        name = v.name_hint or f"a{i}"
+        if v is not col:
+            axes.append((e, K.BLOCK, name))
+        elif e > cols:
+            axes += [(e // cols, K.BLOCK, name + "_b"), (cols, K.THREAD, name + "_t")]
+        else:
+            axes.append((e, K.THREAD, name))
+
+    def replacement(block: Block):
+        values, ops, pos = [], [], 1
+        for v, e, _ in t.axes:
+            if v is col and e > cols:
+                amap = AffineMap(2, 0, (AffineDimExpr(0) * cols + AffineDimExpr(1),))
+                apply = affine.ApplyOp([block.args[pos], block.args[pos + 1]], AffineMapAttr(amap))
+                apply.result.name_hint = v.name_hint
+                ops.append(apply)
+                values.append(apply.result)
+                pos += 2
+            else:
+                values.append(block.args[pos])
+                pos += 1
+        return values, ops
+
+    new = rebuild_tile(t, axes, replacement)
+    fold_applies(new)
     lane = new.body.block.args[0]
     for f in top_loops:
         if f.is_reduce:
@@ -158,6 +209,12 @@ def _pointwise(t: tile.TileOp, block_size: int) -> str | None:
             budget //= threads
         else:
             plan[i] = [(e, K.BLOCK, name)]
+    if budget > 1 or (plan[-1][-1][1] != K.THREAD and axes[-1][1] > 1):
+        # Sizes the block does not divide (odd, prime) give a part-filled block, or a warp whose
+        # threads walk a slower axis (uncoalesced): the axes stay threads, flattened row-major,
+        # which materialize spreads over blocks (the last one part-filled).
+        return (f"the block does not divide the sizes ({' x '.join(str(e) for _, e, _ in axes)}): "
+                f"{t.count(K.THREAD)} threads stay flat")
     _apply_plan(t, plan)
     return None
 

@@ -32,8 +32,14 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   (mma.sync, 3xtf32 or tf32) or SIMT fp32 by the schedule's precision;
 - attention: a contraction holding further reductions (softmax's max and sum fused into P @ V):
   one row of queries per block like a row reduction, K/V rows staged;
-- row reduction: the rest (norms, softmax, sums): a block per row, the reduce shared by the
-  block's threads (warp shuffles), rows read more than once staged in shared memory.
+- row reduction: the rest (norms, softmax, sums): nested reduce loops collapsed into one
+  (collapse-loops), a block per row, the reduce shared by the block's threads (warp shuffles),
+  rows read more than once staged in shared memory; a reduction over a slower dim than an
+  output axis (a column reduction) gives that axis a warp of threads (pad-columns rounds it
+  up), and a plain reduction of few long rows is spread over more blocks that combine
+  atomically (split-reduce). A norm of rows too few to fill the GPU and too long to keep in
+  shared memory has its statistics split off into reduction kernels first (split-row-stats,
+  when `split_rows`' memory-time model says so; `-v` logs the figures).
 
 `dpl compile -v` logs each kernel's class and pipeline. The per-kernel pipelines are plain
 pipeline strings (`PIPELINES`), so any of them can be run by hand with `dpl-opt --pass-pipeline`;
@@ -76,6 +82,8 @@ from dpl.transforms.loop.attention import match_attention
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.loop.split_epilogue import split_epilogue
+from dpl.transforms.loop.split_row_stats import declines as split_row_stats_declines
+from dpl.transforms.loop.split_row_stats import row_body
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.schedule_mma import PINNED, MmaChoice, check_precision, mma_candidates, mma_layout, mma_us
@@ -83,7 +91,10 @@ from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_t
 from dpl.transforms.tile.target import parse_target
 from dpl.transforms.tunable import tunable, tunables
 
-ROW = "tileify,blockify-launch,cooperative-reduce,stage-inputs,mark-unroll"
+ROW = (
+    "collapse-loops,tileify,pad-columns,blockify-launch,cooperative-reduce,"
+    "split-reduce{{sms={sms}}},stage-inputs,mark-unroll"
+)
 
 #: The tile pipeline of each kernel class; `{target}` is the schedule's target.
 PIPELINES: dict[str, str] = {
@@ -91,7 +102,7 @@ PIPELINES: dict[str, str] = {
     "row reduction": ROW,
     "attention": ROW,
     "flash attention": "tile-attention{{tile={tile} precision={precision}}}",
-    "matmul": "tileify,chunk-matmul-k,"
+    "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
     "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} tile-elements={tile_elements}}},"
     "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
     "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"
@@ -194,8 +205,8 @@ def matmul_us(t: tile.TileOp, sms: int) -> float | None:
     """The modeled time of matmul tile `t` (None if its register tile is not one of
     MATMUL_TILES): ceil(blocks / blocks at once) rounds x K trips per block x the tile's time per
     trip, plus the split's atomic adds as split-matmul-k counts them."""
-    cells = sorted(e for _, e, k in t.axes if k == tile.AxisKind.CELL)
-    choice = next((c for c in MATMUL_TILES if cells == sorted([c.rows, c.cols])), None)
+    cells = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.CELL)  # (a side may be split
+    choice = next((c for c in MATMUL_TILES if cells == c.rows * c.cols), None)  # into vector lanes)
     if choice is None:
         return None  # register-tile declined: not a tile whose cost was measured
     blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
@@ -233,6 +244,48 @@ def modeled_us(block: Block, sms: int) -> float:
             return math.inf
         total += us
     return total
+
+
+#: Shared memory a row may take when stage-inputs keeps it for the row's later reads.
+ROW_SMEM_BYTES = 48 * 1024
+#: Blocks of a row kernel per SM that keep the copy bandwidth busy (2 x 256 threads).
+ROW_BLOCKS_PER_SM = 2
+
+
+def split_rows(kernel: loop.KernelOp, sms: int) -> tuple[bool, str]:
+    """Whether a row kernel runs faster with its statistics split off (split-row-stats), by a
+    model of memory time: one block per row reads the row once when it fits shared memory (else
+    once per pass: each statistic and the output) at the copy bandwidth scaled by the share of
+    the GPU its rows fill (`ROW_BLOCKS_PER_SM` per SM); split, every pass reads it at the full
+    bandwidth, plus a launch per statistic. (whether to split, the figures for the log)."""
+    found = row_body(kernel)
+    if isinstance(found, str):
+        return False, ""
+    chain, block = found
+    rows = math.prod(f.extent.data for f in chain)
+    loops = [o for o in block.ops if isinstance(o, loop.ForOp)]
+    if not loops:
+        return False, ""
+    if split_row_stats_declines(kernel) is not None:
+        return False, f", {rows} rows of {max(_trips(f) for f in loops)}"
+    length = max(_trips(f) for f in loops)
+    passes = sum(1 for f in loops if f.is_reduce) + 1
+    row_bytes = 4 * length
+    staged = row_bytes <= ROW_SMEM_BYTES
+    once_us = rows * row_bytes / (COPY_GBS * 1e3)
+    share = min(1.0, rows / (sms * ROW_BLOCKS_PER_SM))
+    fused = once_us * (1 if staged else passes) / share
+    split = once_us * passes + LAUNCH_US * (passes - 1)
+    return split < 0.9 * fused, (
+        f", {rows} rows of {length} (modeled: one kernel {fused:.0f} us, statistics split off "
+        f"{split:.0f} us)"
+    )
+
+
+def _trips(f: loop.ForOp) -> int:
+    """The innermost iterations of a loop nest (its extent times its longest inner nest's)."""
+    inner = [o for o in f.body.block.ops if isinstance(o, loop.ForOp)]
+    return f.extent.data * max((_trips(o) for o in inner), default=1)
 
 
 @dataclass(frozen=True)
@@ -273,10 +326,15 @@ class Schedule(ModulePass):
                 self.schedule_matmul(ctx, kernel)
                 continue
             if cls == "flash attention":
-                spec = self.flash_spec(kernel)
+                spec, why = self.flash_spec(kernel), ""
             else:
-                spec = PIPELINES[cls].format(target=self.target)
-            LOG.info(f"schedule: @{kernel.sym_name.data} is {cls}: {spec}")
+                spec = PIPELINES[cls].format(target=self.target, sms=self.sms)
+                why = ""
+                if cls == "row reduction":
+                    split, why = split_rows(kernel, self.sms)
+                    if split:
+                        spec = f"split-row-stats,schedule{{target={self.target} sms={self.sms} precision={self.precision}}}"
+            LOG.info(f"schedule: @{kernel.sym_name.data} is {cls}{why}: {spec}")
             run_isolated(ctx, kernel, spec)
 
     def flash_spec(self, kernel: loop.KernelOp) -> str:

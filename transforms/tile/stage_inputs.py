@@ -22,8 +22,9 @@ blockify-launch, `x[%b * 64 + %t * 4 + %c, %ko * 32 + %ki]` gives
 
     %x_smem = tile.stage %x origin [%b * 64, %ko * 32] slab [t : 16 at 0, cell : 4 at 0, ki : 32 at 1]
 
-a [64 x 32] slab read as `%x_smem[%t, %c, %ki]`. Such an input is declined when it is also read
-outside the K-inner loop, read at different indices, indexed by something else, indexed by every
+a [64 x 32] slab read as `%x_smem[%t, %c, %ki]`. A slab may run past the buffer only along dims its loads are
+`{tile.masked}` on (pad-matmul's ragged sizes); the stage is then masked on those dims too (its
+fill reads 0 there). Such an input is declined when it is also read outside the K-inner loop, read at different indices, indexed by something else, indexed by every
 thread axis (no thread would reuse another's element), or its slab would not fit. A non-linear
 summand over block axes and the K-outer index only goes into the origin as it is: a grouped-query
 head `%h floordiv 7` gives `tile.stage %k origin [0, %h floordiv 7, %b * 64, %ko * 32] ...`.
@@ -277,6 +278,7 @@ def stage_matmul(t: tile.TileOp, info: MatmulInfo, smem_bytes: int) -> list[str]
             notes.append(f"{name}: slab of {size} bytes does not fit {smem_bytes} of shared memory")
             continue
         shape = buf.type.get_shape()
+        masked = sorted({d for ld in loads for d in tile.masked_dims(ld)})
         past = False
         for d, (((terms, const), raw), vs) in enumerate(zip(origin, slab)):
             span = _raw_range(raw, extent_of)
@@ -285,7 +287,7 @@ def stage_matmul(t: tile.TileOp, info: MatmulInfo, smem_bytes: int) -> list[str]
                 break
             hi = const + span[1] + sum(c * (extent_of[v] - 1) for v, c in terms.items() if c > 0)
             lo = const + span[0] + sum(c * (extent_of[v] - 1) for v, c in terms.items() if c < 0)
-            if lo < 0 or hi + _prod(ext[v] for v in vs) > shape[d]:
+            if lo < 0 or (hi + _prod(ext[v] for v in vs) > shape[d] and d not in masked):
                 past = True
         if past:
             notes.append(f"{name}: slab runs past the buffer")
@@ -304,6 +306,8 @@ def stage_matmul(t: tile.TileOp, info: MatmulInfo, smem_bytes: int) -> list[str]
                 dims.append(tile.SlabDimAttr(ext[v], d, label))
         stage = tile.StageOp(buf, amap, order, dims)
         stage.result.name_hint = f"{name}_smem"
+        if masked:  # padded past a ragged size (pad-matmul): the fill reads 0 past the buffer
+            tile.mark_masked(stage, masked)
         host.insert_op_before(stage, anchor)
         for ld in loads:
             new = loop.LoadOp(

@@ -7,8 +7,10 @@ dropped (their index folds to 0) unless every loop has extent 1. Constants of th
 in front of the tile; other ops of outer levels move to the front of the tile body (they are pure,
 so recomputing them per point keeps meaning).
 
-Declines (kernel unchanged, reason logged to `dpl.passes`) when the kernel body has no outer free
-loop, or an outer level holds stores or other loops beside the chain loop.
+A kernel with no outer free loop (a full sum to one value) gets a tile of one axis of extent 1
+(`%one`), its body the kernel's (blockify-launch then shares its reduce among a block's lanes and
+split-reduce spreads it over blocks). The pass never declines: an outer level that holds stores or
+other loops beside its free loop ends the chain there, and the rest becomes the tile body.
 """
 
 from __future__ import annotations
@@ -67,12 +69,14 @@ def tileify_kernel(kernel: loop.KernelOp) -> str | None:
             moved += others
         chain.append(free[0])
         block = free[0].body.block
-    if not chain:
-        return f"@{name}: no outer free loop to map onto threads"
-    keep_axes = [f for f in chain if f.extent.data > 1] or [chain[-1]]
+    if not chain:  # one point (a full sum): one axis of extent 1, whose reduce blockify shares
+        kept = [op for op in block.ops if isinstance(op, arith.ConstantOp)]
+    keep_axes = [f for f in chain if f.extent.data > 1] or chain[-1:]
     new_kernel = tile.KernelOp(name, list(kernel.ins), list(kernel.outs))
-    new_tile = tile.TileOp([(f.extent.data, tile.AxisKind.THREAD) for f in keep_axes])
+    new_tile = tile.TileOp([(f.extent.data, tile.AxisKind.THREAD) for f in keep_axes] or [(1, tile.AxisKind.THREAD)])
     body = new_tile.body.block
+    if not keep_axes:
+        body.args[0].name_hint = "one"
     for f, arg in zip(keep_axes, body.args):
         arg.name_hint = f.iv.name_hint
         f.iv.replace_all_uses_with(arg)

@@ -4,7 +4,10 @@
 // it was combined across: only lane 0 of each row stores (%is_la0, in the prologue); an
 // affine.apply folded into the accesses that use it, and expanded to index arithmetic for the
 // loop bound that uses it, an axis of extent 1 (bound to 0) dropped from a map, an atomic, and a
-// store no thread axis changes, guarded to thread 0 (%is_t0); kernel ops only, left alone.
+// store no thread axis changes, guarded to thread 0 (%is_t0); accesses masked along dim 0 (rows
+// of a 37-row buffer over 5 blocks of 8): the load clamped and selected to 0 outside, the store
+// under `kernel.if %inside`, the atomic of a combined partial done by the threads at 0 on the
+// combined axis (%is_ra0) inside the buffer; kernel ops only, left alone.
 kernel.func @k_rowmax(%x: memref<8x256xf64>, %y: memref<8xf64>) grid [1, 1, 1] block [128, 1, 1] smem 0 {
   %c16 = arith.constant 16 : index
   %tid = kernel.thread_id x
@@ -71,6 +74,43 @@ kernel.func @k_apply(%x: memref<64xf32>, %y: memref<64xf32>, %first: memref<2xf3
 // CHECK-NEXT:      %h = kernel.load %x[%b * 32] : memref<64xf32>
 // CHECK-NEXT:      kernel.if %is_t0 {
 // CHECK-NEXT:        kernel.store %h, %first[%b] : memref<2xf32>
+// CHECK-NEXT:      }
+
+// -----
+
+kernel.func @k_masked(%x: memref<37x5xf32>, %y: memref<37x5xf32>, %s: memref<37xf32>) grid [5, 1, 1] block [32, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  %c8 = arith.constant 8 : index
+  %r = arith.divui %t, %c8 : index
+  %l = arith.remui %t, %c8 : index
+  tile.tile (%ba : 5 = block at %b, %ra : 4 = thread at %r, %la : 8 = thread at %l) thread_id %t {
+    %v = loop.load %x[%ba * 8 + %la, %ra] {tile.masked = [0 : i64]} : memref<37x5xf32>
+    loop.store %v, %y[%ba * 8 + %la, %ra] {tile.masked = [0 : i64]} : memref<37x5xf32>
+    %m = tile.combine add %v across [%ra] tree : f32
+    tile.atomic add %m, %s[%ba * 8 + %la] {tile.masked = [0 : i64]} : memref<37xf32>
+  }
+}
+
+// CHECK-LABEL: kernel.func @k_masked
+// CHECK:         %is_ra0 = arith.cmpi eq, %r, %{{.*}} : index
+// CHECK-NEXT:    tile.tile
+// CHECK-NEXT:      %{{.*}} = arith.muli %b, %{{.*}} : index
+// CHECK-NEXT:      %[[I:.*]] = arith.addi %{{.*}}, %l : index
+// CHECK-NEXT:      %inside = arith.cmpi ult, %[[I]], %{{.*}} : index
+// CHECK:           %[[C:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:      %[[L:.*]] = kernel.load %x[%[[C]], %r] : memref<37x5xf32>
+// CHECK-NEXT:      %v = arith.select %inside, %[[L]], %{{.*}} : f32
+// CHECK:           %[[IN2:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:      kernel.if %[[IN2]] {
+// CHECK-NEXT:        kernel.store %v, %y[%b * 8 + %l, %r] : memref<37x5xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %m = tile.combine add %v across [%ra] tree : f32
+// CHECK:           %[[IN3:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:      kernel.if %is_ra0 {
+// CHECK-NEXT:        kernel.if %[[IN3]] {
+// CHECK-NEXT:          kernel.atomic add %m, %s[%b * 8 + %l] : memref<37xf32>
+// CHECK-NEXT:        }
 // CHECK-NEXT:      }
 
 // -----

@@ -5,7 +5,9 @@
 // waiting on the barrier's phase), one barrier after the group; a K loop marked
 // {tile.pipeline = 2} whose stage is double-buffered along it: iteration 0 filled before the
 // loop, each iteration filling k+1 while computing on slot k mod 2 (the buffer allocated once at
-// the top of the tile); a tile without stages, left alone.
+// the top of the tile); masked stages (rows past a 37-row source): each copy under
+// `kernel.if %inside`, zeros stored otherwise, and the `tma` one filled by guarded cp.async; a
+// tile without stages, left alone.
 
 kernel.func @k_stages(%x: memref<4x128xf32>, %w: memref<128xf32>, %z: memref<4x128xf32>, %y: memref<4x128xf32>) grid [4, 1, 1] block [32, 1, 1] smem 0 {
   %b = kernel.block_id x
@@ -104,6 +106,47 @@ func.func @main(%x: memref<4x128xf32>) -> memref<4x32xf32> {
 // CHECK-NEXT:        kernel.accumulate add %v : f32
 // CHECK-NEXT:      }
 // CHECK-NEXT:      loop.store %acc, %y[%ba, %ta] : memref<4x32xf32>
+
+// -----
+
+kernel.func @k_masked(%x: memref<37x8xf32>, %z: memref<37x8xf32>, %y: memref<37x8xf32>) grid [5, 1, 1] block [8, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  tile.tile (%ta : 8 = thread at %t, %ba : 5 = block at %b) thread_id %t {
+    %x_smem = tile.stage %x origin [%ba * 8, 0] slab [8 at 0, 8 at 1] {tile.masked = [0 : i64]} : memref<37x8xf32> -> memref<8x8xf32, #tile.smem>
+    %z_smem = tile.stage %z origin [%ba * 8, 0] slab [8 at 0, 8 at 1] tma {tile.masked = [0 : i64]} : memref<37x8xf32> -> memref<8x8xf32, #tile.smem>
+    tile.strided_for free %i = %ta to 8 step 8 {
+      %a = loop.load %x_smem[%i, 0] : memref<8x8xf32, #tile.smem>
+      %c = loop.load %z_smem[%i, 0] : memref<8x8xf32, #tile.smem>
+      %p = arith.addf %a, %c : f32
+      loop.store %p, %y[%ba * 8 + %i, 0] {tile.masked = [0 : i64]} : memref<37x8xf32>
+    }
+  }
+}
+
+// CHECK-LABEL: kernel.func @k_masked
+// CHECK:           %x_smem_flat = arith.addi %t, %{{.*}} : index
+// CHECK:           %inside = arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:      kernel.if %inside {
+// CHECK-NEXT:        %x_smem_v = kernel.load %x[%b * 8 + %x_smem_flat floordiv 2, %x_smem_flat mod 2 * 4] vector 4 : memref<37x8xf32>
+// CHECK-NEXT:        kernel.store %x_smem_v, %x_smem[%x_smem_flat floordiv 2, %x_smem_flat mod 2 * 4] vector 4 : memref<8x8xf32, #kernel.smem>
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        kernel.store %[[ZERO:.*]], %x_smem[%x_smem_flat floordiv 2, %x_smem_flat mod 2 * 4] : memref<8x8xf32, #kernel.smem>
+// CHECK-NEXT:        kernel.store %[[ZERO]], %x_smem[%x_smem_flat floordiv 2, %x_smem_flat mod 2 * 4 + 1] : memref<8x8xf32, #kernel.smem>
+// CHECK-NEXT:        kernel.store %[[ZERO]], %x_smem[%x_smem_flat floordiv 2, %x_smem_flat mod 2 * 4 + 2] : memref<8x8xf32, #kernel.smem>
+// CHECK-NEXT:        kernel.store %[[ZERO]], %x_smem[%x_smem_flat floordiv 2, %x_smem_flat mod 2 * 4 + 3] : memref<8x8xf32, #kernel.smem>
+// CHECK-NEXT:      }
+// CHECK:           %inside_1 = arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:      kernel.if %inside_1 {
+// CHECK-NEXT:        kernel.cp_async %z_smem[%z_smem_flat floordiv 2, %z_smem_flat mod 2 * 4], %z[%b * 8 + %z_smem_flat floordiv 2, %z_smem_flat mod 2 * 4] bytes 16
+// CHECK-NEXT:      } else {
+// CHECK-COUNT-4:     kernel.store %[[ZERO]], %z_smem
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    kernel.cp_async_commit
+// CHECK-NEXT:    kernel.cp_async_wait 0
+// CHECK-NEXT:    kernel.barrier
+// CHECK-NOT:     kernel.tma_load
 
 // -----
 

@@ -99,3 +99,54 @@ func.func @main(%h: memref<2x8x4xf64>, %w: memref<8x8xf64>) -> memref<8x8xf64> {
 // CHECK-LABEL: tile.kernel @k_heads
 // CHECK:         %a = loop.load %h[%k floordiv 4, %m_c * 2 + %m_t, %k mod 4] : memref<2x8x4xf64>
 // CHECK:         loop.store %acc, %out[%m_c * 2 + %m_t, %n] : memref<8x8xf64>
+
+// -----
+
+// B stored along N (x @ w): its cells stay in runs of 4 per thread (one 16-byte shared read):
+// with 4 cells the N index keeps `a * 4 + c`, with 8 the cell axis splits into 2 x 4; A (read
+// along K) is interleaved as before.
+func.func @main(%x: memref<64x16xf64>, %w: memref<16x64xf64>) -> memref<64x64xf64> {
+  %out = memref.alloc() : memref<64x64xf64>
+  tile.kernel @k_nn ins(%x, %w : memref<64x16xf64>, memref<16x64xf64>) outs(%out : memref<64x64xf64>) {
+    tile.tile (%m_t : 16 = thread, %n_b : 2 = block, %n_t : 4 = thread, %m_c : 4 = cell, %n_c : 8 = cell) {
+      %acc = loop.for reduce %k < 16 -> f64 {
+        %a = loop.load %x[%m_t * 4 + %m_c, %k] : memref<64x16xf64>
+        %b = loop.load %w[%k, %n_b * 32 + %n_t * 8 + %n_c] : memref<16x64xf64>
+        %p = arith.mulf %a, %b : f64
+        loop.accumulate add %p : f64
+      }
+      loop.store %acc, %out[%m_t * 4 + %m_c, %n_b * 32 + %n_t * 8 + %n_c] : memref<64x64xf64>
+    }
+  }
+  func.return %out : memref<64x64xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_nn
+// CHECK:         tile.tile (%m_t : 16 = thread, %n_b : 2 = block, %n_t : 4 = thread, %m_c : 4 = cell, %n_c : 2 = cell, %n_c_v : 4 = cell) {
+// CHECK-NEXT:      %acc = loop.for reduce %k < 16 -> f64 {
+// CHECK-NEXT:        %a = loop.load %x[%m_c * 16 + %m_t, %k] : memref<64x16xf64>
+// CHECK-NEXT:        %b = loop.load %w[%k, %n_b * 32 + %n_c * 16 + %n_t * 4 + %n_c_v] : memref<16x64xf64>
+// CHECK:         loop.store %acc, %out[%m_c * 16 + %m_t, %n_b * 32 + %n_c * 16 + %n_t * 4 + %n_c_v] : memref<64x64xf64>
+
+// -----
+
+func.func @main(%x: memref<16x16xf64>, %w: memref<16x16xf64>) -> memref<16x16xf64> {
+  %out = memref.alloc() : memref<16x16xf64>
+  tile.kernel @k_nn4 ins(%x, %w : memref<16x16xf64>, memref<16x16xf64>) outs(%out : memref<16x16xf64>) {
+    tile.tile (%m_t : 4 = thread, %n_t : 4 = thread, %m_c : 4 = cell, %n_c : 4 = cell) {
+      %acc = loop.for reduce %k < 16 -> f64 {
+        %a = loop.load %x[%m_t * 4 + %m_c, %k] : memref<16x16xf64>
+        %b = loop.load %w[%k, %n_t * 4 + %n_c] : memref<16x16xf64>
+        %p = arith.mulf %a, %b : f64
+        loop.accumulate add %p : f64
+      }
+      loop.store %acc, %out[%m_t * 4 + %m_c, %n_t * 4 + %n_c] : memref<16x16xf64>
+    }
+  }
+  func.return %out : memref<16x16xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_nn4
+// CHECK:           %a = loop.load %x[%m_c * 4 + %m_t, %k] : memref<16x16xf64>
+// CHECK-NEXT:      %b = loop.load %w[%k, %n_t * 4 + %n_c] : memref<16x16xf64>
+// CHECK:         loop.store %acc, %out[%m_c * 4 + %m_t, %n_t * 4 + %n_c] : memref<16x16xf64>

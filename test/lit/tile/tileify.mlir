@@ -1,7 +1,7 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='tileify' | filecheck %s
 // tileify: the outer free loops of a loop kernel become the thread axes of a tile.tile (the
 // extent-1 loop is dropped and its index folds to 0); a kernel with no outer free loop (a full
-// sum) is declined and stays a loop.kernel.
+// sum) gets one axis of extent 1.
 
 func.func @main(%x: memref<1x4x64xf64>, %w: memref<64xf64>) -> memref<1x4x64xf64> {
   %out = memref.alloc() : memref<1x4x64xf64>
@@ -75,6 +75,6 @@ func.func @main(%x: memref<16xf64>) -> memref<f64> {
   func.return %out : memref<f64>
 }
 
-// CHECK-LABEL: loop.kernel @k_sum
-// CHECK-NEXT:    %s = loop.for reduce %r < 16 -> f64 {
-// CHECK-NOT:   tile.
+// CHECK-LABEL: tile.kernel @k_sum
+// CHECK-NEXT:    tile.tile (%one : 1 = thread) {
+// CHECK-NEXT:      %s = loop.for reduce %r < 16 -> f64 {

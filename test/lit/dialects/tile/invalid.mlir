@@ -808,3 +808,41 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   func.return
 }
 // CHECK: 'tile.strided_for' free body must end in 'loop.yield'
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      loop.for free %k < 2 {
+      } {tile.masked = [0 : i64]}
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.kernel' @k: 'tile.masked' marks loads, stores, atomics and stages only, not 'loop.for'
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      %v = loop.load %x[%a1, %a0] {tile.masked = [2 : i64]} : memref<8x64xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.kernel' @k: 'tile.masked' must list increasing dims of the rank-2 buffer, got [2 : i64]
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      %s = tile.stage %x origin [%a1, 0] slab [r : 64 at 1] : memref<8x64xf32> -> memref<64xf32, #tile.smem>
+      %v = loop.load %s[%a0] {tile.masked = [0 : i64]} : memref<64xf32, #tile.smem>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.kernel' @k: 'tile.masked' on a load of a stage (a stage is read inside its slab)

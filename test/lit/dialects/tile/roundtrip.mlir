@@ -157,3 +157,23 @@ kernel.func @k_bound(%x: memref<4x64xf32>, %y: memref<4x2xf32>) grid [4, 1, 1] b
 // CHECK-LABEL: kernel.func @k_bound
 // CHECK:       tile.tile (%ba : 4 = block at %b, %ta : 32 = thread at %t) thread_id %t {
 // CHECK:       %s0, %s1 = tile.combine add %v0, %v1 across [%ta] warp_shuffle : f32, f32
+
+// A ragged matmul row (pad-matmul): a stage, a load and a store past a 1000 x 1000 buffer,
+// masked along the dims they may leave (the stage's slab wider than its source along dim 0).
+func.func @masked(%x: memref<1000x1000xf32>, %w: memref<1000xf32>, %y: memref<1000x1000xf32>) {
+  tile.kernel @k_masked ins(%x, %w : memref<1000x1000xf32>, memref<1000xf32>) outs(%y : memref<1000x1000xf32>) {
+    tile.tile (%a0 : 256 = thread, %b : 16 = block) {
+      %x_smem = tile.stage %x origin [%b * 64, 0] slab [1024 at 0] async {tile.masked = [0 : i64]} : memref<1000x1000xf32> -> memref<1024xf32, #tile.smem>
+      %v = loop.load %x_smem[%a0] : memref<1024xf32, #tile.smem>
+      %s = loop.load %w[%b * 64 + %a0] {tile.masked = [0 : i64]} : memref<1000xf32>
+      %p = arith.mulf %v, %s : f32
+      loop.store %p, %y[%b * 64 + %a0, 0] {tile.masked = [0 : i64]} : memref<1000x1000xf32>
+    }
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @masked
+// CHECK:       %x_smem = tile.stage %x origin [%b * 64, 0] slab [1024 at 0] async {tile.masked = [0 : i64]} : memref<1000x1000xf32> -> memref<1024xf32, #tile.smem>
+// CHECK:       %s = loop.load %w[%b * 64 + %a0] {tile.masked = [0 : i64]} : memref<1000xf32>
+// CHECK:       loop.store %p, %y[%b * 64 + %a0, 0] {tile.masked = [0 : i64]} : memref<1000x1000xf32>

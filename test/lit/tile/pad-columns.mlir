@@ -1,0 +1,73 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='tileify,pad-columns,blockify-launch,cooperative-reduce' | filecheck %s
+// A column reduction (the reduce walks a slower dim than the tile's fastest axis) gets its
+// contiguous axis rounded up to a multiple of the warp (32 threads), the accesses past the end
+// masked, and blockify-launch gives that axis the warp (coalesced) and the reduce the other
+// lanes of the block (256 / 32 = 8), shared by cooperative-reduce. Cases: a sum over dim 1 of
+// 3 x 40 x 45 (45 -> 64 columns, 2 column blocks); a row reduction (declined, a lane axis of
+// its own); a column axis below the warp that is a power of two (4 columns: no rounding, 4
+// threads, 64 lanes).
+
+func.func @main(%x: memref<3x40x45xf64>) -> memref<3x45xf64> {
+  %y = memref.alloc() : memref<3x45xf64>
+  loop.kernel @k_colsum ins(%x : memref<3x40x45xf64>) outs(%y : memref<3x45xf64>) {
+    loop.for free %a < 3 {
+      loop.for free %c < 45 {
+        %s = loop.for reduce %r < 40 -> f64 {
+          %v = loop.load %x[%a, %r, %c] : memref<3x40x45xf64>
+          loop.accumulate add %v : f64
+        }
+        loop.store %s, %y[%a, %c] : memref<3x45xf64>
+      }
+    }
+  }
+  func.return %y : memref<3x45xf64>
+}
+// CHECK-LABEL: tile.kernel @k_colsum
+// CHECK:         tile.tile (%lane : 8 = thread, %a : 3 = block, %c_b : 2 = block, %c_t : 32 = thread) {
+// CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 40 step 8 -> f64 {
+// CHECK-NEXT:        %v = loop.load %x[%a, %r, %c_b * 32 + %c_t] {tile.masked = [2 : i64]} : memref<3x40x45xf64>
+// CHECK:           %s = tile.combine add %s_part across [%lane] tree : f64
+// CHECK-NEXT:      loop.store %s, %y[%a, %c_b * 32 + %c_t] {tile.masked = [1 : i64]} : memref<3x45xf64>
+
+// -----
+
+func.func @main(%x: memref<3x40xf64>) -> memref<3xf64> {
+  %y = memref.alloc() : memref<3xf64>
+  loop.kernel @k_rowsum ins(%x : memref<3x40xf64>) outs(%y : memref<3xf64>) {
+    loop.for free %a < 3 {
+      %s = loop.for reduce %r < 40 -> f64 {
+        %v = loop.load %x[%a, %r] : memref<3x40xf64>
+        loop.accumulate add %v : f64
+      }
+      loop.store %s, %y[%a] : memref<3xf64>
+    }
+  }
+  func.return %y : memref<3xf64>
+}
+// CHECK-LABEL: tile.kernel @k_rowsum
+// CHECK:         tile.tile (%lane : 64 = thread, %a : 3 = block) {
+// CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 40 step 64 -> f64 {
+// CHECK-NEXT:        %v = loop.load %x[%a, %r] : memref<3x40xf64>
+
+// -----
+
+func.func @main(%x: memref<2x50x4xf64>) -> memref<2x4xf64> {
+  %y = memref.alloc() : memref<2x4xf64>
+  loop.kernel @k_narrow ins(%x : memref<2x50x4xf64>) outs(%y : memref<2x4xf64>) {
+    loop.for free %a < 2 {
+      loop.for free %c < 4 {
+        %s = loop.for reduce %r < 50 -> f64 {
+          %v = loop.load %x[%a, %r, %c] : memref<2x50x4xf64>
+          loop.accumulate max %v : f64
+        }
+        loop.store %s, %y[%a, %c] : memref<2x4xf64>
+      }
+    }
+  }
+  func.return %y : memref<2x4xf64>
+}
+// CHECK-LABEL: tile.kernel @k_narrow
+// CHECK:         tile.tile (%lane : 64 = thread, %a : 2 = block, %c : 4 = thread) {
+// CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 50 step 64 -> f64 {
+// CHECK-NEXT:        %v = loop.load %x[%a, %r, %c] : memref<2x50x4xf64>
+// CHECK:           %s = tile.combine max %s_part across [%lane] warp_shuffle : f64

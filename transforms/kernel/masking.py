@@ -1,0 +1,99 @@
+"""Guards for `{tile.masked = [dims]}` accesses, used by lower-accesses and lower-stages.
+
+A masked access (pad-matmul's ragged tiles, pad-columns' rounded axes) may leave its buffer
+along the listed dims; on the GPU each such index is compared with the dim's size (`i < size`,
+the indices are non-negative):
+
+- a load reads `size - 1` clamped indices, so its address is always valid, and selects 0 when
+  the access is outside: `v = in ? x[min(i, size - 1)] : 0.0f`;
+- a store or an atomic runs under `if (in)`;
+- a stage's fill copies under `if (in)` and writes zeros into shared memory otherwise (one guard
+  per copy: a 16-byte copy is wholly inside or outside, since its run starts at a multiple of
+  its width in an innermost dim its width divides).
+
+Each function takes the emitter of the pass (`lowering.Emitter`: `emit`, `const`, `cmp`,
+`expr_value`, `at`) and the kernel-level access (a map over kernel values, its leaves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from dpl.dialects import kernel as K
+from dpl.transforms.kernel.lowering import Emitter
+
+
+def in_bounds(low: Emitter, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
+              dims: Sequence[int]) -> SSAValue:  # fmt: skip
+    """i1: the access's index is inside the buffer along each of `dims`."""
+    shape = memref_type.get_shape()
+    cond: SSAValue | None = None
+    for d in dims:
+        v = low.expr_value(amap.results[d], list(leaves))
+        c = low.cmp(v, shape[d], "ult")
+        cond = c if cond is None else low.emit(arith.AndIOp(cond, c)).results[0]
+    assert cond is not None
+    cond.name_hint = "inside"
+    return cond
+
+
+def clamped(low: Emitter, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
+            dims: Sequence[int]) -> tuple[AffineMap, list[SSAValue]]:  # fmt: skip
+    """The access with the index of each of `dims` clamped to `size - 1` (a valid address)."""
+    shape = memref_type.get_shape()
+    leaves = list(leaves)
+    exprs = list(amap.results)
+    for d in dims:
+        v = low.expr_value(exprs[d], leaves)
+        m = low.emit(arith.MinSIOp(v, low.const(shape[d] - 1))).results[0]
+        leaves.append(m)
+        exprs[d] = AffineExpr.dimension(len(leaves) - 1)
+    return AffineMap(len(leaves), 0, tuple(exprs)), leaves
+
+
+def zero(low: Emitter, t: Attribute) -> SSAValue:
+    """The constant 0 of element type `t`."""
+    if isinstance(t, IntegerType | IndexType):
+        return low.const(0, t)
+    return low.const(0.0, t)
+
+
+def masked_load(low: Emitter, memref: SSAValue, amap: AffineMap, leaves: Sequence[SSAValue],
+                dims: Sequence[int]) -> SSAValue:  # fmt: skip
+    """`in ? memref[clamped] : 0`."""
+    t = memref.type
+    assert isinstance(t, MemRefType)
+    cond = in_bounds(low, t, amap, leaves, dims)
+    cmap, cleaves = clamped(low, t, amap, leaves, dims)
+    v = low.emit(K.LoadOp(memref, cleaves, cmap)).results[0]
+    return low.emit(arith.SelectOp(cond, v, zero(low, t.element_type))).results[0]
+
+
+def guarded(low: Emitter, cond: SSAValue, then: Callable[[], None], otherwise: Callable[[], None] | None = None) -> None:
+    """`if (cond) { then() } [else { otherwise() }]` at the lowering's insertion point."""
+    regions = []
+    for body in (then, otherwise):
+        if body is None:
+            continue
+        block = Block()
+        with low.at(block):
+            body()
+            low.emit(K.YieldOp())
+        regions.append(Region(block))
+    low.emit(K.IfOp(cond, *regions))
+
+
+def zero_fill(low: Emitter, smem: SSAValue, dmap: AffineMap, leaves: Sequence[SSAValue], count: int) -> None:
+    """Write 0 into the `count` consecutive shared elements a copy would have filled."""
+    t = smem.type
+    assert isinstance(t, MemRefType)
+    z = zero(low, t.element_type)
+    *outer, last = dmap.results
+    for lane in range(count):
+        lmap = AffineMap(dmap.num_dims, 0, (*outer, last + lane))
+        low.emit(K.StoreOp(z, smem, list(leaves), lmap))

@@ -1,0 +1,125 @@
+"""pad-columns: round a column reduction's contiguous axis up to a whole warp of threads.
+
+A reduction over a dim that is not the innermost (a sum over dim 1 of (64, 4099, 1021), softmax
+or RMSNorm over the channels of (batch, channels, h, w)) reads along the reduce index with a
+stride; the tile's fastest output axis is the contiguous one (`column_axis`):
+
+    tile.tile (%a0 : 64 = thread, %a1 : 1021 = thread) {
+      %acc = loop.for reduce %r < 4099 -> f32 { %v = loop.load %x[%a0, %r, %a1] ... }
+      loop.store %acc, %y[%a0, %a1]
+    }
+
+blockify-launch gives such a tile a warp of threads along the column axis (coalesced reads) and
+shares the reduce among a few lanes. For that the column axis is rounded up here to a multiple
+of `threads` (32; or, below that, to a power of two) and the accesses that may then leave their
+buffer are marked `{tile.masked = [dims]}`; the added columns compute values no store writes:
+
+    tile.tile (%a0 : 64 = thread, %a1 : 1024 = thread) {
+      %acc = loop.for reduce %r < 4099 -> f32 { %v = loop.load %x[%a0, %r, %a1] {tile.masked = [2]} }
+      loop.store %acc, %y[%a0, %a1] {tile.masked = [1]}
+    }
+
+Declines (logged to `dpl.passes`) a tile with block or cell axes, no top-level reduce loop, or
+no top-level loop of `ROW_LOOP_MIN` (32) or more (each thread runs such short loops whole);
+one whose top-level loops read along their own index (a row reduction: nothing to do) or read
+their inputs along different axes; one whose column axis needs no rounding; or whose stores do not
+index the column axis past the end of their buffer (a flattened output).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+
+from dpl.dialects import loop, tile
+from dpl.transforms.options import check_option
+from dpl.transforms.tile.common import LOG, tiles
+from dpl.transforms.tile.matmul import dim_forms, kernel_name
+from dpl.transforms.tile.padding import grow, past_end, ranges_of
+
+K = tile.AxisKind
+
+
+ROW_LOOP_MIN = 32
+"""The shortest top-level loop that blockify-launch shares among a block's lanes (a row body);
+shorter ones run whole in each thread."""
+
+
+def column_axis(t: tile.TileOp) -> SSAValue | str:
+    """The tile axis that the top-level loops of a reduction tile read contiguously (innermost
+    index, coefficient 1) while their own index walks a slower dim; or why there is none."""
+    loops = [o for o in t.body.block.ops if isinstance(o, loop.ForOp)]
+    if not any(f.is_reduce for f in loops):
+        return "no top-level reduce loop"
+    axes = {v for v, _, _ in t.axes}
+    found: set[SSAValue] = set()
+    for f in loops:
+        ivs = {o.iv for o in f.walk() if isinstance(o, loop.ForOp)}
+        for ld in [o for o in f.walk() if isinstance(o, loop.LoadOp) and not tile.is_smem(o.memref)]:
+            forms = dim_forms(ld)
+            inner = forms[-1] if forms else None
+            if inner is None:
+                return "a load with a non-linear innermost index"
+            if not ivs & {v for d in forms if d is not None for v in d[0]}:
+                continue  # read once per row (a statistic), not along the loop
+            if ivs & set(inner[0]):
+                return "the loops read along their own index (a row reduction)"
+            cols = [v for v, c in inner[0].items() if v in axes and c == 1]
+            if len(cols) != 1:
+                return "a load's innermost index is not one tile axis"
+            found.add(cols[0])
+    if len(found) != 1:
+        return "the loops read their inputs along different axes" if found else "no load walks the loops"
+    return found.pop()
+
+
+def padded_columns(extent: int, threads: int) -> int:
+    """A multiple of `threads`, or below it the next power of two."""
+    if extent > threads:
+        return -(-extent // threads) * threads
+    return 1 << (extent - 1).bit_length()
+
+
+def pad_columns(t: tile.TileOp, threads: int) -> tuple[bool, str]:
+    if any(k != K.THREAD for _, _, k in t.axes):
+        return False, "the tile already has block or cell axes (run pad-columns before them)"
+    loops = [o for o in t.body.block.ops if isinstance(o, loop.ForOp)]
+    if max((f.extent.data for f in loops), default=0) < ROW_LOOP_MIN:
+        return False, f"no top-level loop of {ROW_LOOP_MIN} or more (each thread runs its own)"
+    axis = column_axis(t)
+    if isinstance(axis, str):
+        return False, axis
+    extent = next(e for v, e, _ in t.axes if v is axis)
+    size = padded_columns(extent, threads)
+    name = f"%{axis.name_hint or '?'}"
+    if size == extent:
+        return False, f"column axis {name} of {extent} needs no rounding"
+    ranges = ranges_of(t)
+    stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
+    if not all(past_end(s, axis, extent, ranges) for s in stores):
+        return False, f"a store does not index column axis {name} past its buffer"
+    _, masked = grow(t, {axis: size})
+    return True, f"column axis {name} {extent} -> {size}; {masked} accesses masked"
+
+
+@dataclass(frozen=True)
+class PadColumns(ModulePass):
+    """Round a column reduction's contiguous axis up to a warp; mask the accesses past the end."""
+
+    name = "pad-columns"
+
+    threads: int = 32
+    """The threads blockify-launch gives the column axis (a warp)."""
+
+    def __post_init__(self):
+        check_option(self, "threads", 1)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for t in tiles(op):
+            where = kernel_name(t)
+            done, what = pad_columns(t, self.threads)
+            LOG.info("pad-columns: %s%s: %s", "" if done else "declined ", where, what)

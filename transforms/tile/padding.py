@@ -1,0 +1,105 @@
+"""Helpers for the passes that round a tile's ragged sizes up (pad-matmul, pad-columns).
+
+A tile axis (or a loop) of extent E grown to E' > E runs points past the end; the accesses those
+points make are marked `{tile.masked = [dims]}` (reads there give 0, writes are dropped). The
+helpers read accesses as linear forms over the tile's axes and loops, with their value ranges:
+`past_end` says whether an access is past its buffer at every added point (so a store there
+writes nothing it should not), `leaving_dims` which dims an access may leave the buffer along,
+and `grow` rebuilds the tile with the new extents and marks the accesses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntAttr, MemRefType
+from xdsl.ir import Operation, SSAValue
+
+from dpl.dialects import loop, tile
+from dpl.transforms.tile.common import Linear, rebuild_tile
+from dpl.transforms.tile.matmul import ACCESSES, dim_forms
+
+Ranges = dict[SSAValue, tuple[int, int]]
+
+
+def ranges_of(t: tile.TileOp) -> Ranges:
+    """[0, extent - 1] for each axis and `loop.for` induction variable of `t`."""
+    ranges: Ranges = {v: (0, e - 1) for v, e, _ in t.axes}
+    for o in t.walk():
+        if isinstance(o, loop.ForOp):
+            ranges[o.iv] = (0, o.extent.data - 1)
+    return ranges
+
+
+def form_range(form: Linear, ranges: Ranges) -> tuple[int, int] | None:
+    """The smallest and largest value of a linear form (None if a value's range is unknown)."""
+    lo = hi = form[1]
+    for v, c in form[0].items():
+        r = ranges.get(v)
+        if r is None:
+            return None
+        lo, hi = lo + min(c * r[0], c * r[1]), hi + max(c * r[0], c * r[1])
+    return lo, hi
+
+
+def past_end(op: Operation, value: SSAValue, extent: int, ranges: Ranges) -> bool:
+    """Whether some index of access `op` is past its buffer for every `value` >= `extent`: a
+    linear `c * value + rest` with c > 0 and c * extent + min(rest) >= the dim's size."""
+    assert isinstance(op, ACCESSES)
+    shape = op.memref.type.get_shape()
+    for d, form in enumerate(dim_forms(op)):
+        c = form[0].get(value, 0) if form is not None else 0
+        if c <= 0:
+            continue
+        rest = form_range(({v: k for v, k in form[0].items() if v is not value}, form[1]), ranges)
+        if rest is not None and c * extent + rest[0] >= shape[d]:
+            return True
+    return False
+
+
+def vanishes(v: SSAValue, k: SSAValue, extent: int, ranges: Ranges) -> bool:
+    """Whether `v` is 0 at every iteration `k` >= `extent` of a reduce loop run past its end: a
+    product with a factor that is a load past its buffer there (masked, it reads 0), or a sum,
+    difference or negation of such values; the other factors are taken to be finite."""
+    owner = v.owner
+    if isinstance(owner, loop.LoadOp):
+        return past_end(owner, k, extent, ranges)
+    if isinstance(owner, arith.MulfOp):
+        return vanishes(owner.lhs, k, extent, ranges) or vanishes(owner.rhs, k, extent, ranges)
+    if isinstance(owner, arith.AddfOp | arith.SubfOp):
+        return vanishes(owner.lhs, k, extent, ranges) and vanishes(owner.rhs, k, extent, ranges)
+    if isinstance(owner, arith.NegfOp):
+        return vanishes(owner.operand, k, extent, ranges)
+    return False
+
+
+def leaving_dims(op: Operation, ranges: Ranges) -> list[int]:
+    """The dims along which an index of access `op` can fall outside its buffer."""
+    assert isinstance(op, ACCESSES)
+    t = op.memref.type
+    assert isinstance(t, MemRefType)
+    dims = []
+    for d, (form, size) in enumerate(zip(dim_forms(op), t.get_shape())):
+        r = None if form is None else form_range(form, ranges)
+        if r is None or r[0] < 0 or r[1] >= size:
+            dims.append(d)
+    return dims
+
+
+def grow(t: tile.TileOp, extents: Mapping[SSAValue, int], loops: Mapping[loop.ForOp, int] = {}) -> tuple[tile.TileOp, int]:  # noqa: B006
+    """Rebuild `t` with the axis extents `extents` (by axis value; others kept) and the loop
+    extents `loops`, and mark every global access that may then leave its buffer; the new tile
+    and how many accesses were marked."""
+    for f, n in loops.items():
+        f.properties["extent"] = IntAttr(n)
+    axes = [(extents.get(v, e), k, v.name_hint or f"a{i}") for i, (v, e, k) in enumerate(t.axes)]
+    new = rebuild_tile(t, axes, lambda b: (list(b.args), []))
+    ranges = ranges_of(new)
+    masked = 0
+    for o in new.walk():
+        dims = leaving_dims(o, ranges) if isinstance(o, ACCESSES) else []
+        if dims and not tile.is_smem(o.memref):
+            tile.mark_masked(o, sorted(set(dims) | set(tile.masked_dims(o))))
+            masked += 1
+    return new, masked

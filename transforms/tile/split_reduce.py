@@ -1,0 +1,175 @@
+"""split-reduce: spread a long reduction of few rows over more blocks that combine atomically.
+
+After blockify-launch and cooperative-reduce, a reduction tile runs one row (or a warp of
+columns) per block, its reduce shared by the block's lanes:
+
+    tile.tile (%lane : 256 = thread, %a0 : 8 = block) {
+      %p = tile.strided_for reduce %r = %lane to 16777216 step 256 -> f32 { ... }
+      %s = tile.combine add %p across [%lane] warp_shuffle : f32
+      %m = arith.mulf %s, %inv_n : f32                       (a mean; or the sum itself)
+      loop.store %m, %out[%a0] : memref<8xf32>
+    }
+
+With few rows (8 blocks on 132 SMs) and long rows, most of the GPU idles. The row is split
+over S blocks of a new block axis `%rs` (first, slowest): block s reads the lane-sized runs
+s, s + S, s + 2S, ... (each run still 256 consecutive elements, coalesced), and folds its
+partial into the output atomically:
+
+    tile.tile (%rs : 132 = block, %lane : 256 = thread, %a0 : 8 = block) {
+      %start = affine.apply (%rs * 256 + %lane)
+      %p = tile.strided_for reduce %r = %start to 16777216 step 33792 -> f32 { ... }
+      %s = tile.combine add %p across [%lane] warp_shuffle : f32
+      %m = arith.mulf %s, %inv_n : f32
+      tile.atomic add %m, %out[%a0] : memref<8xf32>
+    }
+
+and the kernel is marked `{tile.zero_init = [i]}`: the output starts at the combiner's identity
+(0 for add, -inf for max). Every element is still read once. An `add` may be scaled on its way
+to the store (`sum * c` with c the same in every block: a mean), since the scaling distributes
+over the partial sums; `max` and `min` store the combined value as it is. The partial sums are
+added in an unspecified order (rounding may differ from the one-block sum).
+
+S is chosen so that the blocks fill the GPU once (`sms` x `blocks-per-sm`), each keeping at
+least `min-trips` trips of its strided loop per thread.
+
+Declines (logged to `dpl.passes`) a tile that is not exactly one top-level strided reduce, its
+combine across the lanes and a store of the result (a norm, which reads its statistic again:
+split-row-stats makes those into pure reductions first); a combiner without an atomic (mul); an
+epilogue other than a store (scaled, for add); or a launch that already fills the GPU, or rows
+too short to split.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import affine, arith
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntAttr, IntegerAttr, ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+
+from dpl.dialects import loop, tile
+from dpl.dialects.loop import CombineKind
+from dpl.transforms.options import check_option
+from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
+from dpl.transforms.tile.matmul import kernel_name
+from dpl.transforms.tile.split_matmul_k import ZERO_INIT, zero_init_outs
+
+K = tile.AxisKind
+SPLIT_AXIS = "rs"
+
+
+def _epilogue(value: SSAValue, kind: CombineKind, t: tile.TileOp) -> loop.StoreOp | str:
+    """The store of the combined `value` (for add: possibly scaled by values that do not depend
+    on it), or why not."""
+    while True:
+        uses = list(value.uses)
+        if len(uses) != 1 or uses[0].operation.parent_op() is not t:
+            return "the combined value is not used exactly once, at the top of the tile"
+        user = uses[0].operation
+        if isinstance(user, loop.StoreOp) and user.value is value:
+            return user
+        if kind == CombineKind.ADD and isinstance(user, arith.MulfOp | arith.DivfOp) and (
+            isinstance(user, arith.MulfOp) or user.lhs is value
+        ):
+            value = user.result  # (sum of partials) * c = sum of (partial * c)
+            continue
+        return f"'{user.name}' of the combined value does not distribute over partial results"
+
+
+def _plan(blocks: int, trips: int, p: SplitReduce) -> int | str:
+    at_once = p.sms * p.blocks_per_sm
+    if blocks >= at_once:
+        return f"{blocks} blocks already fill the GPU ({at_once} at once)"
+    splits = min(-(-at_once // blocks), trips // p.min_trips)
+    if splits < 2:
+        return f"{trips} trips per thread are too few to split (min-trips = {p.min_trips})"
+    return splits
+
+
+def split_reduce(t: tile.TileOp, p: SplitReduce) -> tuple[bool, str]:
+    body = [o for o in t.body.block.ops if not isinstance(o, arith.ConstantOp | affine.ApplyOp)]
+    strided = [o for o in body if isinstance(o, tile.StridedForOp)]
+    if len(strided) != 1 or not strided[0].is_reduce or any(
+        isinstance(o, loop.ForOp | tile.StageOp) for o in body
+    ):
+        return False, "not one top-level strided reduce (a norm or a matmul)"
+    red = strided[0]
+    if len(red.res) != 1:
+        return False, "the reduce does not have exactly one result"
+    combines = [u.operation for u in red.res[0].uses]
+    if len(combines) != 1 or not isinstance(combines[0], tile.CombineOp):
+        return False, "the reduce's partial is not combined across the lanes"
+    combine = combines[0]
+    kind = combine.kind.data
+    if kind == CombineKind.MUL:
+        return False, "no atomic for mul"
+    store = _epilogue(combine.result, kind, t)
+    if isinstance(store, str):
+        return False, store
+    if any(isinstance(o, loop.StoreOp | tile.AtomicOp) and o is not store for o in t.walk()):
+        return False, "the tile writes more than the reduction's result"
+    blocks = t.count(K.BLOCK)
+    trips = -(-red.bound.data // red.step.data)
+    splits = _plan(blocks, trips, p)
+    if isinstance(splits, str):
+        return False, splits
+    kernel = t.parent_op()
+    assert isinstance(kernel, tile.KernelOp)
+    axes = [(splits, K.BLOCK, SPLIT_AXIS)] + [
+        (e, k, v.name_hint or f"a{i}") for i, (v, e, k) in enumerate(t.axes)
+    ]
+    new = rebuild_tile(t, axes, lambda b: (list(b.args[1:]), []))
+    rs = new.body.block.args[0]
+    step = red.step.data
+    start = affine.ApplyOp(
+        [rs, red.start], AffineMapAttr(AffineMap(2, 0, (AffineDimExpr(0) * step + AffineDimExpr(1),)))
+    )
+    start.result.name_hint = "start"
+    new.body.block.insert_op_before(start, red)
+    red.operands[0] = start.result
+    red.properties["step"] = IntAttr(step * splits)
+    atomic = tile.AtomicOp(kind, store.value, store.memref, list(store.indices), store.map.data)
+    atomic.attributes |= store.attributes
+    _replace(store, atomic)
+    outs = list(kernel.outs)
+    marked = sorted(set(zero_init_outs(kernel)) | {outs.index(atomic.memref)})
+    kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
+    return True, (
+        f"rows split over {splits} blocks (%{SPLIT_AXIS}; {blocks} -> {blocks * splits} blocks, "
+        f"{trips} -> {-(-trips // splits)} trips per thread), combined by atomic {kind.value}"
+    )
+
+
+def _replace(old: Operation, new: Operation) -> None:
+    block = old.parent_block()
+    assert block is not None
+    block.insert_op_before(new, old)
+    old.detach()
+    old.erase()
+
+
+@dataclass(frozen=True)
+class SplitReduce(ModulePass):
+    """Split few long rows of a reduction over more blocks that fold their partials atomically."""
+
+    name = "split-reduce"
+
+    sms: int = 132
+    """The GPU's multiprocessors (an H100 SXM has 132)."""
+    blocks_per_sm: int = 8
+    """Blocks of the reduction one multiprocessor runs at once (2048 threads / 256)."""
+    min_trips: int = 16
+    """The fewest trips of its strided loop each thread keeps."""
+
+    def __post_init__(self):
+        for option in ("sms", "blocks_per_sm", "min_trips"):
+            check_option(self, option, 1)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for t in tiles(op):
+            where = kernel_name(t)
+            done, what = split_reduce(t, self)
+            LOG.info("split-reduce: %s%s: %s", "" if done else "declined ", where, what)
