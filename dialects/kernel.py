@@ -81,7 +81,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     IsolatedFromAbove,
@@ -134,6 +134,80 @@ class Dim(StrEnum):
 @irdl_attr_definition
 class DimAttr(EnumAttribute[Dim], SpacedOpaqueSyntaxAttribute):
     name = "kernel.dim"
+
+
+#: The GPU targets dpl knows: arch -> (multiprocessors, shared memory bytes one block may use).
+#: sm_80: A100 (108 SMs, 163 KiB); sm_90: H100 SXM (132, 227 KiB); sm_120: RTX 5090 (170, 99 KiB).
+TARGETS: dict[str, tuple[int, int]] = {
+    "sm_80": (108, 163 * 1024),
+    "sm_90": (132, 227 * 1024),
+    "sm_120": (170, 99 * 1024),
+}
+TARGET_KEY = "kernel.target"
+"""The builtin.module attribute that holds the program's `#kernel.target`."""
+
+
+@irdl_attr_definition
+class TargetAttr(ParametrizedAttribute):
+    """`#kernel.target<sm_90, sms = 132, smem = 232448>`: the GPU a module is compiled for, as
+    the `kernel.target` attribute of its builtin.module (`set-target`, `--target`): the arch
+    (one of TARGETS), its multiprocessors and the shared memory bytes one block may use (at most
+    the arch's). Passes that depend on the hardware read it (`transforms/tile/target.py`)."""
+
+    name = "kernel.target"
+
+    arch: StringAttr
+    sms: IntAttr
+    smem: IntAttr
+
+    def __init__(self, arch: str, sms: int | None = None, smem: int | None = None):
+        default_sms, default_smem = TARGETS.get(arch, (1, 1))
+        super().__init__(
+            StringAttr(arch),
+            IntAttr(default_sms if sms is None else sms),
+            IntAttr(default_smem if smem is None else smem),
+        )
+
+    @property
+    def capability(self) -> int:
+        """The compute capability as an integer (sm_90 -> 90)."""
+        return int(self.arch.data.removeprefix("sm_"))
+
+    def verify(self) -> None:
+        arch, sms, smem = self.arch.data, self.sms.data, self.smem.data
+        if arch not in TARGETS:
+            raise VerifyException(
+                f"#kernel.target arch must be one of {', '.join(TARGETS)}, got '{arch}'"
+            )
+        if sms < 1:
+            raise VerifyException(f"#kernel.target sms must be at least 1, got {sms}")
+        if not 1 <= smem <= TARGETS[arch][1]:
+            raise VerifyException(
+                f"#kernel.target smem must be in [1, {TARGETS[arch][1]}] on {arch}, got {smem}"
+            )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            arch = parser.parse_identifier("a target arch such as sm_90")
+            values = []
+            for key in ("sms", "smem"):
+                parser.parse_punctuation(",")
+                parser.parse_keyword(key)
+                parser.parse_punctuation("=")
+                values.append(IntAttr(parser.parse_integer(allow_boolean=False)))
+        return [StringAttr(arch), *values]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.arch.data}, sms = {self.sms.data}, smem = {self.smem.data}>")
+
+
+def module_target(module: Operation) -> TargetAttr | None:
+    """The `#kernel.target` of builtin.module `module`, or None when it has none."""
+    attr = module.attributes.get(TARGET_KEY)
+    if attr is not None and not isinstance(attr, TargetAttr):
+        raise ValueError(f"the module's {TARGET_KEY} must be a #kernel.target<...>, got {attr}")
+    return attr
 
 
 def is_shared(memref_type: Attribute) -> bool:
@@ -342,10 +416,13 @@ class KernelFuncOp(IRDLOperation):
         # More than MAX_STATIC_SMEM of static buffers is legal IR (dynamic-smem moves them);
         # the CUDA printer refuses it, where the limit binds.
         static = self.static_smem_bytes()
-        if static + self.smem.data > MAX_SMEM:
+        parent = self.parent_op()
+        target = parent.attributes.get(TARGET_KEY) if parent is not None else None
+        limit = target.smem.data if isinstance(target, TargetAttr) else MAX_SMEM
+        if static + self.smem.data > limit:
             raise VerifyException(
                 f"{name} uses {static + self.smem.data} bytes of shared memory, more than the "
-                f"target's {MAX_SMEM} per block"
+                f"target's {limit} per block"
             )
         if self.index_bitwidth not in INDEX_BITS:
             raise VerifyException(f"{name} index_bits must be 32 or 64, got {self.index_bitwidth}")
@@ -1748,5 +1825,5 @@ Kernel = Dialect(
         ExtractOp,
         PackOp,
     ],
-    [SharedMemorySpaceAttr, DimAttr],
+    [SharedMemorySpaceAttr, DimAttr, TargetAttr],
 )

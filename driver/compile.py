@@ -35,7 +35,7 @@ from dpl.transforms.kernel.fuse_launches import FUSED_ATTR
 from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.transforms.loop.split_nests import split_kernel
 from dpl.dialects import mma
-from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline
+from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline, with_target
 
 #: Float ops that count as one flop each (the CUDA they print is one instruction or close).
 _FLOP_DIALECTS = ("arith.", "math.")
@@ -155,9 +155,11 @@ def lower(
     verbose: bool = False,
     precision: str | None = None,
     progress: Progress | None = None,
+    target: str | None = None,
 ) -> tuple[ModuleOp, dict[str, int]]:
     """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level; matmuls
-    in `precision`: ieee, 3xtf32 or tf32, default 3xtf32 where the target has tensor cores);
+    in `precision`: ieee, 3xtf32 or tf32, default 3xtf32 where the target has tensor cores) for
+    GPU `target` (sm_80, sm_90, sm_120: the module's #kernel.target; default the passes', sm_90);
     returns the module and each kernel's flops counted at loop level. A repeated block of ops
     (decoder layers) is lowered once (`driver.blocks`)."""
     if pipeline is not None and precision is not None:
@@ -165,16 +167,17 @@ def lower(
     progress = progress or quiet()
     with progress.stage("passes"):
         return lower_by_blocks(
-            prog.module, lambda piece: lower_whole(piece, pipeline, verbose, precision), progress.step
+            prog.module, lambda piece: lower_whole(piece, pipeline, verbose, precision, target), progress.step
         )
 
 
 def lower_whole(
-    module: ModuleOp, pipeline: str | None = None, verbose: bool = False, precision: str | None = None
+    module: ModuleOp, pipeline: str | None = None, verbose: bool = False, precision: str | None = None,
+    target: str | None = None,
 ) -> tuple[ModuleOp, dict[str, int]]:
     """`lower` of a torch-level module as one piece."""
     module = module.clone()
-    run_pipeline(module, IR_PIPELINES["loop"], verbose)
+    run_pipeline(module, with_target(IR_PIPELINES["loop"], target), verbose)
     loop_module = module.clone()
     rest = pipeline if pipeline is not None else kernel_schedule(precision)
     run_pipeline(module, rest, verbose)
@@ -208,21 +211,22 @@ def _split_as_scheduled(module: ModuleOp, names: set[str]) -> ModuleOp:
 
 
 def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
-            precision: str | None = None) -> Compiled:  # fmt: skip
+            precision: str | None = None, target: str | None = None) -> Compiled:  # fmt: skip
     """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it.
 
     `precision` for matmuls: `3xtf32` (tensor cores with the 3xTF32 split: fp32-level accuracy;
     the default where the target has tensor cores), `tf32` (one TF32 pass: faster, about 1e-3
-    relative error, opt-in) or `ieee` (SIMT fp32)."""
+    relative error, opt-in) or `ieee` (SIMT fp32). `target`: the GPU (sm_80, sm_90, sm_120;
+    default sm_90)."""
     module = fn if isinstance(fn, torch.nn.Module) else _Lambda(fn)
     cpu = [x.detach().cpu() for x in example_inputs]
-    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose, precision)
+    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose, precision, target)
 
 
 def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False,
-                    precision: str | None = None) -> Compiled:  # fmt: skip
+                    precision: str | None = None, target: str | None = None) -> Compiled:  # fmt: skip
     """Compile an already captured `dpl.frontend` Program (e.g. from `capture_expression`)."""
-    kmodule, flops = lower(prog, pipeline, verbose, precision)
+    kmodule, flops = lower(prog, pipeline, verbose, precision, target=target)
     return Compiled(prog, kmodule, flops)
 
 

@@ -163,6 +163,7 @@ def compile_causal_lm(
     verbose: bool = False,
     progress: Progress | None = None,
     precision: str | None = None,
+    target: str | None = None,
 ) -> CausalLMProgram:
     """Capture the causal LM of `config` for input_ids [1, seq] on the meta device and lower it
     to kernel IR (no GPU, no weights needed)."""
@@ -172,7 +173,7 @@ def compile_causal_lm(
         # input_ids on the meta device too: FakeTensor propagation (torch 2.11) refuses an embedding
         # of meta weights by CPU indices
         prog = capture_quickly(skeleton, torch.zeros(1, seq, dtype=torch.int64, device="meta"))
-    module, flops = lower(prog, pipeline, verbose, precision, progress)
+    module, flops = lower(prog, pipeline, verbose, precision, progress, target)
     times = {k: v for k, v in progress.times.items() if k in ("capture", "passes")}
     return CausalLMProgram(prog, module, flops, config, times)
 
@@ -229,6 +230,7 @@ def check_causal_lm(
     progress: Progress | None = None,
     device: str = "cuda",
     precision: str | None = None,
+    target: str | None = None,
 ) -> ModelCheck:
     """Compile the causal LM of `config` for `seq` tokens, load it, bind `weights` (a
     checkpoint, a dict such as an earlier check's `weights`, or random ones), run it on random
@@ -236,7 +238,8 @@ def check_causal_lm(
     time on the device). The weights live on the device once: the program and HF's model share
     them."""
     progress = progress or quiet()
-    program = compile_causal_lm(config, seq, pipeline, progress=progress, precision=precision).load(progress)
+    program = compile_causal_lm(config, seq, pipeline, progress=progress, precision=precision,
+                                target=target).load(progress)  # fmt: skip
     with progress.stage("weights"):
         if weights is None:
             weights = hf.random_weights(hf.causal_lm(config, "meta"), seed, device)
@@ -254,7 +257,7 @@ def check_causal_lm(
 
 
 def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
-            precision: str | None = None) -> Compiled:  # fmt: skip
+            precision: str | None = None, target: str | None = None) -> Compiled:  # fmt: skip
     """`dpl.compile`: a HF causal LM (`fn(input_ids) -> logits`) is compiled from its config and
     bound to its weights; anything else is captured and compiled as is."""
     if hf.is_causal_lm(fn):
@@ -263,8 +266,9 @@ def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None,
         config = copy.deepcopy(fn.config)
         config._attn_implementation = "sdpa"
         program = compile_causal_lm(
-            config, int(example_inputs[0].shape[-1]), pipeline, verbose, precision=precision
+            config, int(example_inputs[0].shape[-1]), pipeline, verbose, precision=precision, target=target
         )
         program.pending = fn  # bound to the GPU at the first call
         return program
-    return compile_mod.compile(fn, *example_inputs, pipeline=pipeline, verbose=verbose, precision=precision)
+    return compile_mod.compile(fn, *example_inputs, pipeline=pipeline, verbose=verbose, precision=precision,
+                               target=target)  # fmt: skip

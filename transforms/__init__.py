@@ -40,6 +40,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.kernel.lower_combines",
     "dpl.transforms.kernel.lower_axes",
     "dpl.transforms.kernel.dynamic_smem",
+    "dpl.transforms.tile.set_target",
     "dpl.transforms.tile.tileify",
     "dpl.transforms.tile.blockify_launch",
     "dpl.transforms.tile.cooperative_reduce",

@@ -57,6 +57,14 @@ def with_precision(spec: str, precision: str | None) -> str:
     return re.sub(r"\bschedule\b(?!\{)", f"schedule{{precision={precision}}}", spec)
 
 
+def with_target(spec: str, arch: str | None) -> str:
+    """`spec` after `set-target{arch=ARCH}` (what `--target ARCH` means; unchanged when None)."""
+    if arch is None:
+        return spec
+    spec = normalize_pipeline(spec)
+    return f"set-target{{arch={arch}}}" + (f",{spec}" if spec else "")
+
+
 def run_pipeline(module: ModuleOp, spec: str, verbose: bool = False) -> None:
     """Run pipeline `spec` over `module`, verifying after each pass; an unknown pass is a
     ValueError naming it."""

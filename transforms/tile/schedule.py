@@ -35,7 +35,7 @@ pipeline strings (`PIPELINES`), so any of them can be run by hand with `dpl-opt 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -51,7 +51,7 @@ from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.schedule_mma import check_precision, mma_spec
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
-from dpl.transforms.tile.target import parse_target
+from dpl.transforms.tile.target import DEFAULT_ARCH, parse_target, target_arch, target_sms
 
 ROW = "tileify,blockify-launch,cooperative-reduce,stage-inputs,mark-unroll"
 
@@ -189,22 +189,26 @@ class Schedule(ModulePass):
 
     name = "schedule"
 
-    target: str = "sm_90"
-    sms: int = 132
-    """The GPU's multiprocessors, for the matmul launch model (an H100 SXM has 132)."""
+    target: str | None = None
+    """The arch (default: the module's #kernel.target's; transforms/tile/target.py)."""
+    sms: int | None = None
+    """The GPU's multiprocessors, for the matmul launch model (default: the target's)."""
     precision: str = "auto"
     """Matmuls: ieee (SIMT fp32), 3xtf32 or tf32 (tensor cores); auto: 3xtf32 where the target
     has tensor cores, else ieee."""
 
     def __post_init__(self):
-        parse_target(self.target)  # a malformed target is a one-line error before any work
+        if self.target is not None:
+            parse_target(self.target)  # a malformed target is a one-line error before any work
         check_option(self, "sms", 1)
         try:
-            check_precision(self.precision, self.target)
+            check_precision(self.precision, self.target or DEFAULT_ARCH)
         except ValueError as e:
             raise ValueError(f"schedule: {e}") from None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.target is None or self.sms is None:  # the module's target fills what is not given
+            return replace(self, target=target_arch(self.target, op), sms=target_sms(self.sms, op)).apply(ctx, op)
         for kernel in [k for k in op.walk() if isinstance(k, loop.KernelOp)]:
             cls = classify(kernel)
             if cls == "matmul":

@@ -4,7 +4,7 @@
 tile, or says why not (the SIMT path then takes it; `dpl compile -v` logs the reason):
 
 - precision `ieee`: never (SIMT fp32 FMA);
-- the target: sm_90 gets wgmma tiles (sm_90a code), sm_80..sm_89 mma.sync tiles (warps of
+- the target: sm_90 gets wgmma tiles (sm_90a code), sm_80..sm_89 and sm_120 mma.sync tiles (warps of
   64 x 32, operands split in registers); older targets have no tensor cores for fp32;
 - the shape: f32, M and N on one axis each with M a multiple of 64 and N of 32, K a multiple of
   32, and M, N >= 64, K >= 128 (tiny or ragged contractions stay SIMT, where nothing is wasted);
@@ -121,7 +121,7 @@ def mma_spec(ctx: Context, kernel, precision: str, target: str, sms: int, scratc
     cc = parse_target(target)
     if cc < TENSOR_CORES:
         return f"target {target} has no tensor cores for fp32"
-    layout = "wgmma" if cc >= WGMMA_TARGET else "mma_sync"
+    layout = "wgmma" if cc == WGMMA_TARGET else "mma_sync"  # wgmma is sm_90a's alone (not sm_120)
     block, _ = scratch(ctx, kernel, "tileify,chunk-matmul-k{k-tile=32}")
     tiles = [op for op in block.walk() if op.name == "tile.tile"]
     if len(tiles) != 1:
