@@ -27,6 +27,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.hoist_invariants",
     "dpl.transforms.loop.dedup_loads",
     "dpl.transforms.loop.drop_dead_buffers",
+    "dpl.transforms.loop.count_cost",
     "dpl.transforms.loop.split_nests",
     "dpl.transforms.loop.split_epilogue",
     "dpl.transforms.kernel.materialize",

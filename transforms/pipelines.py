@@ -1,8 +1,8 @@
 """The named pass pipelines and the one way to run a pipeline string over a module.
 
 `IR_PIPELINES[level]` is the pipeline that takes torch IR to `level` (what `dpl compile --ir`
-prints); `kernel_schedule()` is the part after loop IR (what `dpl.compile` runs after counting
-flops). Each is a plain pipeline string, so it can be run by hand with `dpl-opt --pass-pipeline`.
+prints); `kernel_schedule()` is the part after loop IR (whose last pass, count-cost, records each
+kernel's flops and bytes). Each is a plain pipeline string, so it can be run by hand with `dpl-opt --pass-pipeline`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from dpl.transforms import all_passes
 IR_PIPELINES: dict[str, str] = {
     "torch": "",
     "tensor": "decompose-torch,fold-index-maps",
-    "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops",
-    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,split-nests,schedule",
+    "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,count-cost",
+    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,count-cost,split-nests,schedule",
 }
 IR_PIPELINES["kernel"] = (
     IR_PIPELINES["tile"]
