@@ -25,6 +25,8 @@ import time
 
 import torch
 
+from dpl.frontend.check import rel_err
+
 SQUARES = [(n, n, n) for n in (1024, 2048, 3072, 4096, 6144, 8192)]
 LAYERS = {
     "tinyllama": {"q/o": (2048, 2048), "k/v": (256, 2048), "gate/up": (5632, 2048), "down": (2048, 5632)},
@@ -53,10 +55,6 @@ def parse_shapes(text: str) -> list[tuple[int, int, int, str]]:
             m, n, k = (int(x) for x in part.lower().split("x"))
             shapes.append((m, n, k, part))
     return shapes
-
-
-def rel_err(out: torch.Tensor, ref: torch.Tensor) -> float:
-    return float((out.double() - ref).norm() / ref.norm())
 
 
 def sweep_shape(m: int, n: int, k: int, label: str, precisions: list[str]) -> list[dict]:

@@ -33,6 +33,8 @@ register arrays. Every access names one of these.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from enum import auto
 
@@ -95,6 +97,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from dpl.dialects.loop import CombineKind, CombineKindAttr, parse_combines, print_combines
+from dpl.dialects.types import element_bytes, memref_bytes
 
 # The launch limits of the target (CUDA compute capability 9.0, the H100; every other current
 # GPU allows the same or, for shared memory, less, which the runtime meets when it loads a kernel).
@@ -284,14 +287,6 @@ def _print_access(printer: Printer, memref: SSAValue, amap: AffineMap, indices) 
     _print_affine_map_of_ssa_ids(printer, amap, indices)
 
 
-def _element_bytes(t: Attribute) -> int:
-    if isinstance(t, IntegerType):
-        return max(1, t.width.data // 8)
-    if isinstance(t, IndexType):
-        return 8
-    return getattr(t, "bitwidth", 32) // 8
-
-
 def _verify_mbarrier(op: Operation, memref: SSAValue) -> None:
     t = memref.type
     if not (is_shared(t) and isinstance(t, MemRefType) and t.element_type == IntegerType(64)):
@@ -364,10 +359,7 @@ class KernelFuncOp(IRDLOperation):
 
     @property
     def num_threads(self) -> int:
-        n = 1
-        for b in self.block_extents:
-            n *= b
-        return n
+        return math.prod(self.block_extents)
 
     def static_smem_bytes(self) -> int:
         """Bytes of the kernel's statically sized shared buffers (dynamic ones excluded)."""
@@ -851,10 +843,7 @@ class SmemOp(IRDLOperation):
     def size_bytes(self) -> int:
         t = self.result.type
         assert isinstance(t, MemRefType)
-        n = 1
-        for d in t.get_shape():
-            n *= d
-        return n * _element_bytes(t.element_type)
+        return memref_bytes(t)
 
     def verify_(self) -> None:
         func = _require_in_func(self)
@@ -1159,7 +1148,7 @@ class CpAsyncOp(IRDLOperation):
             raise VerifyException(
                 "'kernel.cp_async' source and destination element types differ"
             )
-        if self.bytes.data % _element_bytes(dst_t.element_type):
+        if self.bytes.data % element_bytes(dst_t.element_type):
             raise VerifyException(
                 "'kernel.cp_async' byte count must be a multiple of the element size"
             )

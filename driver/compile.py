@@ -28,7 +28,7 @@ from dpl.driver.blocks import lower_by_blocks
 from dpl.driver.host import HostProgram, nbytes
 from dpl.driver.progress import Progress, quiet
 from dpl.frontend import capture
-from dpl.frontend.check import fresh_inputs
+from dpl.frontend.check import fresh_inputs, rel_err
 from dpl.transforms.kernel.fuse_launches import FUSED_ATTR
 from dpl.transforms.loop.count_cost import cost
 from dpl.dialects import mma
@@ -215,7 +215,7 @@ def reference64(prog, inputs):
 class Parity:
     """How close outputs are to a float64 reference, by the norm ratio and per element.
 
-    `rel_err`: ‖out − ref‖₂ / ‖ref‖₂ of the worst output. `elem_err`: the largest
+    `rel_err`: ‖out − ref‖₂ / ‖ref‖₂ of the worst output (`frontend.check.rel_err`). `elem_err`: the largest
     |out − ref| / (atol + rtol·|ref|) over all elements, rtol = `tol` (DESIGN.md's class bar:
     1e-5 elementwise and reductions, 1e-4 matmul/attention) and atol = tol × the output's RMS, so
     an element passes at <= 1 (a NaN where the reference has a number is inf); `bad` counts the
@@ -271,8 +271,7 @@ def compare(outs, refs, tol: float) -> Parity:
         if tuple(o.shape) != tuple(r.shape):
             raise ValueError(f"dpl output shape {list(o.shape)} differs from PyTorch's {list(r.shape)}")
         o64, r64 = o.detach().double(), r.detach().double().to(o.device)
-        err = float((o64 - r64).norm() / (r64.norm() or 1.0))
-        rel = max(rel, err if math.isfinite(err) else math.inf)  # NaN: an unwritten element
+        rel = max(rel, rel_err(o64, r64))  # a NaN or inf the reference lacks: inf
         e, n, at = elementwise_error(o64, r64, tol, tol * rms(r64))
         bad += n
         if e > elem:

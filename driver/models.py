@@ -37,6 +37,7 @@ from dpl.driver import compile as compile_mod
 from dpl.driver.compile import Compiled, lower
 from dpl.driver.progress import Progress, quiet
 from dpl.frontend import capture, hf
+from dpl.frontend.check import rel_err
 from dpl.frontend.checkpoint import Checkpoint
 
 Weights = Checkpoint | nn.Module | Mapping[str, torch.Tensor]
@@ -202,9 +203,8 @@ def parity(logits: torch.Tensor, reference: torch.Tensor) -> tuple[float, int, i
     out, ref = logits.detach().double(), reference.detach().double().to(logits.device)
     if out.shape != ref.shape:
         raise ValueError(f"dpl logits shape {list(out.shape)} differ from the reference's {list(ref.shape)}")
-    err = float((out - ref).norm() / (ref.norm() or 1.0))
     agree = int((out.argmax(-1) == ref.argmax(-1)).sum())
-    return (err if math.isfinite(err) else math.inf), agree, int(math.prod(out.shape[:-1]))
+    return rel_err(out, ref), agree, int(math.prod(out.shape[:-1]))
 
 
 @dataclass

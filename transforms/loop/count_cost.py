@@ -23,7 +23,6 @@ of the levels below (`tile.kernel`, `kernel.func`), whose loops no longer show t
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,6 +32,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop
+from dpl.dialects.types import memref_bytes
 
 FLOPS = "kernel.flops"
 BYTES = "kernel.bytes"
@@ -68,7 +68,7 @@ def buffer_bytes(buffers: Sequence[SSAValue]) -> int:
     for v in dict.fromkeys(buffers):
         t = v.type
         if isinstance(t, MemRefType) and t.has_static_shape():
-            total += math.prod(t.get_shape()) * -(-t.element_type.bitwidth // 8)
+            total += memref_bytes(t)
     return total
 
 
