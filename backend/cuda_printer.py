@@ -883,10 +883,7 @@ def _predicate_name(op: Operation, names: Sequence[str]) -> str:
 
 
 def _num_elements(t: MemRefType) -> int:
-    n = 1
-    for d in t.get_shape():
-        n *= d
-    return n
+    return math.prod(t.get_shape())
 
 
 # ---------------------------------------------------------------------------------------------

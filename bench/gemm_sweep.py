@@ -34,6 +34,8 @@ from pathlib import Path
 
 import torch
 
+from dpl.frontend.check import rel_err
+
 ROOT = Path(__file__).resolve().parent.parent
 LINEARS = [(m, 3584, 3584, f"linear M={m}") for m in (128, 512, 2048)]
 ODD = [
@@ -58,10 +60,6 @@ def parse_shapes(text: str) -> list[tuple[int, int, int, str]]:
             m, n, k = (int(x) for x in part.lower().split("x"))
             shapes.append((m, n, k, part))
     return shapes
-
-
-def rel_err(out: torch.Tensor, ref: torch.Tensor) -> float:
-    return float((out.double() - ref).norm() / ref.norm())
 
 
 def ok(row: dict) -> bool:

@@ -47,6 +47,7 @@ from typing import Any
 import torch
 
 from dpl.backend.cache import write_atomic
+from dpl.frontend.check import rel_err
 
 #: The comparison variants besides dpl, in table order ("dpl-backend": the same program through
 #: torch.compile(backend="dpl"), to compare with dpl's own launch of it).
@@ -85,18 +86,6 @@ def param_bytes(fn: Any) -> int:
     for t in list(fn.parameters()) + list(fn.buffers()):
         seen[t.data_ptr()] = t.numel() * t.element_size()
     return sum(seen.values())
-
-
-def rel_err(out: Any, ref: Any) -> float:
-    """‖out − ref‖₂ / ‖ref‖₂ in float64 over all output tensors (inf on a shape mismatch)."""
-    outs, refs = _tensors(out), _tensors(ref)
-    if len(outs) != len(refs) or any(o.shape != r.shape for o, r in zip(outs, refs)):
-        return math.inf
-    num = sum(float((o.double() - r.double()).pow(2).sum()) for o, r in zip(outs, refs))
-    den = sum(float(r.double().pow(2).sum()) for r in refs)
-    if math.isnan(num):
-        return math.nan
-    return math.sqrt(num) / math.sqrt(den) if den > 0 else math.sqrt(num)
 
 
 def geomean(values: Iterable[float | None]) -> float | None:
@@ -524,7 +513,7 @@ def benchmark(
 
         def check_output(entry: dict[str, Any], out: Any) -> None:
             if ref64 is None:
-                entry["rel_err"] = rel_err(out, ref)
+                entry["rel_err"] = rel_err(_tensors(out), _tensors(ref))
                 return
             try:
                 p = compare(_tensors(out), _tensors(ref64), res["tol"])

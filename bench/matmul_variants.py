@@ -16,7 +16,8 @@ from contextlib import contextmanager
 import torch
 
 from dpl.driver import host
-from dpl.bench.harness import gpu_time, rel_err
+from dpl.bench.harness import gpu_time
+from dpl.frontend.check import rel_err
 from dpl.driver.compile import compile as dpl_compile
 
 BASE = (

@@ -659,10 +659,6 @@ def _inputs(m: int, n: int, k: int):
     return a, b, ref
 
 
-def _rel_err(out, ref) -> float:
-    return float((out.double() - ref).norm() / ref.norm())
-
-
 def _diagnose(out, ref) -> str:
     """Where a wrong result is wrong: the first mismatches and their rows/columns modulo 64/8."""
     import torch
@@ -686,6 +682,8 @@ def run_variant(v: Variant, shapes, emit) -> None:
     """Check and time one variant on every shape; emit(dict) per row."""
     import torch
 
+    from dpl.frontend.check import rel_err
+
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     try:
         kernel = _load([v])[v.name]
@@ -705,7 +703,7 @@ def run_variant(v: Variant, shapes, emit) -> None:
             c.fill_(float("nan"))
             _launch(kernel, v, a, b, c, splits)
             torch.cuda.synchronize()
-            err = _rel_err(c, ref)
+            err = rel_err(c, ref)
             row["err"] = err
             if not err < 1e-2:
                 row["diagnosis"] = _diagnose(c, ref)
@@ -721,6 +719,8 @@ def run_variant(v: Variant, shapes, emit) -> None:
 def run_cublas(shapes, emit) -> None:
     import torch
 
+    from dpl.frontend.check import rel_err
+
     for m, n, k in shapes:
         a, b, ref = _inputs(m, n, k)
         for name, tf32 in (("cublas_fp32", False), ("cublas_tf32", True)):
@@ -728,7 +728,7 @@ def run_cublas(shapes, emit) -> None:
             out = a @ b.T
             torch.cuda.synchronize()
             row = {"variant": name, "precision": "tf32" if tf32 else "ieee", "shape": [m, n, k], "splits": 1,
-                   "err": _rel_err(out, ref)}
+                   "err": rel_err(out, ref)}
             if m * n * k > 128 * 256 * 64:
                 ms = time_call(lambda: torch.matmul(a, b.T, out=out))
                 row["ms"] = ms

@@ -33,6 +33,8 @@ register arrays. Every access names one of these.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from enum import auto
 
@@ -81,7 +83,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
     IsolatedFromAbove,
@@ -95,6 +97,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from dpl.dialects.loop import CombineKind, CombineKindAttr, parse_combines, print_combines
+from dpl.dialects.types import element_bytes, memref_bytes
 
 # The launch limits of the target (CUDA compute capability 9.0, the H100; every other current
 # GPU allows the same or, for shared memory, less, which the runtime meets when it loads a kernel).
@@ -134,6 +137,80 @@ class Dim(StrEnum):
 @irdl_attr_definition
 class DimAttr(EnumAttribute[Dim], SpacedOpaqueSyntaxAttribute):
     name = "kernel.dim"
+
+
+#: The GPU targets dpl knows: arch -> (multiprocessors, shared memory bytes one block may use).
+#: sm_80: A100 (108 SMs, 163 KiB); sm_90: H100 SXM (132, 227 KiB); sm_120: RTX 5090 (170, 99 KiB).
+TARGETS: dict[str, tuple[int, int]] = {
+    "sm_80": (108, 163 * 1024),
+    "sm_90": (132, 227 * 1024),
+    "sm_120": (170, 99 * 1024),
+}
+TARGET_KEY = "kernel.target"
+"""The builtin.module attribute that holds the program's `#kernel.target`."""
+
+
+@irdl_attr_definition
+class TargetAttr(ParametrizedAttribute):
+    """`#kernel.target<sm_90, sms = 132, smem = 232448>`: the GPU a module is compiled for, as
+    the `kernel.target` attribute of its builtin.module (`set-target`, `--target`): the arch
+    (one of TARGETS), its multiprocessors and the shared memory bytes one block may use (at most
+    the arch's). Passes that depend on the hardware read it (`transforms/tile/target.py`)."""
+
+    name = "kernel.target"
+
+    arch: StringAttr
+    sms: IntAttr
+    smem: IntAttr
+
+    def __init__(self, arch: str, sms: int | None = None, smem: int | None = None):
+        default_sms, default_smem = TARGETS.get(arch, (1, 1))
+        super().__init__(
+            StringAttr(arch),
+            IntAttr(default_sms if sms is None else sms),
+            IntAttr(default_smem if smem is None else smem),
+        )
+
+    @property
+    def capability(self) -> int:
+        """The compute capability as an integer (sm_90 -> 90)."""
+        return int(self.arch.data.removeprefix("sm_"))
+
+    def verify(self) -> None:
+        arch, sms, smem = self.arch.data, self.sms.data, self.smem.data
+        if arch not in TARGETS:
+            raise VerifyException(
+                f"#kernel.target arch must be one of {', '.join(TARGETS)}, got '{arch}'"
+            )
+        if sms < 1:
+            raise VerifyException(f"#kernel.target sms must be at least 1, got {sms}")
+        if not 1 <= smem <= TARGETS[arch][1]:
+            raise VerifyException(
+                f"#kernel.target smem must be in [1, {TARGETS[arch][1]}] on {arch}, got {smem}"
+            )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            arch = parser.parse_identifier("a target arch such as sm_90")
+            values = []
+            for key in ("sms", "smem"):
+                parser.parse_punctuation(",")
+                parser.parse_keyword(key)
+                parser.parse_punctuation("=")
+                values.append(IntAttr(parser.parse_integer(allow_boolean=False)))
+        return [StringAttr(arch), *values]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.arch.data}, sms = {self.sms.data}, smem = {self.smem.data}>")
+
+
+def module_target(module: Operation) -> TargetAttr | None:
+    """The `#kernel.target` of builtin.module `module`, or None when it has none."""
+    attr = module.attributes.get(TARGET_KEY)
+    if attr is not None and not isinstance(attr, TargetAttr):
+        raise ValueError(f"the module's {TARGET_KEY} must be a #kernel.target<...>, got {attr}")
+    return attr
 
 
 def is_shared(memref_type: Attribute) -> bool:
@@ -210,14 +287,6 @@ def _print_access(printer: Printer, memref: SSAValue, amap: AffineMap, indices) 
     _print_affine_map_of_ssa_ids(printer, amap, indices)
 
 
-def _element_bytes(t: Attribute) -> int:
-    if isinstance(t, IntegerType):
-        return max(1, t.width.data // 8)
-    if isinstance(t, IndexType):
-        return 8
-    return getattr(t, "bitwidth", 32) // 8
-
-
 def _verify_mbarrier(op: Operation, memref: SSAValue) -> None:
     t = memref.type
     if not (is_shared(t) and isinstance(t, MemRefType) and t.element_type == IntegerType(64)):
@@ -290,10 +359,7 @@ class KernelFuncOp(IRDLOperation):
 
     @property
     def num_threads(self) -> int:
-        n = 1
-        for b in self.block_extents:
-            n *= b
-        return n
+        return math.prod(self.block_extents)
 
     def static_smem_bytes(self) -> int:
         """Bytes of the kernel's statically sized shared buffers (dynamic ones excluded)."""
@@ -342,10 +408,13 @@ class KernelFuncOp(IRDLOperation):
         # More than MAX_STATIC_SMEM of static buffers is legal IR (dynamic-smem moves them);
         # the CUDA printer refuses it, where the limit binds.
         static = self.static_smem_bytes()
-        if static + self.smem.data > MAX_SMEM:
+        parent = self.parent_op()
+        target = parent.attributes.get(TARGET_KEY) if parent is not None else None
+        limit = target.smem.data if isinstance(target, TargetAttr) else MAX_SMEM
+        if static + self.smem.data > limit:
             raise VerifyException(
                 f"{name} uses {static + self.smem.data} bytes of shared memory, more than the "
-                f"target's {MAX_SMEM} per block"
+                f"target's {limit} per block"
             )
         if self.index_bitwidth not in INDEX_BITS:
             raise VerifyException(f"{name} index_bits must be 32 or 64, got {self.index_bitwidth}")
@@ -774,10 +843,7 @@ class SmemOp(IRDLOperation):
     def size_bytes(self) -> int:
         t = self.result.type
         assert isinstance(t, MemRefType)
-        n = 1
-        for d in t.get_shape():
-            n *= d
-        return n * _element_bytes(t.element_type)
+        return memref_bytes(t)
 
     def verify_(self) -> None:
         func = _require_in_func(self)
@@ -1082,7 +1148,7 @@ class CpAsyncOp(IRDLOperation):
             raise VerifyException(
                 "'kernel.cp_async' source and destination element types differ"
             )
-        if self.bytes.data % _element_bytes(dst_t.element_type):
+        if self.bytes.data % element_bytes(dst_t.element_type):
             raise VerifyException(
                 "'kernel.cp_async' byte count must be a multiple of the element size"
             )
@@ -1748,5 +1814,5 @@ Kernel = Dialect(
         ExtractOp,
         PackOp,
     ],
-    [SharedMemorySpaceAttr, DimAttr],
+    [SharedMemorySpaceAttr, DimAttr, TargetAttr],
 )

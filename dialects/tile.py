@@ -41,6 +41,8 @@ do not depend on a cell axis are the same for every cell and are emitted once. `
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from enum import auto
 
@@ -433,10 +435,7 @@ class TileOp(IRDLOperation):
         return [(v, e) for v, e, k in self.axes if k == kind]
 
     def count(self, kind: AxisKind) -> int:
-        n = 1
-        for _, e in self.axes_of_kind(kind):
-            n *= e
-        return n
+        return math.prod(e for _, e in self.axes_of_kind(kind))
 
     def verify_(self) -> None:
         if len(self.extents) != len(self.kinds):

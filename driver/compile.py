@@ -6,8 +6,8 @@
     c.kernels()                        # name, grid, block, bytes, flops per kernel
     c.kernel_launchers(x.cuda())       # [(name, launch one kernel)] for per-kernel timing
 
-The program is captured in fp32 (`dpl.frontend.capture`), lowered to loop IR (where each kernel's
-flops are counted), then through the tile schedule and `materialize` to kernel IR, printed as
+The program is captured in fp32 (`dpl.frontend.capture`), lowered to loop IR (where count-cost
+records each kernel's flops and bytes in the IR), then through the tile schedule and `materialize` to kernel IR, printed as
 CUDA and run by `backend.host.HostProgram` (NVRTC, one launch per kernel, planned buffers).
 Compiling needs no GPU; calling does.
 """
@@ -22,25 +22,18 @@ from typing import Any
 import torch
 from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Operation
-from xdsl.rewriter import Rewriter
 
 from dpl.dialects import kernel as K
-from dpl.dialects import loop
 from dpl.driver.blocks import lower_by_blocks
 from dpl.driver.host import HostProgram, nbytes
 from dpl.driver.progress import Progress, quiet
 from dpl.frontend import capture
-from dpl.frontend.check import fresh_inputs
+from dpl.frontend.check import fresh_inputs, rel_err
 from dpl.transforms.kernel.fuse_launches import FUSED_ATTR
-from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.driver.tuned import Tuning, run_tuned
-from dpl.transforms.loop.split_nests import split_kernel
+from dpl.transforms.loop.count_cost import cost
 from dpl.dialects import mma
-from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline
-
-#: Float ops that count as one flop each (the CUDA they print is one instruction or close).
-_FLOP_DIALECTS = ("arith.", "math.")
-
+from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline, with_target
 
 @dataclass
 class KernelInfo:
@@ -51,33 +44,14 @@ class KernelInfo:
     flops: int  # float operations of its loop nest
 
 
-def loop_flops(module: ModuleOp) -> dict[str, int]:
-    """Float ops per `loop.kernel`: each float arith/math op (and each accumulated operand)
-    counts once per iteration of the loops around it."""
-    counts: dict[str, int] = {}
-
-    def walk(block, trips: int) -> int:
-        n = 0
-        for op in block.ops:
-            if isinstance(op, loop.ForOp):
-                n += walk(op.body.block, trips * op.extent.data)
-            elif isinstance(op, loop.AccumulateOp):
-                n += trips * len(op.operands)
-            elif op.name.startswith(_FLOP_DIALECTS) and _is_float(op):
-                n += trips
-            for region in op.regions if not isinstance(op, loop.ForOp) else ():
-                for b in region.blocks:
-                    n += walk(b, trips)
-        return n
-
-    for op in module.walk():
-        if isinstance(op, loop.KernelOp):
-            counts[op.sym_name.data] = walk(op.body.block, 1)
-    return counts
-
-
-def _is_float(op: Operation) -> bool:
-    return any(str(r.type) in ("f32", "f64", "f16", "bf16") for r in op.results)
+def kernel_costs(module: ModuleOp) -> dict[str, tuple[int, int]]:
+    """(flops, bytes) of each kernel.func, as count-cost recorded them on its loop kernel (split
+    passes divided them, fuse-launches summed them); kernels without a count are left out."""
+    costs = {}
+    for f in module.walk():
+        if isinstance(f, K.KernelFuncOp) and (c := cost(f)) is not None:
+            costs[f.sym_name.data] = c
+    return costs
 
 
 def module_precision(module: ModuleOp) -> str:
@@ -106,6 +80,7 @@ class Compiled:
         self.host = HostProgram(module)
         self.cuda = self.host.source
         self._flops = flops
+        self._bytes = {name: nbytes for name, (_, nbytes) in kernel_costs(module).items()}
         self._single = len(self.host.results) == 1
         self._params = list(prog.args[prog.num_inputs :])
         self._params_cuda: list[torch.Tensor] | None = None
@@ -133,8 +108,10 @@ class Compiled:
         infos = []
         for launch in self.host.launches:
             k = launch.kernel
-            types = [self.host.types[b] for b in set(launch.buffers)]
-            traffic = sum(nbytes(t) for t in types if isinstance(t, MemRefType))
+            traffic = self._bytes.get(k.name)
+            if traffic is None:  # a kernel nothing counted (a pipeline without count-cost)
+                types = [self.host.types[b] for b in set(launch.buffers)]
+                traffic = sum(nbytes(t) for t in types if isinstance(t, MemRefType))
             infos.append(KernelInfo(k.name, k.grid, k.block, traffic, self._flops.get(k.name, 0)))
         return infos
 
@@ -157,36 +134,36 @@ def lower(
     precision: str | None = None,
     progress: Progress | None = None,
     tuning: Tuning | None = None,
+    target: str | None = None,
 ) -> tuple[ModuleOp, dict[str, int]]:
     """Torch IR -> kernel IR with the default pipeline (or `pipeline` after loop level; matmuls
-    in `precision`: ieee, 3xtf32 or tf32, default 3xtf32 where the target has tensor cores);
-    returns the module and each kernel's flops counted at loop level. A repeated block of ops
-    (decoder layers) is lowered once (`driver.blocks`). Kernels tuned for this GPU get their
-    tuned schedules (`tuning`, by default the user's tuning cache: `driver.tuned`)."""
+    in `precision`: ieee, 3xtf32 or tf32, default 3xtf32 where the target has tensor cores) for
+    GPU `target` (sm_80, sm_90, sm_120: the module's #kernel.target; default the passes', sm_90);
+    returns the module and each kernel's flops (its `kernel.flops`, counted at loop level by
+    count-cost). A repeated block of ops (decoder layers) is lowered once (`driver.blocks`).
+    Kernels tuned for this GPU get their tuned schedules (`tuning`, by default the user's tuning
+    cache: `driver.tuned`)."""
     if pipeline is not None and precision is not None:
         raise ValueError("dpl: give either a pipeline or a precision, not both")
     progress = progress or quiet()
     tuning = Tuning.default() if tuning is None else tuning
     with progress.stage("passes"):
         return lower_by_blocks(
-            prog.module, lambda piece: lower_whole(piece, pipeline, verbose, precision, tuning), progress.step
+            prog.module, lambda piece: lower_whole(piece, pipeline, verbose, precision, tuning, target), progress.step
         )
 
 
 def lower_whole(
     module: ModuleOp, pipeline: str | None = None, verbose: bool = False, precision: str | None = None,
     tuning: Tuning | None = None,
+    target: str | None = None,
 ) -> tuple[ModuleOp, dict[str, int]]:
     """`lower` of a torch-level module as one piece."""
     module = module.clone()
-    run_pipeline(module, IR_PIPELINES["loop"], verbose)
-    loop_module = module.clone()
+    run_pipeline(module, with_target(IR_PIPELINES["loop"], target), verbose)  # ends in count-cost
     rest = pipeline if pipeline is not None else kernel_schedule(precision)
     run_tuned(module, rest, tuning, verbose)
-    parts = {f.sym_name.data: fused_parts(f) for f in module.walk() if isinstance(f, K.KernelFuncOp)}
-    names = {p for ps in parts.values() for p in ps}
-    flops = loop_flops(_split_as_scheduled(loop_module, names))
-    return module, {name: sum(flops.get(p, 0) for p in ps) for name, ps in parts.items()}
+    return module, {name: flops for name, (flops, _) in kernel_costs(module).items()}
 
 
 def fused_parts(kfunc: K.KernelFuncOp) -> list[str]:
@@ -197,38 +174,24 @@ def fused_parts(kfunc: K.KernelFuncOp) -> list[str]:
     return [kfunc.sym_name.data]
 
 
-def _split_as_scheduled(module: ModuleOp, names: set[str]) -> ModuleOp:
-    """The loop-level `module` with its kernels split as the rest of the pipeline split them
-    (`@k` into `@k`, `@k_part1`, ... by split-nests; `@k` into `@k_acc` and `@k` by the schedule's
-    split-epilogue), judged by the final kernel `names`, so that each kernel's flops are counted
-    under its own name."""
-    for kernel in [k for k in module.walk() if isinstance(k, loop.KernelOp)]:
-        parts = split_kernel(kernel) if f"{kernel.sym_name.data}_part1" in names else None
-        if parts is not None:
-            Rewriter.replace_op(kernel, parts)
-    for kernel in [k for k in module.walk() if isinstance(k, loop.KernelOp)]:
-        if f"{kernel.sym_name.data}_acc" in names:
-            split_epilogue(kernel)
-    return module
-
-
 def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
-            precision: str | None = None, tune_cache: bool = True) -> Compiled:  # fmt: skip
+            precision: str | None = None, tune_cache: bool = True, target: str | None = None) -> Compiled:  # fmt: skip
     """Capture `fn(*example_inputs)` (an nn.Module or a callable) in fp32 and compile it, with the
     tuned schedules of the tuning cache unless `tune_cache=False`.
 
     `precision` for matmuls: `3xtf32` (tensor cores with the 3xTF32 split: fp32-level accuracy;
     the default where the target has tensor cores), `tf32` (one TF32 pass: faster, about 1e-3
-    relative error, opt-in) or `ieee` (SIMT fp32)."""
+    relative error, opt-in) or `ieee` (SIMT fp32). `target`: the GPU (sm_80, sm_90, sm_120;
+    default sm_90)."""
     module = fn if isinstance(fn, torch.nn.Module) else _Lambda(fn)
     cpu = [x.detach().cpu() for x in example_inputs]
-    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose, precision, tune_cache)
+    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose, precision, tune_cache, target)
 
 
 def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False,
-                    precision: str | None = None, tune_cache: bool = True) -> Compiled:  # fmt: skip
+                    precision: str | None = None, tune_cache: bool = True, target: str | None = None) -> Compiled:  # fmt: skip
     """Compile an already captured `dpl.frontend` Program (e.g. from `capture_expression`)."""
-    kmodule, flops = lower(prog, pipeline, verbose, precision, tuning=Tuning.default(tune_cache))
+    kmodule, flops = lower(prog, pipeline, verbose, precision, tuning=Tuning.default(tune_cache), target=target)
     return Compiled(prog, kmodule, flops)
 
 
@@ -258,7 +221,7 @@ def reference64(prog, inputs):
 class Parity:
     """How close outputs are to a float64 reference, by the norm ratio and per element.
 
-    `rel_err`: ‖out − ref‖₂ / ‖ref‖₂ of the worst output. `elem_err`: the largest
+    `rel_err`: ‖out − ref‖₂ / ‖ref‖₂ of the worst output (`frontend.check.rel_err`). `elem_err`: the largest
     |out − ref| / (atol + rtol·|ref|) over all elements, rtol = `tol` (DESIGN.md's class bar:
     1e-5 elementwise and reductions, 1e-4 matmul/attention) and atol = tol × the output's RMS, so
     an element passes at <= 1 (a NaN where the reference has a number is inf); `bad` counts the
@@ -314,8 +277,7 @@ def compare(outs, refs, tol: float) -> Parity:
         if tuple(o.shape) != tuple(r.shape):
             raise ValueError(f"dpl output shape {list(o.shape)} differs from PyTorch's {list(r.shape)}")
         o64, r64 = o.detach().double(), r.detach().double().to(o.device)
-        err = float((o64 - r64).norm() / (r64.norm() or 1.0))
-        rel = max(rel, err if math.isfinite(err) else math.inf)  # NaN: an unwritten element
+        rel = max(rel, rel_err(o64, r64))  # a NaN or inf the reference lacks: inf
         e, n, at = elementwise_error(o64, r64, tol, tol * rms(r64))
         bad += n
         if e > elem:

@@ -36,6 +36,7 @@ from xdsl.ir import SSAValue
 from dpl.backend import runtime
 from dpl.backend.cuda_mma import WGMMA_ARCH, needs_sm90a
 from dpl.backend.cuda_printer import dtype_name, kernel_funcs, print_cuda, print_manifest
+from dpl.dialects.types import memref_bytes
 from dpl.dialects import kernel as K
 from dpl.driver.progress import Progress, quiet
 
@@ -65,16 +66,7 @@ def aligned(t: Any) -> Any:
     return t if t.data_ptr() % 16 == 0 else t.clone()
 
 
-def nbytes(t: MemRefType) -> int:
-    """Bytes of a statically shaped memref."""
-    n = 1
-    for d in t.get_shape():
-        n *= d
-    return n * _ITEMSIZE[dtype_name(t.element_type)]
-
-
-_ITEMSIZE = {"float32": 4, "float64": 8, "float16": 2, "int32": 4, "int64": 8, "int16": 2,
-             "int8": 1, "bool": 1}  # fmt: skip
+nbytes = memref_bytes
 
 
 def plan_buffers(sizes: dict[int, int], first: dict[int, int], last: dict[int, int]) -> Plan:

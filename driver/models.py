@@ -38,6 +38,7 @@ from dpl.driver.compile import Compiled, lower
 from dpl.driver.progress import Progress, quiet
 from dpl.driver.tuned import Tuning
 from dpl.frontend import capture, hf
+from dpl.frontend.check import rel_err
 from dpl.frontend.checkpoint import Checkpoint
 
 Weights = Checkpoint | nn.Module | Mapping[str, torch.Tensor]
@@ -165,6 +166,7 @@ def compile_causal_lm(
     progress: Progress | None = None,
     precision: str | None = None,
     tune_cache: bool = True,
+    target: str | None = None,
 ) -> CausalLMProgram:
     """Capture the causal LM of `config` for input_ids [1, seq] on the meta device and lower it
     to kernel IR (no GPU, no weights needed)."""
@@ -174,7 +176,7 @@ def compile_causal_lm(
         # input_ids on the meta device too: FakeTensor propagation (torch 2.11) refuses an embedding
         # of meta weights by CPU indices
         prog = capture_quickly(skeleton, torch.zeros(1, seq, dtype=torch.int64, device="meta"))
-    module, flops = lower(prog, pipeline, verbose, precision, progress, Tuning.default(tune_cache))
+    module, flops = lower(prog, pipeline, verbose, precision, progress, Tuning.default(tune_cache), target)
     times = {k: v for k, v in progress.times.items() if k in ("capture", "passes")}
     return CausalLMProgram(prog, module, flops, config, times)
 
@@ -203,9 +205,8 @@ def parity(logits: torch.Tensor, reference: torch.Tensor) -> tuple[float, int, i
     out, ref = logits.detach().double(), reference.detach().double().to(logits.device)
     if out.shape != ref.shape:
         raise ValueError(f"dpl logits shape {list(out.shape)} differ from the reference's {list(ref.shape)}")
-    err = float((out - ref).norm() / (ref.norm() or 1.0))
     agree = int((out.argmax(-1) == ref.argmax(-1)).sum())
-    return (err if math.isfinite(err) else math.inf), agree, int(math.prod(out.shape[:-1]))
+    return rel_err(out, ref), agree, int(math.prod(out.shape[:-1]))
 
 
 @dataclass
@@ -232,6 +233,7 @@ def check_causal_lm(
     device: str = "cuda",
     precision: str | None = None,
     tune_cache: bool = True,
+    target: str | None = None,
 ) -> ModelCheck:
     """Compile the causal LM of `config` for `seq` tokens, load it, bind `weights` (a
     checkpoint, a dict such as an earlier check's `weights`, or random ones), run it on random
@@ -240,7 +242,7 @@ def check_causal_lm(
     them."""
     progress = progress or quiet()
     program = compile_causal_lm(config, seq, pipeline, progress=progress, precision=precision,
-                                tune_cache=tune_cache).load(progress)  # fmt: skip
+                                tune_cache=tune_cache, target=target).load(progress)  # fmt: skip
     with progress.stage("weights"):
         if weights is None:
             weights = hf.random_weights(hf.causal_lm(config, "meta"), seed, device)
@@ -258,7 +260,7 @@ def check_causal_lm(
 
 
 def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None, verbose: bool = False,
-            precision: str | None = None, tune_cache: bool = True) -> Compiled:  # fmt: skip
+            precision: str | None = None, tune_cache: bool = True, target: str | None = None) -> Compiled:  # fmt: skip
     """`dpl.compile`: a HF causal LM (`fn(input_ids) -> logits`) is compiled from its config and
     bound to its weights; anything else is captured and compiled as is. Kernels `dpl tune`
     tuned for this GPU get their tuned schedules (`tune_cache=False`: the defaults)."""
@@ -268,9 +270,9 @@ def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None,
         config = copy.deepcopy(fn.config)
         config._attn_implementation = "sdpa"
         program = compile_causal_lm(
-            config, int(example_inputs[0].shape[-1]), pipeline, verbose, precision=precision, tune_cache=tune_cache
+            config, int(example_inputs[0].shape[-1]), pipeline, verbose, precision=precision, tune_cache=tune_cache, target=target
         )
         program.pending = fn  # bound to the GPU at the first call
         return program
     return compile_mod.compile(fn, *example_inputs, pipeline=pipeline, verbose=verbose, precision=precision,
-                               tune_cache=tune_cache)  # fmt: skip
+                               tune_cache=tune_cache, target=target)  # fmt: skip

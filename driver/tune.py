@@ -163,6 +163,7 @@ def program_kernels(module: ModuleOp, known: dict[str, Kernel] | None = None,
 
 
 def _kernel(ctx, k: loop.KernelOp, key: str, schedule: Schedule) -> Kernel:
+    schedule = schedule.resolved(k)
     scratch, _ = scratch_module(k)
     (copy,) = [o for o in scratch.walk() if isinstance(o, loop.KernelOp)]
     copy.attributes.pop(POINT, None)

@@ -37,7 +37,7 @@ def kernel_key(kernel: loop.KernelOp, schedule: Schedule | None = None) -> str:
     out and without its tuning attributes, and of the matmul precision `schedule` gives it
     (resolved: a kernel tuned at 3xtf32 is another entry than at ieee): equal kernels of
     different programs share it."""
-    schedule = Schedule() if schedule is None else schedule
+    schedule = (Schedule() if schedule is None else schedule).resolved(kernel)
     precision = check_precision(schedule.precision, schedule.target)
     module, _ = scratch_module(kernel)
     for op in module.walk():
@@ -50,7 +50,7 @@ def kernel_key(kernel: loop.KernelOp, schedule: Schedule | None = None) -> str:
                 _anonymous(block)
         for r in op.results:
             r.name_hint = None
-    return hashlib.sha256(f"{module}\nprecision {precision}".encode()).hexdigest()
+    return hashlib.sha256(f"{module}\nprecision {precision}\ntarget {schedule.target}".encode()).hexdigest()
 
 
 def _anonymous(block: Block) -> None:
@@ -117,7 +117,8 @@ class Tuning:
             pick = self.cache.pick(key, self.device)
             if pick is None:
                 continue
-            space = kernel_space(kernel, schedule.precision, schedule.target, schedule.sms)
+            resolved = schedule.resolved(kernel)
+            space = kernel_space(kernel, resolved.precision, resolved.target, resolved.sms)
             bad = [k for k, v in pick.point.items() if k not in space or v not in space[k]]
             if bad:
                 warnings.warn(f"dpl: tuned schedule of @{kernel.sym_name.data} has {bad[0]}="

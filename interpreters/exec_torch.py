@@ -15,31 +15,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IntegerType,
-    ModuleOp,
-    TensorType,
-)
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation
 
 from dpl.dialects import torch as T
-
-
-def np_dtype(elem: Attribute) -> np.dtype:
-    if isinstance(elem, Float64Type):
-        return np.dtype(np.float64)
-    if isinstance(elem, Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(elem, (Float16Type, BFloat16Type)):
-        return np.dtype(np.float32)  # no bf16 in NumPy; compute in f32
-    if isinstance(elem, IntegerType):
-        width = elem.width.data
-        return np.dtype(np.bool_) if width == 1 else np.dtype(f"int{max(8, width)}")
-    raise ValueError(f"exec_torch: unsupported element type {elem}")
+from dpl.interpreters.scalar_eval import numpy_dtype
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
@@ -320,7 +300,7 @@ def _eval(op: Operation, args: list[np.ndarray]) -> np.ndarray:
     out_type = op.results[0].type
     assert isinstance(out_type, TensorType)
     out_shape = tuple(out_type.get_shape())
-    dt = np_dtype(out_type.element_type)
+    dt = numpy_dtype(out_type.element_type)
     cls = type(op)
     if cls in _UNARY:
         return _UNARY[cls](args[0])
@@ -436,14 +416,14 @@ def run(module: ModuleOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
                 f"exec_torch: input '{arg.name_hint}' has shape {list(arr.shape)}, "
                 f"expected {list(arg.type.get_shape())}"
             )
-        env[arg] = arr.astype(np_dtype(arg.type.element_type), copy=False)
+        env[arg] = arr.astype(numpy_dtype(arg.type.element_type), copy=False)
     for op in block.ops:
         if isinstance(op, func.ReturnOp):
             return [np.asarray(env[v]) for v in op.arguments]
         result = _eval(op, [env[o] for o in op.operands])
         out_type = op.results[0].type
         assert isinstance(out_type, TensorType)
-        result = np.asarray(result).astype(np_dtype(out_type.element_type), copy=False)
+        result = np.asarray(result).astype(numpy_dtype(out_type.element_type), copy=False)
         if result.shape != tuple(out_type.get_shape()):
             raise ValueError(
                 f"exec_torch: '{op.name}' produced shape {list(result.shape)}, "

@@ -30,13 +30,16 @@ from xdsl.ir import Attribute, Operation
 
 
 def numpy_dtype(t: Attribute) -> np.dtype:
-    """The NumPy dtype that holds values of builtin scalar type `t`."""
+    """The NumPy dtype that holds values of builtin scalar type `t` (the one map of every executor:
+    f16 is float16 as on the GPU; bf16, which NumPy lacks, computes in float32)."""
     if isinstance(t, Float64Type):
         return np.dtype(np.float64)
     if isinstance(t, Float32Type):
         return np.dtype(np.float32)
-    if isinstance(t, Float16Type | BFloat16Type):
-        return np.dtype(np.float16) if isinstance(t, Float16Type) else np.dtype(np.float32)
+    if isinstance(t, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(t, BFloat16Type):
+        return np.dtype(np.float32)
     if isinstance(t, IndexType):
         return np.dtype(np.int64)
     if isinstance(t, IntegerType):

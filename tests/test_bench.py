@@ -16,6 +16,7 @@ import pytest
 import torch
 
 from dpl.bench import harness as B
+from dpl.frontend.check import rel_err
 
 ROOT = Path(__file__).resolve().parent.parent
 gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
@@ -71,9 +72,19 @@ def test_helpers():
     assert B.geomean([]) is None
     assert B.device_slug("NVIDIA H100 80GB HBM3") == "h100-80gb-hbm3"
     a = torch.randn(10)
-    assert B.rel_err(a, a) == 0.0
-    assert B.rel_err((a, a), (a, a + 1)) > 0
-    assert B.rel_err(a, torch.randn(11)) == math.inf
+    assert rel_err(a, a) == 0.0
+    assert rel_err((a, a), (a, a + 1)) > 0
+    assert rel_err(a, torch.randn(11)) == math.inf
+    # one NaN rule everywhere: a NaN or inf the reference lacks is inf; equal ones count 0
+    nan, inf = torch.tensor([1.0, math.nan]), torch.tensor([1.0, math.inf])
+    assert rel_err(nan, torch.tensor([1.0, 2.0])) == math.inf
+    assert rel_err(inf, torch.tensor([1.0, 2.0])) == math.inf
+    assert rel_err(nan, nan) == 0.0 and rel_err(inf, inf) == 0.0
+    assert rel_err(torch.tensor([1.0, 2.0]).numpy(), nan.numpy()) == math.inf
+    from dpl.driver.compile import compare
+
+    assert compare([nan], [torch.tensor([1.0, 2.0])], 1e-5).rel_err == math.inf
+    assert compare([nan], [nan], 1e-5).rel_err == 0.0
     assert B.floor_ms(3e9, 0.0, 3e12, 5e13) == pytest.approx(1.0)
     assert B.floor_ms(0.0, 5e10, 3e12, 5e13) == pytest.approx(1.0)
     sets = B.rotating_sets((torch.zeros(256), 3), 4096)  # 1 KB a set -> 4 sets

@@ -3,7 +3,7 @@ driver/compile.py (running needs a GPU: tests/test_runtime_gpu.py)."""
 
 import pytest
 
-from dpl.driver.compile import loop_flops
+from dpl.transforms.loop.count_cost import count_flops
 from dpl.driver.host import HostProgram, plan_buffers
 from dpl.dialects import make_context
 from dpl.dialects.parsing import parse_module
@@ -64,7 +64,7 @@ def test_host_program_rejects_other_ops():
         HostProgram(parse_module(ctx, text, "bad.mlir"))
 
 
-def test_loop_flops_counts_ops_times_trips():
+def test_count_flops_counts_ops_times_trips():
     text = """
 func.func @main(%x: memref<8x4xf32>) -> memref<8xf32> {
   %s = memref.alloc() : memref<8xf32>
@@ -82,7 +82,8 @@ func.func @main(%x: memref<8x4xf32>) -> memref<8xf32> {
 }
 """
     module = parse_module(make_context(), text, "sum.mlir")
-    assert loop_flops(module) == {"k_sum": 8 * 4 * 2}
+    (kernel,) = [op for op in module.walk() if op.name == "loop.kernel"]
+    assert count_flops(kernel) == 8 * 4 * 2
 
 
 def test_flops_follow_the_kernels_the_schedule_splits():
@@ -103,6 +104,30 @@ def test_flops_follow_the_kernels_the_schedule_splits():
     prog = capture_expression("torch.cat([torch.randn(8, 4), -torch.randn(8, 4)], dim=1)")
     _, flops = lower(prog, "split-nests,schedule,materialize-mma,materialize")
     assert sorted(flops.values()) == [0, 8 * 4]  # the negation, in one part only
+
+
+@pytest.mark.parametrize("expr", [
+    "torch.sigmoid(torch.randn(64, 128)) * (torch.randn(64, 256) @ torch.randn(256, 128))",
+    "torch.nn.functional.linear(torch.randn(16, 2048), torch.randn(64, 2048))",  # split K: an _init
+    "torch.cat([torch.randn(8, 4), -torch.randn(8, 4)], dim=1)",
+])
+def test_every_kernel_carries_the_cost_counted_at_loop_level(expr):
+    """count-cost's kernel.flops / kernel.bytes reach every kernel.func of the default pipeline,
+    and the flops of the kernels add up to those of the loop kernels they came from."""
+    from dpl.driver.compile import kernel_costs, lower
+    from dpl.frontend.capture import capture_expression
+    from dpl.transforms.loop.count_cost import cost
+    from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+
+    prog = capture_expression(expr)
+    module, flops = lower(prog)
+    funcs = [op.sym_name.data for op in module.walk() if op.name == "kernel.func"]
+    costs = kernel_costs(module)
+    assert sorted(costs) == sorted(funcs) and all(b > 0 for _, b in costs.values())
+    loop_module = prog.module.clone()
+    run_pipeline(loop_module, IR_PIPELINES["loop"])
+    counted = [cost(op) for op in loop_module.walk() if op.name == "loop.kernel"]
+    assert sum(flops.values()) == sum(f for f, _ in counted) > 0
 
 
 def test_arguments_are_aligned_for_vector_access():

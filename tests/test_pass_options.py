@@ -39,6 +39,8 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("register-tile", "rows"): (1, 16),
     ("register-tile", "cols"): (1, 16),
     ("schedule", "sms"): (1, INF),
+    ("set-target", "sms"): (1, INF),
+    ("set-target", "smem-bytes"): (1, 232448),
     ("split-inner-for-swizzle", "swizzle"): ("choices", 32, 64, 128),
     ("split-matmul-k", "splits"): (0, INF),
     ("split-matmul-k", "sms"): (1, INF),
@@ -69,7 +71,7 @@ def _numeric_options() -> set[tuple[str, str]]:
         if not cls.__module__.startswith("dpl.") or not dataclasses.is_dataclass(cls):
             continue
         for f in dataclasses.fields(cls):
-            if f.type in ("int", "float", int, float):
+            if f.type in ("int", "float", "int | None", "float | None", int, float):
                 found.add((name, f.name.replace("_", "-")))
     return found
 

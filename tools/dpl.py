@@ -10,6 +10,7 @@
     dpl compile --weights DIR --seq 128 --ir cuda                  # a local HF folder's model
     dpl tune -c "torch.nn.Linear(3584,3584)(torch.randn(1,128,3584))" --budget-s 120   # GPU
     dpl compile -c EXPR --ir tile [--no-tune-cache]                # tuned kernels show tile.tuned
+    dpl compile -c EXPR --ir cuda --target sm_80                   # for an A100 (default sm_90)
 
 The program is captured into torch IR (dpl.frontend), then the pass pipeline that produces the
 requested level (`IR_PIPELINES`) runs over it and the module is printed; `--ir cuda` prints the
@@ -33,7 +34,7 @@ import torch
 
 from dpl.driver.tuned import Tuning, run_tuned
 from dpl.tools.common import guarded
-from dpl.transforms.pipelines import IR_PIPELINES, with_precision
+from dpl.transforms.pipelines import IR_PIPELINES, with_precision, with_target
 
 #: `--model` names: (hf config name, whole model?)
 MODELS: dict[str, tuple[str, bool]] = {
@@ -149,10 +150,10 @@ def compile_cmd(args: argparse.Namespace) -> None:
 
         # a repeated block once
         module, _ = lower(prog, verbose=bool(args.verbose), precision=args.precision, progress=progress,
-                          tuning=tuning)  # fmt: skip
+                          tuning=tuning, target=args.target)  # fmt: skip
     else:
         spec = args.pipeline if args.pipeline is not None else with_precision(IR_PIPELINES[args.ir], args.precision)
-        run_tuned(module, spec, tuning, args.verbose)
+        run_tuned(module, with_target(spec, args.target), tuning, args.verbose)
     if args.ir == "cuda" and args.pipeline is None:
         try:
             from dpl.backend.cuda_printer import print_cuda
@@ -175,7 +176,7 @@ def run_cmd(args: argparse.Namespace) -> None:
         return
     prog = capture_program(args)
     compiled = compile_program(prog, args.pipeline, args.verbose > 1, args.precision,
-                               tune_cache=not args.no_tune_cache)  # fmt: skip
+                               tune_cache=not args.no_tune_cache, target=args.target)  # fmt: skip
     parity = check_parity(compiled, prog)
     verdict = "ok" if parity.ok else "FAIL"
     print(f"dpl run: {compiled.num_kernels} kernels ({compiled.precision}) on {torch.cuda.get_device_name()}: "
@@ -212,7 +213,7 @@ def run_model(args: argparse.Namespace, cfg) -> None:
     progress = Progress()
     check = check_causal_lm(cfg, args.seq, getattr(args, "checkpoint", None), pipeline=args.pipeline,
                             progress=progress, precision=args.precision,
-                            tune_cache=not args.no_tune_cache)  # fmt: skip
+                            tune_cache=not args.no_tune_cache, target=args.target)  # fmt: skip
     program, times = check.program, check.program.times
     ok = check.rel_err < MODEL_TOLERANCE and check.agree == check.positions
     label = args.weights if args.weights is not None else f"{args.model} (random weights)"
@@ -297,6 +298,9 @@ def _source_args(p: argparse.ArgumentParser) -> None:
                    help="matmuls: 3xtf32 (tensor cores, fp32-level accuracy; the default where the "
                         "target has them), tf32 (tensor cores, one pass: ~1e-3 relative error, "
                         "opt-in) or ieee (SIMT fp32)")
+    p.add_argument("--target", default=None, metavar="ARCH",
+                   help="the GPU to compile for: sm_80, sm_90 (the default) or sm_120; recorded as "
+                        "the module's #kernel.target, which the hardware-dependent passes read")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -6,13 +6,15 @@ Built on xDSL's opt main with dpl's dialects and passes registered:
     dpl-opt -p 'builtin.module(canonicalize)' in.mlir   # -p and the MLIR wrapper work too
     cat in.mlir | dpl-opt -p cse -                  # `-` (or no file) reads standard input
     dpl-opt -p cse in.mlir -o in.mlir               # -o is written only when the run succeeds
+    dpl-opt -p 'set-target{arch=sm_80},schedule' in.mlir   # the GPU: the module's #kernel.target
     dpl-opt --list-passes
     dpl-opt --print-ir-diff --pass-pipeline=... in.mlir   # >>> n:pass ... <<< n:pass diffs
 
 Errors a user can cause (malformed IR, a failing verifier, an unknown pass, a bad pass option)
 end in one line `file:line:col: error: ...` and exit code 1, and leave the `-o` file as it was.
 With --verify-diagnostics the verifier's message is printed to stdout and the exit code is 0, for
-lit tests. With --disable-verify the passes get IR nobody checked: a pass that fails on it is
+lit tests. The GPU is set by the `set-target` pass (`dpl compile --target`'s counterpart: xDSL's
+own `-t/--target` here names the output format). With --disable-verify the passes get IR nobody checked: a pass that fails on it is
 reported in one line naming the pass.
 """
 

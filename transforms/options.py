@@ -19,8 +19,10 @@ def check_option(
     choices: Sequence[object] | None = None,
 ) -> None:
     """Raise a one-line ValueError unless `p`'s `option` (its field name) lies in [lo, hi] (either
-    end may be open) or among `choices`."""
+    end may be open) or among `choices`; None (an option left to the module's target) passes."""
     value = getattr(p, option)
+    if value is None:
+        return
     if choices is not None:
         ok, allowed = value in choices, "one of " + ", ".join(map(str, choices))
     else:

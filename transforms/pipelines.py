@@ -1,8 +1,8 @@
 """The named pass pipelines and the one way to run a pipeline string over a module.
 
 `IR_PIPELINES[level]` is the pipeline that takes torch IR to `level` (what `dpl compile --ir`
-prints); `kernel_schedule()` is the part after loop IR (what `dpl.compile` runs after counting
-flops). Each is a plain pipeline string, so it can be run by hand with `dpl-opt --pass-pipeline`.
+prints); `kernel_schedule()` is the part after loop IR (whose last pass, count-cost, records each
+kernel's flops and bytes). Each is a plain pipeline string, so it can be run by hand with `dpl-opt --pass-pipeline`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from dpl.transforms import all_passes
 IR_PIPELINES: dict[str, str] = {
     "torch": "",
     "tensor": "decompose-torch,fold-index-maps",
-    "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,fuse-attention",
-    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,fuse-attention,split-nests,"
+    "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,fuse-attention,count-cost",
+    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,fuse-attention,count-cost,split-nests,"
     "schedule",
 }
 IR_PIPELINES["kernel"] = (
@@ -56,6 +56,14 @@ def with_precision(spec: str, precision: str | None) -> str:
     if not re.fullmatch(r"[a-z0-9]+", precision):
         raise ValueError(f"unknown precision '{precision}' (choices: ieee, 3xtf32, tf32)")
     return re.sub(r"\bschedule\b(?!\{)", f"schedule{{precision={precision}}}", spec)
+
+
+def with_target(spec: str, arch: str | None) -> str:
+    """`spec` after `set-target{arch=ARCH}` (what `--target ARCH` means; unchanged when None)."""
+    if arch is None:
+        return spec
+    spec = normalize_pipeline(spec)
+    return f"set-target{{arch={arch}}}" + (f",{spec}" if spec else "")
 
 
 def run_pipeline(module: ModuleOp, spec: str, verbose: bool = False) -> None:

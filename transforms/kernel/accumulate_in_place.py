@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -118,12 +118,7 @@ def _rewrite(outer: K.ForOp, inner: K.ForOp, order: list[int]) -> None:
         old = K.LoadOp(array.result, [], _slot(i))
         new = combine_op(kinds[i], old.result, value)
         fold_ops += [old, new, K.StoreOp(new.results[0], array.result, [], _slot(i))]
-    block: Block = inner.body.block
-    for op in fold_ops:
-        block.insert_op_before(op, inner_acc)
-    block.insert_op_before(K.YieldOp(), inner_acc)
-    inner_acc.detach()
-    inner_acc.erase()
+    Rewriter.replace_op(inner_acc, [*fold_ops, K.YieldOp()], [])
     outer_acc.detach()
     outer_acc.erase()
     outer.body.block.add_op(K.YieldOp())

@@ -32,6 +32,7 @@ from dpl.dialects import tile
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.kernel.combiners import identity_constant
 from dpl.transforms.kernel.lowering import bound_tiles, fail
+from dpl.transforms.loop.count_cost import buffer_bytes, record
 
 THREADS = 256
 
@@ -48,7 +49,8 @@ def atomic_outs(kfunc: K.KernelFuncOp, t: tile.TileOp) -> dict[SSAValue, Combine
 
 
 def init_kernel(name: str, buffers: list[SSAValue], kinds: list[CombineKind]) -> K.KernelFuncOp:
-    """`@<name>_init`: fill each of `buffers` with the identity of its combiner."""
+    """`@<name>_init`: fill each of `buffers` with the identity of its combiner (its cost: no
+    flops, the buffers' bytes)."""
     blk = Block(arg_types=[b.type for b in buffers])
     for new, old in zip(blk.args, buffers):
         new.name_hint = old.name_hint
@@ -87,9 +89,11 @@ def init_kernel(name: str, buffers: list[SSAValue], kinds: list[CombineKind]) ->
             ops.append(store)
     for op in ops:
         blk.add_op(op)
-    return K.KernelFuncOp(
+    kfunc = K.KernelFuncOp(
         name + "_init", [b.type for b in buffers], [blocks, 1, 1], [threads, 1, 1], 0, Region(blk)
     )
+    record(kfunc, 0, buffer_bytes(buffers))  # no flops; writes each buffer once
+    return kfunc
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ order) and the func's `smem` is set to the total.
       %b_smem = kernel.smem dynamic offset 32768 : memref<8192xf32, #kernel.smem>
 
 Declines a kernel within 48 KiB, or one that already has dynamic buffers. More than a block
-can have (227 KiB on sm_90) is a one-line error naming the kernel.
+can have on the module's #kernel.target (227 KiB on sm_90, the default) is a one-line error
+naming the kernel.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ from xdsl.rewriter import Rewriter
 
 from dpl.dialects import kernel as K
 from dpl.transforms.kernel.lowering import MaterializeError
+from dpl.transforms.tile.target import target_smem
 
 STATIC_SMEM_LIMIT = 48 * 1024
-MAX_SMEM = 227 * 1024
 
 
-def dynamic_smem(kfunc: K.KernelFuncOp) -> None:
+def dynamic_smem(kfunc: K.KernelFuncOp, limit: int) -> None:
     smem = [op for op in kfunc.walk() if isinstance(op, K.SmemOp)]
     total = sum(op.size_bytes() for op in smem)
     if total <= STATIC_SMEM_LIMIT or kfunc.smem.data or any(op.is_dynamic for op in smem):
@@ -43,10 +44,10 @@ def dynamic_smem(kfunc: K.KernelFuncOp) -> None:
         new = K.SmemOp(op.result.type, offset)  # type: ignore[arg-type]
         Rewriter.replace_op(op, new)
         offset += new.size_bytes()
-    if offset > MAX_SMEM:
+    if offset > limit:
         raise MaterializeError(
             f"materialize: @{kfunc.sym_name.data}: 'kernel.smem' needs {offset} bytes of shared "
-            f"memory, more than the {MAX_SMEM} a block can have"
+            f"memory, more than the {limit} a block can have"
         )
     kfunc.smem = IntAttr(offset)
 
@@ -59,4 +60,4 @@ class DynamicSmem(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kfunc in [f for f in op.body.block.ops if isinstance(f, K.KernelFuncOp)]:
-            dynamic_smem(kfunc)
+            dynamic_smem(kfunc, target_smem(op))

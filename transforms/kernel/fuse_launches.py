@@ -62,6 +62,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import kernel as K
+from dpl.transforms.loop.count_cost import total as total_cost
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, index_constant
 
@@ -257,6 +258,7 @@ def fuse_group(parts: list[_Part], name: str) -> tuple[K.KernelFuncOp, list[SSAV
     smem = max(p.smem for p in parts)
     fused = K.KernelFuncOp(name, [v.type for v in values], [total, 1, 1], parts[0].func.block_extents, smem)
     fused.attributes[FUSED_ATTR] = ArrayAttr([StringAttr(p.func.sym_name.data) for p in parts])
+    total_cost([p.func for p in parts], fused)  # the parts' flops and bytes, summed
     arg_of = dict(zip(values, fused.args))
     for v, a in arg_of.items():
         a.name_hint = v.name_hint

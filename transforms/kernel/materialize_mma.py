@@ -67,6 +67,7 @@ from dpl.dialects import kernel as K
 from dpl.dialects import loop, mma, tile
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.kernel.atomic_init_kernels import init_kernel
+from dpl.transforms.loop.count_cost import carry
 
 AK = tile.AxisKind
 K_STEP = 32
@@ -724,6 +725,7 @@ class MaterializeMma(ModulePass):
             for kop in [k for k in fn.body.walk() if isinstance(k, tile.KernelOp) and is_mma_kernel(k)]:
                 low = MmaLowering(kop)
                 kfunc = low.lower()
+                carry(kop, kfunc)
                 op.body.block.insert_op_before(kfunc, fn)
                 zero = kop.attributes.get("tile.zero_init")
                 if low.atomic_outs or isinstance(zero, ArrayAttr):

@@ -45,6 +45,7 @@ from dpl.dialects import kernel as K
 from dpl.dialects import loop, tile
 from dpl.dialects.tile import AxisKind
 from dpl.transforms.kernel.lowering import Emitter, fail, main_funcs, replace_uses
+from dpl.transforms.loop.count_cost import carry
 
 MAX_GRID_X = 2**31 - 1
 MAX_GRID_YZ = 65535
@@ -223,5 +224,6 @@ class OutlineKernels(ModulePass):
             for kop in [k for k in fn.body.walk() if isinstance(k, tile.KernelOp)]:
                 outliner = Outliner(kop)
                 kfunc = outliner.run()
+                carry(kop, kfunc)
                 Rewriter.insert_op(kfunc, InsertPoint.before(fn))
                 Rewriter.replace_op(kop, K.LaunchOp(kfunc.sym_name.data, outliner.old_args), [])

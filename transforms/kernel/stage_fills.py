@@ -29,22 +29,18 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, IndexType, MemRefType
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from dpl.dialects import kernel as K
 from dpl.dialects import tile
 from dpl.dialects.tile import CopyKind
 from dpl.transforms.kernel import masking
+from dpl.dialects.types import element_bytes
 from dpl.transforms.kernel.lowering import TileLowering, const_of, multiple_of
 
 FILL_UNROLL_TRIPS = 8
 """A copy loop of at most this many trips per thread (and no remainder) is unrolled."""
-
-
-def element_bytes(t: Attribute) -> int:
-    """Bytes of one element of scalar type `t` (an index is 8)."""
-    return 8 if isinstance(t, IndexType) else t.size  # type: ignore[attr-defined]
 
 
 @dataclass

@@ -29,6 +29,7 @@ from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.dialects.tile import AxisKind
 from dpl.transforms.kernel.lowering import main_funcs
+from dpl.transforms.loop.count_cost import carry
 
 THREADS = 256
 MAX_BLOCKS = 4096
@@ -103,4 +104,6 @@ class TileLoopKernels(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in main_funcs(op):
             for kop in [k for k in fn.body.walk() if isinstance(k, loop.KernelOp)]:
-                Rewriter.replace_op(kop, as_tile_kernel(kop), [])
+                new = as_tile_kernel(kop)
+                carry(kop, new)
+                Rewriter.replace_op(kop, new, [])

@@ -38,6 +38,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import loop
+from dpl.transforms.loop.count_cost import divide
 from dpl.transforms.loop.fuse_loops import LOG, is_contraction
 from dpl.transforms.loop.nest import erase_unused_index_ops
 
@@ -101,6 +102,7 @@ def split_epilogue(kernel: loop.KernelOp) -> str | None:
     body2 = Rewriter.move_region_contents_to_new_regions(second.body)
     k1 = loop.KernelOp(f"{name}_acc", _used(body1, kernel.ins), [tmp], body1)
     k2 = loop.KernelOp(name, _used(body2, [*kernel.ins, tmp]), list(kernel.outs), body2)
+    divide(kernel, [k1, k2])
     Rewriter.replace_op(kernel, [k1, k2])
     first.erase()
     second.erase()

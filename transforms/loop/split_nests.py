@@ -4,7 +4,8 @@ A kernel whose body holds several loop nests side by side (a `concat` lowers to 
 operand, each writing its slice of the output) cannot be one GPU grid: `tileify` lifts one chain
 of free loops. This pass splits such a kernel in place into one kernel per nest, in order, named
 `<kernel>`, `<kernel>_part1`, ...; each takes the buffers its nest reads as `ins` and writes as
-`outs`, and copies the constants it uses. The nests write disjoint elements (or, in order, the
+`outs`, and copies the constants it uses; a counted kernel's flops and bytes (count-cost) are
+divided among the parts. The nests write disjoint elements (or, in order, the
 same ones), so running the kernels one after another keeps meaning.
 
     loop.kernel @k_cat ins(%x) outs(%cat) { loop.for ... {A}  loop.for ... {B} }
@@ -25,8 +26,10 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop
+from dpl.transforms.loop.count_cost import divide
 
 LOG = logging.getLogger("dpl.passes")
 
@@ -80,9 +83,5 @@ class SplitNests(ModulePass):
             if parts is None:
                 continue
             LOG.info(f"split-nests: @{kernel.sym_name.data} -> {len(parts)} kernels, one per nest")
-            parent = kernel.parent_block()
-            assert parent is not None
-            for part in parts:
-                parent.insert_op_before(part, kernel)
-            kernel.detach()
-            kernel.erase()
+            divide(kernel, parts)
+            Rewriter.replace_op(kernel, parts, [])

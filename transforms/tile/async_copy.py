@@ -11,7 +11,7 @@ or 16 bytes (the sizes one cp.async moves).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -20,7 +20,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import tile
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.stages import describe, elem_bytes, stages
-from dpl.transforms.tile.target import CP_ASYNC, parse_target
+from dpl.transforms.tile.target import CP_ASYNC, parse_target, target_arch
 
 
 @dataclass(frozen=True)
@@ -29,12 +29,16 @@ class AsyncCopy(ModulePass):
 
     name = "async-copy"
 
-    target: str = "sm_90"
+    target: str | None = None
+    """Overrides the module's #kernel.target (transforms/tile/target.py)."""
 
     def __post_init__(self):
-        parse_target(self.target)
+        if self.target is not None:
+            parse_target(self.target)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.target is None:
+            return replace(self, target=target_arch(None, op)).apply(ctx, op)
         sm = parse_target(self.target)
         for kernel, stage in stages(op):
             what = describe(kernel, stage)

@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.ir import Block, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
@@ -185,9 +186,7 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
             IterKind.FREE, lane, f.extent.data, lanes, f.detach_region(f.body)
         )
         strided.attributes |= f.attributes
-        new.body.block.insert_op_before(strided, f)
-        f.detach()
-        f.erase()
+        Rewriter.replace_op(f, strided, [])
     return None
 
 

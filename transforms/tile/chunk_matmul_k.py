@@ -33,6 +33,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Block
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
@@ -70,12 +71,7 @@ def chunk_k(t: tile.TileOp, kt: int) -> str | None:
     for old, new_in, new_out in zip(red.res, inner.res, outer.res):
         new_in.name_hint = (old.name_hint or "acc") + "_k"
         new_out.name_hint = old.name_hint
-        old.replace_all_uses_with(new_out)
-    parent = red.parent_block()
-    assert parent is not None
-    parent.insert_op_before(outer, red)
-    red.detach()
-    red.erase()
+    Rewriter.replace_op(red, outer)
     rewrite_value(inner.body.block, ki, ({ko: kt, ki: 1}, 0), None)
     return None
 

@@ -29,14 +29,11 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import loop, tile
 from dpl.dialects.kernel import MAX_SMEM
+from dpl.dialects.types import element_bytes
 from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.matmul import access_forms, for_each_tile, matmul_info, rewrite_value
-
-
-def _elem_bytes(t) -> int:
-    return max(1, getattr(t.element_type, "bitwidth", 32) // 8)
 
 
 def _chunk_one(t: tile.TileOp, f, smem_bytes: int) -> str:
@@ -48,7 +45,7 @@ def _chunk_one(t: tile.TileOp, f, smem_bytes: int) -> str:
             forms = access_forms(ld)
             if forms is None or any(f.iv in terms for terms, _ in forms):
                 seen.add(ld.memref)
-                per_elem += _elem_bytes(ld.memref.type)
+                per_elem += element_bytes(ld.memref.type.element_type)
     if per_elem * n <= smem_bytes:
         return f"a reduce of {n} reading {per_elem * n} bytes fits {smem_bytes}"
     c = 1

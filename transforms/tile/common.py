@@ -134,11 +134,7 @@ def rebuild_tile(
         op.detach()
         block.add_op(op)
     new.attributes |= old.attributes
-    parent = old.parent_block()
-    assert parent is not None
-    parent.insert_op_before(new, old)
-    old.detach()
-    old.erase()
+    Rewriter.replace_op(old, new, [])
     return new
 
 

@@ -67,12 +67,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i1, i64
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 
@@ -88,7 +88,7 @@ from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.schedule_mma import PINNED, MmaChoice, check_precision, mma_candidates, mma_layout, mma_us
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
-from dpl.transforms.tile.target import parse_target
+from dpl.transforms.tile.target import DEFAULT_ARCH, parse_target, target_arch, target_sms
 from dpl.transforms.tunable import tunable, tunables
 
 ROW = (
@@ -295,9 +295,10 @@ class Schedule(ModulePass):
 
     name = "schedule"
 
-    target: str = "sm_90"
-    sms: int = 132
-    """The GPU's multiprocessors, for the matmul launch model (an H100 SXM has 132)."""
+    target: str | None = None
+    """The arch (default: the module's #kernel.target's; transforms/tile/target.py)."""
+    sms: int | None = None
+    """The GPU's multiprocessors, for the matmul launch model (default: the target's)."""
     precision: str = "auto"
     """Matmuls: ieee (SIMT fp32), 3xtf32 or tf32 (tensor cores); auto: 3xtf32 where the target
     has tensor cores, else ieee."""
@@ -308,14 +309,26 @@ class Schedule(ModulePass):
     default, None), or on SIMT fp32 (false)."""
 
     def __post_init__(self):
-        parse_target(self.target)  # a malformed target is a one-line error before any work
+        if self.target is not None:
+            parse_target(self.target)  # a malformed target is a one-line error before any work
         check_option(self, "sms", 1)
         try:
-            check_precision(self.precision, self.target)
+            check_precision(self.precision, self.target or DEFAULT_ARCH)
         except ValueError as e:
             raise ValueError(f"schedule: {e}") from None
 
+    def resolved(self, op: Operation) -> Schedule:
+        """This schedule with the target and SMs it leaves unset filled from the #kernel.target of
+        the module holding `op` (else the defaults)."""
+        if self.target is not None and self.sms is not None:
+            return self
+        top = op.get_toplevel_object()
+        module = top if isinstance(top, ModuleOp) else ModuleOp([])  # a detached kernel: defaults
+        return replace(self, target=target_arch(self.target, module), sms=target_sms(self.sms, module))
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.target is None or self.sms is None:  # the module's target fills what is not given
+            return self.resolved(op).apply(ctx, op)
         for kernel in [k for k in op.walk() if isinstance(k, loop.KernelOp)]:
             point = kernel.attributes.get(POINT)
             if point is not None:
@@ -427,6 +440,8 @@ class Schedule(ModulePass):
     def default_point(self, ctx: Context, kernel: loop.KernelOp) -> dict[str, object]:
         """The point of `kernel_space(kernel)` that the heuristics pick (what `apply` would do
         without a `tile.point`)."""
+        if self.target is None or self.sms is None:
+            return self.resolved(kernel).default_point(ctx, kernel)
         cls = classify(kernel)
         point = class_defaults(cls, self.target, self.sms)
         if cls != "matmul":

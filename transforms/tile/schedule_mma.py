@@ -3,8 +3,8 @@
 `mma_candidates(kernel, ...)` lists the tensor-core schedules worth trying, or says why there are
 none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reason):
 
-- precision `ieee`: none (SIMT fp32 FMA);
-- the target: sm_90 gets wgmma tiles (sm_90a code), sm_80..sm_89 mma.sync tiles (warps of
+- precision `ieee`: never (SIMT fp32 FMA);
+- the target: sm_90 gets wgmma tiles (sm_90a code), sm_80..sm_89 and sm_120 mma.sync tiles (warps of
   64 x 32, operands split in registers); older targets have no tensor cores for fp32;
 - the shape: f32, M and N on one axis each with M a multiple of 64 and N of 32, K a multiple of
   32, and M, N >= 64, K >= 128 (tiny or ragged contractions stay SIMT, where nothing is wasted),
@@ -183,7 +183,7 @@ def mma_layout(precision: str, target: str) -> str | None:
     cc = parse_target(target)
     if precision == "ieee" or cc < TENSOR_CORES:
         return None
-    return "wgmma" if cc >= WGMMA_TARGET else "mma_sync"
+    return "wgmma" if cc == WGMMA_TARGET else "mma_sync"  # wgmma is sm_90a's alone (not sm_120)
 
 
 def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,

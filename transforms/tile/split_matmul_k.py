@@ -58,7 +58,7 @@ says it saves 10% more, the K-outer loop runs the rounded trips and the loads pa
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -73,6 +73,7 @@ from dpl.transforms.tile.common import LOG, index_constant, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import fold_applies, kernel_name, matmul_info, rewrite_value
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.padding import grow, ranges_of, vanishes
+from dpl.transforms.tile.target import target_sms
 
 SPLIT_AXIS = "ks"
 """The name of the block axis a split adds (the schedule reads the split count from it)."""
@@ -257,8 +258,8 @@ class SplitMatmulK(ModulePass):
 
     splits: int = tunable(0, (0, 1, 2, 3, 4, 6, 8, 12, 16))
     """The split count; 0 chooses it from the launch model (`split_time`)."""
-    sms: int = 132
-    """Automatic: the GPU's multiprocessors (an H100 SXM has 132)."""
+    sms: int | None = None
+    """Automatic: the GPU's multiprocessors (default: the module's #kernel.target's)."""
     blocks_per_sm: int = 3
     """Automatic: the tile's blocks that run at once on one multiprocessor (64 x 64 tiles of
     4 x 4 registers: 3, limited by 80 registers a thread; 128 x 128 of 8 x 8: 1)."""
@@ -279,6 +280,8 @@ class SplitMatmulK(ModulePass):
         check_option(self, "tile_elements", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.sms is None:
+            return replace(self, sms=target_sms(None, op)).apply(ctx, op)
         for t in tiles(op):
             where = kernel_name(t)
             done, what = split_k(t, self)

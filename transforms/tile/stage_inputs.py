@@ -36,6 +36,7 @@ reads as `attn[%ko floordiv 4, .., %ko mod 4 * 32 + %ki]` and is staged with ori
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -50,9 +51,11 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.kernel import MAX_SMEM
+from dpl.dialects.types import element_bytes
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, linear, linear_expr, simplify_map, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, form_expr, matmul_info, substitute, value_form
@@ -89,13 +92,9 @@ def _read(load: loop.LoadOp, blocks: set[SSAValue]):
     return origin, slab
 
 
-def _bytes(t) -> int:
-    return max(1, getattr(t.element_type, "bitwidth", 32) // 8)
-
-
 def _smem_used(t: tile.TileOp) -> int:
     return sum(
-        _bytes(s.result.type) * _prod(s.result.type.get_shape())
+        element_bytes(s.result.type.element_type) * math.prod(s.result.type.get_shape())
         for s in t.walk()
         if isinstance(s, tile.StageOp)
     )
@@ -130,7 +129,7 @@ def stage_tile(t: tile.TileOp, min_reuse: int, smem_bytes: int) -> list[str]:
             notes.append(f"{name}: reads a single element per block")
             continue
         extents = [max(r[1][d][1] for r in reads) for d in dims]
-        size = _bytes(buf.type) * _prod(extents)
+        size = element_bytes(buf.type.element_type) * math.prod(extents)
         if used + size > smem_bytes:
             notes.append(f"{name}: slab of {size} bytes does not fit {smem_bytes} of shared memory")
             continue
@@ -156,12 +155,7 @@ def stage_tile(t: tile.TileOp, min_reuse: int, smem_bytes: int) -> list[str]:
                 stage.result, ivs, AffineMap(len(ivs), 0, tuple(AffineDimExpr(i) for i in range(len(ivs))))
             )
             new.result.name_hint = ld.result.name_hint
-            parent = ld.parent_block()
-            assert parent is not None
-            parent.insert_op_before(new, ld)
-            ld.result.replace_all_uses_with(new.result)
-            ld.detach()
-            ld.erase()
+            Rewriter.replace_op(ld, new)
         notes.append(f"{name}: staged ({len(loads)} reads)")
     return notes
 
@@ -273,7 +267,7 @@ def stage_matmul(t: tile.TileOp, info: MatmulInfo, smem_bytes: int) -> list[str]
             notes.append(f"{name}: indexed by every thread axis (no reuse across threads)")
             continue
         extents = [ext[v] for v in flat]
-        size = _bytes(buf.type) * _prod(extents)
+        size = element_bytes(buf.type.element_type) * math.prod(extents)
         if used + size > smem_bytes:
             notes.append(f"{name}: slab of {size} bytes does not fit {smem_bytes} of shared memory")
             continue
@@ -287,7 +281,7 @@ def stage_matmul(t: tile.TileOp, info: MatmulInfo, smem_bytes: int) -> list[str]
                 break
             hi = const + span[1] + sum(c * (extent_of[v] - 1) for v, c in terms.items() if c > 0)
             lo = const + span[0] + sum(c * (extent_of[v] - 1) for v, c in terms.items() if c < 0)
-            if lo < 0 or (hi + _prod(ext[v] for v in vs) > shape[d] and d not in masked):
+            if lo < 0 or (hi + math.prod(ext[v] for v in vs) > shape[d] and d not in masked):
                 past = True
         if past:
             notes.append(f"{name}: slab runs past the buffer")
@@ -314,13 +308,8 @@ def stage_matmul(t: tile.TileOp, info: MatmulInfo, smem_bytes: int) -> list[str]
                 stage.result, flat, AffineMap(len(flat), 0, tuple(AffineDimExpr(i) for i in range(len(flat))))
             )
             new.result.name_hint = ld.result.name_hint
-            parent = ld.parent_block()
-            assert parent is not None
-            parent.insert_op_before(new, ld)
-            ld.result.replace_all_uses_with(new.result)
-            ld.detach()
-            ld.erase()
-        notes.append(f"{name}: staged per K step ({_prod(extents)} elements)")
+            Rewriter.replace_op(ld, new)
+        notes.append(f"{name}: staged per K step ({math.prod(extents)} elements)")
     return notes
 
 
@@ -332,12 +321,6 @@ def _origin_expr(entry, order: list[SSAValue]) -> AffineExpr:
         expr = expr + e.replace_dims_and_symbols([AffineDimExpr(order.index(v)) for v in vals], [])
     return expr
 
-
-def _prod(xs) -> int:
-    n = 1
-    for x in xs:
-        n *= x
-    return n
 
 
 def _top(t: tile.TileOp, op: Operation) -> Operation:

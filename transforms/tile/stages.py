@@ -9,8 +9,10 @@ from collections.abc import Callable
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
+from dpl.dialects.types import element_bytes
 from dpl.transforms.tile.common import uses_outside
 
 
@@ -31,7 +33,7 @@ def describe(kernel: tile.KernelOp, stage: tile.StageOp) -> str:
 
 
 def elem_bytes(t: MemRefType) -> int:
-    return max(1, getattr(t.element_type, "bitwidth", 32) // 8)
+    return element_bytes(t.element_type)
 
 
 def depends_on(value: SSAValue, target: SSAValue) -> bool:
@@ -81,12 +83,7 @@ def rebuild(stage: tile.StageOp, **changes) -> tile.StageOp:
     new = tile.StageOp(stage.source, stage.origin.data, list(stage.origin_operands), slab, **args)
     new.attributes |= stage.attributes
     new.result.name_hint = stage.result.name_hint
-    block = stage.parent_block()
-    assert block is not None
-    block.insert_op_before(new, stage)
-    stage.result.replace_all_uses_with(new.result)
-    stage.detach()
-    stage.erase()
+    Rewriter.replace_op(stage, new)
     return new
 
 
@@ -107,9 +104,4 @@ def rewrite_loads(
         new = loop.LoadOp(stage.result, indices, amap)
         new.attributes |= load.attributes
         new.result.name_hint = load.result.name_hint
-        block = load.parent_block()
-        assert block is not None
-        block.insert_op_before(new, load)
-        load.result.replace_all_uses_with(new.result)
-        load.detach()
-        load.erase()
+        Rewriter.replace_op(load, new)

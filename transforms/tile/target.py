@@ -1,4 +1,12 @@
-"""The GPU target option of the tile passes that depend on the hardware: `sm_80`, `sm_90`, ...
+"""The GPU target of the passes that depend on the hardware: `sm_80`, `sm_90`, `sm_120`, ...
+
+The target is one typed attribute of the module, `kernel.target = #kernel.target<sm_90, sms =
+132, smem = 232448>` (dialects/kernel.py's TargetAttr), set by the `set-target` pass, `dpl-opt
+--target` or `dpl compile/run --target`. A pass that depends on the hardware (schedule,
+async-copy, tma-copy, split-matmul-k, dynamic-smem) reads it through `target_arch` /
+`target_sms`; its own `target` / `sms` option, when given, is an explicit override:
+
+    the pass's option  >  the module's #kernel.target  >  the default (DEFAULT_ARCH, an H100)
 
 `parse_target("sm_90")` gives the compute capability as an integer (90), so passes compare
 `>= 80` (cp.async) or `>= 90` (TMA). A malformed value raises a one-line ValueError.
@@ -8,11 +16,18 @@ from __future__ import annotations
 
 import re
 
+from xdsl.dialects.builtin import ModuleOp
+
+from dpl.dialects.kernel import TARGETS, module_target
+
 CP_ASYNC = 80
 """The first compute capability with cp.async (Ampere)."""
 
 TMA = 90
 """The first compute capability with the TMA engine / bulk async copies (Hopper)."""
+
+DEFAULT_ARCH = "sm_90"
+"""The target of a module without `#kernel.target` whose passes name none (an H100 SXM)."""
 
 
 def parse_target(target: str) -> int:
@@ -24,3 +39,28 @@ def parse_target(target: str) -> int:
             "or sm_120"
         )
     return int(match.group(1))
+
+
+def target_arch(option: str | None, module: ModuleOp) -> str:
+    """The arch a pass compiles `module` for: its `option` if given, else the module's target's,
+    else DEFAULT_ARCH."""
+    if option is not None:
+        return option
+    target = module_target(module)
+    return target.arch.data if target is not None else DEFAULT_ARCH
+
+
+def target_sms(option: int | None, module: ModuleOp) -> int:
+    """The multiprocessors a pass models for `module`: its `option` if given, else the module's
+    target's, else DEFAULT_ARCH's."""
+    if option is not None:
+        return option
+    target = module_target(module)
+    return target.sms.data if target is not None else TARGETS[DEFAULT_ARCH][0]
+
+
+def target_smem(module: ModuleOp) -> int:
+    """The shared memory bytes one block may use on `module`'s target (DEFAULT_ARCH's without
+    one)."""
+    target = module_target(module)
+    return target.smem.data if target is not None else TARGETS[DEFAULT_ARCH][1]

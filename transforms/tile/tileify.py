@@ -22,6 +22,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.transforms.tile.common import LOG, fold_constant_indices, index_constant
@@ -103,11 +104,7 @@ def tileify_kernel(kernel: loop.KernelOp) -> str | None:
             op.detach()
             op.erase()
     new_kernel.attributes |= kernel.attributes
-    parent = kernel.parent_block()
-    assert parent is not None
-    parent.insert_op_before(new_kernel, kernel)
-    kernel.detach()
-    kernel.erase()
+    Rewriter.replace_op(kernel, new_kernel, [])
     return None
 
 

@@ -18,7 +18,7 @@ stage with the rule it breaks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr
@@ -27,7 +27,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import tile
 from dpl.transforms.tile.common import LOG, linear
 from dpl.transforms.tile.stages import describe, elem_bytes, stages
-from dpl.transforms.tile.target import TMA, parse_target
+from dpl.transforms.tile.target import TMA, parse_target, target_arch
 
 ALIGN = 16
 """Bytes a TMA bulk copy's addresses and size must be a multiple of."""
@@ -81,12 +81,16 @@ class TmaCopy(ModulePass):
 
     name = "tma-copy"
 
-    target: str = "sm_90"
+    target: str | None = None
+    """Overrides the module's #kernel.target (transforms/tile/target.py)."""
 
     def __post_init__(self):
-        parse_target(self.target)
+        if self.target is not None:
+            parse_target(self.target)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.target is None:
+            return replace(self, target=target_arch(None, op)).apply(ctx, op)
         sm = parse_target(self.target)
         for kernel, stage in stages(op):
             what = describe(kernel, stage)

@@ -1,4 +1,5 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='async-copy{target=sm_90}' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{arch=sm_80},async-copy' | filecheck %s
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='async-copy{target=sm_75}' | filecheck %s --check-prefix=SM75
 // async-copy: on sm_80+ every synchronously filled stage becomes `async` (cp.async): the seeds'
 // register-tiled relu(matmul) with double-buffered bias, x and w stages. A stage already copied

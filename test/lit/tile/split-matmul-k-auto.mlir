@@ -1,4 +1,6 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='split-matmul-k{sms=4 blocks-per-sm=4 atomic-trips=0.5 min-trips=2 tile-elements=16}' | filecheck %s
+// The multiprocessors from the module's #kernel.target instead of the option:
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{sms=4},split-matmul-k{blocks-per-sm=4 atomic-trips=0.5 min-trips=2 tile-elements=16}' | filecheck %s
 // split-matmul-k with no `splits` (= 0) chooses the split count from its launch model: with B the
 // blocks of the launch (its block axes, or, before blockify-launch, ceil(tile elements /
 // tile-elements)), T the K-outer trips and C = sms x blocks-per-sm = 16 blocks at once, split s

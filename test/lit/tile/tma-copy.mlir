@@ -1,5 +1,9 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='tma-copy{target=sm_90}' | filecheck %s
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='tma-copy{target=sm_80}' | filecheck %s --check-prefix=SM80
+// Without the option the module's #kernel.target decides; the option overrides it:
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{arch=sm_80},tma-copy' | filecheck %s --check-prefix=SM80
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{arch=sm_80},tma-copy{target=sm_90}' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{arch=sm_120},tma-copy' | filecheck %s
 // tma-copy: on sm_90 a stage whose slab rows are contiguous, 16-byte aligned runs of the source
 // becomes `tma` (kernel.tma_load is a 1-D bulk copy per row). In the seeds' register-tiled
 // relu(matmul): bias (a 256-byte run at %a2 * 32 doubles) and w (rows of a1 x cell = 16 doubles,

@@ -421,3 +421,30 @@ kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
   kernel.atomic add %v, %s[%t] : memref<64xf32, #kernel.smem>
 }
 // CHECK: 'kernel.atomic' writes a global buffer (a kernel argument)
+
+// -----
+
+// The module's #kernel.target bounds a block's shared memory (sm_80: 163 KiB).
+builtin.module attributes {kernel.target = #kernel.target<sm_80, sms = 108, smem = 166912>} {
+  kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 200000 {
+  }
+}
+// CHECK: 'kernel.func' @k uses 200000 bytes of shared memory, more than the target's 166912 per block
+
+// -----
+
+builtin.module attributes {kernel.target = #kernel.target<sm_75, sms = 108, smem = 166912>} {
+}
+// CHECK: #kernel.target arch must be one of sm_80, sm_90, sm_120, got 'sm_75'
+
+// -----
+
+builtin.module attributes {kernel.target = #kernel.target<sm_90, sms = 0, smem = 232448>} {
+}
+// CHECK: #kernel.target sms must be at least 1, got 0
+
+// -----
+
+builtin.module attributes {kernel.target = #kernel.target<sm_120, sms = 170, smem = 166912>} {
+}
+// CHECK: #kernel.target smem must be in [1, 101376] on sm_120, got 166912
