@@ -55,7 +55,9 @@ def rel_err(out: Any, ref: Any) -> float:
     differs. Tensors or NumPy arrays; sequences of them give the worst pair (inf when the counts
     differ)."""
     if isinstance(out, (list, tuple)) or isinstance(ref, (list, tuple)):
-        outs, refs = list(out), list(ref)
+        # one tensor beside a list is a list of one (never iterated: a 0-d tensor has no rows)
+        outs = list(out) if isinstance(out, (list, tuple)) else [out]
+        refs = list(ref) if isinstance(ref, (list, tuple)) else [ref]
         if len(outs) != len(refs):
             return math.inf
         return max((rel_err(o, r) for o, r in zip(outs, refs)), default=0.0)

@@ -75,6 +75,9 @@ def test_helpers():
     assert rel_err(a, a) == 0.0
     assert rel_err((a, a), (a, a + 1)) > 0
     assert rel_err(a, torch.randn(11)) == math.inf
+    # a tensor beside a list of one (the float64 reference is a list) is that list: a 0-d sum too
+    assert rel_err(a, [a.double()]) == 0.0 and rel_err(a.sum(), [a.sum().double()]) == 0.0
+    assert rel_err(a.reshape(2, 5), [a.reshape(2, 5), a]) == math.inf
     # one NaN rule everywhere: a NaN or inf the reference lacks is inf; equal ones count 0
     nan, inf = torch.tensor([1.0, math.nan]), torch.tensor([1.0, math.inf])
     assert rel_err(nan, torch.tensor([1.0, 2.0])) == math.inf
