@@ -62,8 +62,8 @@ def test_pass_keeps_meaning(path: Path):
     for text in path.read_text().split("// -----"):
         ctx = make_context()
         module = parse_module(ctx, text, path.name)
-        if trips(module) > MAX_TRIPS:
-            continue
+        if trips(module) > MAX_TRIPS or not main_func(module).function_type.outputs:
+            continue  # too large for the executors, or nothing to compare (set-target's cases)
         inputs = random_inputs(module, rng)
         before = exec_tile.run(module, inputs)
         after_module = module.clone()
