@@ -193,10 +193,15 @@ def rotary_tables(cfg, seq: int, dtype: torch.dtype) -> tuple[torch.Tensor, torc
 
 
 def decoder_layer(
-    name: str, seq: int = 16, dtype: torch.dtype = torch.float32, seed: int = 0
+    name: str, seq: int = 16, dtype: torch.dtype = torch.float32, seed: int = 0, **sizes: int
 ) -> tuple[nn.Module, tuple[torch.Tensor, ...]]:
-    """A random-weight decoder layer of model `name` and inputs (hidden [1,seq,H], cos, sin)."""
+    """A random-weight decoder layer of model `name` and inputs (hidden [1,seq,H], cos, sin);
+    `sizes` replace config fields (e.g. hidden_size=896: the architecture at a smaller size)."""
     cfg = config(name)
+    for key, value in sizes.items():
+        if not hasattr(cfg, key):
+            raise ValueError(f"decoder_layer: {name}'s config has no {key}")
+        setattr(cfg, key, value)
     layer_cls, _, _ = _classes(cfg)
     torch.manual_seed(seed)
     layer = _wrapped_layer_class(layer_cls)(cfg, layer_idx=0)
