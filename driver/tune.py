@@ -67,6 +67,7 @@ from dpl.transforms.tile.schedule import (
     TENSOR_CORES,
     Schedule,
     classify,
+    UNTUNED,
     kernel_space,
     point_attr,
     scratch_module,
@@ -152,7 +153,7 @@ def program_kernels(module: ModuleOp, known: dict[str, Kernel] | None = None,
     for piece in loop_pieces(module):
         piece = piece.clone()
         run_pipeline(piece, BEFORE_SCHEDULE)
-        for k in [k for k in piece.walk() if isinstance(k, loop.KernelOp)]:
+        for k in [k for k in piece.walk() if isinstance(k, loop.KernelOp) and classify(k) not in UNTUNED]:
             key = kernel_key(k, schedule)
             if key in known:
                 known[key].uses += 1

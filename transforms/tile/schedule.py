@@ -407,6 +407,8 @@ class Schedule(ModulePass):
     def schedule_point(self, ctx: Context, kernel: loop.KernelOp, point: dict[str, object]) -> None:
         """Schedule `kernel` at `point` of its space (its `tile.point`) instead of the heuristics."""
         name, cls = kernel.sym_name.data, classify(kernel)
+        if cls in UNTUNED:
+            raise ValueError(f"schedule: @{name}: {POINT}: a {cls} kernel has no tuning space")
         if point.get(SPLIT_EPILOGUE):  # the contraction gets the rest of the point, the epilogue its default
             module, back = scratch_module(kernel)
             block = module_block(module)
@@ -486,9 +488,15 @@ TENSOR_CORES = "tensor_cores"
 schedule's precision) or on SIMT fp32 (the matmul pipeline); a point without it is on SIMT."""
 
 
+#: Classes without a tuning space: flash attention's key tile follows the head dim (flash_spec).
+UNTUNED = ("flash attention",)
+
+
 def class_pipeline(cls: str, target: str, sms: int, rows: int = 4, cols: int = 4) -> str:
     """The pipeline string of class `cls` as the schedule runs it (a matmul with a `rows` x `cols`
-    register tile)."""
+    register tile; an UNTUNED class: none)."""
+    if cls in UNTUNED:
+        return ""
     if cls == "matmul":
         return matmul_tile(rows, cols).spec(target, sms)
     return PIPELINES[cls].format(target=target, sms=sms)
