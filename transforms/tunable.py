@@ -7,7 +7,7 @@
 `tunable(default, choices)` is the option's dataclass field (so xDSL parses and prints it like any
 other option) with the choices in its metadata; `tunables(PassClass)` lists a pass's tunable
 options. The search space of a kernel is read from the passes of its class's pipeline (see
-`schedule.kernel_space`): one dimension per tunable option name, so two passes of one pipeline
+`schedule_space.kernel_space`): one dimension per tunable option name, so two passes of one pipeline
 that declare the same name (`rows`) share it. A choice only says what the tuner may try; whether
 it is legal for a kernel is left to the pass (its `__post_init__` range check, its declines, the
 verifiers after it), never to the tuner.

@@ -45,154 +45,70 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
 pipeline strings (`PIPELINES`), so any of them can be run by hand with `dpl-opt --pass-pipeline`;
 each scheduled `tile.kernel` records the one that made it as `tile.schedule = "<pipeline>"`.
 
-Tuned schedules. The space of a kernel (`kernel_space`) has one dimension per tunable option
-(`dpl.transforms.tunable`) of the passes of its class's pipeline, plus the schedule's own
-`split-epilogue` for a matmul with an epilogue it can split, and for a matmul the tensor cores
-can take at the schedule's precision and target (schedule_mma.mma_candidates) the schedule's own
-`tensor_cores` and the tunable options of the tensor-core pipeline (tensorize-matmul's block tile
-`bm` x `bn`; split-K's `splits` is shared with SIMT; K stays chunked by 32: PINNED). A point
-with `tensor_cores = true` is scheduled with the tensor-core pipeline (at the schedule's
-precision), one without it on SIMT; a tensor-core point tensorize-matmul declines is an error,
-never a silent SIMT fallback. A `loop.kernel` carrying
-`tile.point = {rows = 8 : i64, k_tile = 64 : i64, ...}` (a point of that space; options left out
-keep their class default) is scheduled with its class's pipeline at that point (`point_spec`)
-instead of the heuristics; `tile.tuned = {...}` (what the tuner measured) is kept on the tile
-kernel, so `--ir tile` shows which kernels are tuned. `dpl tune` (driver/tune.py) finds the
-points and the driver attaches them from its cache. An option value the pass rejects is the
-pass's one-line error; an option the class's passes do not have is an error naming the options
-they do have. `default_point` is the point the heuristics pick.
+Tuned schedules (schedule_space.py): a `loop.kernel` carrying `tile.point = {...}` (a point of
+its `kernel_space`) is scheduled with its class's pipeline at that point instead of the
+heuristics; `default_point` is the point the heuristics pick.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from xdsl.context import Context
-from xdsl.dialects import func
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i1, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation
+from xdsl.passes import ModulePass
 
-from dpl.dialects import attn, loop, mma, tile
-from dpl.transforms import all_passes
+from dpl.dialects import loop, mma, tile
 from dpl.transforms.loop.attention import match_attention
-from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.transforms.loop.split_row_stats import declines as split_row_stats_declines
 from dpl.transforms.loop.split_row_stats import row_body
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
-from dpl.transforms.tile.schedule_mma import PINNED, MmaChoice, check_precision, mma_candidates, mma_layout, mma_us
+# schedule_classes and schedule_space names are imported (and so re-exported) here in full: the
+# driver, tests and bench import them from dpl.transforms.tile.schedule.
+from dpl.transforms.tile.schedule_classes import (
+    MATMUL_TILES,
+    PIPELINES,
+    ROW,
+    SCHEDULE,
+    MatmulTile,
+    classify,
+    commit,
+    module_block,
+    run_isolated,
+    scratch,
+    scratch_module,
+)
+from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, mma_candidates, mma_us
+from dpl.transforms.tile.schedule_space import (
+    POINT,
+    SCHEDULE_CHOICES,
+    SPLIT_EPILOGUE,
+    TENSOR_CORES,
+    TUNED,
+    UNTUNED,
+    class_defaults,
+    class_pipeline,
+    class_space,
+    format_point,
+    kernel_space,
+    matmul_tile,
+    point_attr,
+    point_spec,
+    read_point,
+    spec_text,
+    tensor_only,
+    tensor_pipeline,
+    tensor_space,
+    unused_options,
+)
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import DEFAULT_ARCH, parse_target, target_arch, target_sms
-from dpl.transforms.tunable import tunable, tunables
-
-ROW = (
-    "collapse-loops,tileify,pad-columns,blockify-launch,cooperative-reduce,"
-    "split-reduce{{sms={sms}}},stage-inputs,mark-unroll"
-)
-
-#: The tile pipeline of each kernel class; `{target}` is the schedule's target.
-PIPELINES: dict[str, str] = {
-    "pointwise": "tileify,vectorize-pointwise,blockify-launch,mark-unroll",
-    "row reduction": ROW,
-    "attention": ROW,
-    "flash attention": "tile-attention{{tile={tile} precision={precision}}}",
-    "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
-    "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} tile-elements={tile_elements}}},"
-    "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
-    "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"
-    "async-copy{{target={target}}},pad-smem{{pad=4}},pipeline-k-outer",
-}
-
-
-@dataclass(frozen=True)
-class MatmulTile:
-    """A matmul block tile (a rows x cols register tile on 16 x 16 threads) and its cost on an
-    H100, measured by `bench/matmul_variants.py` (bench/results/h100-2026-11-23-matmul-variants.md):
-    the blocks one SM runs at once (ptxas registers) and the time of one K trip (32 of K) of a
-    block while the GPU is full."""
-
-    rows: int
-    cols: int
-    blocks_per_sm: int
-    trip_us: float
-
-    def spec(self, target: str, sms: int) -> str:
-        return PIPELINES["matmul"].format(
-            target=target, sms=sms, blocks_per_sm=self.blocks_per_sm, rows=self.rows,
-            cols=self.cols, tile_elements=self.rows * self.cols * 256,
-        )  # fmt: skip
-
-
-#: 64 x 64: 80 registers, 3 blocks/SM, 1.47 ms for 2048 x 3584 x 3584 (5 rounds of 112 trips);
-#: 128 x 128: 246 registers, 1 block/SM, 0.365 ms for 512 x 3584 x 3584 (one round of 112).
-MATMUL_TILES = (MatmulTile(4, 4, 3, 2.62), MatmulTile(8, 8, 1, 3.2))
-
-
-def classify(kernel: loop.KernelOp) -> str:
-    if any(isinstance(op, attn.SoftmaxReduceOp) for op in kernel.walk()):
-        return "flash attention"
-    if not has_reduce(kernel):
-        return "pointwise"
-    if is_contraction(kernel):
-        reduces = [op for op in kernel.walk() if isinstance(op, loop.ForOp) and op.is_reduce]
-        return "attention" if len(reduces) > 1 else "matmul"
-    return "row reduction"
-
-
-def run_isolated(ctx: Context, kernel: loop.KernelOp, spec: str) -> None:
-    """Run pipeline `spec` on `kernel` alone: the kernel moves into a scratch @main whose
-    arguments stand for the buffers it uses, and whatever the pipeline leaves there moves back."""
-    commit(kernel, *scratch(ctx, kernel, spec))
-
-
-def scratch(ctx: Context, kernel: loop.KernelOp, spec: str) -> tuple[Block, dict[SSAValue, SSAValue]]:
-    """`kernel` copied into a scratch @main and scheduled there by `spec`: the scratch block and
-    the map from its arguments back to the buffers they stand for. Each tile kernel `spec` makes
-    records it as `tile.schedule` (unless a nested schedule recorded its own)."""
-    module, back = scratch_module(kernel)
-    PassPipeline.parse_spec(all_passes(), spec).apply(ctx, module)
-    block = module_block(module)
-    for k in block.ops:
-        if isinstance(k, tile.KernelOp) and SCHEDULE not in k.attributes:
-            k.attributes[SCHEDULE] = StringAttr(spec)
-    return block, back
-
-
-def scratch_module(kernel: loop.KernelOp) -> tuple[ModuleOp, dict[SSAValue, SSAValue]]:
-    """A module whose @main holds a copy of `kernel` alone, its arguments standing for the
-    buffers `kernel` uses (named alike), and the map from those arguments back to the buffers."""
-    outer = list(dict.fromkeys([*kernel.ins, *kernel.outs]))
-    block = Block(arg_types=[v.type for v in outer])
-    for arg, v in zip(block.args, outer):
-        arg.name_hint = v.name_hint  # passes name what they create after the buffers
-    inward: dict[SSAValue, SSAValue] = dict(zip(outer, block.args))
-    block.add_op(kernel.clone(value_mapper=inward))
-    block.add_op(func.ReturnOp())
-    module = ModuleOp([func.FuncOp("main", ([v.type for v in outer], []), Region(block))])
-    return module, dict(zip(block.args, outer))
-
-
-def module_block(module: ModuleOp) -> Block:
-    """The body of a scratch module's @main."""
-    main = next(op for op in module.ops if isinstance(op, func.FuncOp))
-    return main.body.block
-
-
-def commit(kernel: loop.KernelOp, block: Block, back: dict[SSAValue, SSAValue]) -> None:
-    """Replace `kernel` by what scheduling left in the scratch `block`."""
-    parent = kernel.parent_block()
-    assert parent is not None
-    for op in list(block.ops):
-        if not isinstance(op, func.ReturnOp):
-            parent.insert_op_before(op.clone(value_mapper=back), kernel)
-    kernel.detach()
-    kernel.erase()
+from dpl.transforms.tunable import tunable
 
 
 #: Pointwise kernels (the epilogue split-epilogue leaves): bytes over the H100's measured copy
@@ -302,9 +218,9 @@ class Schedule(ModulePass):
     precision: str = "auto"
     """Matmuls: ieee (SIMT fp32), 3xtf32 or tf32 (tensor cores); auto: 3xtf32 where the target
     has tensor cores, else ieee."""
-    split_epilogue: bool | None = tunable(None, (False, True))
+    split_epilogue: bool | None = tunable(None, SCHEDULE_CHOICES[SPLIT_EPILOGUE])
     """A matmul with an epilogue: split it off (true), keep it (false), or the model decides."""
-    tensor_cores: bool | None = tunable(None, (False, True))
+    tensor_cores: bool | None = tunable(None, SCHEDULE_CHOICES[TENSOR_CORES])
     """A matmul: on the tensor cores where the precision, target and shape allow (true or the
     default, None), or on SIMT fp32 (false)."""
 
@@ -471,195 +387,6 @@ class Schedule(ModulePass):
         point.update(rows=choice.rows, cols=choice.cols)
         return point
 
-
-# ------------------------------------------------------------------------------------------------
-# The tuning space and its points
-
-POINT = "tile.point"
-"""`loop.kernel` attribute: the point of its space to schedule it at, instead of the heuristics."""
-TUNED = "tile.tuned"
-"""Kernel attribute: what the tuner measured for the point (kept on the tile kernels)."""
-SCHEDULE = "tile.schedule"
-"""`tile.kernel` attribute: the pipeline string that scheduled it."""
-SPLIT_EPILOGUE = "split_epilogue"
-"""The schedule's own dimension: a matmul's epilogue split off into a kernel of its own."""
-TENSOR_CORES = "tensor_cores"
-"""The schedule's own dimension: a matmul on the tensor cores (tensorize-matmul's pipeline, at the
-schedule's precision) or on SIMT fp32 (the matmul pipeline); a point without it is on SIMT."""
-
-
-#: Classes without a tuning space: flash attention's key tile follows the head dim (flash_spec).
-UNTUNED = ("flash attention",)
-
-
-def class_pipeline(cls: str, target: str, sms: int, rows: int = 4, cols: int = 4) -> str:
-    """The pipeline string of class `cls` as the schedule runs it (a matmul with a `rows` x `cols`
-    register tile; an UNTUNED class: none)."""
-    if cls in UNTUNED:
-        return ""
-    if cls == "matmul":
-        return matmul_tile(rows, cols).spec(target, sms)
-    return PIPELINES[cls].format(target=target, sms=sms)
-
-
-def tensor_pipeline(sms: int, layout: str = "wgmma", bm: int = 128, bn: int = 128, precision: str = "3xtf32") -> str:
-    """The tensor-core pipeline of a matmul (schedule_mma.MmaChoice) with a bm x bn block tile."""
-    return MmaChoice(layout, bm, bn, precision).spec(sms)
-
-
-def matmul_tile(rows: int, cols: int) -> MatmulTile:
-    """The MATMUL_TILES entry of a rows x cols register tile, else one whose blocks per SM for
-    the split-K model are guessed from its registers (16 cells: 3 blocks, 64: 1)."""
-    for choice in MATMUL_TILES:
-        if (choice.rows, choice.cols) == (rows, cols):
-            return choice
-    return MatmulTile(rows, cols, max(1, min(8, 48 // (rows * cols))), 0.0)
-
-
-def _pass_specs(spec: str) -> list[tuple[ArgSpec, type[ModulePass]]]:
-    passes = all_passes()
-    return [(a, passes[a.name]()) for a in parse_pipeline(spec)]
-
-
-def class_space(cls: str) -> dict[str, tuple[object, ...]]:
-    """Every tunable option of the passes of class `cls`'s pipeline (name -> choices); two
-    passes declaring one name share the dimension (the choices both allow)."""
-    space: dict[str, tuple[object, ...]] = {}
-    for _, pass_cls in _pass_specs(class_pipeline(cls, "sm_90", 1)):
-        for name, choices in tunables(pass_cls).items():
-            space[name] = tuple(c for c in space[name] if c in choices) if name in space else choices
-    if cls == "matmul":
-        space[SPLIT_EPILOGUE] = tunables(Schedule)["split_epilogue"]
-        space[TENSOR_CORES] = tunables(Schedule)["tensor_cores"]
-        space.update({k: v for k, v in tensor_space().items() if k not in space})
-    return space
-
-
-def tensor_space() -> dict[str, tuple[object, ...]]:
-    """The tunable options of the tensor-core pipeline's passes, less those it pins (PINNED)."""
-    space: dict[str, tuple[object, ...]] = {}
-    for _, pass_cls in _pass_specs(tensor_pipeline(1)):
-        space.update({k: v for k, v in tunables(pass_cls).items() if k not in PINNED})
-    return space
-
-
-def tensor_only() -> set[str]:
-    """The dimensions of a matmul's space that only its tensor-core pipeline has (bm, bn)."""
-    simt = {k for _, c in _pass_specs(class_pipeline("matmul", "sm_90", 1)) for k in tunables(c)}
-    return set(tensor_space()) - simt
-
-
-def unused_options(point: Mapping[str, object], space: Mapping[str, object]) -> set[str]:
-    """The dimensions of `space` that `point` does not use: a tensor-core point's SIMT-only
-    options, a SIMT point's tensor-core-only ones (bm, bn)."""
-    if TENSOR_CORES not in space:
-        return set()
-    if point.get(TENSOR_CORES):
-        return set(space) - set(tensor_space()) - {TENSOR_CORES, SPLIT_EPILOGUE}
-    return tensor_only() & set(space)
-
-
-def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str = "sm_90",
-                 sms: int = 132) -> dict[str, tuple[object, ...]]:  # fmt: skip
-    """The tuning space of `kernel` compiled at `precision` for `target`: its class's, without a
-    split of an epilogue it lacks, and without the tensor cores where the precision, target or
-    its shape rule them out (schedule_mma.mma_choice)."""
-    space = class_space(classify(kernel))
-    if SPLIT_EPILOGUE in space and split_epilogue_declines(kernel) is not None:
-        del space[SPLIT_EPILOGUE]
-    if TENSOR_CORES in space:
-        cands = mma_candidates(Context(), kernel, check_precision(precision, target), target, sms, scratch)
-        if isinstance(cands, str):
-            for k in (TENSOR_CORES, *tensor_only()):
-                del space[k]
-    return space
-
-
-def class_defaults(cls: str, target: str, sms: int) -> dict[str, object]:
-    """Each dimension of class `cls`'s space at the value its default pipeline gives it."""
-    point: dict[str, object] = {}
-    pipelines = [class_pipeline(cls, target, sms)] + ([tensor_pipeline(sms)] if cls == "matmul" else [])
-    for spec in pipelines:
-        for arg, pass_cls in _pass_specs(spec):
-            given = arg.normalize_parameter_names().parameters
-            for name in tunables(pass_cls):
-                if name not in point:
-                    point[name] = given[name][0] if name in given else getattr(pass_cls(), name)
-    return point
-
-
-def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, precision: str = "auto") -> str:
-    """The pipeline string of class `cls` at `point`: each pass of the class's pipeline (a matmul
-    with `tensor_cores`: the tensor-core pipeline at `precision`) with its tunable options set
-    from the point (the pass checks the values: a ValueError names them)."""
-    space = class_space(cls)
-    unknown = [k for k in point if k not in space]
-    if unknown:
-        raise ValueError(
-            f"'{unknown[0]}' is not a tunable option of a {cls} kernel "
-            f"(those are: {', '.join(space)})"
-        )
-    rows, cols = int(point.get("rows", 4)), int(point.get("cols", 4))  # type: ignore[arg-type]
-    pipeline, pinned = class_pipeline(cls, target, sms, rows, cols), ()
-    if point.get(TENSOR_CORES):
-        resolved = check_precision(precision, target)
-        layout = mma_layout(resolved, target)
-        if layout is None:
-            raise ValueError(f"tensor_cores=true needs tensor cores: precision {resolved} on {target} has none")
-        defaults = all_passes()["tensorize-matmul"]()
-        bm, bn = (int(point.get(k, getattr(defaults, k))) for k in ("bm", "bn"))  # type: ignore[call-overload]
-        pipeline, pinned = tensor_pipeline(sms, layout, bm, bn, resolved), PINNED
-    parts = []
-    for arg, pass_cls in _pass_specs(pipeline):
-        params = dict(arg.normalize_parameter_names().parameters)
-        for name in [n for n in tunables(pass_cls) if n not in pinned]:
-            given = params[name][0] if name in params else getattr(pass_cls(), name)
-            if name in point and point[name] != given:  # written only where it changes something
-                params[name] = (point[name],)  # type: ignore[assignment]
-        pass_cls.from_pass_spec(ArgSpec(arg.name, params))  # the pass's own checks of its options
-        parts.append(spec_text(arg.name, params))
-    return ",".join(parts)
-
-
-def spec_text(name: str, params: Mapping[str, tuple[object, ...]]) -> str:
-    """`name{a-b=1 c=true}` as a pipeline string writes it (strings unquoted where they can be)."""
-
-    def value(v: object) -> str:
-        if isinstance(v, bool):
-            return str(v).lower()
-        if isinstance(v, str) and not v.replace("_", "").isalnum():
-            return f'"{v}"'
-        return str(v)
-
-    args = " ".join(f"{k.replace('_', '-')}={','.join(map(value, v))}" for k, v in params.items())
-    return f"{name}{{{args}}}" if args else name
-
-
-def point_attr(point: Mapping[str, object]) -> DictionaryAttr:
-    """`point` as the `tile.point` attribute."""
-    return DictionaryAttr(
-        {k: IntegerAttr(int(v), i1) if isinstance(v, bool) else IntegerAttr(int(v), i64) for k, v in point.items()}  # type: ignore[arg-type]
-    )
-
-
-def read_point(kernel: loop.KernelOp, attr: object) -> dict[str, object]:
-    """The `tile.point` of `kernel` as a dict (a malformed one is a one-line ValueError)."""
-    where = f"schedule: @{kernel.sym_name.data}: {POINT}"
-    if not isinstance(attr, DictionaryAttr):
-        raise ValueError(f"{where} must be a dictionary of option values, got {attr}")
-    point: dict[str, object] = {}
-    for k, v in attr.data.items():
-        if isinstance(v, IntegerAttr) and v.type == i1:
-            point[k] = bool(v.value.data)
-        elif isinstance(v, IntegerAttr):
-            point[k] = v.value.data
-        else:
-            raise ValueError(f"{where}: {k} must be an integer or a bool, got {v}")
-    return point
-
-
-def format_point(point: Mapping[str, object]) -> str:
-    return "{" + ", ".join(f"{k}={str(v).lower()}" for k, v in point.items()) + "}"
 
 
 def _split(block: Block) -> str:

@@ -1,0 +1,222 @@
+"""The tuning space of `schedule` (schedule.py) and its points.
+
+The space of a kernel (`kernel_space`) has one dimension per tunable option
+(`dpl.transforms.tunable`) of the passes of its class's pipeline, plus the schedule's own
+`split-epilogue` for a matmul with an epilogue it can split, and for a matmul the tensor cores
+can take at the schedule's precision and target (schedule_mma.mma_candidates) the schedule's own
+`tensor_cores` and the tunable options of the tensor-core pipeline (tensorize-matmul's block tile
+`bm` x `bn`; split-K's `splits` is shared with SIMT; K stays chunked by 32: PINNED). A point
+with `tensor_cores = true` is scheduled with the tensor-core pipeline (at the schedule's
+precision), one without it on SIMT; a tensor-core point tensorize-matmul declines is an error,
+never a silent SIMT fallback. A `loop.kernel` carrying
+`tile.point = {rows = 8 : i64, k_tile = 64 : i64, ...}` (a point of that space; options left out
+keep their class default) is scheduled with its class's pipeline at that point (`point_spec`)
+instead of the heuristics; `tile.tuned = {...}` (what the tuner measured) is kept on the tile
+kernel, so `--ir tile` shows which kernels are tuned. `dpl tune` (driver/tune.py) finds the
+points and the driver attaches them from its cache. An option value the pass rejects is the
+pass's one-line error; an option the class's passes do not have is an error naming the options
+they do have. `Schedule.default_point` is the point the heuristics pick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i1, i64
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+
+from dpl.dialects import loop
+from dpl.transforms import all_passes
+from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
+from dpl.transforms.tile.schedule_classes import MATMUL_TILES, PIPELINES, MatmulTile, classify, scratch
+from dpl.transforms.tile.schedule_mma import PINNED, MmaChoice, check_precision, mma_candidates, mma_layout
+from dpl.transforms.tunable import tunables
+
+POINT = "tile.point"
+"""`loop.kernel` attribute: the point of its space to schedule it at, instead of the heuristics."""
+TUNED = "tile.tuned"
+"""Kernel attribute: what the tuner measured for the point (kept on the tile kernels)."""
+SPLIT_EPILOGUE = "split_epilogue"
+"""The schedule's own dimension: a matmul's epilogue split off into a kernel of its own."""
+TENSOR_CORES = "tensor_cores"
+"""The schedule's own dimension: a matmul on the tensor cores (tensorize-matmul's pipeline, at the
+schedule's precision) or on SIMT fp32 (the matmul pipeline); a point without it is on SIMT."""
+
+#: The choices of the schedule's own dimensions (its tunable `split_epilogue` and `tensor_cores`).
+SCHEDULE_CHOICES: dict[str, tuple[object, ...]] = {SPLIT_EPILOGUE: (False, True), TENSOR_CORES: (False, True)}
+
+
+#: Classes without a tuning space: flash attention's key tile follows the head dim (Schedule.flash_spec).
+UNTUNED = ("flash attention",)
+
+
+def class_pipeline(cls: str, target: str, sms: int, rows: int = 4, cols: int = 4) -> str:
+    """The pipeline string of class `cls` as the schedule runs it (a matmul with a `rows` x `cols`
+    register tile; an UNTUNED class: none)."""
+    if cls in UNTUNED:
+        return ""
+    if cls == "matmul":
+        return matmul_tile(rows, cols).spec(target, sms)
+    return PIPELINES[cls].format(target=target, sms=sms)
+
+
+def tensor_pipeline(sms: int, layout: str = "wgmma", bm: int = 128, bn: int = 128, precision: str = "3xtf32") -> str:
+    """The tensor-core pipeline of a matmul (schedule_mma.MmaChoice) with a bm x bn block tile."""
+    return MmaChoice(layout, bm, bn, precision).spec(sms)
+
+
+def matmul_tile(rows: int, cols: int) -> MatmulTile:
+    """The MATMUL_TILES entry of a rows x cols register tile, else one whose blocks per SM for
+    the split-K model are guessed from its registers (16 cells: 3 blocks, 64: 1)."""
+    for choice in MATMUL_TILES:
+        if (choice.rows, choice.cols) == (rows, cols):
+            return choice
+    return MatmulTile(rows, cols, max(1, min(8, 48 // (rows * cols))), 0.0)
+
+
+def _pass_specs(spec: str) -> list[tuple[ArgSpec, type[ModulePass]]]:
+    passes = all_passes()
+    return [(a, passes[a.name]()) for a in parse_pipeline(spec)]
+
+
+def class_space(cls: str) -> dict[str, tuple[object, ...]]:
+    """Every tunable option of the passes of class `cls`'s pipeline (name -> choices); two
+    passes declaring one name share the dimension (the choices both allow)."""
+    space: dict[str, tuple[object, ...]] = {}
+    for _, pass_cls in _pass_specs(class_pipeline(cls, "sm_90", 1)):
+        for name, choices in tunables(pass_cls).items():
+            space[name] = tuple(c for c in space[name] if c in choices) if name in space else choices
+    if cls == "matmul":
+        space.update(SCHEDULE_CHOICES)
+        space.update({k: v for k, v in tensor_space().items() if k not in space})
+    return space
+
+
+def tensor_space() -> dict[str, tuple[object, ...]]:
+    """The tunable options of the tensor-core pipeline's passes, less those it pins (PINNED)."""
+    space: dict[str, tuple[object, ...]] = {}
+    for _, pass_cls in _pass_specs(tensor_pipeline(1)):
+        space.update({k: v for k, v in tunables(pass_cls).items() if k not in PINNED})
+    return space
+
+
+def tensor_only() -> set[str]:
+    """The dimensions of a matmul's space that only its tensor-core pipeline has (bm, bn)."""
+    simt = {k for _, c in _pass_specs(class_pipeline("matmul", "sm_90", 1)) for k in tunables(c)}
+    return set(tensor_space()) - simt
+
+
+def unused_options(point: Mapping[str, object], space: Mapping[str, object]) -> set[str]:
+    """The dimensions of `space` that `point` does not use: a tensor-core point's SIMT-only
+    options, a SIMT point's tensor-core-only ones (bm, bn)."""
+    if TENSOR_CORES not in space:
+        return set()
+    if point.get(TENSOR_CORES):
+        return set(space) - set(tensor_space()) - {TENSOR_CORES, SPLIT_EPILOGUE}
+    return tensor_only() & set(space)
+
+
+def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str = "sm_90",
+                 sms: int = 132) -> dict[str, tuple[object, ...]]:  # fmt: skip
+    """The tuning space of `kernel` compiled at `precision` for `target`: its class's, without a
+    split of an epilogue it lacks, and without the tensor cores where the precision, target or
+    its shape rule them out (schedule_mma.mma_choice)."""
+    space = class_space(classify(kernel))
+    if SPLIT_EPILOGUE in space and split_epilogue_declines(kernel) is not None:
+        del space[SPLIT_EPILOGUE]
+    if TENSOR_CORES in space:
+        cands = mma_candidates(Context(), kernel, check_precision(precision, target), target, sms, scratch)
+        if isinstance(cands, str):
+            for k in (TENSOR_CORES, *tensor_only()):
+                del space[k]
+    return space
+
+
+def class_defaults(cls: str, target: str, sms: int) -> dict[str, object]:
+    """Each dimension of class `cls`'s space at the value its default pipeline gives it."""
+    point: dict[str, object] = {}
+    pipelines = [class_pipeline(cls, target, sms)] + ([tensor_pipeline(sms)] if cls == "matmul" else [])
+    for spec in pipelines:
+        for arg, pass_cls in _pass_specs(spec):
+            given = arg.normalize_parameter_names().parameters
+            for name in tunables(pass_cls):
+                if name not in point:
+                    point[name] = given[name][0] if name in given else getattr(pass_cls(), name)
+    return point
+
+
+def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, precision: str = "auto") -> str:
+    """The pipeline string of class `cls` at `point`: each pass of the class's pipeline (a matmul
+    with `tensor_cores`: the tensor-core pipeline at `precision`) with its tunable options set
+    from the point (the pass checks the values: a ValueError names them)."""
+    space = class_space(cls)
+    unknown = [k for k in point if k not in space]
+    if unknown:
+        raise ValueError(
+            f"'{unknown[0]}' is not a tunable option of a {cls} kernel "
+            f"(those are: {', '.join(space)})"
+        )
+    rows, cols = int(point.get("rows", 4)), int(point.get("cols", 4))  # type: ignore[arg-type]
+    pipeline, pinned = class_pipeline(cls, target, sms, rows, cols), ()
+    if point.get(TENSOR_CORES):
+        resolved = check_precision(precision, target)
+        layout = mma_layout(resolved, target)
+        if layout is None:
+            raise ValueError(f"tensor_cores=true needs tensor cores: precision {resolved} on {target} has none")
+        defaults = all_passes()["tensorize-matmul"]()
+        bm, bn = (int(point.get(k, getattr(defaults, k))) for k in ("bm", "bn"))  # type: ignore[call-overload]
+        pipeline, pinned = tensor_pipeline(sms, layout, bm, bn, resolved), PINNED
+    parts = []
+    for arg, pass_cls in _pass_specs(pipeline):
+        params = dict(arg.normalize_parameter_names().parameters)
+        for name in [n for n in tunables(pass_cls) if n not in pinned]:
+            given = params[name][0] if name in params else getattr(pass_cls(), name)
+            if name in point and point[name] != given:  # written only where it changes something
+                params[name] = (point[name],)  # type: ignore[assignment]
+        pass_cls.from_pass_spec(ArgSpec(arg.name, params))  # the pass's own checks of its options
+        parts.append(spec_text(arg.name, params))
+    return ",".join(parts)
+
+
+def spec_text(name: str, params: Mapping[str, tuple[object, ...]]) -> str:
+    """`name{a-b=1 c=true}` as a pipeline string writes it (strings unquoted where they can be)."""
+
+    def value(v: object) -> str:
+        if isinstance(v, bool):
+            return str(v).lower()
+        if isinstance(v, str) and not v.replace("_", "").isalnum():
+            return f'"{v}"'
+        return str(v)
+
+    args = " ".join(f"{k.replace('_', '-')}={','.join(map(value, v))}" for k, v in params.items())
+    return f"{name}{{{args}}}" if args else name
+
+
+def point_attr(point: Mapping[str, object]) -> DictionaryAttr:
+    """`point` as the `tile.point` attribute."""
+    return DictionaryAttr(
+        {k: IntegerAttr(int(v), i1) if isinstance(v, bool) else IntegerAttr(int(v), i64) for k, v in point.items()}  # type: ignore[arg-type]
+    )
+
+
+def read_point(kernel: loop.KernelOp, attr: object) -> dict[str, object]:
+    """The `tile.point` of `kernel` as a dict (a malformed one is a one-line ValueError)."""
+    where = f"schedule: @{kernel.sym_name.data}: {POINT}"
+    if not isinstance(attr, DictionaryAttr):
+        raise ValueError(f"{where} must be a dictionary of option values, got {attr}")
+    point: dict[str, object] = {}
+    for k, v in attr.data.items():
+        if isinstance(v, IntegerAttr) and v.type == i1:
+            point[k] = bool(v.value.data)
+        elif isinstance(v, IntegerAttr):
+            point[k] = v.value.data
+        else:
+            raise ValueError(f"{where}: {k} must be an integer or a bool, got {v}")
+    return point
+
+
+def format_point(point: Mapping[str, object]) -> str:
+    return "{" + ", ".join(f"{k}={str(v).lower()}" for k, v in point.items()) + "}"
+
