@@ -52,3 +52,12 @@ def test_a_bad_target_is_one_line():
                         "--ir", "tensor", "--target", "sm_75"], capture_output=True, text=True)  # fmt: skip
     assert r.returncode == 1
     assert r.stderr.strip() == "dpl: error: set-target: option arch must be one of sm_80, sm_90, sm_120, got sm_75"
+
+
+def test_tensor_cores_asked_for_where_none_fit_is_one_line():
+    """`schedule{tensor-cores=true}` with nothing the tensor cores can take (precision ieee) has
+    no matmul candidate left: a one-line error naming the kernel and the options."""
+    module = capture_expression(LINEAR).module.clone()
+    spec = IR_PIPELINES["tile"].replace("schedule", "schedule{precision=ieee tensor-cores=true}")
+    with pytest.raises(ValueError, match=r"schedule: @k_\w+: no matmul schedule fits tensor-cores=True"):
+        run_pipeline(module, spec)

@@ -309,7 +309,10 @@ class Schedule(ModulePass):
             spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec), SPLIT_EPILOGUE))
         if not tried:
-            raise ValueError(f"schedule: @{name}: no matmul schedule fits tensor-cores=true split-epilogue=true")
+            raise ValueError(
+                f"schedule: @{name}: no matmul schedule fits tensor-cores={self.tensor_cores} "
+                f"split-epilogue={self.split_epilogue} (`-v` says why the tensor cores decline)"
+            )
         costs = [modeled_us(block, self.sms) for _, _, block, _, _ in tried]
         for i, (_, _, block, _, choice) in enumerate(tried):
             if isinstance(choice, MmaChoice) and not any(isinstance(o, mma.DotOp) for o in block.walk()):
