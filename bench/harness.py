@@ -433,6 +433,7 @@ def benchmark(
     device: str | torch.device | None = None,
     ceilings: bool = True,
     verbose: bool = False,
+    float64: bool = True,
 ) -> dict[str, Any]:
     """Time dpl, eager and torch.compile on `fn(*inputs)`; a JSON-able dict (see format_table).
 
@@ -440,7 +441,8 @@ def benchmark(
     (anything with `.kernels`) is used as is; another callable is used as the compile function
     (`dpl(fn, *inputs)`); False leaves dpl out. `modes`: subset of ALL_MODES (or "a,b").
     `l2`: "auto", "rotate", "flush" or "none" (see the module docstring). A variant that fails to
-    build, run or time gets an "error" entry and the rest still run.
+    build, run or time gets an "error" entry and the rest still run. `float64=False` skips the
+    float64 copy of `fn` (a whole 7B model's would not fit beside it: the caller checked it).
     """
     if isinstance(modes, str):
         modes = [m.strip() for m in modes.split(",") if m.strip()]
@@ -506,7 +508,7 @@ def benchmark(
         _sync(dev)
         from dpl.driver.compile import compare, parity_tolerance
 
-        ref64 = _reference64(fn, inputs)
+        ref64 = _reference64(fn, inputs) if float64 else None
         res["reference"] = "float64" if ref64 is not None else "eager fp32"
         program = getattr(dpl_built, "program", None)
         res["tol"] = parity_tolerance(program) if hasattr(program, "module") else 1e-4
