@@ -47,6 +47,8 @@ from typing import Any
 import torch
 
 from dpl.backend.cache import write_atomic
+from dpl.driver.compile import compare, float64_reference, parity_tolerance
+from dpl.driver.compile import compile as dpl_compile
 from dpl.frontend.check import rel_err
 
 #: The comparison variants besides dpl, in table order ("dpl-backend": the same program through
@@ -349,18 +351,10 @@ def environment(device: int | None = None, *, ceilings: bool = True) -> dict[str
 
 def _reference64(fn: Any, inputs: Sequence[Any]) -> list[torch.Tensor] | None:
     """`fn` in float64 on the inputs' device, or None where it cannot run so."""
-    from dpl.driver.compile import float64_reference
-
     try:
         return float64_reference(fn, [x for x in inputs])
     except Exception:  # noqa: BLE001 - a callable holding fp32 tensors, or out of memory
         return None
-
-
-def _dpl_compiler() -> Callable[..., Any]:
-    from dpl.driver.compile import compile as dpl_compile
-
-    return dpl_compile
 
 
 def _torch_compile(fn: Callable[..., Any], mode: str, inputs: Sequence[Any]) -> tuple[Any, Any, dict]:
@@ -468,7 +462,7 @@ def benchmark(
         else:
             t0 = time.perf_counter()
             try:
-                comp = _dpl_compiler() if dpl is None else dpl
+                comp = dpl_compile if dpl is None else dpl
                 src = fn
                 if isinstance(fn, torch.nn.Module) and any(
                     t.device.type != "cpu" for t in list(fn.parameters()) + list(fn.buffers())
@@ -506,8 +500,6 @@ def benchmark(
     with torch.no_grad():
         ref = fn(*inputs)
         _sync(dev)
-        from dpl.driver.compile import compare, parity_tolerance
-
         ref64 = _reference64(fn, inputs) if float64 else None
         res["reference"] = "float64" if ref64 is not None else "eager fp32"
         program = getattr(dpl_built, "program", None)
