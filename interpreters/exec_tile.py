@@ -121,6 +121,21 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
         self.stages: dict[SSAValue, tuple[np.ndarray, int]] = {}  # value -> (array, slot dims)
         self.mma_stages: dict[SSAValue, np.ndarray] = {}  # mma.stage -> (nest dims..., R, K)
 
+    def nested(self, block: Block, rows: int, cols: int) -> _TileNest:
+        """A nest of rank + 2 for a region run per (row, col) of a rows x cols tile (mma.stage,
+        attn.flash): the values `block` reads from this nest, non-memrefs given two unit dims."""
+        sub = type(self)(self.rank + 2, {})
+        sub.extents = list(self.extents) + [rows, cols]
+        for v in {o for inner in block.walk() for o in inner.operands}:
+            if v in self.env:
+                value = self.env[v]
+                if isinstance(v.type, MemRefType):
+                    sub.env[v] = value
+                else:
+                    a = np.asarray(value)
+                    sub.env[v] = a.reshape(a.shape + (1, 1)) if a.ndim == self.rank else a
+        return sub
+
     def full(self, value) -> np.ndarray:
         array = np.asarray(value)
         if array.ndim == 0:

@@ -12,7 +12,6 @@ read clamped to the last row and never stored.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, Region
 
 from dpl.dialects import attn
@@ -34,18 +33,8 @@ class TileAttnMixin:
     def _attn_region(self, region: Region, args: list, mask=None) -> "object":
         """Run `region` with its arguments bound to `args` (arrays of rank + 2); the sub-nest."""
         rank = self.rank
-        sub = type(self)(rank + 2, {})
-        sub.extents = list(self.extents) + [1, 1]
         block = region.block
-        outer = {o for inner in block.walk() for o in inner.operands}
-        for v in outer:
-            if v in self.env:
-                value = self.env[v]
-                if isinstance(v.type, MemRefType):
-                    sub.env[v] = value
-                else:
-                    a = np.asarray(value)
-                    sub.env[v] = a.reshape(a.shape + (1, 1)) if a.ndim == rank else a
+        sub = self.nested(block, 1, 1)
         for a, value in zip(block.args, args):
             sub.env[a] = value
         sub.active = mask

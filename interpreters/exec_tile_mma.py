@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
 
 from dpl.dialects import mma
@@ -37,17 +36,7 @@ class TileMmaMixin:
     def mma_stage(self, op: mma.StageOp) -> None:
         rank = self.rank
         block = op.body.block
-        sub = type(self)(rank + 2, {})
-        sub.extents = list(self.extents) + [op.rows, op.k]
-        outer = {o for inner in block.walk() for o in inner.operands}
-        for v in outer:
-            if v in self.env:
-                value = self.env[v]
-                if isinstance(v.type, MemRefType):
-                    sub.env[v] = value
-                else:
-                    a = np.asarray(value)
-                    sub.env[v] = a.reshape(a.shape + (1, 1)) if a.ndim == rank else a
+        sub = self.nested(block, op.rows, op.k)
         r, c = block.args
         sub.env[r] = np.arange(op.rows).reshape((1,) * rank + (op.rows, 1))
         sub.env[c] = np.arange(op.k).reshape((1,) * rank + (1, op.k))
