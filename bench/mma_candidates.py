@@ -3,7 +3,7 @@ split is fastest, and how far the schedule's default pick is from it.
 
     python3 bench/mma_candidates.py                       # the seq-128 projections, ~2 min on an H100
     python3 bench/mma_candidates.py --shapes 128x3584x3584,512x3584x3584 --tiles 128x128,64x128
-    python3 bench/mma_candidates.py --compile-only        # no GPU: plans, model, ptxas -v (nvcc)
+    python3 bench/mma_candidates.py --compile-only --ptxas   # no GPU: plans, model, ptxas -v (nvcc)
 
 For each shape M x N x K (y = x @ w.T, x: M x K, w: N x K, fp32; `s128`: the 3584 x 3584 linear
 and TinyLlama's q/o, gate/up, down and k/v projections at M = 128) the matmul kernel is captured
@@ -20,12 +20,17 @@ processes, NVRTC included) and then, in this process:
   launches, the zero fill of a split included, L2 flushed before each replay, median);
 - next to cuBLAS on the same inputs, timed the same way: fp32 (TF32 off) and TF32 (allow_tf32).
 
-Printed per shape, fastest first: the point, its grid (the split is the grid's second axis),
-dpl's modeled time (schedule.modeled_us, the number the default pick minimizes), the measured
-time, TFLOP/s, the error, and the ratio to cuBLAS fp32; `*` marks the default pick. Then one
-summary line per shape: default vs best measured vs cuBLAS, and whether the model ranks the best
-first. `--compile-only` prints the plans and the model without timing, and with nvcc each
-kernel's ptxas registers, spills and shared memory for sm_90a. Writes
+Printed per shape, fastest first: the point, its grid (a split is one of the grid's axes), the
+rounds of blocks the model runs it in (blocks / (132 SMs x the tile's blocks per SM), rounded
+up) x the K-outer trips (of 32) of each block, dpl's modeled time (schedule.modeled_us, the
+number the default pick minimizes), the measured time, the measured time per round-trip next to
+the model's (`step_us`: where the first is far above the second, the blocks wait on something
+the model leaves out: memory latency, atomics, the zero fill), TFLOP/s, the error, and the ratio
+to cuBLAS fp32; `*` marks the default pick. Then per shape: default vs best measured vs cuBLAS
+(fp32, TF32), the model's first pick, and the default and the best timed again with L2 warm (not
+flushed), a diagnostic: weights that fit in L2 (TinyLlama's q/o, k/v) then come from L2, so a
+large gap says the K loop waits on DRAM. `--compile-only` prints the plans and the model without timing; `--ptxas` adds each kernel's
+registers and spill bytes from nvcc -Xptxas -v for sm_90a (slow: one nvcc per point). Writes
 `<out>/<device>-<date>-candidates.json` (not with --compile-only).
 """
 
@@ -108,8 +113,8 @@ def points_of(kernel, m: int, n: int, k: int, tiles: list[tuple[int, int]], min_
 
 def describe(point: dict) -> str:
     if not point.get("tensor_cores"):
-        return f"SIMT {point['rows'] * 16}x{point['cols'] * 16} splits={point['splits']}"
-    return f"tc {point['bm']}x{point['bn']} splits={point['splits']}"
+        return f"SIMT {point['rows'] * 16}x{point['cols'] * 16} splits={point['splits'] or 'auto'}"
+    return f"tc {point['bm']}x{point['bn']} splits={point['splits'] or 'auto'}"
 
 
 def build(text: str, point: dict, precision: str, arch: str | None, ptxas: bool) -> dict[str, Any]:
@@ -130,9 +135,32 @@ def build(text: str, point: dict, precision: str, arch: str | None, ptxas: bool)
     out["model_us"] = modeled_us(block, SMS)
     host = HostProgram(parse_module(make_context(), out["kernel_ir"], "<candidate>"))
     out["grids"] = {name: "x".join(map(str, kk.grid)) for name, kk in host.kernels.items()}
+    out.update(launch_figures(block, point))
     if ptxas:
         out["ptxas"] = {name: ptxas_report(src, host.archs.get(name) or TARGET) for name, src in host.sources.items()}
     return out
+
+
+def launch_figures(block, point: dict) -> dict[str, Any]:
+    """The scheduled matmul tile's blocks, K-outer trips per block, the blocks the model runs at
+    once, its rounds, and the model's time of one K step (tensor-core tiles; else {})."""
+    import math
+
+    from dpl.dialects import loop, mma, tile
+    from dpl.transforms.tile.schedule_mma import blocks_per_sm, step_us
+
+    t = next((t for t in block.walk() if isinstance(t, tile.TileOp) and any(isinstance(o, mma.DotOp) for o in t.walk())), None)
+    if t is None:
+        return {}
+    dot = next(o for o in t.walk() if isinstance(o, mma.DotOp))
+    bm, bn = point["bm"], point["bn"]
+    layout, precision = dot.layout.data.value, dot.precision.data.value
+    blocks = math.prod(e for _, e, kind in t.axes if kind == tile.AxisKind.BLOCK)
+    red = dot.parent_op()
+    trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
+    at_once = SMS * blocks_per_sm(bm, bn, precision, layout)
+    return {"blocks": blocks, "trips": trips, "at_once": at_once, "rounds": -(-blocks // at_once),
+            "step_us": step_us(bm, bn, precision, SMS, layout)}  # fmt: skip
 
 
 def ptxas_report(source: str, arch: str) -> str:
@@ -154,9 +182,10 @@ def ptxas_report(source: str, arch: str) -> str:
     return f"{','.join(regs)} regs, {sum(spills)} spill bytes"
 
 
-def measure(kernel_ir: str, x, w, ref) -> dict[str, Any]:
-    """Error against float64 (the output starts as NaN) and the median time of the launches (us).
-    The scratch @main takes (x, w, y), as the loop kernel's ins and outs."""
+def measure(kernel_ir: str, x, w, ref, flush: bool = True) -> dict[str, Any]:
+    """Error against float64 (the output starts as NaN) and the median time of the launches (us),
+    L2 flushed before each (`flush`) or warm. The scratch @main takes (x, w, y), as the loop
+    kernel's ins and outs."""
     import torch
 
     from dpl.backend.timing import time_launches
@@ -173,7 +202,7 @@ def measure(kernel_ir: str, x, w, ref) -> dict[str, Any]:
         c()
     torch.cuda.synchronize()
     err = rel_err(tensors[2], ref)
-    ms = time_launches(lambda: [c() for _, c in calls])
+    ms = time_launches(lambda: [c() for _, c in calls], flush=flush)
     return {"err": err, "us": statistics.median(ms) * 1e3}
 
 
@@ -198,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tiles", default=TILES, help="tensor-core block tiles bm x bn to try")
     ap.add_argument("--min-trips", type=int, default=4, help="fewest K-outer trips (of 32) a split keeps")
     ap.add_argument("--precision", default="3xtf32")
-    ap.add_argument("--compile-only", action="store_true", help="no GPU: plans, model and (nvcc) ptxas -v")
+    ap.add_argument("--compile-only", action="store_true", help="no GPU: the plans and the model")
+    ap.add_argument("--ptxas", action="store_true", help="each kernel's registers and spills (nvcc -Xptxas -v)")
     ap.add_argument("--workers", type=int, default=min(16, os.cpu_count() or 1))
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "gemm-sweep"))
     a = ap.parse_args(argv)
@@ -230,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         for m, n, k in shapes:
             kernel = linear_kernel(m, n, k)
             points = points_of(kernel, m, n, k, tiles, a.min_trips)
-            jobs = [pool.submit(build, kernel.text, p, a.precision, arch, a.compile_only) for p in points]
+            jobs = [pool.submit(build, kernel.text, p, a.precision, arch, a.ptxas) for p in points]
             rows = [{"point": describe(p), "default": i == 0, **job.result()} for i, (p, job) in enumerate(zip(points, jobs))]
             for r in rows:
                 r.pop("digest", None)
@@ -248,6 +278,9 @@ def main(argv: list[str] | None = None) -> int:
                             r.update(measure(r["kernel_ir"], x, w, ref))
                         except Exception as e:  # noqa: BLE001 - one failing candidate must not hide the rest
                             r["error"] = " ".join(str(e).split())[:160]
+                timed = [r for r in rows if "us" in r]
+                for r in {id(r): r for r in [rows[0], *sorted(timed, key=lambda r: r["us"])[:1]] if "us" in r}.values():
+                    r["warm_us"] = measure(r["kernel_ir"], x, w, ref, flush=False)["us"]  # diagnostic: L2 kept
                 for tf32 in (False, True):
                     us, y = cublas(x, w, tf32)
                     shape["cublas_tf32_us" if tf32 else "cublas_us"] = us
@@ -274,20 +307,23 @@ def table(shape: dict, gpu: bool) -> str:
     rows = shape["rows"]
     key = (lambda r: r.get("us", float("inf"))) if gpu else (lambda r: r.get("model_us", float("inf")))
     lines = [f"\n## {m} x {n} x {k} ({len(rows)} points)\n",
-             "  point                          grid            model us   meas us   TFLOP/s   err       vs cuBLAS fp32"
-             + ("" if gpu else "   ptxas (sm_90a)")]  # fmt: skip
+             "  point                          grid            rounds x trips   model us  meas us  us/trip (model)  TFLOP/s  err      vs fp32"
+             + ("   ptxas (sm_90a)" if any("ptxas" in r for r in rows) else "")]  # fmt: skip
     for r in sorted(rows, key=key):
         mark = "*" if r["default"] else " "
         if "error" in r:
             lines.append(f"{mark} {r['point']:<30} error: {r['error']}")
             continue
         grid = ", ".join(g for name, g in r["grids"].items() if not name.endswith("_init"))
-        cols = [f"{r['model_us']:>8.1f}"]
+        shape_ = f"{r['rounds']} x {r['trips']}" if "rounds" in r else "-"
+        cols = [f"{shape_:<14}", f"{r['model_us']:>8.1f}"]
+        per = f"({r['step_us']:.2f})" if "step_us" in r else ""
         if "us" in r:
-            cols += [f"{r['us']:>8.1f}", f"{flop / r['us'] / 1e6:>8.1f}", f"{r['err']:.1e}",
+            per = f"{r['us'] / (r['rounds'] * r['trips']):.2f} {per}" if "rounds" in r else "-"
+            cols += [f"{r['us']:>7.1f}", f"{per:<15}", f"{flop / r['us'] / 1e6:>7.1f}", f"{r['err']:.1e}",
                      f"{shape['cublas_us'] / r['us']:.2f}x"]  # fmt: skip
         else:
-            cols += ["       -"] * 2 + ["      -", "    -"]
+            cols += ["      -", f"{'- ' + per:<15}", "      -", "      -", "    -"]
         if "ptxas" in r:
             cols.append("; ".join(f"{name}: {v}" for name, v in r["ptxas"].items() if not name.endswith("_init")))
         lines.append(f"{mark} {r['point']:<30} {grid:<15} " + "  ".join(cols))
@@ -304,6 +340,8 @@ def table(shape: dict, gpu: bool) -> str:
                 f"{shape['cublas_us'] / default['us']:.2f}x of default), TF32 {shape['cublas_tf32_us']:.1f} us; "
                 f"model's first: {modeled_best['point']}"
             )
+            warm = [f"{r['point']} {r['warm_us']:.1f} us" for r in (default, best) if "warm_us" in r]
+            lines.append(f"  L2 warm (not flushed; weights that fit stay in L2): {'; '.join(dict.fromkeys(warm))}")
     return "\n".join(lines)
 
 
