@@ -3,7 +3,7 @@ TF32 off), cuBLAS TF32 (allow_tf32, same process) and torch.compile, in speed (m
 and accuracy, on one GPU in under 5 minutes, with a chart.
 
     python3 bench/gemm_sweep.py [--shapes squares,linears,proj,odd | MxNxK,...] [--precision auto]
-                                [--budget-s 240] [--out bench/results/gemm-sweep]
+                                [--budget-s 240] [--out bench/results/gemm-sweep] [--name NAME]
     python3 bench/gemm_sweep.py --chart bench/results/gemm-sweep/<device>-<date>.json   # PNG only
 
 Three tables:
@@ -26,8 +26,8 @@ Three tables:
    cuBLAS at K = 3584 on the first kernels); with it the ratio stays near 1.
 
 Exit status 0 when every row is ok, 1 otherwise, 2 for bad arguments or no GPU. Writes
-`<out>/<device>-<date>.json` with every row and, where matplotlib is installed, the chart: TFLOP/s
-per shape of dpl, cuBLAS fp32 and cuBLAS TF32 (grouped bars), as `<out>/<device>-<date>.png` and
+`<out>/<NAME>.json` (default NAME: `<device>-<date>`) with every row and, where matplotlib is installed, the chart: TFLOP/s
+per shape of dpl, cuBLAS fp32 and cuBLAS TF32 (grouped bars), as `<out>/<NAME>.png` and
 `<out>/tflops.png` (the README shows the latter). `--chart JSON` redraws it from a results file.
 """
 
@@ -239,17 +239,20 @@ def chart(doc: dict, png: str) -> str | None:
     precisions = sorted({r["precision"] for r in rows})
     fig, ax = plt.subplots(figsize=(max(6.0, 0.5 * len(rows) + 2), 4.8), dpi=120)
     width = 0.8 / len(SERIES)
+    top = 0.0
     for i, (key, label, color) in enumerate(SERIES):
         xs = [j + (i - (len(SERIES) - 1) / 2) * width for j in range(len(rows))]
         ys = [tflops(r, key) or 0.0 for r in rows]
+        top = max([top, *ys])
         ax.bar(xs, ys, width=width, color=color, label=label.format(precision="/".join(precisions)))
+    ax.set_ylim(0, top * 1.15 or 1.0)  # room for the legend above the bars
     ax.set_xticks(range(len(rows)))
     ax.set_xticklabels([f"{r['label']}\n{'x'.join(map(str, r['shape']))}" for r in rows], rotation=60,
                        ha="right", fontsize=7)  # fmt: skip
     ax.set_ylabel("TFLOP/s (2 M N K / time)")
     ax.set_title(f"y = x @ w.T, fp32 inputs, on {doc.get('device', '?')} ({doc.get('date', '?')})", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, ncol=len(SERIES), loc="upper left")
     fig.tight_layout()
     fig.savefig(png)
     plt.close(fig)
@@ -273,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "gemm-sweep"))
     ap.add_argument("--budget-s", type=float, default=240.0, help="start no new shape after this")
     ap.add_argument("--chart", metavar="JSON", help="only draw the chart of a results file (no GPU)")
+    ap.add_argument("--name", help="the results' file name without .json (default: <device>-<date>)")
     a = ap.parse_args(argv)
     if a.chart:
         with open(a.chart) as f:
@@ -317,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     total = len(rows) + len(kernels)
     print(f"\n{good}/{total} ok ({time.perf_counter() - t0:.0f} s)")
     os.makedirs(a.out, exist_ok=True)
-    path = os.path.join(a.out, f"{device.lower().replace(' ', '-')}-{date}.json")
+    path = os.path.join(a.out, f"{a.name or device.lower().replace(' ', '-') + '-' + date}.json")
     with open(path, "w") as f:
         json.dump({"device": device, "date": date, "kernels": kernels, "linears": linears, "along_k": along_k}, f, indent=1)
     print(f"wrote {path}")

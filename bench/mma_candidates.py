@@ -56,6 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 S128 = ["128x3584x3584", "128x2048x2048", "128x5632x2048", "128x2048x5632", "128x256x2048"]
 TILES = "64x64,64x128,64x256,128x64,128x128,128x256"
 TARGET, SMS = "sm_90", 132
+#: Where the inputs live when timing (tests run the timing path on the CPU with fakes).
+DEVICE = "cuda"
 
 
 def parse_mnk(text: str) -> tuple[int, int, int]:
@@ -195,7 +197,7 @@ def measure(kernel_ir: str, x, w, ref, flush: bool = True) -> dict[str, Any]:
     from dpl.frontend.check import rel_err
 
     host = HostProgram(parse_module(make_context(), kernel_ir, "<candidate>")).load()
-    y = torch.full(ref.shape, float("nan"), device="cuda")
+    y = torch.full(ref.shape, float("nan"), device=DEVICE)
     tensors = host.bind([x, w, y])
     calls = host.launchers(tensors)
     for _, c in calls:
@@ -231,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ptxas", action="store_true", help="each kernel's registers and spills (nvcc -Xptxas -v)")
     ap.add_argument("--workers", type=int, default=min(16, os.cpu_count() or 1))
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "gemm-sweep"))
+    ap.add_argument("--json", help=argparse.SUPPRESS)  # a child process's one shape (see below)
     a = ap.parse_args(argv)
     try:
         shapes = shapes_of(a.shapes)
@@ -244,61 +247,94 @@ def main(argv: list[str] | None = None) -> int:
     if gpu and not torch.cuda.is_available():
         print("mma_candidates: needs a CUDA GPU (or --compile-only)", file=sys.stderr)
         return 2
-    arch = None
-    if gpu:
-        from dpl.backend import runtime
-
-        arch = runtime.device_arch()
     device = torch.cuda.get_device_name() if gpu else "compile-only"
     date = time.strftime("%Y-%m-%d")
-    print(f"# {device}, {date}: tensor-core candidates of y = x @ w.T at {a.precision} (target {TARGET}, "
-          f"{SMS} SMs); times: CUDA graph of the launches, L2 flushed, median (us)", flush=True)  # fmt: skip
+    if a.json is None:
+        print(f"# {device}, {date}: tensor-core candidates of y = x @ w.T at {a.precision} (target {TARGET}, "
+              f"{SMS} SMs); times: CUDA graph of the launches, L2 flushed, median (us)", flush=True)  # fmt: skip
     t0 = time.perf_counter()
-    results = []
-    pool = ProcessPoolExecutor(a.workers, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        for m, n, k in shapes:
-            kernel = linear_kernel(m, n, k)
-            points = points_of(kernel, m, n, k, tiles, a.min_trips)
-            jobs = [pool.submit(build, kernel.text, p, a.precision, arch, a.ptxas) for p in points]
-            rows = [{"point": describe(p), "default": i == 0, **job.result()} for i, (p, job) in enumerate(zip(points, jobs))]
-            for r in rows:
-                r.pop("digest", None)
-            shape: dict[str, Any] = {"shape": [m, n, k], "rows": rows}
-            if gpu:
-                g = torch.Generator(device="cuda").manual_seed(m + n + k)
-                x = torch.randn(m, k, device="cuda", generator=g)
-                w = torch.randn(n, k, device="cuda", generator=g) / k**0.5
-                ref = x.double() @ w.double().T
-                from dpl.frontend.check import rel_err
-
-                for r in rows:
-                    if "kernel_ir" in r:
-                        try:
-                            r.update(measure(r["kernel_ir"], x, w, ref))
-                        except Exception as e:  # noqa: BLE001 - one failing candidate must not hide the rest
-                            r["error"] = " ".join(str(e).split())[:160]
-                timed = [r for r in rows if "us" in r]
-                for r in {id(r): r for r in [rows[0], *sorted(timed, key=lambda r: r["us"])[:1]] if "us" in r}.values():
-                    r["warm_us"] = measure(r["kernel_ir"], x, w, ref, flush=False)["us"]  # diagnostic: L2 kept
-                for tf32 in (False, True):
-                    us, y = cublas(x, w, tf32)
-                    shape["cublas_tf32_us" if tf32 else "cublas_us"] = us
-                    shape["cublas_tf32_err" if tf32 else "cublas_err"] = rel_err(y, ref)
-            for r in rows:
-                r.pop("kernel_ir", None)
-            print(table(shape, gpu), flush=True)
-            results.append(shape)
-    finally:
-        pool.shutdown()
+    if gpu and a.json is None:  # each shape in a process of its own: a candidate that crashes the
+        results = [child(a, m, n, k) for m, n, k in shapes]  # CUDA context costs only its shape
+    else:
+        results = [one_shape(a, m, n, k, tiles, gpu) for m, n, k in shapes]
+    if a.json is not None:
+        with open(a.json, "w") as f:
+            json.dump(results[0], f)
+        return 0
     print(f"\n({time.perf_counter() - t0:.0f} s)")
     if gpu:
+        print("\n" + "\n".join(summary(r) for r in results))
         os.makedirs(a.out, exist_ok=True)
         path = os.path.join(a.out, f"{device.lower().replace(' ', '-')}-{date}-candidates.json")
         with open(path, "w") as f:
             json.dump({"device": device, "date": date, "precision": a.precision, "shapes": results}, f, indent=1)
         print(f"wrote {path}")
     return 0
+
+
+def child(a, m: int, n: int, k: int) -> dict[str, Any]:
+    """Shape M x N x K measured by this script in a child process (its table on our stdout)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "shape.json")
+        cmd = [sys.executable, os.path.abspath(__file__), "--shapes", f"{m}x{n}x{k}", "--tiles", a.tiles,
+               "--min-trips", str(a.min_trips), "--precision", a.precision, "--workers", str(a.workers),
+               "--json", out] + (["--ptxas"] if a.ptxas else []) + (["--compile-only"] if a.compile_only else [])  # fmt: skip
+        r = subprocess.run(cmd)
+        if r.returncode == 0 and os.path.exists(out):
+            with open(out) as f:
+                return json.load(f)
+    return {"shape": [m, n, k], "rows": [], "error": f"its process ended with status {r.returncode}"}
+
+
+def one_shape(a, m: int, n: int, k: int, tiles: list[tuple[int, int]], gpu: bool) -> dict[str, Any]:
+    """Build every point of shape M x N x K (in parallel processes) and, with `gpu`, measure them
+    next to cuBLAS (first, so a candidate that crashes cannot hide it); print the table."""
+    import torch
+
+    arch = None
+    if gpu and DEVICE == "cuda":
+        from dpl.backend import runtime
+
+        arch = runtime.device_arch()
+    kernel = linear_kernel(m, n, k)
+    points = points_of(kernel, m, n, k, tiles, a.min_trips)
+    with ProcessPoolExecutor(a.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        jobs = [pool.submit(build, kernel.text, p, a.precision, arch, a.ptxas) for p in points]
+        rows = [{"point": describe(p), "default": i == 0, **({"tile": [p["bm"], p["bn"]]} if p.get("tensor_cores") else {}),
+                 **job.result()} for i, (p, job) in enumerate(zip(points, jobs))]  # fmt: skip
+    for r in rows:
+        r.pop("digest", None)
+    shape: dict[str, Any] = {"shape": [m, n, k], "rows": rows}
+    if gpu:
+        from dpl.frontend.check import rel_err
+
+        g = torch.Generator(device=DEVICE).manual_seed(m + n + k)
+        x = torch.randn(m, k, device=DEVICE, generator=g)
+        w = torch.randn(n, k, device=DEVICE, generator=g) / k**0.5
+        ref = x.double() @ w.double().T
+        for tf32 in (False, True):
+            us, y = cublas(x, w, tf32)
+            shape["cublas_tf32_us" if tf32 else "cublas_us"] = us
+            shape["cublas_tf32_err" if tf32 else "cublas_err"] = rel_err(y, ref)
+        from dpl.transforms.tile.schedule_mma import TILES as SCHEDULE_TILES
+
+        known = [[bm, bn] for bm, bn, _ in SCHEDULE_TILES]  # the schedule's own tiles before the others
+        for r in sorted(rows, key=lambda r: (not r["default"], r.get("tile", known[0]) not in known)):
+            if "kernel_ir" in r:
+                try:
+                    r.update(measure(r["kernel_ir"], x, w, ref))
+                except Exception as e:  # noqa: BLE001 - one failing candidate must not hide the rest
+                    r["error"] = " ".join(str(e).split())[:160]
+        timed = [r for r in rows if "us" in r]
+        for r in {id(r): r for r in [rows[0], *sorted(timed, key=lambda r: r["us"])[:1]] if "us" in r}.values():
+            try:
+                r["warm_us"] = measure(r["kernel_ir"], x, w, ref, flush=False)["us"]  # diagnostic: L2 kept
+            except Exception as e:  # noqa: BLE001
+                r["warm_error"] = " ".join(str(e).split())[:160]
+    for r in rows:
+        r.pop("kernel_ir", None)
+    print(table(shape, gpu), flush=True)
+    return shape
 
 
 def table(shape: dict, gpu: bool) -> str:
@@ -328,21 +364,31 @@ def table(shape: dict, gpu: bool) -> str:
             cols.append("; ".join(f"{name}: {v}" for name, v in r["ptxas"].items() if not name.endswith("_init")))
         lines.append(f"{mark} {r['point']:<30} {grid:<15} " + "  ".join(cols))
     if gpu:
-        timed = [r for r in rows if "us" in r]
-        best = min(timed, key=lambda r: r["us"]) if timed else None
-        default = next((r for r in rows if r["default"]), None)
-        modeled_best = min(rows, key=lambda r: r.get("model_us", float("inf")))
-        if best and default and "us" in default:
-            lines.append(
-                f"summary {m}x{n}x{k}: default {default['point']} {default['us']:.1f} us; best {best['point']} "
-                f"{best['us']:.1f} us ({default['us'] / best['us']:.2f}x the default); cuBLAS fp32 "
-                f"{shape['cublas_us']:.1f} us ({shape['cublas_us'] / best['us']:.2f}x of best, "
-                f"{shape['cublas_us'] / default['us']:.2f}x of default), TF32 {shape['cublas_tf32_us']:.1f} us; "
-                f"model's first: {modeled_best['point']}"
-            )
-            warm = [f"{r['point']} {r['warm_us']:.1f} us" for r in (default, best) if "warm_us" in r]
-            lines.append(f"  L2 warm (not flushed; weights that fit stay in L2): {'; '.join(dict.fromkeys(warm))}")
+        lines.append(summary(shape))
     return "\n".join(lines)
+
+
+def summary(shape: dict) -> str:
+    """Default vs best measured vs cuBLAS, the model's first pick, the L2-warm times."""
+    m, n, k = shape["shape"]
+    if "error" in shape:
+        return f"summary {m}x{n}x{k}: error: {shape['error']}"
+    rows = shape["rows"]
+    timed = [r for r in rows if "us" in r]
+    best = min(timed, key=lambda r: r["us"]) if timed else None
+    default = next((r for r in rows if r["default"]), None)
+    if best is None or default is None or "us" not in default:
+        return f"summary {m}x{n}x{k}: the default or every candidate failed (cuBLAS fp32 {shape.get('cublas_us', float('nan')):.1f} us)"
+    modeled_best = min(rows, key=lambda r: r.get("model_us", float("inf")))
+    warm = [f"{r['point']} {r['warm_us']:.1f} us" for r in (default, best) if "warm_us" in r]
+    return (
+        f"summary {m}x{n}x{k}: default {default['point']} {default['us']:.1f} us; best {best['point']} "
+        f"{best['us']:.1f} us ({default['us'] / best['us']:.2f}x the default); cuBLAS fp32 "
+        f"{shape['cublas_us']:.1f} us ({shape['cublas_us'] / best['us']:.2f}x of best, "
+        f"{shape['cublas_us'] / default['us']:.2f}x of default), TF32 {shape['cublas_tf32_us']:.1f} us; "
+        f"model's first: {modeled_best['point']}\n"
+        f"  L2 warm (not flushed; weights that fit stay in L2): {'; '.join(dict.fromkeys(warm))}"
+    )
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@ grid, rounds, trips and model figures agree with the schedule), the table, and b
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
+import torch
 
 from dpl.bench import mma_candidates as mc
 
@@ -59,3 +62,36 @@ def test_table():
 @pytest.mark.parametrize("bad", ["--tiles=64", "--shapes=axbxc"])
 def test_bad_arguments(bad):
     assert mc.main([bad, "--compile-only"]) == 2
+
+
+def test_timing_path_with_fakes(monkeypatch, capsys):
+    """The GPU path on the CPU: cuBLAS first, every point measured (the default first), the
+    default and the best again with L2 warm, a failing candidate kept as an error."""
+    calls = []
+
+    def measure(kernel_ir, x, w, ref, flush=True):
+        calls.append(flush)
+        if len(calls) == 3:
+            raise RuntimeError("CUDA error: an illegal memory access was encountered")
+        return {"err": 2e-7, "us": 10.0 + len(calls) if flush else 5.0}
+
+    monkeypatch.setattr(mc, "DEVICE", "cpu")
+    monkeypatch.setattr(mc, "measure", measure)
+    monkeypatch.setattr(mc, "cublas", lambda x, w, tf32: (20.0 if tf32 else 40.0, x @ w.T))
+    a = argparse.Namespace(min_trips=4, workers=1, precision="3xtf32", ptxas=False)
+    shape = mc.one_shape(a, 128, 256, 256, [(64, 64), (128, 128)], gpu=True)
+    rows = shape["rows"]
+    assert shape["cublas_us"] == 40.0 and shape["cublas_tf32_us"] == 20.0 and shape["cublas_err"] < 1e-6
+    assert rows[0]["default"] and rows[0]["us"] == 11.0  # measured first
+    assert sum("error" in r for r in rows) == 1 and "illegal memory access" in next(r["error"] for r in rows if "error" in r)
+    assert calls.count(False) == 1 and rows[0]["warm_us"] == 5.0  # the default (here the best too), warm
+    out = capsys.readouterr().out
+    assert "summary 128x256x256: default" in out and "best" in out and "L2 warm" in out
+    assert "kernel_ir" not in rows[1]
+
+
+def test_child_process_returns_its_shape():
+    a = argparse.Namespace(tiles="128x128", min_trips=4, precision="3xtf32", workers=1, ptxas=False, compile_only=True)
+    shape = mc.child(a, 128, 256, 256)
+    assert shape["shape"] == [128, 256, 256] and len(shape["rows"]) == 3  # the default, split 1 and 2
+    assert all("model_us" in r for r in shape["rows"])
