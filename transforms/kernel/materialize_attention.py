@@ -206,7 +206,7 @@ class FlashLowering(FlashStep):
         self.ml = regs(4, "ml")
         chained = not self.simt and self.chain_s < self.DP // 8
         self.tmp = regs(self.N // 2, "sc_chain") if chained else None
-        self.pv = regs(self.DVP // 2, "pv") if not self.simt else None
+        self.pv = regs(4 * self.pv_group, "pv") if not self.simt else None
 
     # -- fills ----------------------------------------------------------------------------------
 
