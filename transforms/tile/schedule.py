@@ -90,9 +90,9 @@ from dpl.transforms.tile.schedule_space import (
     SPLIT_EPILOGUE,
     TENSOR_CORES,
     TUNED,
-    UNTUNED,
     class_defaults,
     class_pipeline,
+    spec_defaults,
     class_space,
     format_point,
     kernel_space,
@@ -326,8 +326,6 @@ class Schedule(ModulePass):
     def schedule_point(self, ctx: Context, kernel: loop.KernelOp, point: dict[str, object]) -> None:
         """Schedule `kernel` at `point` of its space (its `tile.point`) instead of the heuristics."""
         name, cls = kernel.sym_name.data, classify(kernel)
-        if cls in UNTUNED:
-            raise ValueError(f"schedule: @{name}: {POINT}: a {cls} kernel has no tuning space")
         if point.get(SPLIT_EPILOGUE):  # the contraction gets the rest of the point, the epilogue its default
             module, back = scratch_module(kernel)
             block = module_block(module)
@@ -344,8 +342,9 @@ class Schedule(ModulePass):
             Schedule(self.target, self.sms, self.precision).apply(ctx, module)
             commit(kernel, block, back)
             return
+        base = self.flash_spec(kernel) if cls == "flash attention" else None
         try:
-            spec = point_spec(cls, point, self.target, self.sms, self.precision)
+            spec = point_spec(cls, point, self.target, self.sms, self.precision, base)
         except ValueError as e:
             raise ValueError(f"schedule: @{name}: {POINT}: {e}") from None
         how = "tuned" if TUNED in kernel.attributes else "given"
@@ -364,6 +363,8 @@ class Schedule(ModulePass):
         if self.target is None or self.sms is None:
             return self.resolved(kernel).default_point(ctx, kernel)
         cls = classify(kernel)
+        if cls == "flash attention":
+            return spec_defaults([self.flash_spec(kernel)])
         point = class_defaults(cls, self.target, self.sms)
         if cls != "matmul":
             return point

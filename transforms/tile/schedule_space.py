@@ -48,17 +48,18 @@ schedule's precision) or on SIMT fp32 (the matmul pipeline); a point without it 
 SCHEDULE_CHOICES: dict[str, tuple[object, ...]] = {SPLIT_EPILOGUE: (False, True), TENSOR_CORES: (False, True)}
 
 
-#: Classes without a tuning space: flash attention's key tile follows the head dim (Schedule.flash_spec).
-UNTUNED = ("flash attention",)
+#: The flash kernel's pipeline before the schedule gives it the kernel's key tile and precision.
+FLASH_DEFAULT = {"tile": 64, "precision": "3xtf32"}
 
 
 def class_pipeline(cls: str, target: str, sms: int, rows: int = 4, cols: int = 4) -> str:
     """The pipeline string of class `cls` as the schedule runs it (a matmul with a `rows` x `cols`
-    register tile; an UNTUNED class: none)."""
-    if cls in UNTUNED:
-        return ""
+    register tile; flash attention with FLASH_DEFAULT: the schedule picks per kernel,
+    Schedule.flash_spec)."""
     if cls == "matmul":
         return matmul_tile(rows, cols).spec(target, sms)
+    if cls == "flash attention":
+        return PIPELINES[cls].format(**FLASH_DEFAULT)
     return PIPELINES[cls].format(target=target, sms=sms)
 
 
@@ -136,8 +137,14 @@ def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str = "
 
 def class_defaults(cls: str, target: str, sms: int) -> dict[str, object]:
     """Each dimension of class `cls`'s space at the value its default pipeline gives it."""
-    point: dict[str, object] = {}
     pipelines = [class_pipeline(cls, target, sms)] + ([tensor_pipeline(sms)] if cls == "matmul" else [])
+    return spec_defaults(pipelines)
+
+
+def spec_defaults(pipelines: list[str]) -> dict[str, object]:
+    """Each tunable option of the passes of `pipelines` at the value they give it (the first
+    pass declaring a name wins)."""
+    point: dict[str, object] = {}
     for spec in pipelines:
         for arg, pass_cls in _pass_specs(spec):
             given = arg.normalize_parameter_names().parameters
@@ -147,10 +154,12 @@ def class_defaults(cls: str, target: str, sms: int) -> dict[str, object]:
     return point
 
 
-def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, precision: str = "auto") -> str:
-    """The pipeline string of class `cls` at `point`: each pass of the class's pipeline (a matmul
-    with `tensor_cores`: the tensor-core pipeline at `precision`) with its tunable options set
-    from the point (the pass checks the values: a ValueError names them)."""
+def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, precision: str = "auto",
+               pipeline: str | None = None) -> str:  # fmt: skip
+    """The pipeline string of class `cls` at `point`: each pass of the class's pipeline (or of
+    `pipeline`, the one the schedule picked for the kernel; a matmul with `tensor_cores`: the
+    tensor-core pipeline at `precision`) with its tunable options set from the point (the pass
+    checks the values: a ValueError names them)."""
     space = class_space(cls)
     unknown = [k for k in point if k not in space]
     if unknown:
@@ -159,7 +168,8 @@ def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, pre
             f"(those are: {', '.join(space)})"
         )
     rows, cols = int(point.get("rows", 4)), int(point.get("cols", 4))  # type: ignore[arg-type]
-    pipeline, pinned = class_pipeline(cls, target, sms, rows, cols), ()
+    pinned: tuple[str, ...] = ()
+    pipeline = class_pipeline(cls, target, sms, rows, cols) if pipeline is None else pipeline
     if point.get(TENSOR_CORES):
         resolved = check_precision(precision, target)
         layout = mma_layout(resolved, target)

@@ -25,7 +25,7 @@ for `is_causal`): key tiles past a block's last row are then skipped. The block'
 take 16 query rows in the mma.sync fragment layout; materialize-attention lowers it.
 
 Options: `rows` (query rows per block, a multiple of 16 up to 128), `tile` (keys per step, a
-multiple of 8 up to 128), `chain` (k-steps per tensor-core accumulation chain, 0: one chain),
+multiple of 8 up to 128; both tunable: the flash kernel's tuning space), `chain` (k-steps per tensor-core accumulation chain, 0: one chain),
 `precision` (3xtf32 | tf32 on the tensor cores, ieee: SIMT fp32).
 Declines (logged to `dpl.passes`): a kernel that is not an attention nest, or one the flash
 kernel cannot take (`attention.flash_declines`), with the reason.
@@ -46,6 +46,7 @@ from dpl.dialects import attn, loop, mma, tile
 from dpl.transforms.loop.attention import AttentionNest, clone_values, flash_declines, match_attention
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
+from dpl.transforms.tunable import tunable
 
 AK = tile.AxisKind
 _UGT, _ULT, _SGT, _SLT = 8, 6, 4, 2
@@ -143,8 +144,8 @@ class TileAttention(ModulePass):
 
     name = "tile-attention"
 
-    rows: int = 64
-    tile: int = 64
+    rows: int = tunable(64, (32, 64, 128))
+    tile: int = tunable(64, (16, 32, 64, 128))
     chain: int = 4
     precision: str = "3xtf32"
 
