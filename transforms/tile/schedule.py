@@ -29,7 +29,9 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
 - flash attention: fuse-attention's `attn.softmax_reduce` (scores, softmax and P @ V as one
   reduction): tile-attention's one flash kernel per attention, 64 query rows per block, key tiles
   of 64 (32 past head dim 64, which keeps d 128's registers from spilling), on the tensor cores
-  (mma.sync, 3xtf32 or tf32) or SIMT fp32 by the schedule's precision;
+  (mma.sync, 3xtf32 or tf32) or SIMT fp32 by the schedule's precision; where its query blocks
+  fill under a quarter of the SMs (decode-like shapes: few heads, short queries, long keys) the
+  keys are split over blocks and a combine kernel follows (`flash_spec`);
 - attention: a contraction holding further reductions (softmax's max and sum fused into P @ V):
   one row of queries per block like a row reduction, K/V rows staged;
 - row reduction: the rest (norms, softmax, sums): nested reduce loops collapsed into one
@@ -108,8 +110,12 @@ from dpl.transforms.tile.schedule_space import (
 )
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import DEFAULT_ARCH, parse_target, target_arch, target_sms
+from dpl.transforms.tile.tile_attention import TileAttention
 from dpl.transforms.tunable import tunable
 
+
+#: The fewest key tiles a split of the flash kernel's keys keeps (its prologue and combine pay off).
+FLASH_SPLIT_TILES = 4
 
 #: Pointwise kernels (the epilogue split-epilogue leaves): bytes over the H100's measured copy
 #: bandwidth, plus a launch.
@@ -267,10 +273,26 @@ class Schedule(ModulePass):
             run_isolated(ctx, kernel, spec)
 
     def flash_spec(self, kernel: loop.KernelOp) -> str:
+        """The flash kernel's pipeline for `kernel`: key tiles of 64 (32 past head dim 64, which
+        keeps d 128's registers from spilling), and the keys split (split-KV) where the query
+        tiles fill under a quarter of the SMs: into the power of two (at most 16) that brings the
+        blocks nearest the SM count without going over, each split keeping at least
+        FLASH_SPLIT_TILES key tiles."""
         nest = match_attention(kernel)
         depth = 0 if isinstance(nest, str) else max(nest.sizes["depth"], nest.sizes["value_depth"])
         precision = check_precision(self.precision, self.target)
-        return PIPELINES["flash attention"].format(tile=64 if depth <= 64 else 32, precision=precision)
+        keys_tile = 64 if depth <= 64 else 32
+        splits = 1
+        if not isinstance(nest, str):
+            rows = TileAttention().rows
+            blocks = math.prod(f.extent.data for f in nest.batch) * -(-nest.sizes["queries"] // rows)
+            tiles = -(-nest.sizes["keys"] // keys_tile)
+            if 4 * blocks <= self.sms:
+                while (splits < 16 and 2 * splits * blocks <= self.sms
+                       and tiles >= 2 * splits * FLASH_SPLIT_TILES):  # fmt: skip
+                    splits *= 2
+        return PIPELINES["flash attention"].format(tile=keys_tile, precision=precision, splits=splits,
+                                                   target=self.target, sms=self.sms)  # fmt: skip
 
     def schedule_matmul(self, ctx: Context, kernel: loop.KernelOp) -> None:
         """Schedule `kernel` with each tensor-core candidate (schedule_mma.mma_candidates), each
