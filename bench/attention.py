@@ -10,11 +10,13 @@ eager. Runs in about 2 minutes on an H100; torch.compile is left out ("-") past 
     python3 bench/attention.py --variants # the flash kernel's schedules side by side (below)
 
 `--variants` times, per shape (28 heads causal at seq 128/512/1024/2048, head dim 64 and 128;
-GQA 32 over 4 heads; one non-causal case), the default schedule (`default`) and each choice of
-tile-attention's options in VARIANTS (`rows` query rows per block, `tile` keys per step), each
-forced by a pipeline `tile-attention{..},schedule`; eager and torch.compile once per shape. A row:
-the variant, ms, x eager, x torch.compile, relative error against float64 (eager's in the shape's
-header line), the kernel count. About 5 minutes on an H100 (`--only d128` narrows the shapes).
+GQA 32 over 4 heads; one non-causal case; two decode-like shapes), the default schedule
+(`default`) and each choice of tile-attention's options in VARIANTS (`rows` query rows per block,
+`tile` keys per step) and, where the query blocks do not fill the GPU, SPLITS (`splits`: split-KV
+and its combine kernel), each forced by a pipeline `tile-attention{..},schedule`; eager and
+torch.compile once per shape. A row: the variant, ms, x eager, x torch.compile, relative error
+against float64 (eager's in the shape's header line), the kernel count. About 6 minutes on an
+H100 (`--only d128` or `--only s2048` narrows the shapes).
 """
 
 from __future__ import annotations
@@ -45,19 +47,25 @@ class Sdpa(torch.nn.Module):
         return F.scaled_dot_product_attention(q, k, v, is_causal=self.causal)
 
 
-#: --variants: (batch, heads, kv heads, seq, head dim, causal)
-VARIANT_SHAPES = [
-    *[(1, 28, 28, s, 128, True) for s in (128, 512, 1024, 2048)],
-    *[(1, 28, 28, s, 64, True) for s in (128, 512, 2048)],
-    (1, 32, 4, 512, 128, True), (1, 32, 4, 2048, 128, True),
-    (1, 28, 28, 1024, 128, False),
-]
 #: --variants: tile-attention options per head dim ("default": the schedule's own pick).
 VARIANTS = {
     64: ["default", "rows=32 tile=64", "rows=64 tile=32", "rows=64 tile=128", "rows=128 tile=64"],
     128: ["default", "rows=32 tile=32", "rows=64 tile=16", "rows=64 tile=64", "rows=128 tile=32",
           "rows=128 tile=64"],
 }
+#: Split-KV choices, for the shapes whose query blocks do not fill the GPU.
+SPLITS = {64: ["tile=64 splits=2", "tile=64 splits=4", "tile=64 splits=8", "tile=64 splits=16"],
+          128: ["tile=32 splits=2", "tile=32 splits=4", "tile=32 splits=8", "tile=32 splits=16"]}
+
+#: --variants: (batch, heads, kv heads, queries, keys, head dim, causal, with the split choices)
+VARIANT_SHAPES = [
+    *[(1, 28, 28, s, s, 128, True, s == 128) for s in (128, 512, 1024, 2048)],
+    *[(1, 28, 28, s, s, 64, True, s == 128) for s in (128, 512, 2048)],
+    (1, 32, 4, 512, 512, 128, True, False), (1, 32, 4, 2048, 2048, 128, True, False),
+    (1, 28, 28, 1024, 1024, 128, False, False),
+    (1, 32, 8, 1, 4096, 128, False, True),  # decode-like: one query, GQA
+    (1, 8, 8, 16, 2048, 64, False, True),  # few heads, short queries, long keys
+]
 
 
 def variant_pipeline(opts: str) -> str | None:
@@ -74,13 +82,13 @@ def variants(only: str | None) -> int:
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}: flash schedules")
     print(f"{'variant':>18} {'ms':>8} {'x eager':>7} {'x tc':>6} {'err':>8} {'kern':>4}")
     failed = 0
-    for b, h, hkv, seq, d, causal in VARIANT_SHAPES:
-        name = f"b{b} h{h}/{hkv} seq {seq} d {d}" + (" causal" if causal else "")
+    for b, h, hkv, lq, seq, d, causal, split in VARIANT_SHAPES:
+        name = f"b{b} h{h}/{hkv} L {lq} S {seq} d {d}" + (" causal" if causal else "")
         if only and only not in f"d{d} s{seq} " + name:
             continue
         mod = Sdpa(causal, gqa=h != hkv)
         g = torch.Generator().manual_seed(seq + d + h)
-        xs = [torch.randn(b, n, seq, d, generator=g) for n in (h, hkv, hkv)]
+        xs = [torch.randn(b, n, length, d, generator=g) for n, length in ((h, lq), (hkv, seq), (hkv, seq))]
         gs = [x.cuda() for x in xs]
         ref = mod(*(x.double() for x in gs))
         eager_err = rel(mod(*gs), ref)
@@ -93,7 +101,7 @@ def variants(only: str | None) -> int:
             tc_ms = gpu_time(comp, [gs])["median_ms"]
         tc = f"{tc_ms:.3f}" if tc_ms else "-"
         print(f"# {name}: eager {eager_ms:.3f} ms (err {eager_err:.1e}), torch.compile {tc} ms", flush=True)
-        for opts in VARIANTS[d]:
+        for opts in VARIANTS[d] + (SPLITS[d] if split else []):
             try:
                 c = dpl_compile(mod, *xs, pipeline=variant_pipeline(opts), tune_cache=False)
                 out = c(*gs, poison=True)
