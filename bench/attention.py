@@ -51,7 +51,7 @@ class Sdpa(torch.nn.Module):
 VARIANTS = {
     64: ["default", "rows=32 tile=64", "rows=64 tile=32", "rows=64 tile=128", "rows=128 tile=64"],
     128: ["default", "rows=32 tile=32", "rows=64 tile=16", "rows=64 tile=64", "rows=128 tile=32",
-          "rows=128 tile=64"],
+          "rows=128 tile=64", "tile=32 chain=8"],
 }
 #: Split-KV choices, for the shapes whose query blocks do not fill the GPU.
 SPLITS = {64: ["tile=64 splits=2", "tile=64 splits=4", "tile=64 splits=8", "tile=64 splits=16"],
