@@ -179,6 +179,9 @@ def _kernel(ctx, k: loop.KernelOp, key: str, schedule: Schedule) -> Kernel:
         seeds += [on, {**on, "bm": 128, "bn": 128}, {**on, "bm": 64, "bn": 128}, {**on, "bm": 128, "bn": 256}]
     if SPLIT_EPILOGUE in space:
         seeds.append({**default, SPLIT_EPILOGUE: not default.get(SPLIT_EPILOGUE)})
+    if classify(k) == "flash attention":  # the flash kernel's neighbours: key tile, rows, splits
+        seeds += [{**default, "tile": t} for t in (32, 64) if t != default["tile"]]
+        seeds += [{**default, "rows": 128}, {**default, "splits": 1 if default["splits"] > 1 else 2}]
     outs = [args.index(v) for v in k.outs]
     poison = [args.index(v) for v in k.outs if v not in k.ins]
     precision = check_precision(schedule.precision, schedule.target)

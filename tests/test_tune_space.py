@@ -20,6 +20,7 @@ import torch
 
 from dpl.backend.cuda_printer import print_cuda
 from dpl.dialects import loop, make_context, mma, tile
+from dpl.driver.tune import program_kernels
 from dpl.driver.tuned import kernel_key
 from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_loop
@@ -262,6 +263,9 @@ def test_flash_attention_is_tunable():
     space = kernel_space(k)
     assert space == {"rows": (32, 64, 128), "tile": (16, 32, 64, 128), "splits": (1, 2, 4, 8, 16)}
     assert Schedule().default_point(make_context(), k) == {"rows": 64, "tile": 64, "splits": 1}
+    (tuned,) = program_kernels(capture_expression(FLASH_PROGRAM, dtype=torch.float32).module)
+    assert tuned.cls == "flash attention" and len(tuned.seeds) == 4  # the default and 3 neighbours
+    assert all(v in space[name] for seed in tuned.seeds for name, v in seed.items())
 
 
 def test_flash_default_point_is_what_the_heuristics_do():
