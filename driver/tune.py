@@ -67,7 +67,6 @@ from dpl.transforms.tile.schedule import (
     TENSOR_CORES,
     Schedule,
     classify,
-    UNTUNED,
     kernel_space,
     point_attr,
     scratch_module,
@@ -153,7 +152,7 @@ def program_kernels(module: ModuleOp, known: dict[str, Kernel] | None = None,
     for piece in loop_pieces(module):
         piece = piece.clone()
         run_pipeline(piece, BEFORE_SCHEDULE)
-        for k in [k for k in piece.walk() if isinstance(k, loop.KernelOp) and classify(k) not in UNTUNED]:
+        for k in [k for k in piece.walk() if isinstance(k, loop.KernelOp)]:
             key = kernel_key(k, schedule)
             if key in known:
                 known[key].uses += 1
@@ -172,7 +171,7 @@ def _kernel(ctx, k: loop.KernelOp, key: str, schedule: Schedule) -> Kernel:
     space = kernel_space(k, schedule.precision, schedule.target, schedule.sms)
     default = schedule.default_point(ctx, k)
     seeds = [default]
-    if "rows" in space:  # the launch model's runner-ups: the other tiles, the other epilogue
+    if classify(k) == "matmul":  # the launch model's runner-ups: the other tiles, the other epilogue
         simt = {**default, TENSOR_CORES: False} if TENSOR_CORES in space else default
         seeds += [{**simt, "rows": t.rows, "cols": t.cols} for t in MATMUL_TILES]
     if TENSOR_CORES in space:  # the tensor cores the other way, and the model's other tiles
@@ -180,6 +179,9 @@ def _kernel(ctx, k: loop.KernelOp, key: str, schedule: Schedule) -> Kernel:
         seeds += [on, {**on, "bm": 128, "bn": 128}, {**on, "bm": 64, "bn": 128}, {**on, "bm": 128, "bn": 256}]
     if SPLIT_EPILOGUE in space:
         seeds.append({**default, SPLIT_EPILOGUE: not default.get(SPLIT_EPILOGUE)})
+    if classify(k) == "flash attention":  # the flash kernel's neighbours: key tile, rows, splits
+        seeds += [{**default, "tile": t} for t in (32, 64) if t != default["tile"]]
+        seeds += [{**default, "rows": 128}, {**default, "splits": 1 if default["splits"] > 1 else 2}]
     outs = [args.index(v) for v in k.outs]
     poison = [args.index(v) for v in k.outs if v not in k.ins]
     precision = check_precision(schedule.precision, schedule.target)

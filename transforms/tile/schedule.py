@@ -29,7 +29,9 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
 - flash attention: fuse-attention's `attn.softmax_reduce` (scores, softmax and P @ V as one
   reduction): tile-attention's one flash kernel per attention, 64 query rows per block, key tiles
   of 64 (32 past head dim 64, which keeps d 128's registers from spilling), on the tensor cores
-  (mma.sync, 3xtf32 or tf32) or SIMT fp32 by the schedule's precision;
+  (mma.sync, 3xtf32 or tf32) or SIMT fp32 by the schedule's precision; where its query blocks
+  fill under a quarter of the SMs (decode-like shapes: few heads, short queries, long keys) the
+  keys are split over blocks and a combine kernel follows (`flash_spec`);
 - attention: a contraction holding further reductions (softmax's max and sum fused into P @ V):
   one row of queries per block like a row reduction, K/V rows staged;
 - row reduction: the rest (norms, softmax, sums): nested reduce loops collapsed into one
@@ -90,9 +92,9 @@ from dpl.transforms.tile.schedule_space import (
     SPLIT_EPILOGUE,
     TENSOR_CORES,
     TUNED,
-    UNTUNED,
     class_defaults,
     class_pipeline,
+    spec_defaults,
     class_space,
     format_point,
     kernel_space,
@@ -108,8 +110,12 @@ from dpl.transforms.tile.schedule_space import (
 )
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.target import DEFAULT_ARCH, parse_target, target_arch, target_sms
+from dpl.transforms.tile.tile_attention import TileAttention
 from dpl.transforms.tunable import tunable
 
+
+#: The fewest key tiles a split of the flash kernel's keys keeps (its prologue and combine pay off).
+FLASH_SPLIT_TILES = 4
 
 #: Pointwise kernels (the epilogue split-epilogue leaves): bytes over the H100's measured copy
 #: bandwidth, plus a launch.
@@ -267,10 +273,26 @@ class Schedule(ModulePass):
             run_isolated(ctx, kernel, spec)
 
     def flash_spec(self, kernel: loop.KernelOp) -> str:
+        """The flash kernel's pipeline for `kernel`: key tiles of 64 (32 past head dim 64, which
+        keeps d 128's registers from spilling), and the keys split (split-KV) where the query
+        tiles fill under a quarter of the SMs: into the power of two (at most 16) that brings the
+        blocks nearest the SM count without going over, each split keeping at least
+        FLASH_SPLIT_TILES key tiles."""
         nest = match_attention(kernel)
         depth = 0 if isinstance(nest, str) else max(nest.sizes["depth"], nest.sizes["value_depth"])
         precision = check_precision(self.precision, self.target)
-        return PIPELINES["flash attention"].format(tile=64 if depth <= 64 else 32, precision=precision)
+        keys_tile = 64 if depth <= 64 else 32
+        splits = 1
+        if not isinstance(nest, str):
+            rows = TileAttention().rows
+            blocks = math.prod(f.extent.data for f in nest.batch) * -(-nest.sizes["queries"] // rows)
+            tiles = -(-nest.sizes["keys"] // keys_tile)
+            if 4 * blocks <= self.sms:
+                while (splits < 16 and 2 * splits * blocks <= self.sms
+                       and tiles >= 2 * splits * FLASH_SPLIT_TILES):  # fmt: skip
+                    splits *= 2
+        return PIPELINES["flash attention"].format(tile=keys_tile, precision=precision, splits=splits,
+                                                   target=self.target, sms=self.sms)  # fmt: skip
 
     def schedule_matmul(self, ctx: Context, kernel: loop.KernelOp) -> None:
         """Schedule `kernel` with each tensor-core candidate (schedule_mma.mma_candidates), each
@@ -326,8 +348,6 @@ class Schedule(ModulePass):
     def schedule_point(self, ctx: Context, kernel: loop.KernelOp, point: dict[str, object]) -> None:
         """Schedule `kernel` at `point` of its space (its `tile.point`) instead of the heuristics."""
         name, cls = kernel.sym_name.data, classify(kernel)
-        if cls in UNTUNED:
-            raise ValueError(f"schedule: @{name}: {POINT}: a {cls} kernel has no tuning space")
         if point.get(SPLIT_EPILOGUE):  # the contraction gets the rest of the point, the epilogue its default
             module, back = scratch_module(kernel)
             block = module_block(module)
@@ -344,8 +364,9 @@ class Schedule(ModulePass):
             Schedule(self.target, self.sms, self.precision).apply(ctx, module)
             commit(kernel, block, back)
             return
+        base = self.flash_spec(kernel) if cls == "flash attention" else None
         try:
-            spec = point_spec(cls, point, self.target, self.sms, self.precision)
+            spec = point_spec(cls, point, self.target, self.sms, self.precision, base)
         except ValueError as e:
             raise ValueError(f"schedule: @{name}: {POINT}: {e}") from None
         how = "tuned" if TUNED in kernel.attributes else "given"
@@ -364,6 +385,8 @@ class Schedule(ModulePass):
         if self.target is None or self.sms is None:
             return self.resolved(kernel).default_point(ctx, kernel)
         cls = classify(kernel)
+        if cls == "flash attention":
+            return spec_defaults([self.flash_spec(kernel)])
         point = class_defaults(cls, self.target, self.sms)
         if cls != "matmul":
             return point

@@ -35,7 +35,9 @@ PIPELINES: dict[str, str] = {
     "pointwise": "tileify,vectorize-pointwise,blockify-launch,mark-unroll",
     "row reduction": ROW,
     "attention": ROW,
-    "flash attention": "tile-attention{{tile={tile} precision={precision}}}",
+    # the nested schedule takes the combine kernel of a split over the keys (splits > 1)
+    "flash attention": "tile-attention{{tile={tile} precision={precision} splits={splits}}},"
+    "schedule{{target={target} sms={sms} precision={precision}}}",
     "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
     "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} tile-elements={tile_elements}}},"
     "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
