@@ -146,6 +146,11 @@ TARGETS: dict[str, tuple[int, int]] = {
     "sm_90": (132, 227 * 1024),
     "sm_120": (170, 99 * 1024),
 }
+#: Threads one multiprocessor holds at once, per arch.
+THREADS_PER_SM: dict[str, int] = {"sm_80": 2048, "sm_90": 2048, "sm_120": 1536}
+SMEM_RESERVED_PER_BLOCK = 1024
+"""Shared memory bytes the hardware reserves per resident block (sm_80 and later): a
+multiprocessor has the most one block may use plus this."""
 TARGET_KEY = "kernel.target"
 """The builtin.module attribute that holds the program's `#kernel.target`."""
 
@@ -175,6 +180,15 @@ class TargetAttr(ParametrizedAttribute):
     def capability(self) -> int:
         """The compute capability as an integer (sm_90 -> 90)."""
         return int(self.arch.data.removeprefix("sm_"))
+
+    @property
+    def threads_per_sm(self) -> int:
+        return THREADS_PER_SM[self.arch.data]
+
+    @property
+    def smem_per_sm(self) -> int:
+        """Shared memory bytes of one multiprocessor: one block's most plus its reservation."""
+        return self.smem.data + SMEM_RESERVED_PER_BLOCK
 
     def verify(self) -> None:
         arch, sms, smem = self.arch.data, self.sms.data, self.smem.data

@@ -1,4 +1,5 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='schedule' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{smem-bytes=65536},schedule' | filecheck %s --check-prefix=SMEM64
 // The schedule's tensor-core candidates (schedule_mma.py) next to the SIMT ones, the least
 // modeled time kept (f32, sm_90, 132 SMs):
 // - 128 x 2048 x 2048 (a projection at seq 128): the 16 blocks of 128 x 128 would leave 116 SMs
@@ -7,7 +8,9 @@
 // - 2048 x 2048 x 512: 256 blocks of 128 x 128 fill the GPU, no split (128 x 256 is no
 //   candidate: its accumulators and promoted chain fragment would spill);
 // - declined: a product whose factors mix M and N (x[i, k] * w[j, k] * s[i, j], 128 x 256 x 128) is not an MMA
-//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it.
+//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it;
+// - 64 x 64 x 4096: one wgmma 64 x 64 block (64 KiB of stages) split over K, with 3 blocks per SM
+//   on sm_90's 227 KiB; on a #kernel.target of 64 KiB per block (SMEM64), 1.
 
 func.func @main(%x: memref<128x2048xf32>, %w: memref<2048x2048xf32>) -> memref<128x2048xf32> {
   %y = memref.alloc() : memref<128x2048xf32>
@@ -78,3 +81,27 @@ func.func @main(%x: memref<128x128xf32>, %w: memref<256x128xf32>, %s: memref<128
 // CHECK-NOT:     mma.dot
 // CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 4 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
 // CHECK-NOT:     mma.dot
+
+// -----
+
+func.func @main(%x: memref<64x4096xf32>, %w: memref<64x4096xf32>) -> memref<64x64xf32> {
+  %y = memref.alloc() : memref<64x64xf32>
+  loop.kernel @k_deep ins(%x, %w : memref<64x4096xf32>, memref<64x4096xf32>) outs(%y : memref<64x64xf32>) {
+    loop.for free %a0 < 64 {
+      loop.for free %a1 < 64 {
+        %acc = loop.for reduce %r0 < 4096 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<64x4096xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<64x4096xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<64x64xf32>
+      }
+    }
+  }
+  func.return %y : memref<64x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_deep
+// CHECK:         tile.schedule = "tileify,chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=3 tile-elements=4096},tensorize-matmul{layout=wgmma bm=64 bn=64 precision=3xtf32 promote=4}"
+// SMEM64-LABEL: tile.kernel @k_deep
+// SMEM64:        tile.schedule = "tileify,chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 tile-elements=4096},tensorize-matmul{layout=wgmma bm=64 bn=64 precision=3xtf32 promote=4}"
