@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import ArrayAttr, Float32Type, IntAttr, MemRefType, M
 from xdsl.ir import BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineDimExpr, AffineExpr
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import attn, tile
 from dpl.dialects import kernel as K
@@ -389,7 +390,4 @@ class MaterializeAttention(ModulePass):
                 low = FlashLowering(kop)
                 kfunc = low.lower(target_smem(op))
                 op.body.block.insert_op_before(kfunc, fn)
-                launch = K.LaunchOp(low.name, low.old_args)
-                kop.parent_block().insert_op_before(launch, kop)  # type: ignore[union-attr]
-                kop.detach()
-                kop.erase()
+                Rewriter.replace_op(kop, K.LaunchOp(low.name, low.old_args))

@@ -65,6 +65,7 @@ from xdsl.dialects.builtin import ArrayAttr, Float32Type, MemRefType, ModuleOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import kernel as K
 from dpl.dialects import mma, tile
@@ -231,12 +232,11 @@ class MaterializeMma(ModulePass):
                 carry(kop, kfunc)
                 op.body.block.insert_op_before(kfunc, fn)
                 zero = kop.attributes.get("tile.zero_init")
+                launches = []
                 if low.atomic_outs or isinstance(zero, ArrayAttr):
                     outs = list(low.atomic_outs) or [kop.outs[a.value.data] for a in zero]  # type: ignore[union-attr]
                     bufs = list(dict.fromkeys(outs))
                     init = init_kernel(low.name, bufs, [low.atomic_outs.get(b, CombineKind.ADD) for b in bufs])
                     op.body.block.insert_op_before(init, kfunc)
-                    kop.parent_block().insert_op_before(K.LaunchOp(init.sym_name.data, list(bufs)), kop)  # type: ignore[union-attr]
-                kop.parent_block().insert_op_before(K.LaunchOp(low.name, low.old_args), kop)  # type: ignore[union-attr]
-                kop.detach()
-                kop.erase()
+                    launches.append(K.LaunchOp(init.sym_name.data, list(bufs)))
+                Rewriter.replace_op(kop, [*launches, K.LaunchOp(low.name, low.old_args)])

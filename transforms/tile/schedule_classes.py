@@ -17,6 +17,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import PassPipeline
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import attn, loop, tile
 from dpl.dialects.kernel import TARGET_KEY
@@ -124,11 +125,6 @@ def module_block(module: ModuleOp) -> Block:
 
 def commit(kernel: loop.KernelOp, block: Block, back: dict[SSAValue, SSAValue]) -> None:
     """Replace `kernel` by what scheduling left in the scratch `block`."""
-    parent = kernel.parent_block()
-    assert parent is not None
-    for op in list(block.ops):
-        if not isinstance(op, func.ReturnOp):
-            parent.insert_op_before(op.clone(value_mapper=back), kernel)
-    kernel.detach()
-    kernel.erase()
+    new = [op.clone(value_mapper=back) for op in block.ops if not isinstance(op, func.ReturnOp)]
+    Rewriter.replace_op(kernel, new, [])
 

@@ -46,9 +46,10 @@ from dataclasses import dataclass, replace
 from xdsl.context import Context
 from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntAttr, IntegerAttr, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
@@ -134,7 +135,7 @@ def split_reduce(t: tile.TileOp, p: SplitReduce) -> tuple[bool, str]:
     red.properties["step"] = IntAttr(step * splits)
     atomic = tile.AtomicOp(kind, store.value, store.memref, list(store.indices), store.map.data)
     atomic.attributes |= store.attributes
-    _replace(store, atomic)
+    Rewriter.replace_op(store, atomic)
     outs = list(kernel.outs)
     marked = sorted(set(zero_init_outs(kernel)) | {outs.index(atomic.memref)})
     kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
@@ -143,13 +144,6 @@ def split_reduce(t: tile.TileOp, p: SplitReduce) -> tuple[bool, str]:
         f"{trips} -> {-(-trips // splits)} trips per thread), combined by atomic {kind.value}"
     )
 
-
-def _replace(old: Operation, new: Operation) -> None:
-    block = old.parent_block()
-    assert block is not None
-    block.insert_op_before(new, old)
-    old.detach()
-    old.erase()
 
 
 @dataclass(frozen=True)
