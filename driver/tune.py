@@ -51,6 +51,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from dpl.backend import runtime
+from dpl.backend.timing import time_launches
 from dpl.dialects import loop, make_context
 from dpl.dialects.parsing import parse_module
 from dpl.driver.blocks import find_repeats, split
@@ -400,8 +401,6 @@ def _outputs(host, inputs: list[Any], request: dict[str, Any]) -> list[Any]:
 
 
 def _measure_one(ir: str, request: dict[str, Any], state: dict[str, Any], check: bool = True) -> dict[str, Any]:
-    from dpl.backend.timing import time_launches
-
     host = _host(ir)
     if check:
         for got, want in zip(_outputs(host, state["inputs"], request), state["reference"]):
