@@ -502,19 +502,10 @@ class _DimIndexOp(IRDLOperation):
     def __init__(self, dim: Dim):
         super().__init__(properties={"dim": DimAttr(dim)}, result_types=[IndexType()])
 
+    assembly_format = "$dim attr-dict"
+
     def verify_(self) -> None:
         _require_in_func(self)
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        dim = parser.parse_str_enum(Dim)
-        op = cls(dim)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.dim.data}")
-        printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition
@@ -1595,6 +1586,8 @@ class LaunchOp(IRDLOperation):
     callee = prop_def(SymbolRefAttr)
     args = var_operand_def()
 
+    assembly_format = "$callee `(` $args `)` (`:` type($args)^)? attr-dict"
+
     def __init__(self, callee: str, args: Sequence[SSAValue]):
         super().__init__(operands=[args], properties={"callee": SymbolRefAttr(callee)})
 
@@ -1623,36 +1616,6 @@ class LaunchOp(IRDLOperation):
                 f"{[str(t) for t in want]}"
             )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> LaunchOp:
-        callee = parser.parse_symbol_name().data
-        unresolved = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        types: list[Attribute] = []
-        if parser.parse_optional_punctuation(":"):
-            types = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_type
-            )
-        if len(types) != len(unresolved):
-            parser.raise_error(
-                f"'kernel.launch' @{callee} has {len(unresolved)} arguments but {len(types)} types"
-            )
-        args = parser.resolve_operands(unresolved, types, parser.pos)
-        op = cls(callee, args)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.callee.string_value())
-        printer.print_string("(")
-        printer.print_list(self.args, printer.print_ssa_value)
-        printer.print_string(")")
-        if self.args:
-            printer.print_string(" : ")
-            printer.print_list([a.type for a in self.args], printer.print_attribute)
-        printer.print_op_attributes(self.attributes)
 
 # ---------------------------------------------------------------------------------------------
 # Vector accesses: `kernel.load ... vector 4` / `kernel.store ... vector 4` move one
