@@ -34,7 +34,8 @@ from xdsl.ir.affine import AffineExpr
 from dpl.dialects import attn, mma, tile
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import CombineKind
-from dpl.transforms.kernel.lowering import Emitter, dims, kernel_twin
+from dpl.transforms.kernel.kernel_twin import kernel_twin
+from dpl.transforms.kernel.lowering import Emitter, dims
 
 GROUP = 4
 """n-tiles whose MMAs are issued term by term together (independent accumulators in flight)."""

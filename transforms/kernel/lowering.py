@@ -43,7 +43,7 @@ from xdsl.ir.affine import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import kernel as K
-from dpl.dialects import loop, tile
+from dpl.dialects import tile
 from dpl.dialects.loop import CombineKind
 from dpl.dialects.tile import AxisKind
 
@@ -98,26 +98,6 @@ def replace_uses(old: SSAValue, new: SSAValue) -> None:
     the generated CUDA takes its variable names from them)."""
     for use in tuple(old.uses):
         use.operation.operands[use.index] = new
-
-
-def kernel_twin(op: Operation, get: Callable[[SSAValue], SSAValue]) -> Operation | None:
-    """Tile-level `op` as a new kernel-level op, its operands through `get`: loop.load,
-    loop.store and tile.atomic become kernel.load, kernel.store and kernel.atomic; a region-free
-    arith or math op is copied. None for any other op (an affine.apply becomes index arithmetic,
-    which the caller's emitter builds). Used by materialize-mma and materialize-attention, which
-    lower a tile's epilogue and regions op by op."""
-    if isinstance(op, loop.LoadOp):
-        return K.LoadOp(get(op.memref), [get(i) for i in op.indices], op.map.data)
-    if isinstance(op, loop.StoreOp):
-        return K.StoreOp(get(op.value), get(op.memref), [get(i) for i in op.indices], op.map.data)
-    if isinstance(op, tile.AtomicOp):
-        return K.AtomicOp(op.kind.data, get(op.value), get(op.memref), [get(i) for i in op.indices], op.map.data)
-    if op.dialect_name() in ("arith", "math") and not op.regions:
-        new = op.clone_without_regions()
-        for i, o in enumerate(op.operands):
-            new.operands[i] = get(o)
-        return new
-    return None
 
 
 def bound_tiles(module: ModuleOp) -> Iterator[tuple[K.KernelFuncOp, tile.TileOp]]:

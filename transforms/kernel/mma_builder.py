@@ -1,7 +1,7 @@
 """The base of materialize-mma's lowering (materialize_mma.py): reading the tensor-core tile's
 structure (block, thread and cell axes; the K loop holding two `mma.stage` and one `mma.dot`),
 the emission primitives (index arithmetic, cached constants, kernel.for / kernel.if bodies) and
-cloning tile-level ops to kernel level (affine.apply as index arithmetic; the rest lowering.kernel_twin).
+cloning tile-level ops to kernel level (affine.apply as index arithmetic; the rest kernel_twin.py).
 
 Operand staging and the K loops build on it in mma_mainloop.py; the kernel's axes, buffers and
 epilogue, and the pass, in materialize_mma.py.
@@ -19,7 +19,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 from dpl.dialects import kernel as K
 from dpl.dialects import loop, mma, tile
 from dpl.dialects.loop import CombineKind
-from dpl.transforms.kernel.lowering import kernel_twin
+from dpl.transforms.kernel.kernel_twin import kernel_twin
 
 AK = tile.AxisKind
 K_STEP = 32
