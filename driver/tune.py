@@ -51,6 +51,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from dpl.backend import runtime
+from dpl.backend.timing import time_launches
 from dpl.dialects import loop, make_context
 from dpl.dialects.parsing import parse_module
 from dpl.driver.blocks import find_repeats, split
@@ -59,6 +60,7 @@ from dpl.driver.progress import Progress, quiet
 from dpl.driver.tune_cache import MEASURING, TuneCache, canonical
 from dpl.driver.tune_search import Point, Space, make_search
 from dpl.driver.tuned import kernel_key, split_at_schedule
+from dpl.frontend.check import rel_err
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline, with_precision
 from dpl.transforms.tile.schedule import (
     MATMUL_TILES,
@@ -402,35 +404,16 @@ def _outputs(host, inputs: list[Any], request: dict[str, Any]) -> list[Any]:
 
 
 def _measure_one(ir: str, request: dict[str, Any], state: dict[str, Any], check: bool = True) -> dict[str, Any]:
-    from dpl.backend.timing import time_launches
-
     host = _host(ir)
     if check:
         for got, want in zip(_outputs(host, state["inputs"], request), state["reference"]):
-            err = _rel_err(got, want)
+            err = rel_err(got, want)
             if not err <= request["tolerance"]:
                 return {"error": f"wrong result: relative error {err:.1e} against the default schedule"}
     tensors = host.bind([t.clone() for t in state["inputs"]])
     calls = host.launchers(tensors)
     ms = time_launches(lambda: [c() for _, c in calls])
     return {"us": statistics.median(ms) * 1e3}
-
-
-def _rel_err(got, want) -> float:
-    """‖got − want‖ / ‖want‖ over the finite elements of `want`; inf unless every other element
-    of `got` is the same NaN or infinity (an element the kernel leaves unwritten, as a part of a
-    split kernel does, stays NaN in both)."""
-    import torch
-
-    g, w = got.double(), want.double()
-    finite = torch.isfinite(w)
-    special = ~finite
-    if bool((special & ~((g == w) | (torch.isnan(g) & torch.isnan(w)))).any()):
-        return math.inf
-    g, w = g[finite], w[finite]
-    diff, ref = float((g - w).norm()), float(w.norm())
-    err = diff / ref if ref > 0 else diff
-    return err if math.isfinite(err) else math.inf
 
 
 # ------------------------------------------------------------------------------------------------

@@ -33,9 +33,10 @@ from xdsl.dialects import math as xmath
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from dpl.dialects import attn, loop, mma
+from dpl.dialects import attn, mma, tile
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import CombineKind
+from dpl.transforms.kernel.kernel_twin import kernel_twin
 from dpl.transforms.kernel.lowering import Emitter, dims
 
 GROUP = 4
@@ -103,20 +104,12 @@ class FlashStep(Emitter):
         def get(v: SSAValue) -> SSAValue:
             return m.get(v, v)
 
-        if isinstance(op, loop.LoadOp):
-            new: Operation = K.LoadOp(get(op.memref), [get(i) for i in op.indices], op.map.data)
-        elif isinstance(op, loop.StoreOp):
-            indices = [get(i) for i in op.indices]
-            new = K.StoreOp(get(op.value), get(op.memref), indices, op.map.data)
-        elif isinstance(op, affine.ApplyOp):
+        if isinstance(op, affine.ApplyOp):
             m[op.result] = self.expr_value(op.map.data.results[0], [get(v) for v in op.mapOperands],
                                            op.result.name_hint or "")  # fmt: skip
             return
-        elif op.dialect_name() in ("arith", "math") and not op.regions:
-            new = op.clone_without_regions()
-            for i, o in enumerate(op.operands):
-                new.operands[i] = get(o)
-        else:
+        new = kernel_twin(op, get) if not isinstance(op, tile.AtomicOp) else None
+        if new is None:
             self.error(f"'{op.name}' cannot be lowered from an attention region")
         self.emit(new)
         for old, r in zip(op.results, new.results):

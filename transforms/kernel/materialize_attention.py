@@ -36,7 +36,8 @@ m + log l (-inf where l is 0) through the lse region.
 The steps of one key tile (scores, score epilogue, online softmax, rescale, P @ V) are
 flash_step.py's; tensor-core accumulation chains are kept short there (the tensor cores round
 each MMA's sum toward zero). Unsupported structure (a region op other than loads, stores, index
-and scalar math; more shared memory than 227 KiB; a block axis too large for grid y or z) raises
+and scalar math; more shared memory than a block may use on the module's #kernel.target (227 KiB
+on sm_90); a block axis too large for grid y or z) raises
 a one-line AttentionLoweringError (a ValueError).
 """
 
@@ -52,12 +53,14 @@ from xdsl.dialects.builtin import ArrayAttr, Float32Type, IntAttr, MemRefType, M
 from xdsl.ir import BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineDimExpr, AffineExpr
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import attn, tile
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import LoadOp
 from dpl.transforms.kernel.flash_step import AttentionLoweringError, FlashStep
 from dpl.transforms.kernel.lowering import amap, dims, drop_dead_arith, multiple_of
+from dpl.transforms.tile.target import target_smem
 
 AK = tile.AxisKind
 _OGT = 2
@@ -135,11 +138,12 @@ class FlashLowering(FlashStep):
             self.vm[old] = new
         self.any_async = False
 
-    def lower(self) -> K.KernelFuncOp:
-        """The kernel.func (its launch takes `old_args`)."""
+    def lower(self, max_smem: int) -> K.KernelFuncOp:
+        """The kernel.func (its launch takes `old_args`), using at most `max_smem` bytes of shared
+        memory (the target's)."""
         smem = 4 * ((self.R + self.N) * (self.DP + PAD) + self.N * (self.DVP + PAD))
-        if smem > K.MAX_SMEM:
-            self.error(f"needs {smem} bytes of shared memory, more than {K.MAX_SMEM}")
+        if smem > max_smem:
+            self.error(f"needs {smem} bytes of shared memory, more than {max_smem}")
         self.func.smem = IntAttr(smem)
         for o in self.kop.body.block.ops:  # constants before the tile
             if o is not self.tile:
@@ -427,9 +431,6 @@ class MaterializeAttention(ModulePass):
             ]
             for kop in kops:
                 low = FlashLowering(kop)
-                kfunc = low.lower()
+                kfunc = low.lower(target_smem(op))
                 op.body.block.insert_op_before(kfunc, fn)
-                launch = K.LaunchOp(low.name, low.old_args)
-                kop.parent_block().insert_op_before(launch, kop)  # type: ignore[union-attr]
-                kop.detach()
-                kop.erase()
+                Rewriter.replace_op(kop, K.LaunchOp(low.name, low.old_args))

@@ -1,7 +1,7 @@
 """The base of materialize-mma's lowering (materialize_mma.py): reading the tensor-core tile's
 structure (block, thread and cell axes; the K loop holding two `mma.stage` and one `mma.dot`),
 the emission primitives (index arithmetic, cached constants, kernel.for / kernel.if bodies) and
-cloning tile-level ops (loads, stores, atomics, affine.apply, scalar arith / math) to kernel level.
+cloning tile-level ops to kernel level (affine.apply as index arithmetic; the rest kernel_twin.py).
 
 Operand staging and the K loops build on it in mma_mainloop.py; the kernel's axes, buffers and
 epilogue, and the pass, in materialize_mma.py.
@@ -19,6 +19,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 from dpl.dialects import kernel as K
 from dpl.dialects import loop, mma, tile
 from dpl.dialects.loop import CombineKind
+from dpl.transforms.kernel.kernel_twin import kernel_twin
 
 AK = tile.AxisKind
 K_STEP = 32
@@ -180,23 +181,15 @@ class MmaKernelBuilder:
                 return self.vm[v]
             self.fail(f"a value used before it is lowered ({v.name_hint or v})")
 
-        if isinstance(op, loop.LoadOp):
-            new: Operation = K.LoadOp(get(op.memref), [get(i) for i in op.indices], op.map.data)
-        elif isinstance(op, loop.StoreOp):
-            new = K.StoreOp(get(op.value), get(op.memref), [get(i) for i in op.indices], op.map.data)
-        elif isinstance(op, tile.AtomicOp):
-            new = K.AtomicOp(op.kind.data, get(op.value), get(op.memref), [get(i) for i in op.indices], op.map.data)
-            self.atomic_outs[op.memref] = op.kind.data
-        elif isinstance(op, affine.ApplyOp):
+        if isinstance(op, affine.ApplyOp):
             r = self.index(op.map.data.results[0], [get(v) for v in op.mapOperands], op.result.name_hint or "")
             m[op.result] = r
             return
-        elif op.dialect_name() in ("arith", "math") and not op.regions:
-            new = op.clone_without_regions()
-            for i, o in enumerate(op.operands):
-                new.operands[i] = get(o)
-        else:
+        new = kernel_twin(op, get)
+        if new is None:
             self.fail(f"'{op.name}' is not supported in a tensor-core tile's epilogue or stages")
+        if isinstance(op, tile.AtomicOp):
+            self.atomic_outs[op.memref] = op.kind.data
         self.emit(new)
         for old, r in zip(op.results, new.results):
             r.name_hint = old.name_hint

@@ -109,7 +109,7 @@ from dpl.transforms.tile.schedule_space import (
     unused_options,
 )
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
-from dpl.transforms.tile.target import DEFAULT_ARCH, parse_target, target_arch, target_sms
+from dpl.transforms.tile.target import DEFAULT_ARCH, arch_smem, parse_target, target_arch, target_sms
 from dpl.transforms.tile.tile_attention import TileAttention
 from dpl.transforms.tunable import tunable
 
@@ -149,13 +149,14 @@ def pointwise_us(t: tile.TileOp) -> float:
     return LAUNCH_US + nbytes / (COPY_GBS * 1e3)
 
 
-def modeled_us(block: Block, sms: int) -> float:
-    """The modeled time of the matmul and pointwise kernels scheduled in `block` (inf if any
-    kernel is neither or its matmul tile has no measured cost)."""
+def modeled_us(block: Block, sms: int, smem: int) -> float:
+    """The modeled time of the matmul and pointwise kernels scheduled in `block` on a target of
+    `sms` multiprocessors and `smem` shared memory bytes per block (inf if any kernel is neither or
+    its matmul tile has no measured cost)."""
     total = 0.0
     for t in [t for t in block.walk() if isinstance(t, tile.TileOp)]:
         if any(isinstance(o, mma.DotOp) for o in t.walk()):
-            us = mma_us(t, sms)
+            us = mma_us(t, sms, smem)
         elif any(k == tile.AxisKind.CELL for _, _, k in t.axes):
             us = matmul_us(t, sms)
         elif not any(isinstance(o, loop.ForOp) and o.is_reduce for o in t.walk()):
@@ -310,6 +311,7 @@ class Schedule(ModulePass):
         time."""
         name = kernel.sym_name.data
         precision = check_precision(self.precision, self.target)
+        smem = arch_smem(self.target, kernel)
         tried: list[tuple] = []
         split = split_epilogue_declines(kernel) is None and self.split_epilogue is not False
         if not (split and self.split_epilogue):
@@ -320,7 +322,7 @@ class Schedule(ModulePass):
                 LOG.info(f"schedule: @{name}: no tensor cores: {cands}")
                 cands = []
             for choice in cands:
-                spec = choice.spec(self.sms)
+                spec = choice.spec(self.sms, smem)
                 tried.append((choice.what(), spec, *scratch(ctx, kernel, spec), choice))
             if self.tensor_cores is not True:
                 for tile_choice in MATMUL_TILES:
@@ -335,7 +337,7 @@ class Schedule(ModulePass):
                 f"schedule: @{name}: no matmul schedule fits tensor-cores={self.tensor_cores} "
                 f"split-epilogue={self.split_epilogue} (`-v` says why the tensor cores decline)"
             )
-        costs = [modeled_us(block, self.sms) for _, _, block, _, _ in tried]
+        costs = [modeled_us(block, self.sms, smem) for _, _, block, _, _ in tried]
         for i, (_, _, block, _, choice) in enumerate(tried):
             if isinstance(choice, MmaChoice) and not any(isinstance(o, mma.DotOp) for o in block.walk()):
                 costs[i] = math.inf  # tensorize-matmul declined after the split (its log says why)
@@ -366,7 +368,7 @@ class Schedule(ModulePass):
             return
         base = self.flash_spec(kernel) if cls == "flash attention" else None
         try:
-            spec = point_spec(cls, point, self.target, self.sms, self.precision, base)
+            spec = point_spec(cls, point, self.target, self.sms, self.precision, base, arch_smem(self.target, kernel))
         except ValueError as e:
             raise ValueError(f"schedule: @{name}: {POINT}: {e}") from None
         how = "tuned" if TUNED in kernel.attributes else "given"

@@ -17,10 +17,13 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import PassPipeline
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import attn, loop, tile
+from dpl.dialects.kernel import TARGET_KEY
 from dpl.transforms import all_passes
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
+from dpl.transforms.tile.target import target_of
 
 SCHEDULE = "tile.schedule"
 """`tile.kernel` attribute: the pipeline string that scheduled it."""
@@ -102,7 +105,8 @@ def scratch(ctx: Context, kernel: loop.KernelOp, spec: str) -> tuple[Block, dict
 
 def scratch_module(kernel: loop.KernelOp) -> tuple[ModuleOp, dict[SSAValue, SSAValue]]:
     """A module whose @main holds a copy of `kernel` alone, its arguments standing for the
-    buffers `kernel` uses (named alike), and the map from those arguments back to the buffers."""
+    buffers `kernel` uses (named alike), and the map from those arguments back to the buffers.
+    It has the #kernel.target of `kernel`'s module (the default's, in none)."""
     outer = list(dict.fromkeys([*kernel.ins, *kernel.outs]))
     block = Block(arg_types=[v.type for v in outer])
     for arg, v in zip(block.args, outer):
@@ -111,6 +115,7 @@ def scratch_module(kernel: loop.KernelOp) -> tuple[ModuleOp, dict[SSAValue, SSAV
     block.add_op(kernel.clone(value_mapper=inward))
     block.add_op(func.ReturnOp())
     module = ModuleOp([func.FuncOp("main", ([v.type for v in outer], []), Region(block))])
+    module.attributes[TARGET_KEY] = target_of(kernel)
     return module, dict(zip(block.args, outer))
 
 
@@ -122,11 +127,6 @@ def module_block(module: ModuleOp) -> Block:
 
 def commit(kernel: loop.KernelOp, block: Block, back: dict[SSAValue, SSAValue]) -> None:
     """Replace `kernel` by what scheduling left in the scratch `block`."""
-    parent = kernel.parent_block()
-    assert parent is not None
-    for op in list(block.ops):
-        if not isinstance(op, func.ReturnOp):
-            parent.insert_op_before(op.clone(value_mapper=back), kernel)
-    kernel.detach()
-    kernel.erase()
+    new = [op.clone(value_mapper=back) for op in block.ops if not isinstance(op, func.ReturnOp)]
+    Rewriter.replace_op(kernel, new, [])
 

@@ -68,6 +68,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
@@ -243,9 +244,7 @@ def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
                 continue
             op.detach()
             parent.insert_op_before(op, red)
-        red.res[0].replace_all_uses_with(acc.values[0])
-        red.detach()
-        red.erase()
+        Rewriter.replace_op(red, [], [acc.values[0]])
         fold_applies(new)
     else:
         red.properties["extent"] = IntAttr(per)
@@ -255,11 +254,7 @@ def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
         CombineKind.ADD, store.value, store.memref, list(store.indices), store.map.data
     )
     atomic.attributes |= store.attributes
-    block = store.parent_block()
-    assert block is not None
-    block.insert_op_before(atomic, store)
-    store.detach()
-    store.erase()
+    Rewriter.replace_op(store, atomic)
     outs = list(kernel.outs)
     marked = sorted(set(zero_init_outs(kernel)) | {outs.index(atomic.memref)})
     kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])

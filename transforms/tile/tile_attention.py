@@ -53,6 +53,7 @@ from xdsl.dialects.builtin import AffineMapAttr, Float32Type, FloatAttr, IndexTy
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import attn, loop, mma, tile
 from dpl.transforms.loop.attention import AttentionNest, clone_values, flash_declines, match_attention
@@ -281,6 +282,4 @@ class TileAttention(ModulePass):
             new = build_flash(nest, self.rows, self.tile, self.chain, mma.Precision(self.precision), split)
             if split is not None:
                 parent.insert_op_after(combine_kernel(nest, split[2], split[3], splits), kernel)
-            parent.insert_op_before(new, kernel)
-            kernel.detach()
-            kernel.erase()
+            Rewriter.replace_op(kernel, new)

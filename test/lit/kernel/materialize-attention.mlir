@@ -1,5 +1,8 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='materialize-attention' | filecheck %s
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='materialize-attention' | dpl-translate --to-cuda | filecheck %s --check-prefix=CUDA
+// The shared memory a block may use is the module's #kernel.target's: 1024 bytes are too few.
+// RUN: not dpl-opt %s --split-input-file --pass-pipeline='set-target{smem-bytes=1024},materialize-attention' 2>&1 | filecheck %s --check-prefix=SMALL
+// SMALL: materialize-attention: @k_scaled_dot_product_attention: needs 1536 bytes of shared memory, more than 1024
 // materialize-attention: an attn.flash tile becomes one flash-attention kernel.func and its launch:
 // the query tile in shared memory, key and value tiles through cp.async, the scores and P @ V on
 // mma.sync (3xTF32: three per k-step) or SIMT fp32, the online softmax (running max and sum per

@@ -1,4 +1,5 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='schedule' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{smem-bytes=65536},schedule' | filecheck %s --check-prefix=SMEM64
 // The schedule's tensor-core candidates (schedule_mma.py) next to the SIMT ones, the least
 // modeled time kept (f32, sm_90, 132 SMs):
 // - 128 x 3584 x 3584 (a projection at seq 128): the 28 blocks of 128 x 128 would leave 104 SMs
@@ -9,7 +10,9 @@
 // - 2048 x 2048 x 512: 256 blocks of 128 x 128 fill the GPU, no split (128 x 256 is no
 //   candidate: its accumulators and promoted chain fragment would spill);
 // - declined: a product whose factors mix M and N (x[i, k] * w[j, k] * s[i, j], 128 x 256 x 128) is not an MMA
-//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it.
+//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it;
+// - 1024 x 1024 x 1024: wgmma 128 x 128 (128 KiB of stages, one block per SM) on sm_90's 227 KiB;
+//   on a #kernel.target of 64 KiB per block (SMEM64) that tile does not fit, so 64 x 128.
 
 func.func @main(%x: memref<128x3584xf32>, %w: memref<3584x3584xf32>) -> memref<128x3584xf32> {
   %y = memref.alloc() : memref<128x3584xf32>
@@ -80,3 +83,27 @@ func.func @main(%x: memref<128x128xf32>, %w: memref<256x128xf32>, %s: memref<128
 // CHECK-NOT:     mma.dot
 // CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 4 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
 // CHECK-NOT:     mma.dot
+
+// -----
+
+func.func @main(%x: memref<1024x1024xf32>, %w: memref<1024x1024xf32>) -> memref<1024x1024xf32> {
+  %y = memref.alloc() : memref<1024x1024xf32>
+  loop.kernel @k_square ins(%x, %w : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%y : memref<1024x1024xf32>) {
+    loop.for free %a0 < 1024 {
+      loop.for free %a1 < 1024 {
+        %acc = loop.for reduce %r0 < 1024 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<1024x1024xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<1024x1024xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<1024x1024xf32>
+      }
+    }
+  }
+  func.return %y : memref<1024x1024xf32>
+}
+// CHECK-LABEL: tile.kernel @k_square
+// CHECK:         tile.schedule = "tileify,chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.59 tile-elements=16384},tensorize-matmul{layout=wgmma bm=128 bn=128 precision=3xtf32 promote=4}"
+// SMEM64-LABEL: tile.kernel @k_square
+// SMEM64:        tile.schedule = "tileify,chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.42 tile-elements=8192},tensorize-matmul{layout=wgmma bm=64 bn=128 precision=3xtf32 promote=4}"
