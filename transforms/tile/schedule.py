@@ -106,7 +106,7 @@ from dpl.transforms.tile.schedule_space import (
     tensor_space,
     unused_options,
 )
-from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
+from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK
 from dpl.transforms.tile.target import DEFAULT_ARCH, parse_target, target_arch, target_sms
 from dpl.transforms.tunable import tunable
 
@@ -119,20 +119,32 @@ LAUNCH_US = 3.0
 
 def matmul_us(t: tile.TileOp, sms: int) -> float | None:
     """The modeled time of matmul tile `t` (None if its register tile is not one of
-    MATMUL_TILES): ceil(blocks / blocks at once) rounds x K trips per block x the tile's time per
-    trip, plus the split's atomic adds as split-matmul-k counts them."""
+    MATMUL_TILES): its K trips per block times the trip time of the busiest SM (ceil(blocks /
+    sms) blocks: `MatmulTile.sm_trip_us`, so SMs left idle or part-filled are counted), plus, for
+    a split K, the split's atomic adds as split-matmul-k counts them (`atomic-trips` trips) and
+    the launch that zeroes the output first."""
     cells = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.CELL)  # (a side may be split
     choice = next((c for c in MATMUL_TILES if cells == c.rows * c.cols), None)  # into vector lanes)
     if choice is None:
         return None  # register-tile declined: not a tile whose cost was measured
     blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
     splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
-    outer = next((o for o in t.body.block.ops if isinstance(o, loop.ForOp) and o.is_reduce), None)
-    trips = 1 if outer is None else outer.extent.data
-    at_once = sms * choice.blocks_per_sm
-    defaults = SplitMatmulK()
-    per_trip = split_time(blocks // splits, trips * splits, splits, at_once, defaults.atomic_trips)
-    return per_trip * choice.trip_us
+    trips = next((o.extent.data for o in t.body.block.ops if _k_outer(o)), 1)  # (none: split 1 trip each)
+    if splits > 1:
+        trips += SplitMatmulK().atomic_trips
+    us = trips * choice.sm_trip_us(-(-blocks // sms))
+    if splits > 1:
+        outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
+        nbytes = sum(math.prod(v.type.get_shape()) * v.type.element_type.bitwidth // 8 for v in outs)
+        us += LAUNCH_US + nbytes / (COPY_GBS * 1e3)
+    return us
+
+
+def _k_outer(op: Operation) -> bool:
+    """Whether `op` is a matmul tile's K-outer loop (a reduce holding the K-inner reduce)."""
+    return isinstance(op, loop.ForOp) and op.is_reduce and any(
+        isinstance(o, loop.ForOp) and o.is_reduce for o in op.body.walk()
+    )
 
 
 def pointwise_us(t: tile.TileOp) -> float:
@@ -305,6 +317,9 @@ class Schedule(ModulePass):
                     spec = tile_choice.spec(self.target, self.sms)
                     what = f"SIMT {tile_choice.rows * 16} x {tile_choice.cols * 16}"
                     tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
+                    if _split(tried[-1][2]):  # split-matmul-k split K: weigh the tile unsplit too
+                        spec = tile_choice.spec(self.target, self.sms, unsplit=True)
+                        tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
         if split and self.tensor_cores is not True:
             spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec), SPLIT_EPILOGUE))

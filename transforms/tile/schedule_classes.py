@@ -48,24 +48,45 @@ PIPELINES: dict[str, str] = {
 class MatmulTile:
     """A matmul block tile (a rows x cols register tile on 16 x 16 threads) and its cost on an
     H100, measured by `bench/matmul_variants.py` (bench/results/h100-2026-11-23-matmul-variants.md):
-    the blocks one SM runs at once (ptxas registers) and the time of one K trip (32 of K) of a
-    block while the GPU is full."""
+    the blocks one SM runs at once (ptxas registers, shared memory), the time of one K trip (32
+    of K) of a block while the GPU is full (`blocks_per_sm` blocks on every SM), and the time of
+    one trip of a block with its SM to itself (`lone_us`): the mainloop reads shared memory with
+    scalar loads, so `blocks_per_sm` blocks share an SM's load bandwidth (a trip of n < that
+    many takes n / blocks_per_sm of `trip_us`), but a lone block's warps wait on their loads and
+    barriers and take no less than `lone_us` (`sm_trip_us`)."""
 
     rows: int
     cols: int
     blocks_per_sm: int
     trip_us: float
+    lone_us: float = 0.0
 
-    def spec(self, target: str, sms: int) -> str:
-        return PIPELINES["matmul"].format(
+    def spec(self, target: str, sms: int, unsplit: bool = False) -> str:
+        """The matmul pipeline with this tile (`unsplit`: split-matmul-k told not to split K)."""
+        spec = PIPELINES["matmul"].format(
             target=target, sms=sms, blocks_per_sm=self.blocks_per_sm, rows=self.rows,
             cols=self.cols, tile_elements=self.rows * self.cols * 256,
         )  # fmt: skip
+        return spec.replace("split-matmul-k{", "split-matmul-k{splits=1 ") if unsplit else spec
+
+    def sm_trip_us(self, blocks: int) -> float:
+        """The time of one K trip of an SM holding `blocks` of these blocks (in rounds of
+        `blocks_per_sm`; a part-filled round takes its share of `trip_us`, at least `lone_us`)."""
+        full, rest = divmod(blocks, self.blocks_per_sm)
+        part = max(self.lone_us, self.trip_us * rest / self.blocks_per_sm) if rest else 0.0
+        return full * self.trip_us + part
 
 
 #: 64 x 64: 80 registers, 3 blocks/SM, 1.47 ms for 2048 x 3584 x 3584 (5 rounds of 112 trips);
+#: a lone block (18 blocks of 1117 x 19 x 347: 0.019 ms for 11 trips) about 1.75 us a trip.
 #: 128 x 128: 246 registers, 1 block/SM, 0.365 ms for 512 x 3584 x 3584 (one round of 112).
-MATMUL_TILES = (MatmulTile(4, 4, 3, 2.62), MatmulTile(8, 8, 1, 3.2))
+#: 32 x 32 (2 x 2 registers): 48 registers, 5 blocks/SM; each trip reads shared memory 4 times
+#: per 4 multiply-adds against 64 x 64's 8 per 16, so a block's share of a full SM is half a
+#: 64 x 64 block's (5 x 0.44 us), and a lone block's trip, with a third of the instructions of a
+#: 64 x 64 one but the same barriers and copies, about 1 us; estimated, not yet measured, so
+#: taken as 1.3 us: it wins only where a 64 x 64 grid leaves SMs idle, and not from measured
+#: schedules by less than that margin (TinyLlama's 128 x 256 x 2048 k/v projections).
+MATMUL_TILES = (MatmulTile(4, 4, 3, 2.62, 1.75), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(2, 2, 5, 2.18, 1.3))
 
 
 def classify(kernel: loop.KernelOp) -> str:

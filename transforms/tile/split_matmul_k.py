@@ -107,6 +107,13 @@ def split_time(blocks: int, trips: int, splits: int, at_once: int, atomic_trips:
     return rounds * (trips / splits) * (1 + atomics / trips)
 
 
+def min_split_trips(trips: int, min_trips: int) -> int:
+    """The fewest K-outer trips a split keeps: `min_trips`, or for a K-outer loop too short to
+    split so (under 4 x `min_trips` trips) a quarter of its trips (11 trips: 3), so that a short
+    K still splits up to 4 ways where the tile grid leaves SMs idle."""
+    return max(1, min(min_trips, -(-trips // 4)))
+
+
 def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -> tuple[int, int] | str:
     """The automatic split count for `blocks` blocks and `trips` K-outer trips and the trips
     the K-outer loop then runs (more than `trips` when padded), or why none. Splits divide the
@@ -117,15 +124,16 @@ def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -
     cost = {1: split_time(blocks, trips, 1, at_once, p.atomic_trips)}
     runs = {1: trips}
     padded: dict[int, int] = {}
-    for s in range(2, trips // p.min_trips + 1):
+    least = min_split_trips(trips, p.min_trips)
+    for s in range(2, trips // least + 1):
         per = -(-trips // s)
         if per * s == trips:
             runs[s] = trips
             cost[s] = split_time(blocks, trips, s, at_once, p.atomic_trips)
-        elif pad and (per * s - trips) * 16 <= trips:
+        elif pad and per >= least and per * s - trips <= max(1, trips // 16):
             padded[s] = per * s
     if len(runs) == 1 and not padded:
-        return f"no split of the {trips} K-outer trips leaves >= min-trips = {p.min_trips} per block"
+        return f"no split of the {trips} K-outer trips leaves >= {least} per block (min-trips = {p.min_trips})"
     best = min(cost, key=lambda s: (cost[s], s))
     if padded and 2 * blocks * best < at_once:  # the splits that divide leave half the GPU idle
         pad_cost = {s: split_time(blocks, n, s, at_once, p.atomic_trips) for s, n in padded.items()}
