@@ -17,12 +17,17 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   not): K chunked, K split over blocks when the launch model says it pays (split-matmul-k), a
   register tile per thread on 16 x 16 threads, A and B tiles staged in shared memory (rows padded
   by 4 floats, so both are read as float4 along K) per K step, double-buffered with cp.async
-  (sm_80+) and pipelined. Two block tiles are tried (`MATMUL_TILES`): 64 x 64 (4 x 4 registers,
-  3 blocks per SM) and 128 x 128 (8 x 8, one block per SM, each A and B value read from shared
-  memory feeds twice the multiply-adds); the one of least modeled time wins: the rounds of blocks
-  the GPU runs at once, times each block's K trips, times the tile's measured time per trip,
-  plus the split's atomics (`modeled_us`). 128 x 128 wins for large outputs (512 x 3584 and up)
-  and long K (a split fills the GPU), 64 x 64 for small ones (the 128 x 512 k/v projection).
+  (sm_80+) and pipelined. Three block tiles are tried (`MATMUL_TILES`): 64 x 64 (4 x 4
+  registers, 3 blocks per SM), 128 x 128 (8 x 8, one block per SM, each A and B value read from
+  shared memory feeds twice the multiply-adds) and 32 x 32 (2 x 2, 5 blocks per SM: four times
+  the blocks of 64 x 64 for an output too small to fill the GPU), each as split-matmul-k splits
+  K and, where it did, unsplit too; the one of least modeled time wins (`modeled_us`): each
+  block's K trips times the trip time of the busiest SM (ceil(blocks / SMs) blocks: full rounds
+  at the tile's measured time per trip, a part-filled round at its share of that but no less
+  than a lone block's latency-bound trip, so idle SMs count), plus a split's atomics and the
+  launch zeroing its output. 128 x 128 wins for large outputs (512 x 3584 and up) and long K
+  (a split fills the GPU), 64 x 64 between, 32 x 32 where 64 x 64 tiles leave SMs idle
+  (1117 x 19, 128 x 512 at short K); `-v` logs every candidate's modeled time.
   A matmul with an epilogue that rules out split-K (SwiGLU's `silu(gate) * up`) is also tried
   with the epilogue split off into a pointwise kernel (split-epilogue), modeled as its bytes over
   the copy bandwidth plus a launch; TinyLlama's up projection at seq 128 takes that;

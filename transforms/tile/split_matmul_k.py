@@ -30,7 +30,9 @@ model of the launch (`split_time`): with B the blocks of the tile's launch (the 
 trips and C = `sms` x `blocks-per-sm` the blocks that run at once, a split s runs in
 ceil(B s / C) rounds of T / s trips, plus its atomic adds (s per output element, counted as
 s x `atomic-trips` / T of the work). S is the s (1, or a divisor of T leaving >= `min-trips` trips
-per split) of least modeled time, the smallest of equals; 1 (no split) unless that saves >= 10%.
+per split; a K-outer shorter than 4 x `min-trips` trips: a quarter of its trips, `min_split_trips`,
+so a short K still splits up to 4 ways where its tile grid leaves SMs idle) of least modeled
+time, the smallest of equals; 1 (no split) unless that saves >= 10%.
 On an H100 (132 SMs) a 64 x 64 tile's 448 blocks (M 512, N 3584, K 3584: T = 112) run 3 per SM in
 2 rounds unsplit and in 8 rounds of 16 trips with S = 7 (1.14 rounds' worth plus 9% for atomics).
 
@@ -45,12 +47,12 @@ already holds stages (run before stage-inputs), whose epilogue is not a store of
 or of the accumulator plus terms (a relu, a multiply: those do not distribute over the partial
 sums), whose K-outer trip count is not a multiple of an explicit `splits` (or `splits` < 2), or,
 automatically, whose launch would gain < 10% from a split (modeled) or whose K-outer has no divisor
-s >= 2 leaving >= `min-trips` trips per split.
+s >= 2 leaving >= `min_split_trips` trips per split.
 
 Where the splits that divide the trips leave half the GPU idle (194 trips = 2 x 97 for a
 32 x 4096 output) and the K loop may run past its end (the accumulated value vanishes there: a
 product with a factor read past its buffer, as pad-matmul checks), a split whose trips round up
-by at most a sixteenth is tried too (12 splits of 17 trips, 204 in all); taken when the model
+by at most a sixteenth (one trip below 16: 11 trips as 3 splits of 4) is tried too (12 splits of 17 trips, 204 in all); taken when the model
 says it saves 10% more, the K-outer loop runs the rounded trips and the loads past K are masked
 (`padding.grow`).
 """
@@ -275,7 +277,8 @@ class SplitMatmulK(ModulePass):
     """Automatic: the cost of one split's atomic adds, in K-outer trips (of 32: 48 / K per split,
     measured as the gap between split and unsplit launches of equal rounds on an H100)."""
     min_trips: int = 8
-    """Automatic: the fewest K-outer trips each split keeps."""
+    """Automatic: the fewest K-outer trips each split keeps (of a K-outer shorter than 4 x
+    min-trips: a quarter of its trips, `min_split_trips`)."""
     tile_elements: int = 64 * 64
     """Automatic: output elements per block when the tile has no block axes yet."""
 

@@ -3,11 +3,12 @@
 // modeled time kept (f32, sm_90, 132 SMs):
 // - 128 x 2048 x 2048 (a projection at seq 128): the 16 blocks of 128 x 128 would leave 116 SMs
 //   idle, so split-matmul-k spreads K over 8 (wgmma 128 x 128, split 8: 15 us against 100 us
-//   unsplit and SIMT's 40 us);
+//   unsplit and SIMT's 34 us);
 // - 2048 x 2048 x 512: 256 blocks of 128 x 128 fill the GPU, no split (128 x 256 is no
 //   candidate: its accumulators and promoted chain fragment would spill);
 // - declined: a product whose factors mix M and N (x[i, k] * w[j, k] * s[i, j], 128 x 256 x 128) is not an MMA
-//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it.
+//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it (32 x 32 tiles: the
+//   8 blocks of 64 x 64 would leave 124 SMs idle).
 
 func.func @main(%x: memref<128x2048xf32>, %w: memref<2048x2048xf32>) -> memref<128x2048xf32> {
   %y = memref.alloc() : memref<128x2048xf32>
@@ -76,5 +77,5 @@ func.func @main(%x: memref<128x128xf32>, %w: memref<256x128xf32>, %s: memref<128
 }
 // CHECK-LABEL: tile.kernel @k_mixed
 // CHECK-NOT:     mma.dot
-// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 4 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK:         tile.tile (%a0_b : 4 = block, %a0_t : 16 = thread, %a1_b : 8 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
 // CHECK-NOT:     mma.dot

@@ -104,7 +104,7 @@ func.func @main(%x: memref<64x128xf64>, %w: memref<128x128xf64>) -> memref<64x12
 }
 // CHECK-LABEL: tile.kernel @k_declined
 // CHECK:         %a0_c : 3 = cell
-// CHECK:       } {tile.point = {rows = 3 : i64, cols = 4 : i64}, tile.schedule = "{{.*}}register-tile{rows=3 cols=4}{{.*}}"}
+// CHECK:       } {tile.point = {rows = 3 : i64, cols = 4 : i64}, {{.*}}tile.schedule = "{{.*}}register-tile{rows=3 cols=4}{{.*}}"}
 
 // -----
 
