@@ -150,8 +150,13 @@ def test_random_points_keep_meaning(cls: str, tmp_path: Path):
 TC_PROGRAM = "torch.nn.functional.linear(torch.randn(64,128), torch.randn(64,128), torch.randn(64))"
 
 
-def tc_module():
-    module = capture_expression(TC_PROGRAM, dtype=torch.float32).module
+#: A projection the heuristics put on the tensor cores by a clear margin (a smaller one, such as
+#: TC_PROGRAM's 64 x 64 x 128, they give SIMT's 32 x 32 tiles).
+TC_CHOSEN = "torch.nn.functional.linear(torch.randn(256,2048), torch.randn(512,2048), torch.randn(512))"
+
+
+def tc_module(program: str = TC_PROGRAM):
+    module = capture_expression(program, dtype=torch.float32).module
     run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests")
     return module
 
@@ -170,7 +175,7 @@ def test_tensor_cores_are_a_dimension_where_they_apply():
 @pytest.mark.parametrize("precision", ["auto", "tf32", "ieee"])
 def test_default_point_on_tensor_cores_is_what_the_heuristics_do(precision: str):
     ctx = make_context()
-    heuristic = tc_module()
+    heuristic = tc_module(TC_CHOSEN)
     pointed = heuristic.clone()
     schedule = Schedule(precision=precision)
     schedule.apply(ctx, heuristic)
@@ -181,6 +186,23 @@ def test_default_point_on_tensor_cores_is_what_the_heuristics_do(precision: str)
     schedule.apply(ctx, pointed)
     assert _strip(pointed) == _strip(heuristic)
     assert any(isinstance(o, mma.DotOp) for o in pointed.walk()) is (precision != "ieee")
+
+
+def test_default_point_of_a_tile_kept_unsplit_is_what_the_heuristics_do():
+    """64 x 64 x 128 at ieee: split-matmul-k splits K 4 ways for the 32 x 32 tile, the schedule
+    models the tile unsplit faster and keeps that, and the default point says so (splits = 1)."""
+    ctx = make_context()
+    heuristic = tc_module()
+    pointed = heuristic.clone()
+    schedule = Schedule(precision="ieee")
+    schedule.apply(ctx, heuristic)
+    (k,) = kernels(pointed)
+    point = schedule.default_point(ctx, k)
+    assert (point["rows"], point["cols"], point["splits"]) == (2, 2, 1)
+    k.attributes[POINT] = point_attr(point)
+    schedule.apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
+    assert "%ks" not in str(heuristic) and "tile.atomic" not in str(heuristic)
 
 
 @pytest.mark.parametrize("point", [

@@ -323,8 +323,9 @@ class Schedule(ModulePass):
                     what = f"SIMT {tile_choice.rows * 16} x {tile_choice.cols * 16}"
                     tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
                     if _split(tried[-1][2]):  # split-matmul-k split K: weigh the tile unsplit too
-                        spec = tile_choice.spec(self.target, self.sms, unsplit=True)
-                        tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
+                        unsplit = replace(tile_choice, unsplit=True)
+                        spec = unsplit.spec(self.target, self.sms)
+                        tried.append((what, spec, *scratch(ctx, kernel, spec), unsplit))
         if split and self.tensor_cores is not True:
             spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec), SPLIT_EPILOGUE))
@@ -408,6 +409,8 @@ class Schedule(ModulePass):
             point.update({k: v for k, v in inner.items() if k != SPLIT_EPILOGUE and k in space})
             return point
         point.update(rows=choice.rows, cols=choice.cols)
+        if choice.unsplit:
+            point["splits"] = 1
         return point
 
 

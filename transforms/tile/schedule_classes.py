@@ -37,7 +37,7 @@ PIPELINES: dict[str, str] = {
     "attention": ROW,
     "flash attention": "tile-attention{{tile={tile} precision={precision}}}",
     "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
-    "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} tile-elements={tile_elements}}},"
+    "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} short-k-splits=4 tile-elements={tile_elements}}},"
     "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
     "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"
     "async-copy{{target={target}}},pad-smem{{pad=4}},pipeline-k-outer",
@@ -60,14 +60,18 @@ class MatmulTile:
     blocks_per_sm: int
     trip_us: float
     lone_us: float = 0.0
+    unsplit: bool = False
+    """split-matmul-k told not to split K (`splits=1`; the schedule weighs a split tile so too)."""
 
-    def spec(self, target: str, sms: int, unsplit: bool = False) -> str:
-        """The matmul pipeline with this tile (`unsplit`: split-matmul-k told not to split K)."""
+    def spec(self, target: str, sms: int) -> str:
+        elements = self.rows * self.cols * 256
         spec = PIPELINES["matmul"].format(
             target=target, sms=sms, blocks_per_sm=self.blocks_per_sm, rows=self.rows,
-            cols=self.cols, tile_elements=self.rows * self.cols * 256,
+            cols=self.cols, tile_elements=elements,
         )  # fmt: skip
-        return spec.replace("split-matmul-k{", "split-matmul-k{splits=1 ") if unsplit else spec
+        if not self.unsplit:
+            return spec
+        return spec.replace(f"tile-elements={elements}}}", f"tile-elements={elements} splits=1}}")
 
     def sm_trip_us(self, blocks: int) -> float:
         """The time of one K trip of an SM holding `blocks` of these blocks (in rounds of

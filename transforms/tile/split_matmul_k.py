@@ -30,9 +30,9 @@ model of the launch (`split_time`): with B the blocks of the tile's launch (the 
 trips and C = `sms` x `blocks-per-sm` the blocks that run at once, a split s runs in
 ceil(B s / C) rounds of T / s trips, plus its atomic adds (s per output element, counted as
 s x `atomic-trips` / T of the work). S is the s (1, or a divisor of T leaving >= `min-trips` trips
-per split; a K-outer shorter than 4 x `min-trips` trips: a quarter of its trips, `min_split_trips`,
-so a short K still splits up to 4 ways where its tile grid leaves SMs idle) of least modeled
-time, the smallest of equals; 1 (no split) unless that saves >= 10%.
+per split; with `short-k-splits` = S, a K-outer shorter than S x `min-trips` trips: 1 / S of its
+trips, `min_split_trips`, so a short K still splits up to S ways where its tile grid leaves SMs
+idle) of least modeled time, the smallest of equals; 1 (no split) unless that saves >= 10%.
 On an H100 (132 SMs) a 64 x 64 tile's 448 blocks (M 512, N 3584, K 3584: T = 112) run 3 per SM in
 2 rounds unsplit and in 8 rounds of 16 trips with S = 7 (1.14 rounds' worth plus 9% for atomics).
 
@@ -52,7 +52,7 @@ s >= 2 leaving >= `min_split_trips` trips per split.
 Where the splits that divide the trips leave half the GPU idle (194 trips = 2 x 97 for a
 32 x 4096 output) and the K loop may run past its end (the accumulated value vanishes there: a
 product with a factor read past its buffer, as pad-matmul checks), a split whose trips round up
-by at most a sixteenth (one trip below 16: 11 trips as 3 splits of 4) is tried too (12 splits of 17 trips, 204 in all); taken when the model
+by at most a sixteenth (one trip below 16: 11 trips as 2 splits of 6) is tried too (12 splits of 17 trips, 204 in all); taken when the model
 says it saves 10% more, the K-outer loop runs the rounded trips and the loads past K are masked
 (`padding.grow`).
 """
@@ -109,11 +109,14 @@ def split_time(blocks: int, trips: int, splits: int, at_once: int, atomic_trips:
     return rounds * (trips / splits) * (1 + atomics / trips)
 
 
-def min_split_trips(trips: int, min_trips: int) -> int:
-    """The fewest K-outer trips a split keeps: `min_trips`, or for a K-outer loop too short to
-    split so (under 4 x `min_trips` trips) a quarter of its trips (11 trips: 3), so that a short
-    K still splits up to 4 ways where the tile grid leaves SMs idle."""
-    return max(1, min(min_trips, -(-trips // 4)))
+def min_split_trips(trips: int, min_trips: int, short_k_splits: int = 0) -> int:
+    """The fewest K-outer trips a split keeps: `min_trips`, or, given `short_k_splits` = S, for a
+    K-outer loop too short to split so (under S x `min_trips` trips) 1 / S of its trips (S = 4,
+    11 trips: 3), so that a short K still splits up to S ways where the tile grid leaves SMs
+    idle."""
+    if short_k_splits and trips < short_k_splits * min_trips:
+        return max(1, -(-trips // short_k_splits))
+    return min_trips
 
 
 def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -> tuple[int, int] | str:
@@ -126,7 +129,7 @@ def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -
     cost = {1: split_time(blocks, trips, 1, at_once, p.atomic_trips)}
     runs = {1: trips}
     padded: dict[int, int] = {}
-    least = min_split_trips(trips, p.min_trips)
+    least = min_split_trips(trips, p.min_trips, p.short_k_splits)
     for s in range(2, trips // least + 1):
         per = -(-trips // s)
         if per * s == trips:
@@ -277,8 +280,10 @@ class SplitMatmulK(ModulePass):
     """Automatic: the cost of one split's atomic adds, in K-outer trips (of 32: 48 / K per split,
     measured as the gap between split and unsplit launches of equal rounds on an H100)."""
     min_trips: int = 8
-    """Automatic: the fewest K-outer trips each split keeps (of a K-outer shorter than 4 x
-    min-trips: a quarter of its trips, `min_split_trips`)."""
+    """Automatic: the fewest K-outer trips each split keeps."""
+    short_k_splits: int = 0
+    """Automatic: a K-outer of fewer than short-k-splits x min-trips trips may still split up to
+    this many ways, each keeping 1 / short-k-splits of its trips (`min_split_trips`; 0: never)."""
     tile_elements: int = 64 * 64
     """Automatic: output elements per block when the tile has no block axes yet."""
 
@@ -288,6 +293,7 @@ class SplitMatmulK(ModulePass):
         check_option(self, "blocks_per_sm", 1)
         check_option(self, "atomic_trips", 0.0)
         check_option(self, "min_trips", 1)
+        check_option(self, "short_k_splits", 0)
         check_option(self, "tile_elements", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -9,9 +9,8 @@
 // - 8 x 8 threads, no block axis: B = 64 / 16 = 4, T = 8: s = 4 (1 x 2 x 1.25 = 2.5 of 8).
 // - 4 x 4 threads: B = 1, T = 16: s = 8 (1 round of 2 trips x 1.25).
 // - a block axis of 2 (B = 2, its threads do not count), T = 16: s = 8 (16 blocks, one round).
-// Declined: 16 x 16 threads (B = 16 fill C: s = 2 takes 2 rounds x 2 x 1.25 = 5 > 4); T = 1
-// (nothing to split; a K-outer shorter than 4 x min-trips may keep a quarter of its trips per
-// split, never less than one).
+// Declined: 16 x 16 threads (B = 16 fill C: s = 2 takes 2 rounds x 2 x 1.25 = 5 > 4); T = 2
+// (s = 2 leaves 1 trip < 2).
 
 func.func @main(%x: memref<8x128xf64>, %w: memref<128x8xf64>) -> memref<8x8xf64> {
   %out = memref.alloc() : memref<8x8xf64>
@@ -126,10 +125,10 @@ func.func @main(%x: memref<4x32xf64>, %w: memref<32x4xf64>) -> memref<4x4xf64> {
   %out = memref.alloc() : memref<4x4xf64>
   tile.kernel @k_short ins(%x, %w : memref<4x32xf64>, memref<32x4xf64>) outs(%out : memref<4x4xf64>) {
     tile.tile (%i : 4 = thread, %j : 4 = thread) {
-      %acc = loop.for reduce %ko < 1 -> f64 {
-        %acc_k = loop.for reduce %ki < 32 -> f64 {
-          %a = loop.load %x[%i, %ko * 32 + %ki] : memref<4x32xf64>
-          %b = loop.load %w[%ko * 32 + %ki, %j] : memref<32x4xf64>
+      %acc = loop.for reduce %ko < 2 -> f64 {
+        %acc_k = loop.for reduce %ki < 16 -> f64 {
+          %a = loop.load %x[%i, %ko * 16 + %ki] : memref<4x32xf64>
+          %b = loop.load %w[%ko * 16 + %ki, %j] : memref<32x4xf64>
           %p = arith.mulf %a, %b : f64
           loop.accumulate add %p : f64
         }
@@ -143,6 +142,6 @@ func.func @main(%x: memref<4x32xf64>, %w: memref<32x4xf64>) -> memref<4x4xf64> {
 
 // CHECK-LABEL: tile.kernel @k_short
 // CHECK-NEXT:    tile.tile (%i : 4 = thread, %j : 4 = thread) {
-// CHECK-NEXT:      %acc = loop.for reduce %ko < 1 -> f64 {
+// CHECK-NEXT:      %acc = loop.for reduce %ko < 2 -> f64 {
 // CHECK:           loop.store %acc, %out[%i, %j] : memref<4x4xf64>
 // CHECK-NOT:   tile.atomic

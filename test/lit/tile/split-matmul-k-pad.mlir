@@ -2,10 +2,9 @@
 // split-matmul-k pads its K-outer loop when the splits that divide the trips leave half the GPU
 // idle: 34 trips (2 x 17) of one block on a GPU of 16 blocks at once divide only by 2 (17 trips
 // each, 17.5 trips modeled); 7 splits of 5 trips (35, one past the end: 5.5) are taken, and the
-// loads the added trip reads past K are masked. A K-outer too short for splits of min-trips = 4
-// (11 trips: fewer than 4 x 4) keeps a quarter of its trips per split (3): 3 splits of 4 trips
-// (12, one past the end; at most one trip may be added below 16 trips). Declined padding: a
-// product that does not vanish past K (an added constant), which keeps the split of 2.
+// loads the added trip reads past K are masked. Below 16 trips one trip may be added: 11 trips
+// (prime) as 2 splits of 6. Declined padding: a product that does not vanish past K (an added
+// constant), which keeps the split of 2.
 
 func.func @main(%x: memref<4x544xf64>, %w: memref<544x4xf64>) -> memref<4x4xf64> {
   %out = memref.alloc() : memref<4x4xf64>
@@ -56,10 +55,10 @@ func.func @main(%x: memref<4x176xf64>, %w: memref<176x4xf64>) -> memref<4x4xf64>
 }
 
 // CHECK-LABEL: tile.kernel @k_short
-// CHECK-NEXT:    tile.tile (%ks : 3 = block, %i : 4 = thread, %j : 4 = thread) {
-// CHECK-NEXT:      %acc = loop.for reduce %ko < 4 -> f64 {
+// CHECK-NEXT:    tile.tile (%ks : 2 = block, %i : 4 = thread, %j : 4 = thread) {
+// CHECK-NEXT:      %acc = loop.for reduce %ko < 6 -> f64 {
 // CHECK-NEXT:        %acc_k = loop.for reduce %ki < 16 -> f64 {
-// CHECK-NEXT:          %a = loop.load %x[%i, %ks * 64 + %ko * 16 + %ki] {tile.masked = [1 : i64]} : memref<4x176xf64>
+// CHECK-NEXT:          %a = loop.load %x[%i, %ks * 96 + %ko * 16 + %ki] {tile.masked = [1 : i64]} : memref<4x176xf64>
 // CHECK:           tile.atomic add %acc, %out[%i, %j] : memref<4x4xf64>
 
 // -----
