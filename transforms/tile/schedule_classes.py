@@ -82,15 +82,15 @@ class MatmulTile:
 
 
 #: 64 x 64: 80 registers, 3 blocks/SM, 1.47 ms for 2048 x 3584 x 3584 (5 rounds of 112 trips);
-#: a lone block (18 blocks of 1117 x 19 x 347: 0.019 ms for 11 trips) about 1.75 us a trip.
+#: a lone block no faster (bench/results/h100-2026-11-23-matmul-variants.md: 16 blocks of
+#: 128 x 512 x 3584 took 2.53 us a trip, 128 blocks split 8 ways 2.66).
 #: 128 x 128: 246 registers, 1 block/SM, 0.365 ms for 512 x 3584 x 3584 (one round of 112).
 #: 32 x 32 (2 x 2 registers): 48 registers, 5 blocks/SM; each trip reads shared memory 4 times
 #: per 4 multiply-adds against 64 x 64's 8 per 16, so a block's share of a full SM is half a
 #: 64 x 64 block's (5 x 0.44 us), and a lone block's trip, with a third of the instructions of a
-#: 64 x 64 one but the same barriers and copies, about 1 us; estimated, not yet measured, so
-#: taken as 1.3 us: it wins only where a 64 x 64 grid leaves SMs idle, and not from measured
-#: schedules by less than that margin (TinyLlama's 128 x 256 x 2048 k/v projections).
-MATMUL_TILES = (MatmulTile(4, 4, 3, 2.62, 1.75), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(2, 2, 5, 2.18, 1.3))
+#: 64 x 64 one but the same barriers and copies, about half a lone 64 x 64 block's (1.3 us;
+#: estimated, not yet measured: it wins only where a 64 x 64 grid leaves SMs idle).
+MATMUL_TILES = (MatmulTile(4, 4, 3, 2.62, 2.62), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(2, 2, 5, 2.18, 1.3))
 
 
 def classify(kernel: loop.KernelOp) -> str:

@@ -3,11 +3,11 @@
 // 128 x 128 (8 x 8, 1 block per SM) and 32 x 32 (2 x 2, 5 blocks per SM), each as split-matmul-k
 // splits K and, where it did, unsplit too, and keeps the one of least modeled time: K trips per
 // block x the trip time of the busiest SM (ceil(blocks / 132) blocks: full rounds at 2.62 / 3.2 /
-// 2.18 us, a part-filled one at its share but no less than a lone block's 1.75 / 3.2 / 1.3 us),
+// 2.18 us, a part-filled one at its share but no less than a lone block's 2.62 / 3.2 / 1.3 us),
 // plus a split's atomics and the launch zeroing its output:
-// - 2048 x 2048 (K 256: 8 trips): 64 x 64 is 1024 blocks, 8 per SM (56 us); 128 x 128 is
+// - 2048 x 2048 (K 256: 8 trips): 64 x 64 is 1024 blocks, 8 per SM (63 us); 128 x 128 is
 //   256 blocks, 2 per SM (51 us): 128 x 128.
-// - 128 x 512: 64 x 64 is 16 blocks, 116 SMs idle (14 us; 9 us split 4 ways); 32 x 32 is 64
+// - 128 x 512: 64 x 64 is 16 blocks, 116 SMs idle (21 us; 12 us split 4 ways); 32 x 32 is 64
 //   blocks (10 us), split 4 ways 256 blocks of 2 trips (8 us): 32 x 32, split 4.
 // - a matmul with an epilogue is also tried with the epilogue split off (split-epilogue), when
 //   the split contraction plus a pointwise kernel beat the fused one.
@@ -58,7 +58,7 @@ func.func @main(%x: memref<128x256xf64>, %w: memref<512x256xf64>) -> memref<128x
 // -----
 
 // silu(g) * (x @ w^T), 128 x 5632 x 2048 (TinyLlama's up projection): fused, the silu epilogue
-// rules out split-K and 176 blocks of 64 x 64 take 64 trips at 2 per SM (112 us); with the
+// rules out split-K and 176 blocks of 64 x 64 take one round of 64 trips (168 us); with the
 // epilogue split off the contraction splits K (93 us) and the epilogue is a pointwise kernel.
 func.func @main(%g: memref<128x5632xf64>, %x: memref<128x2048xf64>, %w: memref<5632x2048xf64>) -> memref<128x5632xf64> {
   %out = memref.alloc() : memref<128x5632xf64>
