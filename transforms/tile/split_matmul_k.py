@@ -52,9 +52,9 @@ s >= 2 leaving >= `min_split_trips` trips per split.
 Where the splits that divide the trips leave half the GPU idle (194 trips = 2 x 97 for a
 32 x 4096 output) and the K loop may run past its end (the accumulated value vanishes there: a
 product with a factor read past its buffer, as pad-matmul checks), a split whose trips round up
-by at most a sixteenth (one trip below 16: 11 trips as 2 splits of 6) is tried too (12 splits of 17 trips, 204 in all); taken when the model
-says it saves 10% more, the K-outer loop runs the rounded trips and the loads past K are masked
-(`padding.grow`).
+by at most a sixteenth (one trip below 16 trips: 11 as 2 splits of 6) is tried too (12 splits of
+17 trips, 204 in all); taken when the model says it saves 10% more, the K-outer loop runs the
+rounded trips and the loads past K are masked (`padding.grow`).
 """
 
 from __future__ import annotations
