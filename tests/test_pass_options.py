@@ -48,6 +48,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("split-matmul-k", "atomic-trips"): (0.0, INF),
     ("split-matmul-k", "contention-trips"): (0.0, INF),
     ("split-matmul-k", "min-trips"): (1, INF),
+    ("split-matmul-k", "short-k-splits"): (0, INF),
     ("split-matmul-k", "tile-elements"): (1, INF),
     ("split-reduce", "sms"): (1, INF),
     ("split-reduce", "blocks-per-sm"): (1, INF),

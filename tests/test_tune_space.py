@@ -184,6 +184,23 @@ def test_default_point_on_tensor_cores_is_what_the_heuristics_do(precision: str)
     assert any(isinstance(o, mma.DotOp) for o in pointed.walk()) is (precision != "ieee")
 
 
+def test_default_point_of_a_tile_kept_unsplit_is_what_the_heuristics_do():
+    """64 x 64 x 128 at ieee: split-matmul-k splits K 4 ways for the 32 x 32 tile, the schedule
+    models the tile unsplit faster and keeps that, and the default point says so (splits = 1)."""
+    ctx = make_context()
+    heuristic = tc_module()
+    pointed = heuristic.clone()
+    schedule = Schedule(precision="ieee")
+    schedule.apply(ctx, heuristic)
+    (k,) = kernels(pointed)
+    point = schedule.default_point(ctx, k)
+    assert (point["rows"], point["cols"], point["splits"]) == (2, 2, 1)
+    k.attributes[POINT] = point_attr(point)
+    schedule.apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
+    assert "%ks" not in str(heuristic) and "tile.atomic" not in str(heuristic)
+
+
 @pytest.mark.parametrize("point", [
     {TENSOR_CORES: True, "bm": 64, "bn": 32, "splits": 2},
     {TENSOR_CORES: True, "bm": 64, "bn": 64},

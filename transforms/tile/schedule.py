@@ -17,12 +17,18 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   not): K chunked, K split over blocks when the launch model says it pays (split-matmul-k), a
   register tile per thread on 16 x 16 threads, A and B tiles staged in shared memory (rows padded
   by 4 floats, so both are read as float4 along K) per K step, double-buffered with cp.async
-  (sm_80+) and pipelined. Two block tiles are tried (`MATMUL_TILES`): 64 x 64 (4 x 4 registers,
-  3 blocks per SM) and 128 x 128 (8 x 8, one block per SM, each A and B value read from shared
-  memory feeds twice the multiply-adds); the one of least modeled time wins: the rounds of blocks
-  the GPU runs at once, times each block's K trips, times the tile's measured time per trip,
-  plus the split's atomics (`modeled_us`). 128 x 128 wins for large outputs (512 x 3584 and up)
-  and long K (a split fills the GPU), 64 x 64 for small ones (the 128 x 512 k/v projection).
+  (sm_80+) and pipelined. Three block tiles are tried (`MATMUL_TILES`): 64 x 64 (4 x 4
+  registers, 3 blocks per SM), 128 x 128 (8 x 8, one block per SM, each A and B value read from
+  shared memory feeds twice the multiply-adds) and 32 x 32 (2 x 2, 5 blocks per SM: four times
+  the blocks of 64 x 64 for an output too small to fill the GPU), each as split-matmul-k splits
+  K and, where it did, unsplit too; the one of least modeled time wins (`modeled_us`): each
+  block's K trips times the trip time of the busiest SM (ceil(blocks / SMs) blocks: full rounds
+  at the tile's measured time per trip, a part-filled round at its share of that but no less
+  than a lone block's latency-bound trip, so idle SMs count), plus a split's atomics and the
+  launch zeroing its output. 128 x 128 wins for large outputs (512 x 3584 and up) and long K
+  (a split fills the GPU), 64 x 64 between, 32 x 32 where 64 x 64 tiles leave SMs idle
+  (1117 x 19, 128 x 512 at short K; its cost is estimated, so it is not tried where the tensor
+  cores take the matmul); `-v` logs every candidate's modeled time.
   A matmul with an epilogue that rules out split-K (SwiGLU's `silu(gate) * up`) is also tried
   with the epilogue split off into a pointwise kernel (split-epilogue), modeled as its bytes over
   the copy bandwidth plus a launch; TinyLlama's up projection at seq 128 takes that;
@@ -125,20 +131,32 @@ LAUNCH_US = 3.0
 
 def matmul_us(t: tile.TileOp, sms: int) -> float | None:
     """The modeled time of matmul tile `t` (None if its register tile is not one of
-    MATMUL_TILES): ceil(blocks / blocks at once) rounds x K trips per block x the tile's time per
-    trip, plus the split's atomic adds as split-matmul-k counts them."""
+    MATMUL_TILES): its K trips per block times the trip time of the busiest SM (ceil(blocks /
+    sms) blocks: `MatmulTile.sm_trip_us`, so SMs left idle or part-filled are counted), plus, for
+    a split K, the split's atomic adds as split-matmul-k counts them (`atomic-trips` trips) and
+    the launch that zeroes the output first."""
     cells = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.CELL)  # (a side may be split
     choice = next((c for c in MATMUL_TILES if cells == c.rows * c.cols), None)  # into vector lanes)
     if choice is None:
         return None  # register-tile declined: not a tile whose cost was measured
     blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
     splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
-    outer = next((o for o in t.body.block.ops if isinstance(o, loop.ForOp) and o.is_reduce), None)
-    trips = 1 if outer is None else outer.extent.data
-    at_once = sms * choice.blocks_per_sm
-    defaults = SplitMatmulK()
-    per_trip = split_time(blocks // splits, trips * splits, splits, at_once, defaults.atomic_trips)
-    return per_trip * choice.trip_us
+    trips = next((o.extent.data for o in t.body.block.ops if _k_outer(o)), 1)  # (none: split 1 trip each)
+    if splits > 1:
+        trips += SplitMatmulK().atomic_trips
+    us = trips * choice.sm_trip_us(-(-blocks // sms))
+    if splits > 1:
+        outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
+        nbytes = sum(math.prod(v.type.get_shape()) * v.type.element_type.bitwidth // 8 for v in outs)
+        us += LAUNCH_US + nbytes / (COPY_GBS * 1e3)
+    return us
+
+
+def _k_outer(op: Operation) -> bool:
+    """Whether `op` is a matmul tile's K-outer loop (a reduce holding the K-inner reduce)."""
+    return isinstance(op, loop.ForOp) and op.is_reduce and any(
+        isinstance(o, loop.ForOp) and o.is_reduce for o in op.body.walk()
+    )
 
 
 def pointwise_us(t: tile.TileOp) -> float:
@@ -326,9 +344,16 @@ class Schedule(ModulePass):
                 tried.append((choice.what(), spec, *scratch(ctx, kernel, spec), choice))
             if self.tensor_cores is not True:
                 for tile_choice in MATMUL_TILES:
-                    spec = tile_choice.spec(self.target, self.sms)
                     what = f"SIMT {tile_choice.rows * 16} x {tile_choice.cols * 16}"
+                    if cands and not tile_choice.measured:
+                        LOG.info(f"schedule: @{name}: {what} not tried (an estimated cost; the tensor cores take it)")
+                        continue
+                    spec = tile_choice.spec(self.target, self.sms)
                     tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
+                    if _split(tried[-1][2]):  # split-matmul-k split K: weigh the tile unsplit too
+                        unsplit = replace(tile_choice, unsplit=True)
+                        spec = unsplit.spec(self.target, self.sms)
+                        tried.append((what, spec, *scratch(ctx, kernel, spec), unsplit))
         if split and self.tensor_cores is not True:
             spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec), SPLIT_EPILOGUE))
@@ -413,6 +438,8 @@ class Schedule(ModulePass):
             point.update({k: v for k, v in inner.items() if k != SPLIT_EPILOGUE and k in space})
             return point
         point.update(rows=choice.rows, cols=choice.cols)
+        if choice.unsplit:
+            point["splits"] = 1
         return point
 
 

@@ -42,7 +42,7 @@ PIPELINES: dict[str, str] = {
     "flash attention": "tile-attention{{tile={tile} precision={precision} splits={splits}}},"
     "schedule{{target={target} sms={sms} precision={precision}}}",
     "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
-    "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} tile-elements={tile_elements}}},"
+    "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} short-k-splits=4 tile-elements={tile_elements}}},"
     "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
     "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"
     "async-copy{{target={target}}},pad-smem{{pad=4}},pipeline-k-outer",
@@ -53,24 +53,54 @@ PIPELINES: dict[str, str] = {
 class MatmulTile:
     """A matmul block tile (a rows x cols register tile on 16 x 16 threads) and its cost on an
     H100, measured by `bench/matmul_variants.py` (bench/results/h100-2026-11-23-matmul-variants.md):
-    the blocks one SM runs at once (ptxas registers) and the time of one K trip (32 of K) of a
-    block while the GPU is full."""
+    the blocks one SM runs at once (ptxas registers, shared memory), the time of one K trip (32
+    of K) of a block while the GPU is full (`blocks_per_sm` blocks on every SM), and the time of
+    one trip of a block with its SM to itself (`lone_us`): the mainloop reads shared memory with
+    scalar loads, so `blocks_per_sm` blocks share an SM's load bandwidth (a trip of n < that
+    many takes n / blocks_per_sm of `trip_us`), but a lone block's warps wait on their loads and
+    barriers and take no less than `lone_us` (`sm_trip_us`)."""
 
     rows: int
     cols: int
     blocks_per_sm: int
     trip_us: float
+    lone_us: float = 0.0
+    measured: bool = True
+    """Whether the costs were measured; an estimated tile is not weighed against the tensor cores."""
+    unsplit: bool = False
+    """split-matmul-k told not to split K (`splits=1`; the schedule weighs a split tile so too)."""
 
     def spec(self, target: str, sms: int) -> str:
-        return PIPELINES["matmul"].format(
+        elements = self.rows * self.cols * 256
+        spec = PIPELINES["matmul"].format(
             target=target, sms=sms, blocks_per_sm=self.blocks_per_sm, rows=self.rows,
-            cols=self.cols, tile_elements=self.rows * self.cols * 256,
+            cols=self.cols, tile_elements=elements,
         )  # fmt: skip
+        if not self.unsplit:
+            return spec
+        return spec.replace(f"tile-elements={elements}}}", f"tile-elements={elements} splits=1}}")
+
+    def sm_trip_us(self, blocks: int) -> float:
+        """The time of one K trip of an SM holding `blocks` of these blocks (in rounds of
+        `blocks_per_sm`; a part-filled round takes its share of `trip_us`, at least `lone_us`)."""
+        full, rest = divmod(blocks, self.blocks_per_sm)
+        part = max(self.lone_us, self.trip_us * rest / self.blocks_per_sm) if rest else 0.0
+        return full * self.trip_us + part
 
 
 #: 64 x 64: 80 registers, 3 blocks/SM, 1.47 ms for 2048 x 3584 x 3584 (5 rounds of 112 trips);
+#: a lone block no faster (bench/results/h100-2026-11-23-matmul-variants.md: 16 blocks of
+#: 128 x 512 x 3584 took 2.53 us a trip, 128 blocks split 8 ways 2.66).
 #: 128 x 128: 246 registers, 1 block/SM, 0.365 ms for 512 x 3584 x 3584 (one round of 112).
-MATMUL_TILES = (MatmulTile(4, 4, 3, 2.62), MatmulTile(8, 8, 1, 3.2))
+#: 32 x 32 (2 x 2 registers): 48 registers, 5 blocks/SM; each trip reads shared memory 4 times
+#: per 4 multiply-adds against 64 x 64's 8 per 16, so a block's share of a full SM is half a
+#: 64 x 64 block's (5 x 0.44 us), and a lone block's trip, with a third of the instructions of a
+#: 64 x 64 one but the same barriers and copies, about half a lone 64 x 64 block's (1.3 us;
+#: estimated, not yet measured: it wins only where a 64 x 64 grid leaves SMs idle, and is not
+#: tried where the tensor cores take the matmul).
+MATMUL_TILES = (
+    MatmulTile(4, 4, 3, 2.62, 2.62), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(2, 2, 5, 2.18, 1.3, measured=False)
+)
 
 
 def classify(kernel: loop.KernelOp) -> str:

@@ -10,7 +10,8 @@
 // - 2048 x 2048 x 512: 256 blocks of 128 x 128 fill the GPU, no split (128 x 256 is no
 //   candidate: its accumulators and promoted chain fragment would spill);
 // - declined: a product whose factors mix M and N (x[i, k] * w[j, k] * s[i, j], 128 x 256 x 128) is not an MMA
-//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it;
+//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it (32 x 32 tiles: the
+//   8 blocks of 64 x 64 would leave 124 SMs idle);
 // - 1024 x 1024 x 1024: wgmma 128 x 128 (128 KiB of stages, one block per SM) on sm_90's 227 KiB;
 //   on a #kernel.target of 64 KiB per block (SMEM64) that tile does not fit, so 64 x 128.
 
@@ -81,7 +82,7 @@ func.func @main(%x: memref<128x128xf32>, %w: memref<256x128xf32>, %s: memref<128
 }
 // CHECK-LABEL: tile.kernel @k_mixed
 // CHECK-NOT:     mma.dot
-// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 4 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK:         tile.tile (%a0_b : 4 = block, %a0_t : 16 = thread, %a1_b : 8 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
 // CHECK-NOT:     mma.dot
 
 // -----
