@@ -36,6 +36,8 @@ CASES = {
     "linear_sum": "(torch.randn(9,70) @ torch.randn(70,41)).sum(dim=1)",
     # pointwise on a prime size: flat threads over blocks of 256
     "pointwise_prime": "torch.nn.functional.silu(torch.randn(3,257)) * torch.randn(3,257)",
+    # softmax over a dim of 3 (fuse-loops recomputes the short max and sum: one kernel)
+    "softmax_short_dim": "torch.softmax(torch.randn(5,3,37), dim=1)",
 }
 
 
