@@ -38,6 +38,12 @@ CASES = {
     "pointwise_prime": "torch.nn.functional.silu(torch.randn(3,257)) * torch.randn(3,257)",
     # softmax over a dim of 3 (fuse-loops recomputes the short max and sum: one kernel)
     "softmax_short_dim": "torch.softmax(torch.randn(5,3,37), dim=1)",
+    # short rows packed a warp per row, 8 rows per block (blockify-launch): 13 rows masked to 16
+    "layernorm_packed_rows": "torch.nn.functional.layer_norm(torch.randn(13,37), (37,))",
+    "rmsnorm_packed_rows": "torch.nn.functional.rms_norm(torch.randn(3,7,45), (45,), torch.randn(45))",
+    "softmax_packed_rows": "torch.softmax(torch.randn(21,100), dim=-1)",
+    # 2 rows on the fastest row axis: blocks of 2 rows
+    "sum_packed_two_rows": "torch.randn(3,2,50).sum(dim=-1)",
 }
 
 

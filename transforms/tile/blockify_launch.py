@@ -18,6 +18,13 @@ Three cases:
   a sum over dim 1 of (B, R, C)) keeps a warp of threads on that axis (`c = c_b * 32 + c_t`, or
   all of it when it is a power of two below 32; pad-columns rounds it so), so a warp reads 32
   consecutive elements, and the lanes take the rest of the block (256 / 32 = 8).
+  Short rows (the longest top-level loop at most `PACK_ROW_MAX` = 512, so a lane takes at most
+  16 elements per pass; the loops flat, not a row reduction over a column axis) are packed
+  instead: a warp per row, the lane axis of 32 threads the fastest, and `block-size / 32` rows
+  per block along the fastest row axis (`a = a_b * 8 + a_t`; that axis rounded up to a multiple
+  of the rows per block, the accesses past its end masked). Each row's reduce is then warp
+  shuffles alone, with no barrier and no block of 256 threads idling on 301 elements (LayerNorm
+  over 301, RMSNorm over 359: one block per row left most lanes without work).
 - Otherwise (pointwise body): axes are taken from the last (fastest) as `thread` while they fit
   in `block-size`; an axis that does not fit is split into a `block` part and a `thread` part
   (`a = ab * T + at`) of T = gcd(extent, remaining budget) threads, if that is the whole budget or
@@ -54,8 +61,11 @@ from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis
+from dpl.transforms.tile.padding import grow, past_end, ranges_of
 
 WARP = 32
+#: The longest row packed a warp per row (16 elements per lane per pass).
+PACK_ROW_MAX = 16 * WARP
 
 K = tile.AxisKind
 
@@ -150,6 +160,8 @@ def _column_threads(t: tile.TileOp) -> tuple[SSAValue | None, int]:
 
 def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
     col, cols = _column_threads(t)
+    if col is None and _packed_rows(t, top_loops, block_size):
+        return None
     lanes = min(block_size // cols, _pow2_at_least(max(f.extent.data for f in top_loops)))
     axes = [(lanes, K.THREAD, "lane")]
     for i, (v, e, _) in enumerate(t.axes):
@@ -178,16 +190,54 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
 
     new = rebuild_tile(t, axes, replacement)
     fold_applies(new)
-    lane = new.body.block.args[0]
+    _stride_free_loops(top_loops, new.body.block.args[0], lanes)
+    return None
+
+
+def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> bool:
+    """Pack short rows a warp per row, `block_size / 32` rows per block along the fastest row
+    axis (rounded up to a multiple of them, the accesses past its end masked); False (the tile
+    untouched) where the rows are too long, a loop holds loops, the fastest row axis has
+    fewer than 2 rows, or a store does not index it past its buffer (a mask could not guard it)."""
+    if max(f.extent.data for f in top_loops) > PACK_ROW_MAX or block_size < 2 * WARP:
+        return False
+    if any(isinstance(o, loop.ForOp) for f in top_loops for o in f.body.block.ops):
+        return False
+    v, e, _ = t.axes[-1]
+    rows = min(block_size // WARP, _pow2_at_least(e))
+    if rows < 2:
+        return False
+    size = -(-e // rows) * rows
+    if size != e:
+        ranges = ranges_of(t)
+        stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
+        if not all(past_end(s, v, e, ranges) for s in stores):
+            return False
+        t, _ = grow(t, {v: size})
+    names = [w.name_hint or f"a{i}" for i, (w, _, _) in enumerate(t.axes)]
+    axes = [(x, K.BLOCK, n) for (_, x, _), n in zip(t.axes[:-1], names)]
+    axes += [(size // rows, K.BLOCK, names[-1] + "_b"), (rows, K.THREAD, names[-1] + "_t"), (WARP, K.THREAD, "lane")]
+
+    def replacement(block: Block):
+        amap = AffineMap(2, 0, (AffineDimExpr(0) * rows + AffineDimExpr(1),))
+        apply = affine.ApplyOp([block.args[-3], block.args[-2]], AffineMapAttr(amap))
+        apply.result.name_hint = names[-1]
+        return [*block.args[:-3], apply.result], [apply]
+
+    new = rebuild_tile(t, axes, replacement)
+    fold_applies(new)
+    _stride_free_loops(top_loops, new.body.block.args[-1], WARP)
+    return True
+
+
+def _stride_free_loops(top_loops: list[loop.ForOp], lane: SSAValue, lanes: int) -> None:
+    """Each top-level free loop becomes `tile.strided_for free` from `lane` by `lanes`."""
     for f in top_loops:
         if f.is_reduce:
             continue
-        strided = tile.StridedForOp(
-            IterKind.FREE, lane, f.extent.data, lanes, f.detach_region(f.body)
-        )
+        strided = tile.StridedForOp(IterKind.FREE, lane, f.extent.data, lanes, f.detach_region(f.body))
         strided.attributes |= f.attributes
         Rewriter.replace_op(f, strided, [])
-    return None
 
 
 def _pointwise(t: tile.TileOp, block_size: int) -> str | None:
