@@ -131,3 +131,14 @@ def test_padded_split_k_keeps_meaning_through_materialize():
     assert "k_pad_init" in str(module)
     (out,) = exec_kernel.run(module, inputs)
     np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-12)
+
+
+def test_vectorized_channel_weight_keeps_meaning():
+    """vectorize-pointwise past a weight per channel (read the same for the 4 elements of a
+    thread): x * w[None, :, None, None] on odd channels and batch, kept one kernel."""
+    prog = capture_expression("torch.randn(3,5,7,12) * torch.randn(5,1,1)", dtype=torch.float32)
+    spec = ("split-nests,tileify,vectorize-pointwise{min-threads=1},blockify-launch,mark-unroll,"
+            "materialize,vectorize-access{reductions=false},accumulate-in-place")
+    out, ref = _run_kernel_pipeline(prog, spec)
+    assert "vector 4" in str(prog.module)
+    np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
