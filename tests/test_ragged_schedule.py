@@ -42,6 +42,9 @@ CASES = {
     "layernorm_packed_rows": "torch.nn.functional.layer_norm(torch.randn(13,37), (37,))",
     "rmsnorm_packed_rows": "torch.nn.functional.rms_norm(torch.randn(3,7,45), (45,), torch.randn(45))",
     "softmax_packed_rows": "torch.softmax(torch.randn(21,100), dim=-1)",
+    # a column axis of 4 continued by one of 7 (-> 8, masked) and of 8 by 8: warps of 32 columns
+    "colsum_narrow_columns": "torch.randn(3,40,7,4).sum(dim=1)",
+    "softmax_narrow_columns": "torch.softmax(torch.randn(2,37,8,8), dim=1)",
     # 2 rows on the fastest row axis: blocks of 2 rows
     "sum_packed_two_rows": "torch.randn(3,2,50).sum(dim=-1)",
 }

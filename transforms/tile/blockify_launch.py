@@ -16,8 +16,11 @@ Three cases:
   stay as they are (every lane computes them; cooperative-reduce then shares them out).
   A column reduction (the loops walk a slower dim than an output axis, `pad_columns.column_axis`:
   a sum over dim 1 of (B, R, C)) keeps a warp of threads on that axis (`c = c_b * 32 + c_t`, or
-  all of it when it is a power of two below 32; pad-columns rounds it so), so a warp reads 32
-  consecutive elements, and the lanes take the rest of the block (256 / 32 = 8).
+  all of it when it is a power of two below 32; pad-columns rounds it so; then the axis that
+  continues it in memory, `pad_columns.outer_column`, takes the rest of the warp where its extent
+  is a multiple of it: `a2 = a2_b * 4 + a2_t` beside 8 threads of a3 in a sum over dim 1 of
+  (64, 64, 91 -> 92, 8)), so a warp reads 32 consecutive elements, and the lanes take the rest of
+  the block (256 / 32 = 8).
   Short rows (the longest top-level loop at most `PACK_ROW_MAX` = 512, so a lane takes at most
   16 elements per pass; the loops flat, not a row reduction over a column axis) are packed
   instead: a warp per row, the lane axis of 32 threads the fastest, and `block-size / 32` rows
@@ -60,7 +63,7 @@ from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
-from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis
+from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis, outer_column
 from dpl.transforms.tile.padding import grow, past_end, ranges_of
 
 WARP = 32
@@ -143,30 +146,36 @@ def _apply_plan(t: tile.TileOp, plan: list[list[tuple[int, K, str]]]) -> tile.Ti
     return rebuild_tile(t, flat, replacement)
 
 
-def _column_threads(t: tile.TileOp) -> tuple[SSAValue | None, int]:
+def _column_threads(t: tile.TileOp) -> dict[SSAValue, int]:
     """The column axis of a column reduction (`pad_columns.column_axis`) and the threads it
-    gets: a warp, or all of it below a warp (its extent a power of two); (None, 1) for a row
-    reduction or a column extent neither divides (pad-columns did not run)."""
+    gets: a warp, or all of it below a warp (its extent a power of two), then with the rest of
+    the warp on the axis that continues it in memory (`pad_columns.outer_column`) where that
+    axis's extent is a multiple of them; {} for a row reduction or a column extent neither
+    divides (pad-columns did not run)."""
     col = column_axis(t)
     if isinstance(col, str):
-        return None, 1
+        return {}
     e = next(e for v, e, _ in t.axes if v is col)
     if e % WARP == 0:
-        return col, WARP
+        return {col: WARP}
     if e < WARP and e & (e - 1) == 0:
-        return col, e
-    return None, 1
+        outer = outer_column(t, col, e, WARP)
+        if outer is not None and next(x for v, x, _ in t.axes if v is outer[0]) % outer[1] == 0:
+            return {outer[0]: outer[1], col: e}
+        return {col: e}
+    return {}
 
 
 def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
-    col, cols = _column_threads(t)
-    if col is None and _packed_rows(t, top_loops, block_size):
+    threads = _column_threads(t)
+    if not threads and _packed_rows(t, top_loops, block_size):
         return None
-    lanes = min(block_size // cols, _pow2_at_least(max(f.extent.data for f in top_loops)))
+    lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(max(f.extent.data for f in top_loops)))
     axes = [(lanes, K.THREAD, "lane")]
     for i, (v, e, _) in enumerate(t.axes):
         name = v.name_hint or f"a{i}"
-        if v is not col:
+        cols = threads.get(v)
+        if cols is None:
             axes.append((e, K.BLOCK, name))
         elif e > cols:
             axes += [(e // cols, K.BLOCK, name + "_b"), (cols, K.THREAD, name + "_t")]
@@ -176,7 +185,8 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
     def replacement(block: Block):
         values, ops, pos = [], [], 1
         for v, e, _ in t.axes:
-            if v is col and e > cols:
+            cols = threads.get(v)
+            if cols is not None and e > cols:
                 amap = AffineMap(2, 0, (AffineDimExpr(0) * cols + AffineDimExpr(1),))
                 apply = affine.ApplyOp([block.args[pos], block.args[pos + 1]], AffineMapAttr(amap))
                 apply.result.name_hint = v.name_hint
