@@ -3,7 +3,7 @@
 // each read recomputes it: x / sum(x, dim=0) over a dim of 3 is one kernel, every element
 // summing its column's 3 terms, instead of two kernels with the sums in memory between them.
 
-func.func @short(%x: memref<3x8xf64>) -> memref<3x8xf64> {
+func.func @main(%x: memref<3x8xf64>) -> memref<3x8xf64> {
   %s = memref.alloc() : memref<1x8xf64>
   loop.kernel @k_colsum ins(%x : memref<3x8xf64>) outs(%s : memref<1x8xf64>) {
     loop.for free %z < 1 {
@@ -30,7 +30,7 @@ func.func @short(%x: memref<3x8xf64>) -> memref<3x8xf64> {
   func.return %o : memref<3x8xf64>
 }
 
-// CHECK-LABEL: func.func @short
+// CHECK-LABEL: func.func @main(%x: memref<3x8xf64>)
 // CHECK-NOT:     loop.kernel @k_colsum
 // CHECK:         loop.kernel @k_div ins(%x : memref<3x8xf64>) outs(%o : memref<3x8xf64>) {
 // CHECK-NEXT:      loop.for free %i < 3 {
@@ -47,7 +47,7 @@ func.func @short(%x: memref<3x8xf64>) -> memref<3x8xf64> {
 
 // 17 iterations per value are more than max-recompute-reduce: the sums stay their own kernel.
 
-func.func @long(%x: memref<17x8xf64>) -> memref<17x8xf64> {
+func.func @main(%x: memref<17x8xf64>) -> memref<17x8xf64> {
   %s = memref.alloc() : memref<1x8xf64>
   loop.kernel @k_colsum ins(%x : memref<17x8xf64>) outs(%s : memref<1x8xf64>) {
     loop.for free %z < 1 {
@@ -74,6 +74,6 @@ func.func @long(%x: memref<17x8xf64>) -> memref<17x8xf64> {
   func.return %o : memref<17x8xf64>
 }
 
-// CHECK-LABEL: func.func @long
+// CHECK-LABEL: func.func @main(%x: memref<17x8xf64>)
 // CHECK:         loop.kernel @k_colsum ins(%x : memref<17x8xf64>) outs(%s : memref<1x8xf64>)
 // CHECK:         loop.kernel @k_div ins(%x, %s : memref<17x8xf64>, memref<1x8xf64>) outs(%o : memref<17x8xf64>)
