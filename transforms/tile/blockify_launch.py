@@ -22,7 +22,9 @@ Three cases:
   (64, 64, 91 -> 92, 8)), so a warp reads 32 consecutive elements, and the lanes take the rest of
   the block (256 / 32 = 8).
   Short rows (the longest top-level loop at most `PACK_ROW_MAX` = 512, so a lane takes at most
-  16 elements per pass; the loops flat, not a row reduction over a column axis) are packed
+  16 elements per pass; the loops flat, not a row reduction over a column axis) that are many
+  (a block per row would fill every SM of `sms` with `SM_THREADS` threads: 1056 rows on an
+  H100; fewer rows keep a block each, whose 256 lanes shorten each row's latency) are packed
   instead: a warp per row, the lane axis of 32 threads the fastest, and `block-size / 32` rows
   per block along the fastest row axis (`a = a_b * 8 + a_t`; that axis rounded up to a multiple
   of the rows per block, the accesses past its end masked). Each row's reduce is then warp
@@ -65,8 +67,11 @@ from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis, outer_column
 from dpl.transforms.tile.padding import grow, past_end, ranges_of
+from dpl.transforms.tile.target import target_sms
 
 WARP = 32
+#: Threads one SM holds at once (sm_80 and up: 2048).
+SM_THREADS = 2048
 #: The longest row packed a warp per row (16 elements per lane per pass).
 PACK_ROW_MAX = 16 * WARP
 
@@ -80,7 +85,7 @@ def _pow2_at_least(n: int) -> int:
     return p
 
 
-def blockify(t: tile.TileOp, block_size: int) -> str | None:
+def blockify(t: tile.TileOp, block_size: int, sms: int) -> str | None:
     kinds = [k for _, _, k in t.axes]
     if any(isinstance(op, (tile.StageOp, tile.CombineOp)) for op in t.walk()):
         return "the tile already holds a collective op"
@@ -91,7 +96,7 @@ def blockify(t: tile.TileOp, block_size: int) -> str | None:
         return "the tile already has block or cell axes"
     top_loops = [op for op in t.body.block.ops if isinstance(op, loop.ForOp)]
     if top_loops and max(f.extent.data for f in top_loops) >= ROW_LOOP_MIN:
-        return _rows(t, top_loops, block_size)
+        return _rows(t, top_loops, block_size, sms)
     return _pointwise(t, block_size)
 
 
@@ -166,9 +171,10 @@ def _column_threads(t: tile.TileOp) -> dict[SSAValue, int]:
     return {}
 
 
-def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
+def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int, sms: int) -> None:
     threads = _column_threads(t)
-    if not threads and _packed_rows(t, top_loops, block_size):
+    many = math.prod(e for _, e, _ in t.axes) >= sms * (SM_THREADS // block_size)
+    if not threads and many and _packed_rows(t, top_loops, block_size):
         return None
     lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(max(f.extent.data for f in top_loops)))
     axes = [(lanes, K.THREAD, "lane")]
@@ -285,15 +291,19 @@ class BlockifyLaunch(ModulePass):
     name = "blockify-launch"
 
     block_size: int = tunable(256, (64, 128, 256, 512, 1024))
+    sms: int | None = None
+    """The GPU's multiprocessors, for packing short rows (default: the module's target's)."""
 
     def __post_init__(self):
         check_option(self, "block_size", 1, 1024)
+        check_option(self, "sms", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        sms = target_sms(self.sms, op)
         for t in tiles(op):
             kernel = t.parent_op()
             where = f"@{kernel.sym_name.data}" if isinstance(kernel, tile.KernelOp) else "tile"
-            reason = blockify(t, self.block_size)
+            reason = blockify(t, self.block_size, sms)
             if reason is None:
                 LOG.info("blockify-launch: %s partitioned", where)
             else:

@@ -3,8 +3,8 @@
 // contiguous axis rounded up to a multiple of the warp (32 threads), the accesses past the end
 // masked, and blockify-launch gives that axis the warp (coalesced) and the reduce the other
 // lanes of the block (256 / 32 = 8), shared by cooperative-reduce. Cases: a sum over dim 1 of
-// 3 x 40 x 45 (45 -> 64 columns, 2 column blocks); a row reduction (declined; its short rows
-// packed a warp per row, 4 rows per block, the 4th masked); a column axis below the warp that
+// 3 x 40 x 45 (45 -> 64 columns, 2 column blocks); a row reduction (declined, a lane axis of
+// its own); a column axis below the warp that
 // is a power of two (4 columns: no rounding, 4 threads, 64 lanes; the dim before it is the
 // reduce's); such an axis continued in memory by another tile axis, which takes the rest of the
 // warp (rounded up to a multiple of it where it must be).
@@ -47,9 +47,9 @@ func.func @main(%x: memref<3x40xf64>) -> memref<3xf64> {
   func.return %y : memref<3xf64>
 }
 // CHECK-LABEL: tile.kernel @k_rowsum
-// CHECK:         tile.tile (%a_b : 1 = block, %a_t : 4 = thread, %lane : 32 = thread) {
-// CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 40 step 32 -> f64 {
-// CHECK-NEXT:        %v = loop.load %x[%a_b * 4 + %a_t, %r] {tile.masked = [0 : i64]} : memref<3x40xf64>
+// CHECK:         tile.tile (%lane : 64 = thread, %a : 3 = block) {
+// CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 40 step 64 -> f64 {
+// CHECK-NEXT:        %v = loop.load %x[%a, %r] : memref<3x40xf64>
 
 // -----
 

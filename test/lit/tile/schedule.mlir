@@ -1,7 +1,7 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='schedule' | filecheck %s
 // RUN: not dpl-opt %s --split-input-file --pass-pipeline='schedule{target=volta}' 2>&1 | filecheck %s --check-prefix=BAD
 // The default schedule picks each kernel's tile pipeline by its class: pointwise (threads over
-// elements), row reduction (rows of 64: a warp per row, reduce by warp shuffles), matmul (K chunks, 4x4
+// elements), row reduction (a block per row, shared reduce, x staged), matmul (K chunks, 4x4
 // register tiles, A/B stages), attention (scores are a matmul; softmax + P@V a row kernel).
 
 func.func @main(%x: memref<8x64xf64>) -> memref<8x64xf64> {
@@ -134,7 +134,8 @@ func.func @main(%x: memref<1x2x8x16xf64>, %y: memref<1x2x8x16xf64>, %z: memref<1
 // CHECK-LABEL: tile.kernel @k_relu
 // CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 4 = thread, %a1 : 64 = thread)
 // CHECK-LABEL: tile.kernel @k_rms_norm
-// CHECK:         tile.tile (%a0_b : 1 = block, %a0_t : 4 = thread, %lane : 32 = thread)
+// CHECK:         tile.tile (%lane : 64 = thread, %a0 : 4 = block)
+// CHECK:         tile.stage %x origin [%a0, 0] slab [r0 : 64 at 1]
 // CHECK:         tile.combine add %acc_part across [%lane] warp_shuffle
 // CHECK-LABEL: tile.kernel @k_linear
 // CHECK:         tile.tile (%a0 : 4 = thread, %a1 : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
