@@ -41,6 +41,11 @@ CASES = {
     "linear_sum": "(torch.randn(9,70) @ torch.randn(70,41)).sum(dim=1)",
     # pointwise on a prime size: flat threads over blocks of 256
     "pointwise_prime": "torch.nn.functional.silu(torch.randn(3,257)) * torch.randn(3,257)",
+    # softmax over a dim of 3 (fuse-loops recomputes the short max and sum: one kernel)
+    "softmax_short_dim": "torch.softmax(torch.randn(5,3,37), dim=1)",
+    # a column axis of 4 continued by one of 7 (-> 8, masked) and of 8 by 8: warps of 32 columns
+    "colsum_narrow_columns": "torch.randn(3,40,7,4).sum(dim=1)",
+    "softmax_narrow_columns": "torch.softmax(torch.randn(2,37,8,8), dim=1)",
 }
 
 
@@ -189,3 +194,41 @@ def test_skinny_matmul_cuda_compiles(name: str, tmp_path: Path):
     result = subprocess.run([NVCC, nvcc_arch("sm_90"), "-c", "-o", str(tmp_path / "k.o"), str(cu)],
                             capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 0, result.stderr
+
+
+def test_vectorized_channel_weight_keeps_meaning():
+    """vectorize-pointwise past a weight per channel (read the same for the 4 elements of a
+    thread): x * w[None, :, None, None] on odd channels and batch, kept one kernel."""
+    prog = capture_expression("torch.randn(3,5,7,12) * torch.randn(5,1,1)", dtype=torch.float32)
+    spec = ("split-nests,tileify,vectorize-pointwise{min-threads=1},blockify-launch,mark-unroll,"
+            "materialize,vectorize-access{reductions=false},accumulate-in-place")
+    out, ref = _run_kernel_pipeline(prog, spec)
+    assert "vector 4" in str(prog.module)
+    np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
+
+
+# Short rows packed a warp per row, 8 rows per block (blockify-launch; many rows on a modeled GPU
+# of 1 SM): 13 rows masked to 16, rows on two axes, 2 rows on the fastest row axis.
+PACKED = {
+    "layernorm": "torch.nn.functional.layer_norm(torch.randn(13,37), (37,))",
+    "rmsnorm": "torch.nn.functional.rms_norm(torch.randn(3,7,45), (45,), torch.randn(45))",
+    "softmax": "torch.softmax(torch.randn(21,100), dim=-1)",
+    "sum_two_rows": "torch.randn(5,2,50).sum(dim=-1)",
+}
+
+
+@pytest.mark.parametrize("name", list(PACKED))
+def test_packed_rows_keep_meaning(name: str):
+    prog = capture_expression(PACKED[name], dtype=torch.float64)
+    module = prog.module
+    run_pipeline(module, IR_PIPELINES["loop"])
+    run_pipeline(module, "split-nests,schedule{sms=1}")
+    assert "%lane : 32 = thread" in str(module)
+    run_pipeline(module, "materialize,vectorize-access{reductions=false},accumulate-in-place")
+    rng = np.random.default_rng(5)
+    args = main_func(module).body.block.args[: prog.num_inputs]
+    inputs = [rng.standard_normal(tuple(a.type.get_shape())) for a in args]
+    inputs += [p.detach().double().numpy() for p in prog.args[prog.num_inputs :]]
+    (out,) = exec_kernel.run(module, inputs)
+    ref = prog.fn(*[torch.from_numpy(x) for x in inputs[: prog.num_inputs]])
+    np.testing.assert_allclose(out, ref.detach().numpy(), rtol=1e-10, atol=1e-10)

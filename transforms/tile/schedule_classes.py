@@ -29,7 +29,7 @@ SCHEDULE = "tile.schedule"
 """`tile.kernel` attribute: the pipeline string that scheduled it."""
 
 ROW = (
-    "collapse-loops,tileify,pad-columns,blockify-launch,cooperative-reduce,"
+    "collapse-loops,tileify,pad-columns,blockify-launch{{sms={sms}}},cooperative-reduce,"
     "split-reduce{{sms={sms}}},stage-inputs,mark-unroll"
 )
 

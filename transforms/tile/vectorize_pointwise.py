@@ -25,7 +25,9 @@ fewer than `min-threads` threads (default: a warp per multiprocessor of the modu
 #kernel.target); or with an access that could not become one vector access (the
 axis in another index or in an index computed by ops from it, with a coefficient other than 1,
 beside a term that is not a multiple of `width`, or in a buffer that is not f32 with an
-innermost extent that `width` divides).
+innermost extent that `width` divides). An access whose index does not use the axis (a weight
+per channel, `w[%a1]` of an NCHW product) reads one element for all `width`: it stays a scalar
+and does not stop the others.
 """
 
 from __future__ import annotations
@@ -58,15 +60,15 @@ def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, deps, width: int) -> 
     what = f"the access to %{op.memref.name_hint or '?'}"
     if any(v is not axis and axis in deps(v) for v in op.indices):
         return f"{what} has an index computed from it"
-    if axis not in op.indices:
-        return None
+    dims = {i for i, v in enumerate(op.indices) if v is axis}
+    if not any(expr.used_dims() & dims for expr in op.map.data.results):
+        return None  # the same element for all `width` of them (a broadcast: a weight per channel)
     ty = op.memref.type
     assert isinstance(ty, MemRefType)
     if not isinstance(ty.element_type, Float32Type):
         return f"{what} is not f32"
     if ty.get_shape()[-1] % width:
         return f"{what} has an innermost extent of {ty.get_shape()[-1]}, not a multiple of {width}"
-    dims = {i for i, v in enumerate(op.indices) if v is axis}
     *outer, inner = op.map.data.results
     if any(expr.used_dims() & dims for expr in outer):
         return f"{what} indexes it outside the innermost dim"

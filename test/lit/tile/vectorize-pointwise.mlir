@@ -63,6 +63,28 @@ func.func @main(%x: memref<8x64xf32>, %bias: memref<32xf32>) -> memref<8x32xf32>
 
 // -----
 
+// A weight per channel (w[%a0], its access carrying the fastest axis without using it, as
+// lower-to-loops writes it) is the same element for the 4: it does not stop the others.
+func.func @main(%x: memref<8x64xf32>, %w: memref<8xf32>) -> memref<8x64xf32> {
+  %out = memref.alloc() : memref<8x64xf32>
+  tile.kernel @k_channel ins(%x, %w : memref<8x64xf32>, memref<8xf32>) outs(%out : memref<8x64xf32>) {
+    tile.tile (%a0 : 8 = thread, %a1 : 64 = thread) {
+      %v = loop.load %x[%a0, %a1] : memref<8x64xf32>
+      %c = "loop.load"(%w, %a0, %a1) <{map = affine_map<(d0, d1) -> (d0)>}> : (memref<8xf32>, index, index) -> f32
+      %s = arith.mulf %v, %c : f32
+      loop.store %s, %out[%a0, %a1] : memref<8x64xf32>
+    }
+  }
+  func.return %out : memref<8x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_channel
+// CHECK:         tile.tile (%a0 : 8 = thread, %a1_v : 16 = thread) {
+// CHECK-NEXT:      loop.for free %a1_l < 4 {
+// CHECK-NEXT:        %v = loop.load %x[%a0, %a1_v * 4 + %a1_l] : memref<8x64xf32>
+// CHECK-NEXT:        %c = loop.load %w[%a0] : memref<8xf32>
+
+// -----
+
 // x.t() + y: x is read along its outer dim, so the tile stays one element per thread.
 func.func @main(%x: memref<64x16xf32>, %y: memref<16x64xf32>) -> memref<16x64xf32> {
   %add = memref.alloc() : memref<16x64xf32>
