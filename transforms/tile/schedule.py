@@ -343,13 +343,18 @@ class Schedule(ModulePass):
                 spec = choice.spec(self.sms, smem)
                 tried.append((choice.what(), spec, *scratch(ctx, kernel, spec), choice))
             if self.tensor_cores is not True:
+                grid = 0  # the blocks of the first (measured) tile's grid, its split left out
                 for tile_choice in MATMUL_TILES:
                     what = f"SIMT {tile_choice.rows * 16} x {tile_choice.cols * 16}"
                     if cands and not tile_choice.measured:
                         LOG.info(f"schedule: @{name}: {what} not tried (an estimated cost; the tensor cores take it)")
                         continue
+                    if grid >= self.sms and not tile_choice.measured:
+                        LOG.info(f"schedule: @{name}: {what} not tried (an estimated cost; {grid} blocks fill the SMs)")
+                        continue
                     spec = tile_choice.spec(self.target, self.sms)
                     tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
+                    grid = grid or _grid(tried[-1][2])
                     if _split(tried[-1][2]):  # split-matmul-k split K: weigh the tile unsplit too
                         unsplit = replace(tile_choice, unsplit=True)
                         spec = unsplit.spec(self.target, self.sms)
@@ -442,6 +447,12 @@ class Schedule(ModulePass):
             point["splits"] = 1
         return point
 
+
+
+def _grid(block: Block) -> int:
+    """The blocks of the matmul tile scheduled in `block`, less its K split."""
+    return max((math.prod(e for v, e, k in t.axes if k == tile.AxisKind.BLOCK and v.name_hint != SPLIT_AXIS)
+                for t in block.walk() if isinstance(t, tile.TileOp)), default=0)  # fmt: skip
 
 
 def _split(block: Block) -> str:

@@ -96,8 +96,10 @@ class MatmulTile:
 #: per 4 multiply-adds against 64 x 64's 8 per 16, so a block's share of a full SM is half a
 #: 64 x 64 block's (5 x 0.44 us), and a lone block's trip, with a third of the instructions of a
 #: 64 x 64 one but the same barriers and copies, about half a lone 64 x 64 block's (1.3 us;
-#: estimated, not yet measured: it wins only where a 64 x 64 grid leaves SMs idle, and is not
-#: tried where the tensor cores take the matmul).
+#: estimated; on the H100 it won where a 64 x 64 grid leaves SMs idle (1117 x 19 x 347 0.38x ->
+#: 1.09x eager) and lost where 64 x 64 fills them (a bmm of 924 blocks: 23.3 us against 64 x 64's
+#: 17.5), so the schedule tries it only where a 64 x 64 grid has fewer blocks than SMs, and not
+#: where the tensor cores take the matmul).
 MATMUL_TILES = (
     MatmulTile(4, 4, 3, 2.62, 2.62), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(2, 2, 5, 2.18, 1.3, measured=False)
 )
