@@ -16,6 +16,8 @@ g + 8 of the warp's 16, columns 2t and 2t + 1 of every 8-column tile):
                                            of o (pv_group), chunks of `chain` k-steps into a fresh
                                            fragment of that group, added into o
 
+Where the kernel builder splits the key and value tiles in shared memory (`presplit`), the B
+fragments load their hi part from ks / vs and their lo part from ks_lo / vs_lo (split_operand).
 A row whose scores are all -inf so far uses 0 as its max (no NaN from -inf - -inf).
 `precision ieee` computes the same fragments with fp32 FMAs (simt_scores, simt_pv: the P @ V
 rows shared within each quad by shuffles). The attn.flash regions are cloned into kernel ops
@@ -42,6 +44,12 @@ from dpl.transforms.kernel.lowering import Emitter, dims
 GROUP = 4
 """n-tiles whose MMAs are issued term by term together (independent accumulators in flight)."""
 _OEQ = 1
+PRESPLIT_DEPTH = 128
+"""Value depths from which the key and value tiles are split into TF32 parts once per tile in
+shared memory. P @ V splits 2 DV / 8 values of V per thread per k-step against 4 of P: at head
+dim 128 that work dominates, and 2 blocks of 4 warps per SM (what 170-190 registers allow) still
+fit the doubled tiles; at head dim 64 the undoubled kernel fits 3 blocks (168 registers, 51 KiB),
+the doubled one 2 (85 KiB; ptxas: 191 registers)."""
 
 
 class AttentionLoweringError(ValueError):
@@ -64,6 +72,9 @@ class FlashStep(Emitter):
     sc: SSAValue
     ml: SSAValue
     """m (running max) of the thread's rows 0 and 1, then l (running sum) of each."""
+    ks_lo: SSAValue | None
+    vs_lo: SSAValue | None
+    """3xTF32: the lo parts of the key and value tiles (ks and vs then hold the hi parts)."""
     tmp: SSAValue | None
     pv: SSAValue | None
     """The P @ V chain fragment of one column group (4 pv_group registers)."""
@@ -89,6 +100,11 @@ class FlashStep(Emitter):
         self.pv_group = self.DVP // 8 if self.DVP <= 64 else largest_divisor(self.DVP // 8, GROUP)
         self.precision = op.precision.data
         self.simt = self.precision == mma.Precision.IEEE
+        # value depth >= PRESPLIT_DEPTH: the key and value tiles are split into TF32 parts once
+        # per tile in shared memory (the hi part in place, 3xTF32's lo parts in ks_lo and vs_lo),
+        # not per warp per MMA
+        self.presplit = not self.simt and self.DVP >= PRESPLIT_DEPTH
+        self.split_lo = self.presplit and self.precision == mma.Precision.TF32X3
         self.vm: dict[SSAValue, SSAValue] = {}
         """Tile-level values (the kernel's arguments, axes, constants) -> their kernel values."""
 
@@ -142,6 +158,15 @@ class FlashStep(Emitter):
             return hi, None
         rem = self.named(arith.SubfOp(v, hi))
         return hi, self.named(mma.Tf32Op(rem))
+
+    def split_operand(self, buf: SSAValue, lo: SSAValue | None, indices: Sequence[SSAValue],
+                      *exprs: AffineExpr | int) -> tuple[SSAValue, SSAValue | None]:
+        """The TF32 parts of buf[exprs]: loaded from a pre-split tile (buf: hi, lo: lo) where
+        the tiles are split in shared memory, else split here."""
+        if not self.presplit:
+            return self.split(self.load(buf, indices, *exprs))
+        hi = self.load(buf, indices, *exprs)
+        return hi, (self.load(lo, indices, *exprs) if lo is not None else None)
 
     def mma_terms(self, a: list, bs: dict[int, list], acc: SSAValue, slot) -> None:
         """For each n of `bs`: acc[slot(n, 0..3)] += A * B_n (3xTF32: lo*hi, hi*lo, hi*hi)."""
@@ -197,8 +222,8 @@ class FlashStep(Emitter):
                     for n in range(start, min(start + GROUP, self.N // 8)):
                         # b0 (k=t, n=g), b1 (k=t+4)
                         bs[n] = [
-                            self.split(self.load(self.ks, [self.g, self.t, k8], d0 + 8 * n,
-                                                 d2 * 8 + d1 + 4 * e))
+                            self.split_operand(self.ks, self.ks_lo, [self.g, self.t, k8], d0 + 8 * n,
+                                               d2 * 8 + d1 + 4 * e)
                             for e in range(2)
                         ]  # fmt: skip
                     self.mma_terms(a, bs, dst, lambda n, i: ([], 4 * n + i))
@@ -328,7 +353,8 @@ class FlashStep(Emitter):
                         for j in range(start, min(start + GROUP, group)):
                             # b0: key 2t, b1: key 2t+1; column 8 (first tile + j) + g
                             bs[j] = [
-                                self.split(self.load(self.vs, at, dk * 8 + dt * 2 + e, (col0 + j) * 8 + dg))
+                                self.split_operand(self.vs, self.vs_lo, at, dk * 8 + dt * 2 + e,
+                                                   (col0 + j) * 8 + dg)
                                 for e in range(2)
                             ]  # fmt: skip
                         self.mma_terms(a, bs, pv, lambda j, i: ([], 4 * j + i))

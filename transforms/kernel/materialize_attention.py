@@ -19,11 +19,13 @@ P @ V runs:
     fill qs (rows l0..), fill ks (keys 0..N); commit
     for j < tiles (causal: up to the tile holding the block's last row):
         wait; barrier; fill vs (keys jN..); commit
+        [presplit: ks = tf32(ks), ks_lo = tf32(ks - tf32(ks)) by the whole block; barrier]
         sc = Q K^T                     mma.sync, 3xTF32: lo*hi, hi*lo, hi*hi per k-step of 8
         sc = score(sc, l, s)           the score region (scale, mask); keys >= S: -inf
         m' = max(m, rowmax sc) (quad shuffles); alpha = exp(m - m'); sc = exp(sc - m');
         l = l alpha + rowsum sc; o *= alpha
         wait; barrier; fill ks (keys (j+1)N..); commit
+        [presplit: vs, vs_lo likewise; barrier]
         o += P V                       P from sc (keys 2t, 2t + 1 of each 8 as the A fragment's
                                        k = t, t + 4), V from vs
     o / quad-sum(l) -> the output region (rows < L, columns < DV)
@@ -32,6 +34,11 @@ A split over the keys (`split %sp keys C`) runs the key tiles [sp C / N, min(sp 
 tiles, the causal last)) only (none: the loop is empty, the first key tile's copy is waited for);
 its output is 0 where a row's l is 0, and lane t = 0 of each quad stores the row's log-sum-exp
 m + log l (-inf where l is 0) through the lse region.
+
+Presplit (value depth >= flash_step.PRESPLIT_DEPTH, tensor cores): each key and value tile is
+split into its TF32 parts once, 16 bytes per thread in turn, the hi part in place and 3xTF32's
+lo part in ks_lo [N][D8 + 4] / vs_lo [N][DV8 + 4] (twice the key and value shared memory), so
+the MMAs load ready parts instead of each warp splitting the same elements per MMA.
 
 The steps of one key tile (scores, score epilogue, online softmax, rescale, P @ V) are
 flash_step.py's; tensor-core accumulation chains are kept short there (the tensor cores round
@@ -142,6 +149,8 @@ class FlashLowering(FlashStep):
         """The kernel.func (its launch takes `old_args`), using at most `max_smem` bytes of shared
         memory (the target's)."""
         smem = 4 * ((self.R + self.N) * (self.DP + PAD) + self.N * (self.DVP + PAD))
+        if self.split_lo:
+            smem += 4 * self.N * (self.DP + self.DVP + 2 * PAD)
         if smem > max_smem:
             self.error(f"needs {smem} bytes of shared memory, more than {max_smem}")
         self.func.smem = IntAttr(smem)
@@ -207,7 +216,12 @@ class FlashLowering(FlashStep):
 
         self.qs = smem([self.R, self.DP + PAD], 0, "qs")
         self.ks = smem([self.N, self.DP + PAD], 4 * rows_q, "ks")
+        rows_v = self.N * (self.DVP + PAD)
         self.vs = smem([self.N, self.DVP + PAD], 4 * (rows_q + rows_k), "vs")
+        self.ks_lo = self.vs_lo = None
+        if self.split_lo:
+            self.ks_lo = smem([self.N, self.DP + PAD], 4 * (rows_q + rows_k + rows_v), "ks_lo")
+            self.vs_lo = smem([self.N, self.DVP + PAD], 4 * (rows_q + 2 * rows_k + rows_v), "vs_lo")
 
         def regs(n, name):
             return self.named(K.AllocaOp(MemRefType(f32, [n])), name)
@@ -325,6 +339,9 @@ class FlashLowering(FlashStep):
             self.emit(K.BarrierOp())
             self.fill(self.vs, "value", s0, self.N, self.DV, self.DVP, self.S)
             self.commit()
+            if self.presplit:
+                self.split_tile(self.ks, self.ks_lo, self.DP)
+                self.emit(K.BarrierOp())
             self.scores()
             self.score_epilogue(s0)
             alphas = self.online_softmax()
@@ -343,12 +360,44 @@ class FlashLowering(FlashStep):
             else:
                 bound = nt if not isinstance(nt, int) else self.const(nt)
                 self.if_(self.named(arith.CmpiOp(nxt, bound, "ult")), more)
+            if self.presplit:
+                self.split_tile(self.vs, self.vs_lo, self.DVP)
+                self.emit(K.BarrierOp())
             self.pv_step()
 
         self.for_(nt, step, name="j")
         if first is not None:
             self.wait()  # a split without key tiles for the block still loaded its first
         self.epilogue()
+
+    def split_tile(self, buf: SSAValue, lo: SSAValue | None, cols: int) -> None:
+        """Split a landed key or value tile (N rows, `cols` columns, a multiple of 8) once for
+        the block's MMAs: buf = tf32(x) (the hi part, in place) and lo = tf32(x - hi), 16 bytes
+        per thread in turn."""
+        d0, d1 = dims(2)
+        per_row = cols // 4
+        total = self.N * per_row
+
+        def body(i: SSAValue) -> None:
+            q = self.expr_value(d0 + d1 * self.NT, [self.tid, i], "q")
+            r = self.expr_value(d0 // per_row, [q], "r")
+            c = self.expr_value((d0 % per_row) * 4, [q], "c")
+            x = self.named(K.LoadOp(buf, [r, c], amap(2, d0, d1), vector=4))
+            parts = [self.split(self.named(K.ExtractOp(x, e))) for e in range(4)]
+            self.emit(K.StoreOp(self.named(K.PackOp([h for h, _ in parts])), buf, [r, c], amap(2, d0, d1)))
+            if lo is not None:
+                rests = [rest for _, rest in parts]
+                assert all(v is not None for v in rests)
+                self.emit(K.StoreOp(self.named(K.PackOp(rests)), lo, [r, c], amap(2, d0, d1)))  # type: ignore[arg-type]
+
+        def guarded(i: SSAValue) -> None:
+            if total % self.NT:
+                q = self.expr_value(d0 + d1 * self.NT, [self.tid, i], "q")
+                self.if_(self.cmp(q, total, "ult"), lambda: body(i))
+            else:
+                body(i)
+
+        self.for_(-(-total // self.NT), guarded, unroll=True, name="si")
 
     def all_of(self, conds: list[SSAValue]) -> SSAValue:
         cond = conds[0]

@@ -55,6 +55,8 @@ func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1
 // CHECK:         kernel.cp_async %qs[%r, %c], %x[%[[C0]], %a1, %row, %c] bytes 16
 // CHECK:         kernel.for %j = 0 to %tiles step 1 {
 // CHECK:           kernel.cp_async %vs
+// CHECK-NOT:       kernel.barrier
+// CHECK:           mma.tf32
 // CHECK-COUNT-3:   mma.sync m16n8k8
 // CHECK:           kernel.shuffle_xor {{.*}}, 1 : f32
 // CHECK:           kernel.shuffle_xor {{.*}}, 2 : f32
@@ -69,6 +71,72 @@ func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1
 // CUDA:        extern "C" __global__
 // CUDA-NEXT:   k_scaled_dot_product_attention(
 // CUDA:          mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+
+// -----
+
+// Head dim 128 (PRESPLIT_DEPTH): each key and value tile is split into its TF32 parts once, in
+// shared memory (16-byte chunks: the hi part in place, the lo part in ks_lo / vs_lo), after a
+// barrier the MMAs load both parts instead of splitting them per warp (the query fragment is
+// still split per MMA).
+func.func @main(%x: memref<1x1x13x128xf32>, %y: memref<1x1x13x128xf32>, %z: memref<1x1x13x128xf32>) -> memref<1x1x13x128xf32> {
+  %scaled_dot_product_attention = memref.alloc() : memref<1x1x13x128xf32>
+  tile.kernel @k_scaled_dot_product_attention ins(%x, %y, %z : memref<1x1x13x128xf32>, memref<1x1x13x128xf32>, memref<1x1x13x128xf32>) outs(%scaled_dot_product_attention : memref<1x1x13x128xf32>) {
+    tile.tile (%a0 : 1 = block, %a1 : 1 = block, %qb : 1 = block, %w : 1 = thread, %g : 8 = thread, %t : 4 = thread) {
+      %l0 = affine.apply affine_map<(d0) -> ((d0 * 16))> (%qb)
+      attn.flash %l0 rows 16 queries 13 keys 13 tile 8 depth 128 x 128 chain 1 precision "3xtf32" causal query {
+      ^bb0(%l: index, %c: index):
+        %in = loop.load %x[%a0, %a1, %l, %c] : memref<1x1x13x128xf32>
+        attn.yield %in : f32
+      } key {
+      ^bb0(%s: index, %c_1: index):
+        %in_1 = loop.load %y[%a0, %a1, %s, %c_1] : memref<1x1x13x128xf32>
+        attn.yield %in_1 : f32
+      } value {
+      ^bb0(%s_1: index, %c_2: index):
+        %in_2 = loop.load %z[%a0, %a1, %s_1, %c_2] : memref<1x1x13x128xf32>
+        attn.yield %in_2 : f32
+      } score {
+      ^bb0(%x_1: f32, %l_1: index, %s_2: index):
+        %0 = arith.constant 0xff800000 : f32
+        %1 = arith.constant 0.0883883461 : f32
+        %2 = arith.cmpi ugt, %s_2, %l_1 : index
+        %3 = arith.mulf %x_1, %1 : f32
+        %a = arith.select %2, %0, %3 : f32
+        attn.yield %a : f32
+      } output {
+      ^bb0(%o: f32, %l_2: index, %c_3: index):
+        loop.store %o, %scaled_dot_product_attention[%a0, %a1, %l_2, %c_3] : memref<1x1x13x128xf32>
+        attn.yield
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x1x13x128xf32>
+}
+// CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
+// CHECK-SAME:    grid [1, 1, 1] block [32, 1, 1] smem 25344
+// CHECK:         %ks = kernel.smem dynamic offset 8448 : memref<8x132xf32, #kernel.smem>
+// CHECK:         %vs = kernel.smem dynamic offset 12672 : memref<8x132xf32, #kernel.smem>
+// CHECK:         %ks_lo = kernel.smem dynamic offset 16896 : memref<8x132xf32, #kernel.smem>
+// CHECK:         %vs_lo = kernel.smem dynamic offset 21120 : memref<8x132xf32, #kernel.smem>
+// CHECK:         kernel.for %j = 0 to %tiles step 1 {
+// CHECK:           kernel.cp_async %vs
+// CHECK:           kernel.for %si = 0 to 8 step 1 unroll {
+// CHECK:             kernel.load %ks[%r{{.*}}, %c{{.*}}] vector 4
+// CHECK:             %[[HI:.*]] = mma.tf32 %{{.*}} : f32
+// CHECK:             %[[REST:.*]] = arith.subf %{{.*}}, %[[HI]] : f32
+// CHECK:             mma.tf32 %[[REST]] : f32
+// CHECK:             kernel.store {{.*}}, %ks[%r{{.*}}, %c{{.*}}] vector 4
+// CHECK:             kernel.store {{.*}}, %ks_lo[%r{{.*}}, %c{{.*}}] vector 4
+// CHECK:           kernel.barrier
+// CHECK:           kernel.load %ks_lo
+// CHECK:           mma.sync m16n8k8
+// CHECK:           kernel.cp_async %ks
+// CHECK:           kernel.for %si{{.*}} = 0 to 8 step 1 unroll {
+// CHECK:             kernel.load %vs[{{.*}}] vector 4
+// CHECK:             kernel.store {{.*}}, %vs_lo[
+// CHECK:           kernel.barrier
+// CHECK:           kernel.load %vs_lo
+// CHECK:           mma.sync m16n8k8
 
 // -----
 
