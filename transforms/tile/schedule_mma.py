@@ -6,13 +6,15 @@ none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reaso
 - precision `ieee`: never (SIMT fp32 FMA);
 - the target: sm_90 gets wgmma tiles (sm_90a code), sm_80..sm_89 and sm_120 mma.sync tiles (warps of
   64 x 32, operands split in registers); older targets have no tensor cores for fp32;
-- the shape: f32, M and N on one axis each with M a multiple of 64 and N of 32, K a multiple of
-  32, and M, N >= 64, K >= 128 (tiny or ragged contractions stay SIMT, where nothing is wasted),
-  and a tile tensorize-matmul accepts (it is tried on a copy: a product whose factors mix M and
-  N declines);
-- the tiles: one candidate per block tile of TILES (SYNC_TILES) dividing M and N whose
-  accumulators, doubled by promotion's chain fragment, fit in 255 registers (`registers`: not
-  wgmma 128 x 256, which spills until its chains run on half-width fragments), each with
+- the shape: f32, M and N on one axis each, M, N >= 64 and K >= 128 (tiny contractions stay
+  SIMT), and a tile tensorize-matmul accepts (it is tried on a copy: a product whose factors mix
+  M and N declines);
+- the tiles: the block tiles of TILES (SYNC_TILES) whose accumulators, doubled by promotion's
+  chain fragment, fit in 255 registers (`registers`: not wgmma 128 x 256, which spills until its
+  chains run on half-width fragments): on a shape of the MMA's granularity (M a multiple of 64,
+  N and K of 32) those that divide M and N; on a ragged one all of them, pad-matmul rounding M
+  and N up to the tile and K up to 32 (masked accesses: the added points read 0 and store
+  nothing, materialize-mma guards them), the padded work counted by the model. Each with
   split-matmul-k's automatic split of K, which spreads K over blocks where the tile grid alone
   leaves SMs idle (an M of 128 against 132 SMs).
 
@@ -128,12 +130,12 @@ def mma_us(t: tile.TileOp, sms: int) -> float | None:
 
 
 def mma_shape(t) -> tuple[int, int, int, int] | str:
-    """(M, N, K, batch) of a tileified, K-chunked matmul tile, or why it is not one for the
-    tensor cores."""
+    """(M, N, K, batch) of a matmul tile fresh from tileify (K not chunked), or why it is not one
+    for the tensor cores."""
     info = matmul_info(t)
-    if info is None or info.inner is None:
-        return "not a K-chunked matmul tile"
-    acc = info.inner.body.block.last_op
+    if info is None or info.inner is not None:
+        return "not a matmul tile"
+    acc = info.reduce.body.block.last_op
     if not isinstance(acc, loop.AccumulateOp) or not all(isinstance(v.type, Float32Type) for v in acc.values):
         return "not f32"
     ext = {v: e for v, e, _ in t.axes}
@@ -144,34 +146,44 @@ def mma_shape(t) -> tuple[int, int, int, int] | str:
             return f"{what} spans {len(big)} axes"
         dims.append(ext[big[0]])
     m, n = dims
-    k = info.reduce.extent.data * 32
+    k = info.reduce.extent.data
     batch = math.prod(e for v, e, _ in t.axes) // (m * n)
-    if m % 64 or n % 32 or m < MIN_MN or n < MIN_MN or k < MIN_K:
-        return f"M x N x K = {m} x {n} x {k} is too small or ragged (M % 64, N % 32, M, N >= 64, K >= 128)"
+    if m < MIN_MN or n < MIN_MN or k < MIN_K:
+        return f"M x N x K = {m} x {n} x {k} is too small (M, N >= {MIN_MN}, K >= {MIN_K})"
     return m, n, k, batch
 
 
 @dataclass(frozen=True)
 class MmaChoice:
-    """The tensor-core schedule of a matmul: wgmma or mma.sync tiles of bm x bn at `precision`."""
+    """The tensor-core schedule of a matmul: wgmma or mma.sync tiles of bm x bn at `precision`
+    (`padded`: the shape is ragged, pad-matmul rounds it up to the tile)."""
 
     layout: str
     bm: int
     bn: int
     precision: str
+    padded: bool = False
+
+    def staged(self) -> str:
+        """The pipeline up to tensorize-matmul: tileify, pad-matmul to the block tile (one
+        "thread" of bm x bn; it declines a shape the tile divides) and to a K of 32, K chunked."""
+        return (
+            f"tileify,pad-matmul{{rows={self.bm} cols={self.bn} threads=1 k-tile={K_STEP}}},"
+            f"chunk-matmul-k{{k-tile={K_STEP}}}"
+        )
 
     def spec(self, sms: int) -> str:
         """The pipeline string (split-K's launch model told this tile's blocks per SM)."""
         bps = blocks_per_sm(self.bm, self.bn, self.precision, self.layout)
         return (
-            f"tileify,chunk-matmul-k{{k-tile={K_STEP}}},"
+            f"{self.staged()},"
             f"split-matmul-k{{sms={sms} blocks-per-sm={bps} tile-elements={self.bm * self.bn}}},"
             f"tensorize-matmul{{layout={self.layout} bm={self.bm} bn={self.bn} "
             f"precision={self.precision} promote={PROMOTE[self.layout]}}}"
         )
 
     def what(self) -> str:
-        return f"{self.layout} {self.bm} x {self.bn} ({self.precision})"
+        return f"{self.layout} {self.bm} x {self.bn} ({self.precision}{', padded' if self.padded else ''})"
 
 
 #: Tunable options the tensor-core pipeline pins: K is chunked by tensorize-matmul's K step.
@@ -188,27 +200,31 @@ def mma_layout(precision: str, target: str) -> str | None:
 
 def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
                    scratch) -> list[MmaChoice] | str:  # fmt: skip
-    """The tensor-core schedules to try for loop kernel `kernel`, one per block tile that
-    divides M x N (split-matmul-k picks each one's split), or why it stays on SIMT.
-    `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
+    """The tensor-core schedules to try for loop kernel `kernel`, one per block tile (those that
+    divide M x N, or all on a ragged shape; split-matmul-k picks each one's split), or why it
+    stays on SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
     if precision == "ieee":
         return "precision ieee (SIMT fp32)"
     layout = mma_layout(precision, target)
     if layout is None:
         return f"target {target} has no tensor cores for fp32"
-    block, _ = scratch(ctx, kernel, f"tileify,chunk-matmul-k{{k-tile={K_STEP}}}")
+    block, _ = scratch(ctx, kernel, "tileify")
     tiles = [op for op in block.walk() if isinstance(op, tile.TileOp)]
     if len(tiles) != 1:
         return "not one tile"
     shape = mma_shape(tiles[0])
     if isinstance(shape, str):
         return shape
-    m, n, _, _ = shape
+    m, n, k, _ = shape
     fit = [(bm, bn) for bm, bn, _ in (TILES if layout == "wgmma" else SYNC_TILES) if registers(bm, bn, layout) <= 255]
-    sizes = [(bm, bn) for bm, bn in fit if m % bm == 0 and n % bn == 0]
+    ragged = bool(m % 64 or n % 32 or k % K_STEP)
+    sizes = [(bm, bn) for bm, bn in fit if ragged or (m % bm == 0 and n % bn == 0)]
     if not sizes:
         return f"no tile of {', '.join(f'{a}x{b}' for a, b in fit)} divides M x N = {m} x {n}"
-    why = tensorize(tiles[0], mma.Layout(layout), *sizes[0], mma.Precision(precision))  # on the copy
+    choices = [MmaChoice(layout, bm, bn, precision, ragged) for bm, bn in sizes]
+    block, _ = scratch(ctx, kernel, choices[0].staged())
+    (staged,) = [op for op in block.walk() if isinstance(op, tile.TileOp)]
+    why = tensorize(staged, mma.Layout(layout), sizes[0][0], sizes[0][1], mma.Precision(precision))  # on the copy
     if why is not None:
         return f"tensorize-matmul declines it: {why}"
-    return [MmaChoice(layout, bm, bn, precision) for bm, bn in sizes]
+    return choices
