@@ -7,7 +7,12 @@
 // - 2048 x 2048 x 512: 256 blocks of 128 x 128 fill the GPU, no split (128 x 256 is no
 //   candidate: its accumulators and promoted chain fragment would spill);
 // - declined: a product whose factors mix M and N (x[i, k] * w[j, k] * s[i, j], 128 x 256 x 128) is not an MMA
-//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it.
+//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it;
+// - ragged, 1000 x 1000 x 1000 (w stored [K, N]): pad-matmul rounds M, N up to the 128 x 128
+//   tile and K to 1024, the accesses masked; K split over 2 (27 us against SIMT's 56 us);
+// - ragged and transposed, A stored [K, M] (M = 4723, N = 128, K = 2048): M padded to 37 blocks
+//   of 128, only A's M masked, K split over 8;
+// - declined: ragged and small (67 x 45 x 100, below M, N >= 64 and K >= 128) stays SIMT.
 
 func.func @main(%x: memref<128x2048xf32>, %w: memref<2048x2048xf32>) -> memref<128x2048xf32> {
   %y = memref.alloc() : memref<128x2048xf32>
@@ -77,4 +82,80 @@ func.func @main(%x: memref<128x128xf32>, %w: memref<256x128xf32>, %s: memref<128
 // CHECK-LABEL: tile.kernel @k_mixed
 // CHECK-NOT:     mma.dot
 // CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 4 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK-NOT:     mma.dot
+
+// -----
+
+func.func @main(%x: memref<1000x1000xf32>, %w: memref<1000x1000xf32>) -> memref<1000x1000xf32> {
+  %y = memref.alloc() : memref<1000x1000xf32>
+  loop.kernel @k_ragged ins(%x, %w : memref<1000x1000xf32>, memref<1000x1000xf32>) outs(%y : memref<1000x1000xf32>) {
+    loop.for free %a0 < 1000 {
+      loop.for free %a1 < 1000 {
+        %acc = loop.for reduce %r0 < 1000 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<1000x1000xf32>
+          %in_1 = loop.load %w[%r0, %a1] : memref<1000x1000xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<1000x1000xf32>
+      }
+    }
+  }
+  func.return %y : memref<1000x1000xf32>
+}
+// CHECK-LABEL: tile.kernel @k_ragged
+// CHECK:         tile.tile (%ks : 2 = block, %bm : 8 = block, %bn : 8 = block, %wg : 2 = thread
+// CHECK:           loop.load %x[%bm * 128 + %r, %ks * 512 + %ko * 32 + %c] {tile.masked = [0 : i64, 1 : i64]} : memref<1000x1000xf32>
+// CHECK:           loop.load %w[%ks * 512 + %ko * 32 + %c_1, %bn * 128 + %r_1] {tile.masked = [0 : i64, 1 : i64]} : memref<1000x1000xf32>
+// CHECK:           mma.dot {{.*}} precision "3xtf32" layout wgmma promote 4 : memref<128x32xf32, #tile.smem>, memref<128x32xf32, #tile.smem>
+// CHECK:         tile.atomic add {{.*}} {tile.masked = [0 : i64, 1 : i64]} : memref<1000x1000xf32>
+// CHECK:       tile.schedule = "tileify,pad-matmul{rows=128 cols=128 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},
+
+// -----
+
+func.func @main(%x: memref<2048x4723xf32>, %w: memref<2048x128xf32>) -> memref<4723x128xf32> {
+  %y = memref.alloc() : memref<4723x128xf32>
+  loop.kernel @k_ragged_tn ins(%x, %w : memref<2048x4723xf32>, memref<2048x128xf32>) outs(%y : memref<4723x128xf32>) {
+    loop.for free %a0 < 4723 {
+      loop.for free %a1 < 128 {
+        %acc = loop.for reduce %r0 < 2048 -> f32 {
+          %in = loop.load %x[%r0, %a0] : memref<2048x4723xf32>
+          %in_1 = loop.load %w[%r0, %a1] : memref<2048x128xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<4723x128xf32>
+      }
+    }
+  }
+  func.return %y : memref<4723x128xf32>
+}
+// CHECK-LABEL: tile.kernel @k_ragged_tn
+// CHECK:         tile.tile (%ks : 8 = block, %bm : 37 = block, %bn : 1 = block, %wg : 2 = thread
+// CHECK:           loop.load %x[%ks * 256 + %ko * 32 + %c, %bm * 128 + %r] {tile.masked = [1 : i64]} : memref<2048x4723xf32>
+// CHECK:           loop.load %w[%ks * 256 + %ko * 32 + %c_1, %bn * 128 + %r_1] : memref<2048x128xf32>
+// CHECK:           mma.dot
+
+// -----
+
+func.func @main(%x: memref<67x100xf32>, %w: memref<45x100xf32>) -> memref<67x45xf32> {
+  %y = memref.alloc() : memref<67x45xf32>
+  loop.kernel @k_ragged_small ins(%x, %w : memref<67x100xf32>, memref<45x100xf32>) outs(%y : memref<67x45xf32>) {
+    loop.for free %a0 < 67 {
+      loop.for free %a1 < 45 {
+        %acc = loop.for reduce %r0 < 100 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<67x100xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<45x100xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<67x45xf32>
+      }
+    }
+  }
+  func.return %y : memref<67x45xf32>
+}
+// CHECK-LABEL: tile.kernel @k_ragged_small
+// CHECK-NOT:     mma.dot
+// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1 : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
 // CHECK-NOT:     mma.dot
