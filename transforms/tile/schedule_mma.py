@@ -11,8 +11,8 @@ none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reaso
   M and N declines);
 - the tiles: the block tiles of TILES (SYNC_TILES) whose accumulators, doubled by promotion's
   chain fragment, fit in 255 registers (`registers`: not wgmma 128 x 256, which spills until its
-  chains run on half-width fragments): on a shape of the MMA's granularity (M a multiple of 64,
-  N and K of 32) those that divide M and N; on a ragged one all of them, pad-matmul rounding M
+  chains run on half-width fragments): those that divide M and N; on a ragged shape (M not a
+  multiple of 64, N or K not of 32) or one no tile divides, all of them, pad-matmul rounding M
   and N up to the tile and K up to 32 (masked accesses: the added points read 0 and store
   nothing, materialize-mma guards them), the padded work counted by the model. Each with
   split-matmul-k's automatic split of K, which spreads K over blocks where the tile grid alone
@@ -201,7 +201,7 @@ def mma_layout(precision: str, target: str) -> str | None:
 def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
                    scratch) -> list[MmaChoice] | str:  # fmt: skip
     """The tensor-core schedules to try for loop kernel `kernel`, one per block tile (those that
-    divide M x N, or all on a ragged shape; split-matmul-k picks each one's split), or why it
+    divide M x N, else all of them, padded; split-matmul-k picks each one's split), or why it
     stays on SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
     if precision == "ieee":
         return "precision ieee (SIMT fp32)"
@@ -217,11 +217,11 @@ def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
         return shape
     m, n, k, _ = shape
     fit = [(bm, bn) for bm, bn, _ in (TILES if layout == "wgmma" else SYNC_TILES) if registers(bm, bn, layout) <= 255]
-    ragged = bool(m % 64 or n % 32 or k % K_STEP)
-    sizes = [(bm, bn) for bm, bn in fit if ragged or (m % bm == 0 and n % bn == 0)]
-    if not sizes:
-        return f"no tile of {', '.join(f'{a}x{b}' for a, b in fit)} divides M x N = {m} x {n}"
-    choices = [MmaChoice(layout, bm, bn, precision, ragged) for bm, bn in sizes]
+    sizes = [(bm, bn) for bm, bn in fit if m % bm == 0 and n % bn == 0]
+    padded = bool(m % 64 or n % 32 or k % K_STEP or not sizes)  # ragged, or no tile divides it
+    if padded:
+        sizes = fit
+    choices = [MmaChoice(layout, bm, bn, precision, padded) for bm, bn in sizes]
     block, _ = scratch(ctx, kernel, choices[0].staged())
     (staged,) = [op for op in block.walk() if isinstance(op, tile.TileOp)]
     why = tensorize(staged, mma.Layout(layout), sizes[0][0], sizes[0][1], mma.Precision(precision))  # on the copy

@@ -12,6 +12,8 @@
 //   tile and K to 1024, the accesses masked; K split over 2 (27 us against SIMT's 56 us);
 // - ragged and transposed, A stored [K, M] (M = 4723, N = 128, K = 2048): M padded to 37 blocks
 //   of 128, only A's M masked, K split over 8;
+// - 192 x 96 x 256: of the MMA's granularity, but no tile divides N = 96, so the tiles are padded
+//   too (wgmma 128 x 128: M masked in A, N in B, both in the store);
 // - declined: ragged and small (67 x 45 x 100, below M, N >= 64 and K >= 128) stays SIMT.
 
 func.func @main(%x: memref<128x2048xf32>, %w: memref<2048x2048xf32>) -> memref<128x2048xf32> {
@@ -159,3 +161,29 @@ func.func @main(%x: memref<67x100xf32>, %w: memref<45x100xf32>) -> memref<67x45x
 // CHECK-NOT:     mma.dot
 // CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1 : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
 // CHECK-NOT:     mma.dot
+
+// -----
+
+func.func @main(%x: memref<192x256xf32>, %w: memref<96x256xf32>) -> memref<192x96xf32> {
+  %y = memref.alloc() : memref<192x96xf32>
+  loop.kernel @k_undivided ins(%x, %w : memref<192x256xf32>, memref<96x256xf32>) outs(%y : memref<192x96xf32>) {
+    loop.for free %a0 < 192 {
+      loop.for free %a1 < 96 {
+        %acc = loop.for reduce %r0 < 256 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<192x256xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<96x256xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<192x96xf32>
+      }
+    }
+  }
+  func.return %y : memref<192x96xf32>
+}
+// CHECK-LABEL: tile.kernel @k_undivided
+// CHECK:         tile.tile (%bm : 2 = block, %bn : 1 = block, %wg : 2 = thread
+// CHECK:           loop.load %x[%bm * 128 + %r, %ko * 32 + %c] {tile.masked = [0 : i64]} : memref<192x256xf32>
+// CHECK:           loop.load %w[%bn * 128 + %r_1, %ko * 32 + %c_1] {tile.masked = [0 : i64]} : memref<96x256xf32>
+// CHECK:           mma.dot
+// CHECK:         loop.store %acc, %y[{{.*}}] {tile.masked = [0 : i64, 1 : i64]} : memref<192x96xf32>
