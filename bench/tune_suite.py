@@ -44,7 +44,7 @@ import torch
 from dpl.bench import harness as B
 from dpl.bench.suite import CASES, Case, select
 from dpl.driver.compile import compile_program
-from dpl.driver.tune import GpuMeasurer, Kernel, format_results, program_kernels, summary, tune
+from dpl.driver.tune import GpuMeasurer, Kernel, format_picks, format_results, program_kernels, summary, tune
 from dpl.driver.tune_cache import TuneCache
 from dpl.frontend import capture
 
@@ -110,6 +110,8 @@ def phase_tune(args, kernels: list[Kernel], keys: dict[str, list[str]], cases: l
         measurer.close()
     if args.verbose:
         print(format_results(results))
+    if picks := format_picks(results):
+        print(picks)
     print(summary(results))
     print(f"tune: {time.perf_counter() - start:.0f} s", flush=True)
     return results

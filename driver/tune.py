@@ -746,6 +746,21 @@ def format_results(results: Sequence[Result]) -> str:
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
 
 
+def format_picks(results: Sequence[Result]) -> str:
+    """One line per kernel whose pick is not its default: the options it changes, default -> pick
+    (so a heuristic that misses can be read off and fixed)."""
+    lines = []
+    for r in results:
+        if r.point is None:
+            continue
+        changed = {k: v for k, v in r.point.items() if r.kernel.default.get(k) != v}
+        if changed:
+            moves = ", ".join(f"{k} {str(r.kernel.default.get(k)).lower()} -> {str(v).lower()}"
+                              for k, v in changed.items())  # fmt: skip
+            lines.append(f"{r.kernel.name}: {moves}")
+    return "\n".join(lines)
+
+
 def _fmt(v: float | None) -> str:
     return "-" if v is None else f"{v:.2f}"
 

@@ -46,6 +46,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("split-matmul-k", "sms"): (1, INF),
     ("split-matmul-k", "blocks-per-sm"): (1, INF),
     ("split-matmul-k", "atomic-trips"): (0.0, INF),
+    ("split-matmul-k", "contention-trips"): (0.0, INF),
     ("split-matmul-k", "min-trips"): (1, INF),
     ("split-matmul-k", "tile-elements"): (1, INF),
     ("split-reduce", "sms"): (1, INF),

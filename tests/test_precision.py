@@ -83,20 +83,45 @@ def test_gemm_sweep_table_and_shapes():
     shapes = gemm_sweep.parse_shapes("linears,odd,128x256x64")
     assert (128, 3584, 3584, "linear M=128") in shapes and (2048, 3584, 3584, "linear M=2048") in shapes
     assert (100, 3584, 3584, "ragged M") in shapes and shapes[-1] == (128, 256, 64, "128x256x64")
+    groups = gemm_sweep.parse_groups("squares,proj,odd,1024x1024x1024")
+    assert [g[:3] for g in groups[:4]] == [(n, n, n) for n in (1024, 2048, 4096, 8192)]
+    assert len({g[:3] for g in groups}) == len(groups)  # TinyLlama's down at s128 is in proj and odd: once
+    assert ("tinyllama down s128" in [g[3] for g in groups]) and not groups[0][4] and groups[-1][4]
     rows = [
         {"label": "x", "shape": [128, 256, 64], "cublas_err": 4e-7, "precision": "3xtf32", "err": 6e-7,
-         "kernels": ["k_red 2x1x1"], "dpl_ms": 0.004, "eager_ms": 0.01, "compile_ms": 0.008},
+         "kernels": ["k_red 2x1x1"], "dpl_ms": 0.004, "eager_ms": 0.01, "compile_ms": 0.008,
+         "tf32_ms": 0.002, "tf32_err": 1.2e-4},
         {"label": "y", "shape": [128, 256, 64], "cublas_err": 4e-7, "precision": "3xtf32", "err": 9e-7,
          "kernels": ["k_red 2x1x1"], "dpl_ms": 0.004},
         {"label": "z", "shape": [128, 256, 64], "cublas_err": 4e-7, "error": "boom"},
     ]
     text = gemm_sweep.linear_table(rows)
-    assert ("| x | 128x256x64 | 3xtf32, 1 kernels: k_red 2x1x1 | 0.0040 | 0.0100 | 0.0080 | 2.50x | 2.00x | "
-            "6.0e-07 | 4.0e-07 | 1.50 | yes |") in text
-    assert "| y | 128x256x64 | 3xtf32, 1 kernels: k_red 2x1x1 | 0.0040 | - | - | - | - | 9.0e-07 | 4.0e-07 | 2.25 | NO |" in text
+    assert ("| x | 128x256x64 | 3xtf32, 1 kernels: k_red 2x1x1 | 0.0040 | 0.0100 | 0.0020 | 0.0080 | "
+            "1.0 / 0.4 / 2.1 | 2.50x | 2.00x | 6.0e-07 | 4.0e-07 | 1.2e-04 | 1.50 | yes |") in text
+    assert ("| y | 128x256x64 | 3xtf32, 1 kernels: k_red 2x1x1 | 0.0040 | - | - | - | 1.0 / - / - | - | - | "
+            "9.0e-07 | 4.0e-07 | - | 2.25 | NO |") in text
     assert "error: boom" in text
+    assert gemm_sweep.tflops(rows[0], "dpl_ms") == pytest.approx(2 * 128 * 256 * 64 / 4e-6 / 1e12)
     assert gemm_sweep.ok({"precision": "tf32", "err": 5e-4, "cublas_err": 4e-7})
     assert gemm_sweep.main(["--precision", "bf16"]) == 2
+    assert gemm_sweep.main(["--shapes", "squares,12x4"]) == 2
+
+
+def test_gemm_sweep_chart(tmp_path):
+    """The chart is optional: without matplotlib nothing is written; with it, a PNG of the rows."""
+    from dpl.bench import gemm_sweep
+
+    doc = {"device": "X", "date": "d", "linears": [
+        {"label": "a", "shape": [64, 64, 64], "precision": "3xtf32", "dpl_ms": 0.01, "eager_ms": 0.02,
+         "tf32_ms": 0.005},
+        {"label": "b", "shape": [64, 64, 64], "error": "boom"}]}  # fmt: skip
+    png = tmp_path / "c.png"
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert gemm_sweep.chart(doc, str(png)) is None and not png.exists()
+        return
+    assert gemm_sweep.chart(doc, str(png)) == str(png) and png.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_sm80_targets_get_mma_sync_tiles(pass_log):

@@ -24,7 +24,7 @@ import pytest
 
 from dpl.dialects import loop, make_context, tile
 from dpl.dialects.parsing import parse_module
-from dpl.driver.tune import Kernel, program_kernels, tune
+from dpl.driver.tune import Kernel, format_picks, program_kernels, tune
 from dpl.driver.tune_cache import TuneCache, TuneCacheWarning, canonical
 from dpl.driver.tuned import Tuning, kernel_key, run_tuned
 from dpl.frontend import capture_expression
@@ -90,6 +90,10 @@ def test_tune_then_compile_uses_the_picks(kernels, tmp_path: Path):
     assert r.best_us <= r.default_us and r.trials >= 4 and len(first.measured) == r.measured
     pick = TuneCache(db).pick(r.kernel.key, DEVICE)
     assert pick is not None and pick.confirmed and pick.point == r.point
+    # the report names each option the pick moves away from the default, and only those
+    moved = {k for k, v in r.point.items() if r.kernel.default.get(k) != v}
+    line = format_picks(results)
+    assert all(f"{k} " in line for k in moved) and (line.startswith(r.kernel.name + ":") if moved else line == "")
 
     # the compile path attaches the pick before schedule; tile IR shows it
     module = capture_expression(EXPR).module

@@ -251,7 +251,8 @@ def run_model(args: argparse.Namespace, cfg) -> None:
 def tune_cmd(args: argparse.Namespace) -> None:
     """`dpl tune`: tune every distinct kernel of the program on this GPU (driver/tune.py)."""
     from dpl.driver.progress import Progress
-    from dpl.driver.tune import GpuMeasurer, format_results, program_kernels, summary, tune, write_stderr
+    from dpl.driver.tune import (GpuMeasurer, format_picks, format_results, program_kernels, summary, tune,
+                                 write_stderr)
     from dpl.driver.tune_cache import TuneCache
 
     if not torch.cuda.is_available():
@@ -272,6 +273,8 @@ def tune_cmd(args: argparse.Namespace) -> None:
         measurer.close()
     print(f"dpl tune: {measurer.device}, method {args.method}")
     print(format_results(results))
+    if picks := format_picks(results):
+        print(picks)
     print(summary(results))
 
 

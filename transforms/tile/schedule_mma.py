@@ -16,7 +16,8 @@ none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reaso
   and N up to the tile and K up to 32 (masked accesses: the added points read 0 and store
   nothing, materialize-mma guards them), the padded work counted by the model. Each with
   split-matmul-k's automatic split of K, which spreads K over blocks where the tile grid alone
-  leaves SMs idle (an M of 128 against 132 SMs).
+  leaves SMs idle (an M of 128 against 132 SMs), told the tile's cost of splits that add into the
+  same outputs at the same time (`contention_trips`).
 
 schedule.py schedules every candidate, tensor-core and SIMT, on a copy and keeps the one of least
 modeled time, so a tensor-core plan that the model finds slower than SIMT is not taken.
@@ -25,7 +26,11 @@ The model (`mma_us`): a block of bm x bn takes per K step of 32 the time of its 
 the SM's tensor-core rate scaled by the tile's efficiency (a small tile reads more shared memory
 per multiply), `blocks_per_sm` such blocks share an SM (shared memory: two K stages of hi and lo
 halves; registers), and a launch runs in rounds of sms x blocks_per_sm blocks (split-matmul-k's
-`split_time`, its atomics included). The rates are the issue-16 probe's (3xTF32 on wgmma ~ 98
+`split_time`, its atomics included, and per round the wait of the same-address atomic adds of
+a tile's splits running at once, `contention_trips`: fitted to the H100's split launches of
+2026-11-24, where it is the likeliest reason an M of 128 ran its K steps at 2.9 us instead of
+the modeled 1.6 (8 splits of a 128 x 128 tile at once took ~19 us more than their K steps, 2
+splits ~3 us, splits in different rounds nothing); bench/mma_candidates.py times each split). The rates are the issue-16 probe's (3xTF32 on wgmma ~ 98
 TFLOP/s on an H100, on mma.sync ~ 57; TF32 three times that); calibrate them with
 bench/tc_probe.py and bench/gemm_sweep.py.
 """
@@ -39,6 +44,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Float32Type
 
 from dpl.dialects import loop, mma, tile
+from dpl.transforms.tile.common import grid_fits
 from dpl.transforms.tile.matmul import matmul_info
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.tensorize_matmul import K_STEP, tensorize
@@ -52,6 +58,15 @@ MIN_MN, MIN_K = 64, 128
 TILES = ((128, 256, 1.0), (128, 128, 0.9), (64, 128, 0.8), (64, 64, 0.65))  # 64 x 256 spills; see registers
 #: Useful fp32 TFLOP/s of a whole H100 on 3xTF32 (the probe's: wgmma, mma.sync); TF32 is 3x that.
 TFLOPS_3XTF32 = {"wgmma": 98.0, "mma_sync": 57.0}
+#: Per round, the extra time (us) of each further split of a tile adding into the same outputs at
+#: the same time (their atomic adds to one address wait on each other in L2), per output element
+#: an SM adds: H100, 128 x 128 wgmma tiles (bench/results/h100-2026-11-24-run5.md, gemm-sweep/
+#: h100-2026-11-24.json), measured minus rounds x trips x step_us: 128 x 2048 x 5632 split 8
+#: (8 splits of each of its 16 tiles at once) +19 us; 128 x 3584 x 3584 split 14 (4.7 at once,
+#: 3 rounds) +33 us; 2048 x 256 x 2048 split 4 +16 us; 512 x 2048 x 8192 split 2 +3 us; 2048 x
+#: 3584 x 3584 split 2 (one at once) nothing past its zero fill: ~2.5 us per further adder for
+#: a block's 16384 outputs. bench/mma_candidates.py measures it per split.
+CONTENTION_US_PER_ELEMENT = 2.5 / 16384
 #: mma.sync tiles (warps of 64 x 32: bm a multiple of 64, bn of 32).
 SYNC_TILES = ((128, 128, 1.0), (64, 128, 0.85), (128, 64, 0.85), (64, 64, 0.7))
 SMEM_PER_SM = 227 * 1024
@@ -111,10 +126,21 @@ def step_us(bm: int, bn: int, precision: str, sms: int, layout: str) -> float:
     return 2 * bm * bn * 32 * blocks_per_sm(bm, bn, precision, layout) / rate * 1e6
 
 
+def contention_trips(bm: int, bn: int, precision: str, sms: int, layout: str = "wgmma") -> float:
+    """split-matmul-k's `contention-trips` for a bm x bn wgmma tile: CONTENTION_US_PER_ELEMENT
+    for the outputs of the `blocks_per_sm` blocks of one SM, in K steps of 32 of the tile
+    (`step_us`). mma.sync tiles (sm_80, sm_120) have not been measured: 0, as before."""
+    if layout != "wgmma":
+        return 0.0
+    per_sm = blocks_per_sm(bm, bn, precision, layout) * bm * bn
+    return round(per_sm * CONTENTION_US_PER_ELEMENT / step_us(bm, bn, precision, sms, layout), 2)
+
+
 def mma_us(t: tile.TileOp, sms: int) -> float | None:
     """The modeled time of a tensorized tile (None if it holds no mma.dot): its launch (block
     axes, split-matmul-k's `ks` among them) in rounds of sms x blocks_per_sm blocks, each running
-    its K-outer trips at `step_us`, plus the split's atomic adds as split-matmul-k counts them."""
+    its K-outer trips at `step_us`, plus the split's atomic adds as split-matmul-k counts them
+    (its `atomic-trips` and this tile's `contention_trips`)."""
     dot = next((o for o in t.walk() if isinstance(o, mma.DotOp)), None)
     if dot is None or not isinstance(dot.a.owner, mma.StageOp) or not isinstance(dot.b.owner, mma.StageOp):
         return None
@@ -125,8 +151,16 @@ def mma_us(t: tile.TileOp, sms: int) -> float | None:
     red = dot.parent_op()
     trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
     at_once = sms * blocks_per_sm(bm, bn, precision, layout)
-    per_trip = split_time(blocks // splits, trips * splits, splits, at_once, SplitMatmulK().atomic_trips)
+    wait = contention_trips(bm, bn, precision, sms, layout)
+    per_trip = split_time(blocks // splits, trips * splits, splits, at_once, SplitMatmulK().atomic_trips, wait)
     return per_trip * step_us(bm, bn, precision, sms, layout)
+
+
+def launchable(block) -> bool:
+    """Whether every tile scheduled in `block` has block axes materialize-mma can map onto a grid
+    (common.grid_fits): a batched matmul split over K has four."""
+    tiles = [t for t in block.walk() if isinstance(t, tile.TileOp)]
+    return all(grid_fits([e for _, e, k in t.axes if k == tile.AxisKind.BLOCK]) for t in tiles)
 
 
 def mma_shape(t) -> tuple[int, int, int, int] | str:
@@ -156,13 +190,15 @@ def mma_shape(t) -> tuple[int, int, int, int] | str:
 @dataclass(frozen=True)
 class MmaChoice:
     """The tensor-core schedule of a matmul: wgmma or mma.sync tiles of bm x bn at `precision`
-    (`padded`: the shape is ragged, pad-matmul rounds it up to the tile)."""
+    (`padded`: the shape is ragged, pad-matmul rounds it up to the tile; `split`: split-matmul-k
+    may split K, off where its split axis would leave more block axes than a grid has)."""
 
     layout: str
     bm: int
     bn: int
     precision: str
     padded: bool = False
+    split: bool = True
 
     def staged(self) -> str:
         """The pipeline up to tensorize-matmul: tileify, pad-matmul to the block tile (one
@@ -173,11 +209,18 @@ class MmaChoice:
         )
 
     def spec(self, sms: int) -> str:
-        """The pipeline string (split-K's launch model told this tile's blocks per SM)."""
+        """The pipeline string (split-K's launch model told this tile's blocks per SM and
+        `contention_trips`)."""
         bps = blocks_per_sm(self.bm, self.bn, self.precision, self.layout)
+        wait = contention_trips(self.bm, self.bn, self.precision, sms, self.layout)
+        contention = f"contention-trips={wait} " if wait else ""
+        split = (
+            f"split-matmul-k{{sms={sms} blocks-per-sm={bps} {contention}tile-elements={self.bm * self.bn}}},"
+            if self.split
+            else ""
+        )
         return (
-            f"{self.staged()},"
-            f"split-matmul-k{{sms={sms} blocks-per-sm={bps} tile-elements={self.bm * self.bn}}},"
+            f"{self.staged()},{split}"
             f"tensorize-matmul{{layout={self.layout} bm={self.bm} bn={self.bn} "
             f"precision={self.precision} promote={PROMOTE[self.layout]}}}"
         )

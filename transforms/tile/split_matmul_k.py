@@ -29,8 +29,11 @@ model of the launch (`split_time`): with B the blocks of the tile's launch (the 
 `tile-elements`), 64 x 64 by default as register-tile 4x4 on 16 x 16 threads makes), T the K-outer
 trips and C = `sms` x `blocks-per-sm` the blocks that run at once, a split s runs in
 ceil(B s / C) rounds of T / s trips, plus its atomic adds (s per output element, counted as
-s x `atomic-trips` / T of the work). S is the s (1, or a divisor of T leaving >= `min-trips` trips
-per split) of least modeled time, the smallest of equals; 1 (no split) unless that saves >= 10%.
+s x `atomic-trips` / T of the work), and, with `contention-trips` (0 by default), per round that
+many trips for each further split of a tile running at the same time as its others (`adders`:
+about C / B of a tile's splits share a round; their atomic adds to the same addresses wait on each
+other). S is the s (1, or a divisor of T leaving >= `min-trips` trips per split) of least
+modeled time, the smallest of equals; 1 (no split) unless that saves >= 10%.
 On an H100 (132 SMs) a 64 x 64 tile's 448 blocks (M 512, N 3584, K 3584: T = 112) run 3 per SM in
 2 rounds unsplit and in 8 rounds of 16 trips with S = 7 (1.14 rounds' worth plus 9% for atomics).
 
@@ -98,13 +101,26 @@ def launch_blocks(t: tile.TileOp, tile_elements: int) -> int:
     return max(1, -(-math.prod(e for _, e, _ in t.axes) // tile_elements))
 
 
-def split_time(blocks: int, trips: int, splits: int, at_once: int, atomic_trips: float) -> float:
+def split_time(blocks: int, trips: int, splits: int, at_once: int, atomic_trips: float,
+               contention_trips: float = 0.0) -> float:  # fmt: skip
     """The modeled time, in K-outer trips of one block, of a launch of `blocks` tiles with
     `trips` K-outer trips split `splits` ways when `at_once` blocks run at a time: the rounds of
-    blocks times the trips of each, plus the atomic adds of the partial sums (none unsplit)."""
+    blocks times the trips of each, plus the atomic adds of the partial sums (none unsplit), plus
+    per round `contention_trips` for each further split of a tile that adds into the same outputs
+    at the same time (`adders`)."""
     rounds = -(-blocks * splits // at_once)
     atomics = atomic_trips * splits if splits > 1 else 0.0
-    return rounds * (trips / splits) * (1 + atomics / trips)
+    time = rounds * (trips / splits) * (1 + atomics / trips)
+    if contention_trips and splits > 1:
+        time += rounds * contention_trips * (adders(blocks, splits, at_once) - 1)
+    return time
+
+
+def adders(blocks: int, splits: int, at_once: int) -> float:
+    """The splits of one tile that run at the same time, adding into the same outputs: the split
+    axis varies slowest in the launch, so a round of `at_once` blocks holds about at_once / blocks
+    splits of each of the `blocks` tiles (1 to `splits`)."""
+    return min(float(splits), max(1.0, at_once / blocks))
 
 
 def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -> tuple[int, int] | str:
@@ -114,21 +130,21 @@ def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -
     idle, a split whose trips round up by at most a sixteenth is taken if it saves 10% more (194
     trips = 2 x 97 of 32 blocks: 12 splits of 17, 204 trips, rather than 2 of 97)."""
     at_once = p.sms * p.blocks_per_sm
-    cost = {1: split_time(blocks, trips, 1, at_once, p.atomic_trips)}
+    cost = {1: split_time(blocks, trips, 1, at_once, p.atomic_trips, p.contention_trips)}
     runs = {1: trips}
     padded: dict[int, int] = {}
     for s in range(2, trips // p.min_trips + 1):
         per = -(-trips // s)
         if per * s == trips:
             runs[s] = trips
-            cost[s] = split_time(blocks, trips, s, at_once, p.atomic_trips)
+            cost[s] = split_time(blocks, trips, s, at_once, p.atomic_trips, p.contention_trips)
         elif pad and (per * s - trips) * 16 <= trips:
             padded[s] = per * s
     if len(runs) == 1 and not padded:
         return f"no split of the {trips} K-outer trips leaves >= min-trips = {p.min_trips} per block"
     best = min(cost, key=lambda s: (cost[s], s))
     if padded and 2 * blocks * best < at_once:  # the splits that divide leave half the GPU idle
-        pad_cost = {s: split_time(blocks, n, s, at_once, p.atomic_trips) for s, n in padded.items()}
+        pad_cost = {s: split_time(blocks, n, s, at_once, p.atomic_trips, p.contention_trips) for s, n in padded.items()}
         best_pad = min(pad_cost, key=lambda s: (pad_cost[s], s))
         if pad_cost[best_pad] <= 0.9 * cost[best]:
             best, runs[best_pad], cost[best_pad] = best_pad, padded[best_pad], pad_cost[best_pad]
@@ -189,7 +205,7 @@ def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
             return False, chosen
         splits, padded = chosen
         at_once = p.sms * p.blocks_per_sm
-        saved = split_time(blocks, padded, splits, at_once, p.atomic_trips) / split_time(
+        saved = split_time(blocks, padded, splits, at_once, p.atomic_trips, p.contention_trips) / split_time(
             blocks, trips, 1, at_once, p.atomic_trips
         )
         how = f" (automatic: {blocks} x {splits} blocks, {at_once} at once, {saved:.2f} of the unsplit time)"
@@ -266,6 +282,11 @@ class SplitMatmulK(ModulePass):
     atomic_trips: float = 1.5
     """Automatic: the cost of one split's atomic adds, in K-outer trips (of 32: 48 / K per split,
     measured as the gap between split and unsplit launches of equal rounds on an H100)."""
+    contention_trips: float = 0.0
+    """Automatic: per round, the cost in K-outer trips of each further split of a tile adding
+    into the same outputs at the same time (same-address atomic adds wait on each other in L2;
+    `adders`). 0 leaves it out (the SIMT tiles' calibration); the tensor-core tiles set theirs
+    (schedule_mma.contention_trips)."""
     min_trips: int = 8
     """Automatic: the fewest K-outer trips each split keeps."""
     tile_elements: int = 64 * 64
@@ -276,6 +297,7 @@ class SplitMatmulK(ModulePass):
         check_option(self, "sms", 1)
         check_option(self, "blocks_per_sm", 1)
         check_option(self, "atomic_trips", 0.0)
+        check_option(self, "contention_trips", 0.0)
         check_option(self, "min_trips", 1)
         check_option(self, "tile_elements", 1)
 

@@ -1,9 +1,11 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='schedule' | filecheck %s
 // The schedule's tensor-core candidates (schedule_mma.py) next to the SIMT ones, the least
 // modeled time kept (f32, sm_90, 132 SMs):
-// - 128 x 2048 x 2048 (a projection at seq 128): the 16 blocks of 128 x 128 would leave 116 SMs
-//   idle, so split-matmul-k spreads K over 8 (wgmma 128 x 128, split 8: 15 us against 100 us
-//   unsplit and SIMT's 40 us);
+// - 128 x 3584 x 3584 (a projection at seq 128): the 28 blocks of 128 x 128 would leave 104 SMs
+//   idle, so split-matmul-k spreads K over 4 (wgmma 128 x 128, split 4: 54 us against 176 us
+//   unsplit and SIMT's 91 us); not over 14 (3 rounds of 8 K steps), where about 5 splits of
+//   each tile would add into the same outputs at once (their atomics wait on each other:
+//   schedule_mma.contention_trips);
 // - 2048 x 2048 x 512: 256 blocks of 128 x 128 fill the GPU, no split (128 x 256 is no
 //   candidate: its accumulators and promoted chain fragment would spill);
 // - declined: a product whose factors mix M and N (x[i, k] * w[j, k] * s[i, j], 128 x 256 x 128) is not an MMA
@@ -16,25 +18,25 @@
 //   too (wgmma 128 x 128: M masked in A, N in B, both in the store);
 // - declined: ragged and small (67 x 45 x 100, below M, N >= 64 and K >= 128) stays SIMT.
 
-func.func @main(%x: memref<128x2048xf32>, %w: memref<2048x2048xf32>) -> memref<128x2048xf32> {
-  %y = memref.alloc() : memref<128x2048xf32>
-  loop.kernel @k_short ins(%x, %w : memref<128x2048xf32>, memref<2048x2048xf32>) outs(%y : memref<128x2048xf32>) {
+func.func @main(%x: memref<128x3584xf32>, %w: memref<3584x3584xf32>) -> memref<128x3584xf32> {
+  %y = memref.alloc() : memref<128x3584xf32>
+  loop.kernel @k_short ins(%x, %w : memref<128x3584xf32>, memref<3584x3584xf32>) outs(%y : memref<128x3584xf32>) {
     loop.for free %a0 < 128 {
-      loop.for free %a1 < 2048 {
-        %acc = loop.for reduce %r0 < 2048 -> f32 {
-          %in = loop.load %x[%a0, %r0] : memref<128x2048xf32>
-          %in_1 = loop.load %w[%a1, %r0] : memref<2048x2048xf32>
+      loop.for free %a1 < 3584 {
+        %acc = loop.for reduce %r0 < 3584 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<128x3584xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<3584x3584xf32>
           %in_2 = arith.mulf %in, %in_1 : f32
           loop.accumulate add %in_2 : f32
         }
-        loop.store %acc, %y[%a0, %a1] : memref<128x2048xf32>
+        loop.store %acc, %y[%a0, %a1] : memref<128x3584xf32>
       }
     }
   }
-  func.return %y : memref<128x2048xf32>
+  func.return %y : memref<128x3584xf32>
 }
 // CHECK-LABEL: tile.kernel @k_short
-// CHECK:         tile.tile (%ks : 8 = block, %bm : 1 = block, %bn : 16 = block, %wg : 2 = thread
+// CHECK:         tile.tile (%ks : 4 = block, %bm : 1 = block, %bn : 28 = block, %wg : 2 = thread
 // CHECK:         mma.dot {{.*}} precision "3xtf32" layout wgmma promote 4 : memref<128x32xf32, #tile.smem>, memref<128x32xf32, #tile.smem>
 
 // -----
@@ -133,9 +135,9 @@ func.func @main(%x: memref<2048x4723xf32>, %w: memref<2048x128xf32>) -> memref<4
   func.return %y : memref<4723x128xf32>
 }
 // CHECK-LABEL: tile.kernel @k_ragged_tn
-// CHECK:         tile.tile (%ks : 8 = block, %bm : 37 = block, %bn : 1 = block, %wg : 2 = thread
-// CHECK:           loop.load %x[%ks * 256 + %ko * 32 + %c, %bm * 128 + %r] {tile.masked = [1 : i64]} : memref<2048x4723xf32>
-// CHECK:           loop.load %w[%ks * 256 + %ko * 32 + %c_1, %bn * 128 + %r_1] : memref<2048x128xf32>
+// CHECK:         tile.tile (%ks : 2 = block, %bm : 37 = block, %bn : 1 = block, %wg : 2 = thread
+// CHECK:           loop.load %x[%ks * 1024 + %ko * 32 + %c, %bm * 128 + %r] {tile.masked = [1 : i64]} : memref<2048x4723xf32>
+// CHECK:           loop.load %w[%ks * 1024 + %ko * 32 + %c_1, %bn * 128 + %r_1] : memref<2048x128xf32>
 // CHECK:           mma.dot
 
 // -----
