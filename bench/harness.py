@@ -14,7 +14,8 @@ Measured the way DESIGN.md's "Measuring" says, the same way for every variant:
   rtol = `tol` (the program's DESIGN.md bar: 1e-5, or 1e-4 with matmul/attention) and atol = tol
   × the output's RMS (`dpl.driver.compile.Parity`); eager gets the same numbers (fp32's own);
 * `gpu_time` warms up, captures the calls in one `torch.cuda.CUDAGraph` (falling back to eager
-  launches, with a note, when capture fails), times replays with CUDA events and reports the median;
+  launches, with a note, when capture fails), times replays with CUDA events and reports the median
+  (the loop is backend/timing.py's, the tuner's too);
 * the L2 cache is kept out of the numbers (`l2="auto"`): a program whose inputs + parameters +
   outputs already exceed 2× L2 is timed as is; one whose parameters are small gets its inputs
   rotated (several copies, together over 2× L2, called in turn inside one graph; time / calls);
@@ -47,6 +48,7 @@ from typing import Any
 import torch
 
 from dpl.backend.cache import write_atomic
+from dpl.backend.timing import flush_l2, l2_bytes, time_replays
 from dpl.driver.compile import compare, float64_reference, parity_tolerance
 from dpl.driver.compile import compile as dpl_compile
 from dpl.frontend.check import rel_err
@@ -131,26 +133,6 @@ def _stats(per_call_ms: list[float]) -> dict[str, float]:
 # ----------------------------------------------------------------------------- L2 handling
 
 
-def l2_bytes(device: torch.device | int | None = None) -> int:
-    if not torch.cuda.is_available():
-        return 0
-    return int(getattr(torch.cuda.get_device_properties(device or 0), "L2_cache_size", 0))
-
-
-_FLUSH: dict[int, torch.Tensor] = {}
-
-
-def flush_l2(device: torch.device | None = None) -> None:
-    """Evict L2 by reading a buffer of 2× L2 (reads leave no dirty lines to write back later)."""
-    dev = torch.device(device or "cuda")
-    idx = dev.index if dev.index is not None else torch.cuda.current_device()
-    buf = _FLUSH.get(idx)
-    if buf is None:
-        n = max(2 * l2_bytes(idx), 1 << 20) // 4
-        buf = _FLUSH[idx] = torch.ones(n, dtype=torch.float32, device=torch.device("cuda", idx))
-    buf.sum()
-
-
 def rotating_sets(inputs: Sequence[Any], total_bytes: int, *, max_copies: int = 512) -> list[tuple]:
     """`inputs` plus clones, enough that all the sets together exceed `total_bytes` (the first set
     is `inputs` itself). Non-tensor arguments are shared."""
@@ -192,7 +174,6 @@ def gpu_time(
     calls = len(arg_sets)
     devs = [t.device for a in arg_sets for t in _tensors(list(a))]
     device = devs[0] if devs else torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    note = None
 
     def run_all() -> None:
         for a in arg_sets:
@@ -210,58 +191,11 @@ def gpu_time(
         return {**_stats(per), "calls_per_replay": calls, "graph": False, "flush": False,
                 "note": "host clock (no GPU)"}
 
-    # Warm up on a side stream (lazy init, autotuning, allocator) as torch.cuda.graph requires.
-    side = torch.cuda.Stream(device)
-    side.wait_stream(torch.cuda.current_stream(device))
-    with torch.cuda.stream(side):
-        for _ in range(warmup):
-            run_all()
-    torch.cuda.current_stream(device).wait_stream(side)
-    torch.cuda.synchronize(device)
-
-    replay: Callable[[], None] = run_all
-    g = None
-    if graph:
-        try:
-            g = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(g):
-                run_all()
-            torch.cuda.synchronize(device)
-            replay = g.replay
-        except Exception as e:  # noqa: BLE001 - any capture failure: time eager launches
-            note = f"graph capture failed, eager launches timed: {_one_line(e)}"
-            g = None
-            with contextlib.suppress(Exception):
-                torch.cuda.synchronize(device)
-            replay = run_all
-
-    replay()  # first replay uploads the graph
-    torch.cuda.synchronize(device)
-    if replays is None:
-        if flush:
-            flush_l2(device)
-        t0, t1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        t0.record()
-        replay()
-        t1.record()
-        t1.synchronize()
-        one = max(t0.elapsed_time(t1), 1e-3)
-        replays = int(min(max_replays, max(min_replays, target_ms / one)))
-
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
-    for i in range(replays):
-        if flush:
-            flush_l2(device)
-        starts[i].record()
-        replay()
-        ends[i].record()
-    torch.cuda.synchronize(device)
-    per = [s.elapsed_time(e) / calls for s, e in zip(starts, ends)]
-    out = {**_stats(per), "calls_per_replay": calls, "graph": g is not None, "flush": flush}
-    if note:
-        out["note"] = note
-    del g
+    t = time_replays(run_all, replays, warmup=warmup, graph=graph, flush=flush, target_ms=target_ms,
+                     min_reps=min_replays, max_reps=max_replays, device=device)  # fmt: skip
+    out = {**_stats([ms / calls for ms in t.ms]), "calls_per_replay": calls, "graph": t.graph, "flush": flush}
+    if t.note:
+        out["note"] = t.note
     return out
 
 

@@ -129,6 +129,7 @@ def build(text: str, point: dict, precision: str, arch: str | None, ptxas: bool)
     from dpl.driver.host import HostProgram
     from dpl.driver.tune import build_candidate
     from dpl.transforms.tile.schedule import classify, modeled_us, point_spec, scratch
+    from dpl.transforms.tile.target import arch_smem
 
     out = build_candidate(text, point, arch, precision)
     if "error" in out:
@@ -136,7 +137,7 @@ def build(text: str, point: dict, precision: str, arch: str | None, ptxas: bool)
     ctx = make_context()
     (kernel,) = [o for o in parse_module(ctx, text, "<shape>").walk() if isinstance(o, loop.KernelOp)]
     block, _ = scratch(ctx, kernel, point_spec(classify(kernel), point, TARGET, SMS, precision))
-    out["model_us"] = modeled_us(block, SMS)
+    out["model_us"] = modeled_us(block, SMS, arch_smem(TARGET))
     host = HostProgram(parse_module(make_context(), out["kernel_ir"], "<candidate>"))
     out["grids"] = {name: "x".join(map(str, kk.grid)) for name, kk in host.kernels.items()}
     out.update(launch_figures(block, point))
@@ -152,6 +153,7 @@ def launch_figures(block, point: dict) -> dict[str, Any]:
 
     from dpl.dialects import loop, mma, tile
     from dpl.transforms.tile.schedule_mma import blocks_per_sm, step_us
+    from dpl.transforms.tile.target import DEFAULT_ARCH, arch_smem
 
     t = next((t for t in block.walk() if isinstance(t, tile.TileOp) and any(isinstance(o, mma.DotOp) for o in t.walk())), None)
     if t is None:
@@ -162,9 +164,10 @@ def launch_figures(block, point: dict) -> dict[str, Any]:
     blocks = math.prod(e for _, e, kind in t.axes if kind == tile.AxisKind.BLOCK)
     red = dot.parent_op()
     trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
-    at_once = SMS * blocks_per_sm(bm, bn, precision, layout)
+    smem = arch_smem(DEFAULT_ARCH)
+    at_once = SMS * blocks_per_sm(bm, bn, precision, layout, smem)
     return {"blocks": blocks, "trips": trips, "at_once": at_once, "rounds": -(-blocks // at_once),
-            "step_us": step_us(bm, bn, precision, SMS, layout)}  # fmt: skip
+            "step_us": step_us(bm, bn, precision, SMS, layout, smem)}  # fmt: skip
 
 
 def ptxas_report(source: str, arch: str) -> str:

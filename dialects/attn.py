@@ -42,8 +42,18 @@ region uses a thread axis) and records the schedule materialize-attention lowers
 (`tile` keys per step: streamed, double-buffered), the tensor-core `precision` (`3xtf32`,
 `tf32`; `ieee`: SIMT fp32 FMA in the same fragment layout), `chain` (k-steps of 8 per
 tensor-core accumulation chain before it is added into the fp32 registers; 0: one chain per
-product), and `causal` (score(x, l, s) is -inf for s > l: key tiles past the block's last row
-are skipped).
+product), `causal` (score(x, l, s) is -inf for s > l: key tiles past the block's last row
+are skipped), and an optional split over the keys (split-KV):
+
+    attn.flash %l0 rows 64 queries 1 keys 4096 tile 64 depth 128 x 128 chain 4
+        precision "3xtf32" split %sp keys 1024 query {..} key {..} value {..} score {..}
+        output {^bb0(%o: f32, %l: index, %c: index): ..} lse {^bb0(%x: f32, %l: index): ..}
+
+attends over the keys [sp * 1024, min(keys, sp * 1024 + 1024)) only (`split`: a block axis, the
+split's index; its `keys`: a multiple of `tile`): the output region gets the softmax-weighted sum
+over those keys (0 for a row whose scores there are all -inf) and the `lse` region the row's
+log-sum-exp over them, log(sum_s exp(score)) (-inf for such a row), so that a combine can weigh
+the splits' outputs by softmax(lse) (tile-attention's combine kernel).
 """
 
 from __future__ import annotations
@@ -53,10 +63,13 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import Float32Type, IndexType, IntAttr, UnitAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
+    opt_region_def,
     prop_def,
     region_def,
     result_def,
@@ -196,19 +209,22 @@ _REGIONS = ("query", "key", "value", "score", "output")
 @irdl_op_definition
 class FlashOp(IRDLOperation):
     """`attn.flash %l0 rows R queries L keys S tile N depth D x DV chain C precision P [causal]
-    query {..} key {..} value {..} score {..} output {..}`: one block's attention over its R
-    query rows from %l0 (module doc).
+    [split %sp keys C] query {..} key {..} value {..} score {..} output {..} [lse {..}]`: one
+    block's attention over its R query rows from %l0 (module doc).
 
     Rules: inside a `tile.tile` (its body, not in a loop) whose thread axes are (W, 8, 4) with
     R = 16 W (the mma.sync fragment of W warps) and no cell axes; all sizes positive, `tile` a
     multiple of 8, `chain` >= 0; `%l0` and the regions use no thread axis; regions take
     query (index, index), key (index, index), value (index, index), score (f32, index, index),
-    output (f32, index, index) and end in `attn.yield` of one f32 (output: of none).
+    output (f32, index, index) and end in `attn.yield` of one f32 (output: of none); a split
+    has its index (no thread axis), its keys (a positive multiple of `tile`) and an lse region
+    (f32, index; ending in `attn.yield` of none) together.
     """
 
     name = "attn.flash"
 
     first_row = operand_def(IndexType)
+    split = opt_operand_def(IndexType)
     rows = prop_def(IntAttr)
     queries = prop_def(IntAttr)
     keys = prop_def(IntAttr)
@@ -218,21 +234,35 @@ class FlashOp(IRDLOperation):
     chain = prop_def(IntAttr)
     precision = prop_def(PrecisionAttr)
     causal = opt_prop_def(UnitAttr)
+    split_keys = opt_prop_def(IntAttr)
     query = region_def("single_block")
     key = region_def("single_block")
     value = region_def("single_block")
     score = region_def("single_block")
     output = region_def("single_block")
+    lse = opt_region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, first_row: SSAValue, sizes: dict[str, int], chain: int, precision: Precision,
-                 causal: bool, regions: Sequence[Region]):  # fmt: skip
+                 causal: bool, regions: Sequence[Region], split: tuple[SSAValue, int] | None = None,
+                 lse: Region | None = None):  # fmt: skip
+        """`split`: (the split index, its keys) and `lse` for a split over the keys."""
         props: dict[str, Attribute] = {k: IntAttr(sizes[k]) for k in _SIZES}
         props["chain"] = IntAttr(chain)
         props["precision"] = PrecisionAttr(precision)
         if causal:
             props["causal"] = UnitAttr()
-        super().__init__(operands=[first_row], properties=props, regions=list(regions))
+        if split is not None:
+            props["split_keys"] = IntAttr(split[1])
+        super().__init__(
+            operands=[first_row, [split[0]] if split else []], properties=props,
+            regions=[*regions, [lse] if lse else []],
+        )  # fmt: skip
+
+    @property
+    def is_split(self) -> bool:
+        return self.split is not None
 
     def size(self, key: str) -> int:
         return getattr(self, key).data
@@ -243,6 +273,10 @@ class FlashOp(IRDLOperation):
 
     def region(self, name: str) -> Region:
         return getattr(self, name)
+
+    @property
+    def region_names(self) -> tuple[str, ...]:
+        return (*_REGIONS, "lse") if self.lse is not None else _REGIONS
 
     def yielded(self, name: str) -> SSAValue:
         return _yielded(self.region(name))[0]
@@ -267,6 +301,16 @@ class FlashOp(IRDLOperation):
             raise VerifyException(f"'attn.flash' tile must be a multiple of 8 keys, got {self.tile.data}")
         if self.chain.data < 0:
             raise VerifyException(f"'attn.flash' chain must be >= 0, got {self.chain.data}")
+        parts = (self.split is not None, self.split_keys is not None, self.lse is not None)
+        if any(parts) and not all(parts):
+            raise VerifyException("'attn.flash' split needs its index, its keys and an lse region together")
+        if self.split_keys is not None and (self.split_keys.data < 1 or self.split_keys.data % self.tile.data):
+            raise VerifyException(
+                f"'attn.flash' split keys must be a positive multiple of the tile ({self.tile.data}), "
+                f"got {self.split_keys.data}"
+            )
+        if self.lse is not None:
+            _verify_region(self, "lse", self.lse, [Float32Type(), IndexType()], 0)
         f32, idx = Float32Type(), IndexType()
         for name, args, yields in (
             ("query", [idx, idx], 1), ("key", [idx, idx], 1), ("value", [idx, idx], 1),
@@ -276,7 +320,9 @@ class FlashOp(IRDLOperation):
         seen: set = set()
         if _thread_dependent(self.first_row, t, seen):
             raise VerifyException("'attn.flash' first row must not depend on a thread axis")
-        for name in _REGIONS:
+        if self.split is not None and _thread_dependent(self.split, t, seen):
+            raise VerifyException("'attn.flash' split must not depend on a thread axis")
+        for name in self.region_names:
             for op in self.region(name).walk():
                 if any(_thread_dependent(o, t, seen) for o in op.operands):
                     raise VerifyException(
@@ -297,12 +343,18 @@ class FlashOp(IRDLOperation):
         parser.parse_keyword("precision")
         precision = parser.parse_str_enum(Precision)
         causal = parser.parse_optional_keyword("causal") is not None
+        split_at = None
+        if parser.parse_optional_keyword("split") is not None:
+            index = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
+            parser.parse_keyword("keys")
+            split_at = (index, parser.parse_integer(allow_boolean=False))
         regions = []
         for name in _REGIONS:
             parser.parse_keyword(name)
             regions.append(parser.parse_region())
+        lse = parser.parse_region() if parser.parse_optional_keyword("lse") is not None else None
         attrs = parser.parse_optional_attr_dict()
-        op = cls(first, sizes, chain, precision, causal, regions)
+        op = cls(first, sizes, chain, precision, causal, regions, split_at, lse)
         op.attributes |= attrs
         return op
 
@@ -315,7 +367,11 @@ class FlashOp(IRDLOperation):
             f"depth {s['depth']} x {s['value_depth']} chain {self.chain.data} "
             f'precision "{self.precision.data.value}"' + (" causal" if self.is_causal else "")
         )
-        for name in _REGIONS:
+        if self.split is not None:
+            printer.print_string(" split ")
+            printer.print_ssa_value(self.split)
+            printer.print_string(f" keys {self.split_keys.data if self.split_keys else 0}")
+        for name in self.region_names:
             printer.print_string(f" {name} ")
             printer.print_region(self.region(name), print_entry_block_args=True)
         printer.print_op_attributes(self.attributes)

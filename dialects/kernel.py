@@ -146,6 +146,11 @@ TARGETS: dict[str, tuple[int, int]] = {
     "sm_90": (132, 227 * 1024),
     "sm_120": (170, 99 * 1024),
 }
+#: Threads one multiprocessor holds at once, per arch.
+THREADS_PER_SM: dict[str, int] = {"sm_80": 2048, "sm_90": 2048, "sm_120": 1536}
+SMEM_RESERVED_PER_BLOCK = 1024
+"""Shared memory bytes the hardware reserves per resident block (sm_80 and later): a
+multiprocessor has the most one block may use plus this."""
 TARGET_KEY = "kernel.target"
 """The builtin.module attribute that holds the program's `#kernel.target`."""
 
@@ -175,6 +180,15 @@ class TargetAttr(ParametrizedAttribute):
     def capability(self) -> int:
         """The compute capability as an integer (sm_90 -> 90)."""
         return int(self.arch.data.removeprefix("sm_"))
+
+    @property
+    def threads_per_sm(self) -> int:
+        return THREADS_PER_SM[self.arch.data]
+
+    @property
+    def smem_per_sm(self) -> int:
+        """Shared memory bytes of one multiprocessor: one block's most plus its reservation."""
+        return self.smem.data + SMEM_RESERVED_PER_BLOCK
 
     def verify(self) -> None:
         arch, sms, smem = self.arch.data, self.sms.data, self.smem.data
@@ -488,19 +502,10 @@ class _DimIndexOp(IRDLOperation):
     def __init__(self, dim: Dim):
         super().__init__(properties={"dim": DimAttr(dim)}, result_types=[IndexType()])
 
+    assembly_format = "$dim attr-dict"
+
     def verify_(self) -> None:
         _require_in_func(self)
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        dim = parser.parse_str_enum(Dim)
-        op = cls(dim)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.dim.data}")
-        printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition
@@ -1581,6 +1586,8 @@ class LaunchOp(IRDLOperation):
     callee = prop_def(SymbolRefAttr)
     args = var_operand_def()
 
+    assembly_format = "$callee `(` $args `)` (`:` type($args)^)? attr-dict"
+
     def __init__(self, callee: str, args: Sequence[SSAValue]):
         super().__init__(operands=[args], properties={"callee": SymbolRefAttr(callee)})
 
@@ -1609,36 +1616,6 @@ class LaunchOp(IRDLOperation):
                 f"{[str(t) for t in want]}"
             )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> LaunchOp:
-        callee = parser.parse_symbol_name().data
-        unresolved = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        types: list[Attribute] = []
-        if parser.parse_optional_punctuation(":"):
-            types = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_type
-            )
-        if len(types) != len(unresolved):
-            parser.raise_error(
-                f"'kernel.launch' @{callee} has {len(unresolved)} arguments but {len(types)} types"
-            )
-        args = parser.resolve_operands(unresolved, types, parser.pos)
-        op = cls(callee, args)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.callee.string_value())
-        printer.print_string("(")
-        printer.print_list(self.args, printer.print_ssa_value)
-        printer.print_string(")")
-        if self.args:
-            printer.print_string(" : ")
-            printer.print_list([a.type for a in self.args], printer.print_attribute)
-        printer.print_op_attributes(self.attributes)
 
 # ---------------------------------------------------------------------------------------------
 # Vector accesses: `kernel.load ... vector 4` / `kernel.store ... vector 4` move one

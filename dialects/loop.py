@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     MemRefType,
     StringAttr,
+    SymbolNameConstraint,
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
@@ -133,40 +134,6 @@ def print_combines(printer: Printer, kinds: ArrayAttr, values: Sequence[SSAValue
     )
     printer.print_string(" : ")
     printer.print_list([v.type for v in values], printer.print_attribute)
-
-
-def parse_kernel_signature(parser: Parser) -> tuple[str, list[SSAValue], list[SSAValue]]:
-    """`@name ins(%x : T) outs(%y : T)`: the head of a loop or tile kernel."""
-    name = parser.parse_symbol_name().data
-
-    def parse_group(keyword: str) -> list[SSAValue]:
-        if not parser.parse_optional_keyword(keyword):
-            return []
-        parser.parse_punctuation("(")
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        parser.parse_punctuation(")")
-        return parser.resolve_operands(operands, types, parser.pos)
-
-    ins = parse_group("ins")
-    return name, ins, parse_group("outs")
-
-
-def print_kernel_signature(
-    printer: Printer, name: str, ins: Sequence[SSAValue], outs: Sequence[SSAValue]
-) -> None:
-    printer.print_string(" ")
-    printer.print_symbol_name(name)
-    for keyword, values in (("ins", ins), ("outs", outs)):
-        if values:
-            printer.print_string(f" {keyword}(")
-            printer.print_list(values, printer.print_ssa_value)
-            printer.print_string(" : ")
-            printer.print_list([v.type for v in values], printer.print_attribute)
-            printer.print_string(")")
 
 
 def defined_inside(value: SSAValue, op: Operation) -> bool:
@@ -484,12 +451,16 @@ class KernelOp(IRDLOperation):
 
     name = "loop.kernel"
 
-    sym_name = prop_def(StringAttr)
+    sym_name = prop_def(SymbolNameConstraint())
     ins = var_operand_def(MemRefType)
     outs = var_operand_def(MemRefType)
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(NoTerminator(), RecursiveMemoryEffect())
+    assembly_format = (
+        "$sym_name (`ins` `(` $ins^ `:` type($ins) `)`)? (`outs` `(` $outs^ `:` type($outs) `)`)? "
+        "$body attr-dict"
+    )
 
     def __init__(
         self,
@@ -509,22 +480,6 @@ class KernelOp(IRDLOperation):
     def verify_(self) -> None:
         verify_kernel_buffers(self, f"'loop.kernel' @{self.sym_name.data}", self.ins, self.outs)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> KernelOp:
-        name, ins, outs = parse_kernel_signature(parser)
-        body = parser.parse_region()
-        if not body.blocks:
-            body.add_block(Block())
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(name, ins, outs, body)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_kernel_signature(printer, self.sym_name.data, self.ins, self.outs)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
-        printer.print_op_attributes(self.attributes)
 
 
 Loop = Dialect(

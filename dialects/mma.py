@@ -48,6 +48,8 @@ element at that index, the printer applies the swizzle to the address.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import re
 from collections.abc import Sequence
 
@@ -82,8 +84,10 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 from xdsl.irdl import (
+    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
+    VarConstraint,
     region_def,
     traits_def,
     irdl_attr_definition,
@@ -191,8 +195,11 @@ class Tf32Op(IRDLOperation):
 
     name = "mma.tf32"
 
-    input = operand_def()
-    result = result_def()
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    input = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$input attr-dict `:` type($input)"
 
     def __init__(self, x: SSAValue):
         super().__init__(operands=[x], result_types=[x.type])
@@ -203,21 +210,6 @@ class Tf32Op(IRDLOperation):
             if not isinstance(v.type, Float32Type):
                 raise VerifyException(f"'mma.tf32' rounds f32 values, got {v.type}")
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Tf32Op:
-        x = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        op = cls(parser.resolve_operand(x, parser.parse_type()))
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.input)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
 
 
 # ---------------------------------------------------------------------------------------------

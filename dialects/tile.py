@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StringAttr,
+    SymbolNameConstraint,
     UnitAttr,
 )
 from xdsl.dialects.utils import EnumAttribute
@@ -1083,12 +1084,16 @@ class KernelOp(IRDLOperation):
 
     name = "tile.kernel"
 
-    sym_name = prop_def(StringAttr)
+    sym_name = prop_def(SymbolNameConstraint())
     ins = var_operand_def(MemRefType)
     outs = var_operand_def(MemRefType)
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(NoTerminator(), RecursiveMemoryEffect())
+    assembly_format = (
+        "$sym_name (`ins` `(` $ins^ `:` type($ins) `)`)? (`outs` `(` $outs^ `:` type($outs) `)`)? "
+        "$body attr-dict"
+    )
 
     def __init__(
         self,
@@ -1189,22 +1194,6 @@ class KernelOp(IRDLOperation):
                     f"buffers, one has {s.buffers.data}"
                 )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> KernelOp:
-        name, ins, outs = loop.parse_kernel_signature(parser)
-        body = parser.parse_region()
-        if not body.blocks:
-            body.add_block(Block())
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(name, ins, outs, body)
-        op.attributes |= attrs
-        return op
-
-    def print(self, printer: Printer) -> None:
-        loop.print_kernel_signature(printer, self.sym_name.data, self.ins, self.outs)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
-        printer.print_op_attributes(self.attributes)
 
 
 Tile = Dialect(

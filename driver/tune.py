@@ -51,6 +51,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from dpl.backend import runtime
+from dpl.backend.timing import time_launches
 from dpl.dialects import loop, make_context
 from dpl.dialects.parsing import parse_module
 from dpl.driver.blocks import find_repeats, split
@@ -59,6 +60,7 @@ from dpl.driver.progress import Progress, quiet
 from dpl.driver.tune_cache import MEASURING, TuneCache, canonical
 from dpl.driver.tune_search import Point, Space, make_search
 from dpl.driver.tuned import kernel_key, split_at_schedule
+from dpl.frontend.check import rel_err
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline, with_precision
 from dpl.transforms.tile.schedule import (
     MATMUL_TILES,
@@ -67,7 +69,6 @@ from dpl.transforms.tile.schedule import (
     TENSOR_CORES,
     Schedule,
     classify,
-    UNTUNED,
     kernel_space,
     point_attr,
     scratch_module,
@@ -153,7 +154,7 @@ def program_kernels(module: ModuleOp, known: dict[str, Kernel] | None = None,
     for piece in loop_pieces(module):
         piece = piece.clone()
         run_pipeline(piece, BEFORE_SCHEDULE)
-        for k in [k for k in piece.walk() if isinstance(k, loop.KernelOp) and classify(k) not in UNTUNED]:
+        for k in [k for k in piece.walk() if isinstance(k, loop.KernelOp)]:
             key = kernel_key(k, schedule)
             if key in known:
                 known[key].uses += 1
@@ -172,7 +173,7 @@ def _kernel(ctx, k: loop.KernelOp, key: str, schedule: Schedule) -> Kernel:
     space = kernel_space(k, schedule.precision, schedule.target, schedule.sms)
     default = schedule.default_point(ctx, k)
     seeds = [default]
-    if "rows" in space:  # the launch model's runner-ups: the other tiles, the other epilogue
+    if classify(k) == "matmul":  # the launch model's runner-ups: the other tiles, the other epilogue
         simt = {**default, TENSOR_CORES: False} if TENSOR_CORES in space else default
         seeds += [{**simt, "rows": t.rows, "cols": t.cols} for t in MATMUL_TILES]
     if TENSOR_CORES in space:  # the tensor cores the other way, and the model's other tiles
@@ -180,6 +181,9 @@ def _kernel(ctx, k: loop.KernelOp, key: str, schedule: Schedule) -> Kernel:
         seeds += [on, {**on, "bm": 128, "bn": 128}, {**on, "bm": 64, "bn": 128}, {**on, "bm": 128, "bn": 256}]
     if SPLIT_EPILOGUE in space:
         seeds.append({**default, SPLIT_EPILOGUE: not default.get(SPLIT_EPILOGUE)})
+    if classify(k) == "flash attention":  # the flash kernel's neighbours: key tile, rows, splits
+        seeds += [{**default, "tile": t} for t in (32, 64) if t != default["tile"]]
+        seeds += [{**default, "rows": 128}, {**default, "splits": 1 if default["splits"] > 1 else 2}]
     outs = [args.index(v) for v in k.outs]
     poison = [args.index(v) for v in k.outs if v not in k.ins]
     precision = check_precision(schedule.precision, schedule.target)
@@ -400,35 +404,16 @@ def _outputs(host, inputs: list[Any], request: dict[str, Any]) -> list[Any]:
 
 
 def _measure_one(ir: str, request: dict[str, Any], state: dict[str, Any], check: bool = True) -> dict[str, Any]:
-    from dpl.backend.timing import time_launches
-
     host = _host(ir)
     if check:
         for got, want in zip(_outputs(host, state["inputs"], request), state["reference"]):
-            err = _rel_err(got, want)
+            err = rel_err(got, want)
             if not err <= request["tolerance"]:
                 return {"error": f"wrong result: relative error {err:.1e} against the default schedule"}
     tensors = host.bind([t.clone() for t in state["inputs"]])
     calls = host.launchers(tensors)
     ms = time_launches(lambda: [c() for _, c in calls])
     return {"us": statistics.median(ms) * 1e3}
-
-
-def _rel_err(got, want) -> float:
-    """‖got − want‖ / ‖want‖ over the finite elements of `want`; inf unless every other element
-    of `got` is the same NaN or infinity (an element the kernel leaves unwritten, as a part of a
-    split kernel does, stays NaN in both)."""
-    import torch
-
-    g, w = got.double(), want.double()
-    finite = torch.isfinite(w)
-    special = ~finite
-    if bool((special & ~((g == w) | (torch.isnan(g) & torch.isnan(w)))).any()):
-        return math.inf
-    g, w = g[finite], w[finite]
-    diff, ref = float((g - w).norm()), float(w.norm())
-    err = diff / ref if ref > 0 else diff
-    return err if math.isfinite(err) else math.inf
 
 
 # ------------------------------------------------------------------------------------------------

@@ -14,14 +14,9 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-)
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
+from dpl.interpreters.affine_np import eval_expr
 from dpl.interpreters.scalar_eval import eval_op, is_scalar_op, numpy_dtype
 from dpl.dialects import tensor as T
 
@@ -31,28 +26,6 @@ def find_main(module: ModuleOp) -> func.FuncOp:
         if isinstance(op, func.FuncOp) and op.sym_name.data == "main":
             return op
     raise ValueError("no 'func.func @main' in the module")
-
-
-def eval_affine(expr: AffineExpr, dims: Sequence[np.ndarray]) -> np.ndarray:
-    """Evaluate an affine expression on (broadcastable) integer index arrays."""
-    if isinstance(expr, AffineConstantExpr):
-        return np.asarray(expr.value, dtype=np.int64)
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, AffineBinaryOpExpr):
-        a, b = eval_affine(expr.lhs, dims), eval_affine(expr.rhs, dims)
-        match expr.kind:
-            case AffineBinaryOpKind.Add:
-                return a + b
-            case AffineBinaryOpKind.Mul:
-                return a * b
-            case AffineBinaryOpKind.FloorDiv:
-                return np.floor_divide(a, b)
-            case AffineBinaryOpKind.CeilDiv:
-                return -np.floor_divide(-a, b)
-            case AffineBinaryOpKind.Mod:
-                return np.mod(a, b)
-    raise ValueError(f"cannot evaluate affine expression {expr}")
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
@@ -107,7 +80,7 @@ def eval_tensor_op(op: Operation, args: list[np.ndarray]) -> np.ndarray:
     if isinstance(op, T.IndexMapOp):
         shape = _shape(op.result)
         dims = list(np.indices(shape, sparse=True))
-        index = tuple(eval_affine(e, dims) for e in op.map.data.results)
+        index = tuple(np.asarray(eval_expr(e, dims), dtype=np.int64) for e in op.map.data.results)
         return np.array(np.broadcast_to(args[0][index], shape))
     if isinstance(op, T.GatherOp):
         return np.take(args[0], args[1].astype(np.int64), axis=op.axis.data)

@@ -6,7 +6,9 @@ rows x keys, output: rows x value depth), outer values broadcast along them. The
 query and key rows contracted in the op's precision (`tf32.contract`: 3xtf32 as the tensor cores
 run it, ieee in float64 rounded once), the softmax over the keys and its product with the
 values are taken in float64. Query rows at or past `queries` (the last block's padding) are
-read clamped to the last row and never stored.
+read clamped to the last row and never stored. A split (split-KV) masks the keys outside its range
+to -inf; a row left without a finite score gets 0 as its output and -inf as its log-sum-exp (the
+`lse` region's value).
 """
 
 from __future__ import annotations
@@ -78,9 +80,23 @@ class TileAttnMixin:
         _, ks = axes(R, S)
         y = value("score", [np.asarray(x, np.float32), clamped[..., :1], ks])
         y = np.broadcast_to(y, np.broadcast_shapes(y.shape, shape + (R, S)))
-        with np.errstate(invalid="ignore", over="ignore"):
-            e = np.exp(y - y.max(axis=-1, keepdims=True))
-            o = (e @ np.broadcast_to(v, y.shape[:-2] + (S, DV))) / e.sum(axis=-1, keepdims=True)
+        if op.split is not None and op.split_keys is not None:  # keys outside the split: -inf
+            sp = np.asarray(self.env[op.split])
+            sp = sp.reshape(sp.shape + (1, 1)) if sp.ndim == rank else sp.reshape((1,) * (rank + 2))
+            first = sp * op.split_keys.data
+            y = np.where((ks >= first) & (ks < first + op.split_keys.data), y, -np.inf)
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            m = y.max(axis=-1, keepdims=True)
+            if op.split is not None:
+                m = np.where(np.isfinite(m), m, 0.0)
+            e = np.exp(y - m)
+            total = e.sum(axis=-1, keepdims=True)
+            o = (e @ np.broadcast_to(v, y.shape[:-2] + (S, DV))) / total
+            if op.split is not None:
+                o = np.where(total > 0, o, 0.0)
+                lse = np.where(total > 0, m + np.log(total), -np.inf)
         _, co = axes(R, DV)
         out_rows = (l0 + axes(R, 1)[0])
         self._attn_region(op.output, [o.astype(np.float32), out_rows, co], mask=out_rows < L)
+        if op.lse is not None:
+            self._attn_region(op.lse, [lse.astype(np.float32), out_rows], mask=out_rows < L)

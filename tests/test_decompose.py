@@ -3,7 +3,6 @@ fold-index-maps, run on the tensor executor, compared with PyTorch in float64 on
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
@@ -12,6 +11,7 @@ from torch import nn
 from dpl.interpreters import exec_tensor
 from dpl.dialects import make_context
 from dpl.frontend.capture import capture
+from dpl.frontend.check import rel_err
 from dpl.transforms.decompose.fold_index_maps import FoldIndexMaps
 from dpl.transforms.decompose.torch_all import DecomposeTorch
 
@@ -111,11 +111,6 @@ def decompose(module):
     FoldIndexMaps().apply(ctx, module)
     module.verify()
     return module
-
-
-def rel_err(out: np.ndarray, ref: np.ndarray) -> float:
-    ref = np.asarray(ref, dtype=np.float64)
-    return float(np.linalg.norm(out - ref) / max(np.linalg.norm(ref), 1e-300))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -116,9 +116,12 @@ def test_bad_window_is_one_line_error():
 
 
 def test_blocks_per_sm():
-    assert blocks_per_sm(0, 256) == 8  # threads
-    assert blocks_per_sm(73984, 256) == 3  # a 128x128 matmul's two stages
-    assert blocks_per_sm(0, 32) == 32  # the hardware's block limit
+    h100, a100, rtx = K.TargetAttr("sm_90"), K.TargetAttr("sm_80"), K.TargetAttr("sm_120")
+    assert blocks_per_sm(0, 256, h100) == 8  # threads
+    assert blocks_per_sm(73984, 256, h100) == 3  # a 128x128 matmul's two stages
+    assert blocks_per_sm(73984, 256, a100) == 2  # 164 KiB per SM
+    assert blocks_per_sm(0, 256, rtx) == 6  # 1536 threads per SM
+    assert blocks_per_sm(0, 32, h100) == 32  # the hardware's block limit
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not found")

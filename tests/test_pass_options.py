@@ -20,6 +20,7 @@ INF = None
 #: (pass, option) -> (lowest, highest) allowed (None: open), or a tuple of the allowed values.
 RANGES: dict[tuple[str, str], tuple] = {
     ("blockify-launch", "block-size"): (1, 1024),
+    ("blockify-launch", "sms"): (1, INF),
     ("chunk-matmul-k", "k-tile"): (1, INF),
     ("chunk-reduce", "smem-bytes"): (4, 232448),
     ("double-buffer", "buffers"): (2, INF),
@@ -27,6 +28,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("fuse-loops", "max-recompute-ops"): (0, INF),
     ("fuse-loops", "max-row-tile"): (1, INF),
     ("fuse-loops", "max-prologue-ops"): (0, INF),
+    ("fuse-loops", "max-recompute-reduce"): (0, INF),
     ("mark-unroll", "max-extent"): (0, INF),
     ("pad-columns", "threads"): (1, INF),
     ("pad-matmul", "rows"): (1, INF),
@@ -48,6 +50,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("split-matmul-k", "atomic-trips"): (0.0, INF),
     ("split-matmul-k", "contention-trips"): (0.0, INF),
     ("split-matmul-k", "min-trips"): (1, INF),
+    ("split-matmul-k", "short-k-splits"): (0, INF),
     ("split-matmul-k", "tile-elements"): (1, INF),
     ("split-reduce", "sms"): (1, INF),
     ("split-reduce", "blocks-per-sm"): (1, INF),
@@ -59,6 +62,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("tile-attention", "rows"): (16, 128),
     ("tile-attention", "tile"): (8, 128),
     ("tile-attention", "chain"): (0, 64),
+    ("tile-attention", "splits"): (1, 64),
     ("stage-inputs", "smem-bytes"): (4, 232448),
     ("vectorize-pointwise", "width"): (1, INF),
     ("vectorize-pointwise", "min-threads"): (0, INF),

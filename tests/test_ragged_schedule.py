@@ -6,6 +6,8 @@ kernel executor (lockstep SIMT, bounds and race checks), against PyTorch in floa
 
 from __future__ import annotations
 
+import logging
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +15,7 @@ import pytest
 import torch
 from xdsl.passes import PassPipeline
 
+from dpl.backend.cuda_printer import print_cuda
 from dpl.dialects import kernel as K
 from dpl.dialects import make_context
 from dpl.dialects.parsing import parse_module
@@ -21,6 +24,8 @@ from dpl.interpreters import exec_kernel, exec_tile
 from dpl.transforms import all_passes
 from dpl.interpreters.exec_loop import main_func
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+
+from test_cuda_compile import NVCC, nvcc_arch
 
 CASES = {
     # M, N, K none a multiple of the 64 x 64 x 32 tile (pad-matmul: 128 x 64 x 64, masked)
@@ -36,6 +41,11 @@ CASES = {
     "linear_sum": "(torch.randn(9,70) @ torch.randn(70,41)).sum(dim=1)",
     # pointwise on a prime size: flat threads over blocks of 256
     "pointwise_prime": "torch.nn.functional.silu(torch.randn(3,257)) * torch.randn(3,257)",
+    # softmax over a dim of 3 (fuse-loops recomputes the short max and sum: one kernel)
+    "softmax_short_dim": "torch.softmax(torch.randn(5,3,37), dim=1)",
+    # a column axis of 4 continued by one of 7 (-> 8, masked) and of 8 by 8: warps of 32 columns
+    "colsum_narrow_columns": "torch.randn(3,40,7,4).sum(dim=1)",
+    "softmax_narrow_columns": "torch.softmax(torch.randn(2,37,8,8), dim=1)",
 }
 
 
@@ -123,3 +133,102 @@ def test_padded_split_k_keeps_meaning_through_materialize():
     assert "k_pad_init" in str(module)
     (out,) = exec_kernel.run(module, inputs)
     np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-12)
+
+
+# Outputs too small for 64 x 64 tiles to fill an H100 (132 SMs): the schedule takes 32 x 32 tiles
+# (2 x 2 registers) and, for a short K, a split of up to 4 (short-k-splits; K-outer padded where
+# the splits do not divide it), or keeps the tile unsplit where it models that faster.
+SKINNY = {
+    # A stored transposed, N = 19, K = 347 (11 trips: 3 splits of 4, one trip past K masked)
+    "tn_n19": ("torch.randn(347,117).T @ torch.randn(347,19)", "SIMT 32 x 32, split 3"),
+    # B stored transposed, M = 5 (10 trips: 2 splits of 5)
+    "nt_m5": ("torch.randn(5,300) @ torch.randn(21,300).T", "SIMT 32 x 32, split 2"),
+    # a linear then a max over its outputs (the matmul kernel; 15 trips: 3 splits of 5)
+    "linear_amax": ("torch.nn.functional.linear(torch.randn(7,449), torch.randn(45,449), "
+                    "torch.randn(45)).amax(dim=1)", "SIMT 32 x 32, split 3"),
+    # batched, K = 101 (4 trips): the 32 x 32 tile split 4 ways models slower than unsplit
+    "bmm_k101": ("torch.randn(3,9,101) @ torch.randn(3,101,45)", "SIMT 32 x 32 ("),
+}
+
+
+class _Lines(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@pytest.mark.parametrize("name", list(SKINNY))
+def test_skinny_matmuls_keep_meaning(name: str):
+    expr, chosen = SKINNY[name]
+    prog = capture_expression(expr, dtype=torch.float64)
+    logger, lines = logging.getLogger("dpl.passes"), _Lines()
+    level = logger.level
+    logger.addHandler(lines)
+    logger.setLevel(logging.INFO)
+    try:
+        run_pipeline(prog.module, IR_PIPELINES["kernel"])
+    finally:
+        logger.removeHandler(lines)
+        logger.setLevel(level)
+    (line,) = [ln for ln in lines.lines if "is matmul" in ln]
+    assert f"is matmul, {chosen}" in line, line
+    rng = np.random.default_rng(5)
+    args = main_func(prog.module).body.block.args
+    inputs = [rng.standard_normal(tuple(a.type.get_shape())) * 3 - 1 for a in args]
+    outs = exec_kernel.run(prog.module, inputs)
+    ref = prog.fn(*[torch.from_numpy(x) for x in inputs[: prog.num_inputs]])
+    np.testing.assert_allclose(outs[0], ref.numpy(), rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc not found")
+@pytest.mark.parametrize("name", list(SKINNY))
+def test_skinny_matmul_cuda_compiles(name: str, tmp_path: Path):
+    """The fp32 CUDA of each skinny schedule (its zero-fill launch included) compiles with nvcc."""
+    prog = capture_expression(SKINNY[name][0], dtype=torch.float32)
+    run_pipeline(prog.module, IR_PIPELINES["kernel"])
+    cu = tmp_path / "k.cu"
+    cu.write_text(print_cuda(prog.module))
+    result = subprocess.run([NVCC, nvcc_arch("sm_90"), "-c", "-o", str(tmp_path / "k.o"), str(cu)],
+                            capture_output=True, text=True)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
+def test_vectorized_channel_weight_keeps_meaning():
+    """vectorize-pointwise past a weight per channel (read the same for the 4 elements of a
+    thread): x * w[None, :, None, None] on odd channels and batch, kept one kernel."""
+    prog = capture_expression("torch.randn(3,5,7,12) * torch.randn(5,1,1)", dtype=torch.float32)
+    spec = ("split-nests,tileify,vectorize-pointwise{min-threads=1},blockify-launch,mark-unroll,"
+            "materialize,vectorize-access{reductions=false},accumulate-in-place")
+    out, ref = _run_kernel_pipeline(prog, spec)
+    assert "vector 4" in str(prog.module)
+    np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
+
+
+# Short rows packed a warp per row, 8 rows per block (blockify-launch; many rows on a modeled GPU
+# of 1 SM): 13 rows masked to 16, rows on two axes, 2 rows on the fastest row axis.
+PACKED = {
+    "layernorm": "torch.nn.functional.layer_norm(torch.randn(13,37), (37,))",
+    "rmsnorm": "torch.nn.functional.rms_norm(torch.randn(3,7,45), (45,), torch.randn(45))",
+    "softmax": "torch.softmax(torch.randn(21,100), dim=-1)",
+    "sum_two_rows": "torch.randn(5,2,50).sum(dim=-1)",
+}
+
+
+@pytest.mark.parametrize("name", list(PACKED))
+def test_packed_rows_keep_meaning(name: str):
+    prog = capture_expression(PACKED[name], dtype=torch.float64)
+    module = prog.module
+    run_pipeline(module, IR_PIPELINES["loop"])
+    run_pipeline(module, "split-nests,schedule{sms=1}")
+    assert "%lane : 32 = thread" in str(module)
+    run_pipeline(module, "materialize,vectorize-access{reductions=false},accumulate-in-place")
+    rng = np.random.default_rng(5)
+    args = main_func(module).body.block.args[: prog.num_inputs]
+    inputs = [rng.standard_normal(tuple(a.type.get_shape())) for a in args]
+    inputs += [p.detach().double().numpy() for p in prog.args[prog.num_inputs :]]
+    (out,) = exec_kernel.run(module, inputs)
+    ref = prog.fn(*[torch.from_numpy(x) for x in inputs[: prog.num_inputs]])
+    np.testing.assert_allclose(out, ref.detach().numpy(), rtol=1e-10, atol=1e-10)

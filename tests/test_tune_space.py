@@ -20,6 +20,7 @@ import torch
 
 from dpl.backend.cuda_printer import print_cuda
 from dpl.dialects import loop, make_context, mma, tile
+from dpl.driver.tune import program_kernels
 from dpl.driver.tuned import kernel_key
 from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_loop
@@ -183,6 +184,23 @@ def test_default_point_on_tensor_cores_is_what_the_heuristics_do(precision: str)
     assert any(isinstance(o, mma.DotOp) for o in pointed.walk()) is (precision != "ieee")
 
 
+def test_default_point_of_a_tile_kept_unsplit_is_what_the_heuristics_do():
+    """64 x 64 x 128 at ieee: split-matmul-k splits K 4 ways for the 32 x 32 tile, the schedule
+    models the tile unsplit faster and keeps that, and the default point says so (splits = 1)."""
+    ctx = make_context()
+    heuristic = tc_module()
+    pointed = heuristic.clone()
+    schedule = Schedule(precision="ieee")
+    schedule.apply(ctx, heuristic)
+    (k,) = kernels(pointed)
+    point = schedule.default_point(ctx, k)
+    assert (point["rows"], point["cols"], point["splits"]) == (2, 2, 1)
+    k.attributes[POINT] = point_attr(point)
+    schedule.apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
+    assert "%ks" not in str(heuristic) and "tile.atomic" not in str(heuristic)
+
+
 @pytest.mark.parametrize("point", [
     {TENSOR_CORES: True, "bm": 64, "bn": 32, "splits": 2},
     {TENSOR_CORES: True, "bm": 64, "bn": 64},
@@ -242,3 +260,65 @@ def test_the_search_proposes_a_schedule_once_whatever_its_unused_options():
     for p in points:  # a tensor-core point keeps the SIMT options at the default's, and back
         unused = ("rows", "k_tile", "pad", "depth") if p[TENSOR_CORES] else ("bm", "bn")
         assert all(p[d] == k.default[d] for d in unused), p
+
+
+# ------------------------------------------------------------------------------------------------
+# Flash attention: tile-attention's rows (query rows per block) and tile (keys per step)
+
+#: A causal f32 attention of odd lengths, head dim 24 (the flash kernel takes f32 only).
+FLASH_PROGRAM = ("torch.nn.functional.scaled_dot_product_attention(torch.randn(1,2,37,24), "
+                 "torch.randn(1,2,37,24), torch.randn(1,2,37,24), is_causal=True)")  # fmt: skip
+
+
+def flash_module():
+    module = capture_expression(FLASH_PROGRAM, dtype=torch.float32).module
+    run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests")
+    return module
+
+
+def test_flash_attention_is_tunable():
+    (k,) = kernels(flash_module())
+    space = kernel_space(k)
+    assert space == {"rows": (32, 64, 128), "tile": (16, 32, 64, 128), "splits": (1, 2, 4, 8, 16)}
+    assert Schedule().default_point(make_context(), k) == {"rows": 64, "tile": 64, "splits": 1}
+    (tuned,) = program_kernels(capture_expression(FLASH_PROGRAM, dtype=torch.float32).module)
+    assert tuned.cls == "flash attention" and len(tuned.seeds) == 4  # the default and 3 neighbours
+    assert all(v in space[name] for seed in tuned.seeds for name, v in seed.items())
+
+
+def test_flash_default_point_is_what_the_heuristics_do():
+    ctx = make_context()
+    heuristic = flash_module()
+    pointed = heuristic.clone()
+    Schedule().apply(ctx, heuristic)
+    (k,) = kernels(pointed)
+    k.attributes[POINT] = point_attr(Schedule().default_point(ctx, k))
+    Schedule().apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
+
+
+@pytest.mark.parametrize("point", [{"rows": 32, "tile": 16}, {"rows": 128, "tile": 32}, {"tile": 128},
+                                   {"rows": 32, "tile": 8 * 2, "splits": 2}, {"tile": 16, "splits": 16}])  # fmt: skip
+def test_flash_points_keep_meaning(point: dict, tmp_path: Path):
+    """A point's kernels (a split over the keys: the flash kernel and its combine) against the loop
+    IR on the CPU executors, and through nvcc."""
+    base = flash_module()
+    nprng = np.random.default_rng(5)
+    inputs = [nprng.standard_normal(tuple(a.type.get_shape())).astype(np.float32)
+              for a in main_func(base).body.block.args]  # fmt: skip
+    expected = exec_loop.run(base.clone(), [x.astype(np.float64) for x in inputs])
+    module = base.clone()
+    (k,) = kernels(module)
+    k.attributes[POINT] = point_attr(point)
+    run_pipeline(module, kernel_schedule().replace(",fuse-launches", ""))
+    funcs = [o for o in module.walk() if o.name == "kernel.func"]
+    assert len(funcs) == (2 if point.get("splits", 1) > 1 else 1)
+    (out,) = exec_kernel.run(module, [x.astype(np.float64) for x in inputs])
+    rel = np.linalg.norm(out - expected[0]) / np.linalg.norm(expected[0])
+    assert rel < 1e-6, (point, rel)
+    if NVCC is not None:
+        cu = tmp_path / "flash.cu"
+        cu.write_text(print_cuda(module))
+        r = subprocess.run([NVCC, "-arch=sm_80", "-c", "-o", str(tmp_path / "f.o"), str(cu)],
+                           capture_output=True, text=True, timeout=600)  # fmt: skip
+        assert r.returncode == 0, r.stderr[-2000:]

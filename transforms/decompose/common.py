@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import tensor as T
 from dpl.dialects.scalar import RemFOp
@@ -269,5 +269,4 @@ def decompose(module: ModuleOp, table: dict[type[Operation], Rule]) -> None:
             )
         if hint and value.owner in emitter.created:
             value.name_hint = hint
-        op.results[0].replace_all_uses_with(value)
-        op.detach(); op.erase()
+        Rewriter.replace_op(op, [], [value])

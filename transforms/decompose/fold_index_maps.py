@@ -8,6 +8,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects.tensor import IndexMapOp
 
@@ -45,5 +46,4 @@ class FoldIndexMaps(ModulePass):
             if outer.input.type == outer.result.type and outer.map.data == AffineMap.identity(
                 len(outer.map.data.results)
             ):
-                outer.result.replace_all_uses_with(outer.input)
-                outer.detach(); outer.erase()
+                Rewriter.replace_op(outer, [], [outer.input])

@@ -12,7 +12,9 @@ g + 8 of the warp's 16, columns 2t and 2t + 1 of every 8-column tile):
                     l = l alpha + rowsum sc
     rescale         o *= alpha
     pv_step         o += P V               P from sc (keys 2t, 2t + 1 of each 8 as the A fragment's
-                                           k = t, t + 4), V from vs, chunks of `chain` k-steps
+                                           k = t, t + 4), V from vs; per group of 8-column tiles
+                                           of o (pv_group), chunks of `chain` k-steps into a fresh
+                                           fragment of that group, added into o
 
 A row whose scores are all -inf so far uses 0 as its max (no NaN from -inf - -inf).
 `precision ieee` computes the same fragments with fp32 FMAs (simt_scores, simt_pv: the P @ V
@@ -31,9 +33,10 @@ from xdsl.dialects import math as xmath
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from dpl.dialects import attn, loop, mma
+from dpl.dialects import attn, mma, tile
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import CombineKind
+from dpl.transforms.kernel.kernel_twin import kernel_twin
 from dpl.transforms.kernel.lowering import Emitter, dims
 
 GROUP = 4
@@ -63,6 +66,7 @@ class FlashStep(Emitter):
     """m (running max) of the thread's rows 0 and 1, then l (running sum) of each."""
     tmp: SSAValue | None
     pv: SSAValue | None
+    """The P @ V chain fragment of one column group (4 pv_group registers)."""
     w: SSAValue
     g: SSAValue
     t: SSAValue
@@ -79,6 +83,10 @@ class FlashStep(Emitter):
         chain = op.chain.data
         self.chain_s = largest_divisor(self.DP // 8, chain or self.DP // 8)
         self.chain_v = largest_divisor(self.N // 8, chain or self.N // 8)
+        # P @ V's chain fragment: the whole row of o (DVP / 2 registers) up to 32 registers,
+        # else per group of GROUP 8-column tiles (head dim 128: o's 64 registers and a second 64
+        # for the fragment left no room for a 64-key tile)
+        self.pv_group = self.DVP // 8 if self.DVP <= 64 else largest_divisor(self.DVP // 8, GROUP)
         self.precision = op.precision.data
         self.simt = self.precision == mma.Precision.IEEE
         self.vm: dict[SSAValue, SSAValue] = {}
@@ -96,20 +104,12 @@ class FlashStep(Emitter):
         def get(v: SSAValue) -> SSAValue:
             return m.get(v, v)
 
-        if isinstance(op, loop.LoadOp):
-            new: Operation = K.LoadOp(get(op.memref), [get(i) for i in op.indices], op.map.data)
-        elif isinstance(op, loop.StoreOp):
-            indices = [get(i) for i in op.indices]
-            new = K.StoreOp(get(op.value), get(op.memref), indices, op.map.data)
-        elif isinstance(op, affine.ApplyOp):
+        if isinstance(op, affine.ApplyOp):
             m[op.result] = self.expr_value(op.map.data.results[0], [get(v) for v in op.mapOperands],
                                            op.result.name_hint or "")  # fmt: skip
             return
-        elif op.dialect_name() in ("arith", "math") and not op.regions:
-            new = op.clone_without_regions()
-            for i, o in enumerate(op.operands):
-                new.operands[i] = get(o)
-        else:
+        new = kernel_twin(op, get) if not isinstance(op, tile.AtomicOp) else None
+        if new is None:
             self.error(f"'{op.name}' cannot be lowered from an attention region")
         self.emit(new)
         for old, r in zip(op.results, new.results):
@@ -300,39 +300,59 @@ class FlashStep(Emitter):
         self.for_(self.DVP // 8, body, unroll=True, name="j")
 
     def pv_step(self) -> None:
-        """o += P V for this key tile (chunks of chain_v k-steps into a fresh fragment)."""
+        """o += P V for this key tile: per group of `pv_group` 8-column tiles of o, chunks of
+        chain_v k-steps into a fresh fragment of that group (4 pv_group registers), added into o."""
         if self.simt:
             return self.simt_pv()
         d0, d1, d2 = dims(3)
         nch = (self.N // 8) // self.chain_v
+        group = self.pv_group
         pv = self.pv
         assert pv is not None
 
-        def chain(ch: SSAValue | None) -> None:
-            self.zero_regs(pv, self.DVP // 2)
+        def column_group(gr: SSAValue | None) -> None:
+            first = [] if gr is None else [gr]  # the group's first 8-column tile: 8 group gr
+            col0 = AffineExpr.constant(0) if gr is None else AffineExpr.dimension(0) * group
 
-            def kstep(kk: SSAValue) -> None:
-                k8 = kk if ch is None else self.expr_value(d0 * self.chain_v + d1, [ch, kk], "k8")
-                # A = P: a0 (g, k=t) = key 2t, a1 (g+8, t), a2 (g, t+4) = key 2t+1, a3 (g+8, t+4)
-                a = [self.split(self.load(self.sc, [k8], d0 * 4 + i)) for i in (0, 2, 1, 3)]
-                for start in range(0, self.DVP // 8, GROUP):
-                    bs = {}
-                    for j in range(start, min(start + GROUP, self.DVP // 8)):
-                        # b0: key 2t, b1: key 2t+1
-                        bs[j] = [
-                            self.split(self.load(self.vs, [k8, self.t, self.g], d0 * 8 + d1 * 2 + e,
-                                                 d2 + 8 * j))
-                            for e in range(2)
-                        ]  # fmt: skip
-                    self.mma_terms(a, bs, pv, lambda j, i: ([], 4 * j + i))
+            def chain(ch: SSAValue | None) -> None:
+                self.zero_regs(pv, 4 * group)
 
-            self.for_(self.chain_v, kstep, unroll=True, name="kk")
-            self.add_into(self.o, pv, self.DVP // 2)
+                def kstep(kk: SSAValue) -> None:
+                    k8 = kk if ch is None else self.expr_value(d0 * self.chain_v + d1, [ch, kk], "k8")
+                    # A = P: a0 (g, k=t) = key 2t, a1 (g+8, t), a2 (g, t+4) = key 2t+1, a3 (g+8, t+4)
+                    a = [self.split(self.load(self.sc, [k8], d0 * 4 + i)) for i in (0, 2, 1, 3)]
+                    at = [*first, k8, self.t, self.g]
+                    dk, dt, dg = dims(len(at))[len(first):]
+                    for start in range(0, group, GROUP):
+                        bs = {}
+                        for j in range(start, min(start + GROUP, group)):
+                            # b0: key 2t, b1: key 2t+1; column 8 (first tile + j) + g
+                            bs[j] = [
+                                self.split(self.load(self.vs, at, dk * 8 + dt * 2 + e, (col0 + j) * 8 + dg))
+                                for e in range(2)
+                            ]  # fmt: skip
+                        self.mma_terms(a, bs, pv, lambda j, i: ([], 4 * j + i))
 
-        if nch > 1:
-            self.for_(nch, chain, unroll=True, name="ch")
+                self.for_(self.chain_v, kstep, unroll=True, name="kk")
+                if gr is None:
+                    return self.add_into(self.o, pv, self.DVP // 2)
+
+                def add(i: SSAValue) -> None:
+                    total = self.named(arith.AddfOp(self.load(self.o, [gr, i], d0 * 4 * group + d1),
+                                                    self.load(pv, [i], d0)))  # fmt: skip
+                    self.store(total, self.o, [gr, i], d0 * 4 * group + d1)
+
+                self.for_(4 * group, add, unroll=True, name="z")
+
+            if nch > 1:
+                self.for_(nch, chain, unroll=True, name="ch")
+            else:
+                chain(None)
+
+        if group == self.DVP // 8:
+            column_group(None)
         else:
-            chain(None)
+            self.for_(self.DVP // 8 // group, column_group, unroll=True, name="gr")
 
     def simt_pv(self) -> None:
         """o[row h][8j + 2t + e2] += sum over the tile's keys of p * v, each key's p fetched

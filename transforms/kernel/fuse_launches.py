@@ -36,8 +36,8 @@ group one launch. A launch joins a group when
   same kind: 32 KiB or more of shared memory (a matmul's staged tiles) or less (pointwise,
   norms, zero fills), so that a matmul's registers and shared memory never set how many blocks
   of a memory-bound kernel an SM holds; and the fused shared memory leaves every part at least
-  half the blocks per SM it had on its own (228 KiB per SM, 1 KiB reserved per block, 2048
-  threads per SM). A part's static shared buffers become views of the dynamic pool after its
+  half the blocks per SM it had on its own (the module's #kernel.target: on sm_90 228 KiB
+  per SM, 1 KiB reserved per block, 2048 threads per SM). A part's static shared buffers become views of the dynamic pool after its
   own dynamic bytes, so the parts share one pool (a block runs one part) and the fused kernel
   reserves the largest part's bytes, not their sum.
 
@@ -65,10 +65,8 @@ from dpl.dialects import kernel as K
 from dpl.transforms.loop.count_cost import total as total_cost
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, index_constant
+from dpl.transforms.tile.target import target_of
 
-SMEM_PER_SM = 228 * 1024
-SMEM_RESERVED_PER_BLOCK = 1024
-THREADS_PER_SM = 2048
 MAX_BLOCKS_PER_SM = 32
 TILE_SMEM = 32 * 1024
 FUSED_ATTR = "kernel.fused"
@@ -98,6 +96,7 @@ class _Part:
 
 @dataclass
 class _Group:
+    target: K.TargetAttr
     parts: list[_Part] = field(default_factory=list)
 
     def conflicts(self, p: _Part) -> bool:
@@ -116,7 +115,7 @@ class _Group:
         fused = max(x.smem for x in parts)
         threads = p.func.num_threads
         for x in parts:
-            alone, shared = blocks_per_sm(x.smem, threads), blocks_per_sm(fused, threads)
+            alone, shared = blocks_per_sm(x.smem, threads, self.target), blocks_per_sm(fused, threads, self.target)
             if 2 * shared < alone:
                 return f"@{x.func.sym_name.data} would run {shared} blocks per SM instead of {alone}"
         return None
@@ -125,12 +124,13 @@ class _Group:
         return "+".join(f"@{x.func.sym_name.data}" for x in self.parts)
 
 
-def blocks_per_sm(smem: int, threads: int) -> int:
-    """Blocks of `threads` threads and `smem` bytes of shared memory one SM holds at once."""
+def blocks_per_sm(smem: int, threads: int, target: K.TargetAttr) -> int:
+    """Blocks of `threads` threads and `smem` bytes of shared memory one SM of `target` holds at
+    once."""
     return min(
         MAX_BLOCKS_PER_SM,
-        THREADS_PER_SM // threads,
-        SMEM_PER_SM // (smem + SMEM_RESERVED_PER_BLOCK),
+        target.threads_per_sm // threads,
+        target.smem_per_sm // (smem + K.SMEM_RESERVED_PER_BLOCK),
     )
 
 
@@ -158,7 +158,7 @@ def _part(launch: K.LaunchOp) -> _Part:
     return _Part(launch, kfunc, writes, *_static_offsets(kfunc))
 
 
-def group_launches(launches: list[K.LaunchOp], window: int) -> list[_Group]:
+def group_launches(launches: list[K.LaunchOp], window: int, target: K.TargetAttr) -> list[_Group]:
     """The launches gathered into groups (see the module docstring), in launch order."""
     groups: list[_Group] = []
     for launch in launches:
@@ -171,7 +171,7 @@ def group_launches(launches: list[K.LaunchOp], window: int) -> list[_Group]:
             if refused:  # groups it could have joined but for their kind or shape
                 LOG.info("fuse-launches: @%s starts a launch of its own (%s)",
                          p.func.sym_name.data, "; ".join(refused))
-            home = _Group()
+            home = _Group(target)
             groups.append(home)
         home.parts.append(p)
     return groups
@@ -318,7 +318,7 @@ class FuseLaunches(ModulePass):
                      host.sym_name.data)
             return
         launches = [o for o in body.ops if isinstance(o, K.LaunchOp)]
-        groups = group_launches(launches, self.window)
+        groups = group_launches(launches, self.window, target_of(op))
         if len(groups) == len(launches):
             return
         allocs = [o for o in body.ops if o.name == "memref.alloc"]

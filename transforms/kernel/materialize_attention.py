@@ -28,10 +28,16 @@ P @ V runs:
                                        k = t, t + 4), V from vs
     o / quad-sum(l) -> the output region (rows < L, columns < DV)
 
+A split over the keys (`split %sp keys C`) runs the key tiles [sp C / N, min(sp C / N + C / N,
+tiles, the causal last)) only (none: the loop is empty, the first key tile's copy is waited for);
+its output is 0 where a row's l is 0, and lane t = 0 of each quad stores the row's log-sum-exp
+m + log l (-inf where l is 0) through the lse region.
+
 The steps of one key tile (scores, score epilogue, online softmax, rescale, P @ V) are
 flash_step.py's; tensor-core accumulation chains are kept short there (the tensor cores round
 each MMA's sum toward zero). Unsupported structure (a region op other than loads, stores, index
-and scalar math; more shared memory than 227 KiB; a block axis too large for grid y or z) raises
+and scalar math; more shared memory than a block may use on the module's #kernel.target (227 KiB
+on sm_90); a block axis too large for grid y or z) raises
 a one-line AttentionLoweringError (a ValueError).
 """
 
@@ -42,18 +48,22 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
+from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import ArrayAttr, Float32Type, IntAttr, MemRefType, ModuleOp, NoneAttr
 from xdsl.ir import BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineDimExpr, AffineExpr
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import attn, tile
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import LoadOp
 from dpl.transforms.kernel.flash_step import AttentionLoweringError, FlashStep
 from dpl.transforms.kernel.lowering import amap, dims, drop_dead_arith, multiple_of
+from dpl.transforms.tile.target import target_smem
 
 AK = tile.AxisKind
+_OGT = 2
 PAD = 4
 """Floats of padding per shared row (conflict-free fragment reads)."""
 
@@ -128,11 +138,12 @@ class FlashLowering(FlashStep):
             self.vm[old] = new
         self.any_async = False
 
-    def lower(self) -> K.KernelFuncOp:
-        """The kernel.func (its launch takes `old_args`)."""
+    def lower(self, max_smem: int) -> K.KernelFuncOp:
+        """The kernel.func (its launch takes `old_args`), using at most `max_smem` bytes of shared
+        memory (the target's)."""
         smem = 4 * ((self.R + self.N) * (self.DP + PAD) + self.N * (self.DVP + PAD))
-        if smem > K.MAX_SMEM:
-            self.error(f"needs {smem} bytes of shared memory, more than {K.MAX_SMEM}")
+        if smem > max_smem:
+            self.error(f"needs {smem} bytes of shared memory, more than {max_smem}")
         self.func.smem = IntAttr(smem)
         for o in self.kop.body.block.ops:  # constants before the tile
             if o is not self.tile:
@@ -206,7 +217,7 @@ class FlashLowering(FlashStep):
         self.ml = regs(4, "ml")
         chained = not self.simt and self.chain_s < self.DP // 8
         self.tmp = regs(self.N // 2, "sc_chain") if chained else None
-        self.pv = regs(self.DVP // 2, "pv") if not self.simt else None
+        self.pv = regs(4 * self.pv_group, "pv") if not self.simt else None
 
     # -- fills ----------------------------------------------------------------------------------
 
@@ -284,17 +295,32 @@ class FlashLowering(FlashStep):
         lwg = [l0, self.w, self.g]
         self.rows = [self.expr_value(d0 + d1 * 16 + d2 + 8 * h, lwg, f"row{h}") for h in range(2)]
         tiles = -(-self.S // self.N)
+        first: SSAValue | None = None  # a split's first key tile
         if self.op.is_causal:
             last = self.expr_value((d0 + (self.R - 1)) // self.N + 1, [l0], "last")
             nt: SSAValue | int = self.named(arith.MinSIOp(last, self.const(tiles)), "tiles")
         else:
             nt = tiles
+        if self.op.split is not None and self.op.split_keys is not None:
+            per = self.op.split_keys.data // self.N
+            first = self.expr_value(d0 * per, [self.vm[self.op.split]], "first")
+            end = self.expr_value(d0 + per, [first], "end")
+            bound = nt if not isinstance(nt, int) else self.const(nt)
+            nt = self.expr_value(d0 - d1, [self.named(arith.MinSIOp(end, bound)), first], "tiles")
+
+        def key(j: SSAValue, name: str) -> SSAValue:
+            """The first key of key tile j (of the split)."""
+            if first is None:
+                return self.expr_value(d0 * self.N, [j], name)
+            return self.expr_value((d0 + d1) * self.N, [first, j], name)
+
         self.fill(self.qs, "query", l0, self.R, self.D, self.DP, self.L)
-        self.fill(self.ks, "key", self.const(0), self.N, self.D, self.DP, self.S)
+        self.fill(self.ks, "key", self.const(0) if first is None else key(self.const(0), "k0"), self.N,
+                  self.D, self.DP, self.S)  # fmt: skip
         self.commit()
 
         def step(j: SSAValue) -> None:
-            s0 = self.expr_value(d0 * self.N, [j], "s0")
+            s0 = key(j, "s0")
             self.wait()
             self.emit(K.BarrierOp())
             self.fill(self.vs, "value", s0, self.N, self.DV, self.DVP, self.S)
@@ -306,7 +332,7 @@ class FlashLowering(FlashStep):
             self.wait()
             self.emit(K.BarrierOp())
             nxt = self.expr_value(d0 + 1, [j], "next")
-            s1 = self.expr_value(d0 * self.N, [nxt], "s1")
+            s1 = key(nxt, "s1")
 
             def more() -> None:
                 self.fill(self.ks, "key", s1, self.N, self.D, self.DP, self.S)
@@ -320,6 +346,8 @@ class FlashLowering(FlashStep):
             self.pv_step()
 
         self.for_(nt, step, name="j")
+        if first is not None:
+            self.wait()  # a split without key tiles for the block still loaded its first
         self.epilogue()
 
     def all_of(self, conds: list[SSAValue]) -> SSAValue:
@@ -337,6 +365,8 @@ class FlashLowering(FlashStep):
             self.emit(K.CpAsyncWaitOp(0))
 
     def epilogue(self) -> None:
+        """o / l to the output region; a split: 0 where l is 0 (no key of the split for the row),
+        and the row's log-sum-exp m + log l (-inf where l is 0) to the lse region."""
         d0, d1, d2 = dims(3)
         sums = []
         for h in range(2):
@@ -345,12 +375,17 @@ class FlashLowering(FlashStep):
                 s = self.named(arith.AddfOp(s, self.named(K.ShuffleXorOp(s, off))))
             sums.append(s)
         row_ok = [self.cmp(r, self.L, "ult") for r in self.rows] if self.L % self.R else None
+        split = self.op.lse is not None
+        zero = self.f32(0.0) if split else None
+        some = [self.named(arith.CmpfOp(s, zero, _OGT)) for s in sums] if split else []
 
         def body(j: SSAValue) -> None:
             for i in range(4):
                 h = i // 2
                 c = self.expr_value(d0 * 8 + d1 * 2 + i % 2, [j, self.t], "col")
                 v = self.named(arith.DivfOp(self.load(self.o, [j], d0 * 4 + i), sums[h]))
+                if split:
+                    v = self.named(arith.SelectOp(some[h], v, zero))
                 conds = [row_ok[h]] if row_ok else []
                 if self.DV % 8:
                     conds.append(self.cmp(c, self.DV, "ult"))
@@ -365,7 +400,19 @@ class FlashLowering(FlashStep):
                     out()
 
         self.for_(self.DVP // 8, body, unroll=True, name="j")
+        if not split:
+            return
+        lead = self.cmp(self.t, 0, "eq")  # one thread of the quad holding the row
+        for h in range(2):
+            m = self.load(self.ml, [], h, name="m")
+            lse = self.named(arith.AddfOp(m, self.named(xmath.LogOp(sums[h]))))
+            lse = self.named(arith.SelectOp(some[h], lse, self.f32(float("-inf"))), "lse")
+            cond = self.all_of([lead, row_ok[h]] if row_ok else [lead])
 
+            def store(lse=lse, h=h) -> None:
+                self.clone_region(self.op.lse, [lse, self.rows[h]])
+
+            self.if_(cond, store)
 
 def is_attention_kernel(kop: tile.KernelOp) -> bool:
     return any(isinstance(o, attn.FlashOp) for o in kop.walk())
@@ -384,9 +431,6 @@ class MaterializeAttention(ModulePass):
             ]
             for kop in kops:
                 low = FlashLowering(kop)
-                kfunc = low.lower()
+                kfunc = low.lower(target_smem(op))
                 op.body.block.insert_op_before(kfunc, fn)
-                launch = K.LaunchOp(low.name, low.old_args)
-                kop.parent_block().insert_op_before(launch, kop)  # type: ignore[union-attr]
-                kop.detach()
-                kop.erase()
+                Rewriter.replace_op(kop, K.LaunchOp(low.name, low.old_args))

@@ -65,6 +65,7 @@ from xdsl.dialects.builtin import ArrayAttr, Float32Type, MemRefType, ModuleOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import kernel as K
 from dpl.dialects import mma, tile
@@ -74,8 +75,7 @@ from dpl.transforms.kernel.mma_builder import K_STEP
 from dpl.transforms.kernel.mma_mainloop import MmaMainLoop
 from dpl.transforms.loop.count_cost import carry
 from dpl.transforms.tile.common import grid_fits
-
-MAX_SMEM = 227 * 1024
+from dpl.transforms.tile.target import target_smem
 
 
 
@@ -88,12 +88,13 @@ class MmaLowering(MmaMainLoop):
 
     # -- the kernel -----------------------------------------------------------------------------
 
-    def lower(self) -> K.KernelFuncOp:
+    def lower(self, max_smem: int) -> K.KernelFuncOp:
+        """The kernel.func, using at most `max_smem` bytes of shared memory (the target's)."""
         for op in self.kop.body.block.ops:  # uniform values before the tile (constants)
             if op is not self.tile:
                 self.clone(op, self.vm)
         self.emit_axes()
-        self.emit_buffers()
+        self.emit_buffers(max_smem)
         memo: dict = {}
         pre = list(itertools.takewhile(lambda o: o is not self.kloop, self.tile.body.block.ops))
         post = list(self.tile.body.block.ops)[len(pre) + 1 :]
@@ -133,7 +134,7 @@ class MmaLowering(MmaMainLoop):
         for (v, _), e in zip(self.threads, exprs):
             self.vm[v] = self.index(e, [tid], v.name_hint or "")
 
-    def emit_buffers(self) -> None:
+    def emit_buffers(self, max_smem: int) -> None:
         offset = 0
         self.smem: dict[tuple[str, str], SSAValue] = {}
         for half in ("hi", "lo")[: self.halves]:
@@ -145,8 +146,8 @@ class MmaLowering(MmaMainLoop):
                 offset += op.size_bytes()
                 offset = -(-offset // 1024) * 1024
         offset += 1024  # slack: the printer rounds the pool's start up to 1024 bytes
-        if offset > MAX_SMEM:
-            self.fail(f"needs {offset} bytes of shared memory, more than the {MAX_SMEM} a block can have")
+        if offset > max_smem:
+            self.fail(f"needs {offset} bytes of shared memory, more than the {max_smem} a block can have")
         self.smem_bytes = offset
         n_acc = self.cells[0][1] * self.cells[1][1] * 4 if self.sync else self.bn // 2
         acc = self.emit(K.AllocaOp(MemRefType(Float32Type(), [n_acc])))
@@ -228,16 +229,15 @@ class MaterializeMma(ModulePass):
         for fn in [f for f in op.body.block.ops if isinstance(f, func.FuncOp)]:
             for kop in [k for k in fn.body.walk() if isinstance(k, tile.KernelOp) and is_mma_kernel(k)]:
                 low = MmaLowering(kop)
-                kfunc = low.lower()
+                kfunc = low.lower(target_smem(op))
                 carry(kop, kfunc)
                 op.body.block.insert_op_before(kfunc, fn)
                 zero = kop.attributes.get("tile.zero_init")
+                launches = []
                 if low.atomic_outs or isinstance(zero, ArrayAttr):
                     outs = list(low.atomic_outs) or [kop.outs[a.value.data] for a in zero]  # type: ignore[union-attr]
                     bufs = list(dict.fromkeys(outs))
                     init = init_kernel(low.name, bufs, [low.atomic_outs.get(b, CombineKind.ADD) for b in bufs])
                     op.body.block.insert_op_before(init, kfunc)
-                    kop.parent_block().insert_op_before(K.LaunchOp(init.sym_name.data, list(bufs)), kop)  # type: ignore[union-attr]
-                kop.parent_block().insert_op_before(K.LaunchOp(low.name, low.old_args), kop)  # type: ignore[union-attr]
-                kop.detach()
-                kop.erase()
+                    launches.append(K.LaunchOp(init.sym_name.data, list(bufs)))
+                Rewriter.replace_op(kop, [*launches, K.LaunchOp(low.name, low.old_args)])

@@ -1,7 +1,7 @@
 """The base of materialize-mma's lowering (materialize_mma.py): reading the tensor-core tile's
 structure (block, thread and cell axes; the K loop holding two `mma.stage` and one `mma.dot`),
 the emission primitives (index arithmetic, cached constants, kernel.for / kernel.if bodies) and
-cloning tile-level ops (loads, stores, atomics, affine.apply, scalar arith / math) to kernel level;
+cloning tile-level ops to kernel level (affine.apply as index arithmetic; the rest kernel_twin.py);
 a `{tile.masked}` access (pad-matmul's ragged tiles) gets masking.py's guards, as lower-accesses
 gives it: a load reads clamped indices and selects 0 outside its buffer, a store or atomic runs
 under `kernel.if %inside`.
@@ -23,6 +23,7 @@ from dpl.dialects import kernel as K
 from dpl.dialects import loop, mma, tile
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.kernel import masking
+from dpl.transforms.kernel.kernel_twin import kernel_twin
 
 AK = tile.AxisKind
 K_STEP = 32
@@ -200,23 +201,15 @@ class MmaKernelBuilder:
             v.name_hint = op.result.name_hint
             m[op.result] = v
             return
-        if isinstance(op, loop.LoadOp):
-            new: Operation = K.LoadOp(get(op.memref), [get(i) for i in op.indices], op.map.data)
-        elif isinstance(op, loop.StoreOp):
-            new = K.StoreOp(get(op.value), get(op.memref), [get(i) for i in op.indices], op.map.data)
-        elif isinstance(op, tile.AtomicOp):
-            new = K.AtomicOp(op.kind.data, get(op.value), get(op.memref), [get(i) for i in op.indices], op.map.data)
-            self.atomic_outs[op.memref] = op.kind.data
-        elif isinstance(op, affine.ApplyOp):
+        if isinstance(op, affine.ApplyOp):
             r = self.index(op.map.data.results[0], [get(v) for v in op.mapOperands], op.result.name_hint or "")
             m[op.result] = r
             return
-        elif op.dialect_name() in ("arith", "math") and not op.regions:
-            new = op.clone_without_regions()
-            for i, o in enumerate(op.operands):
-                new.operands[i] = get(o)
-        else:
+        new = kernel_twin(op, get)
+        if new is None:
             self.fail(f"'{op.name}' is not supported in a tensor-core tile's epilogue or stages")
+        if isinstance(op, tile.AtomicOp):
+            self.atomic_outs[op.memref] = op.kind.data
         if isinstance(op, loop.StoreOp | tile.AtomicOp) and tile.is_masked(op):  # `if (in) store`
             memref = get(op.memref)
             inside = masking.in_bounds(self, memref.type, op.map.data, list(new.indices), tile.masked_dims(op))  # type: ignore[arg-type]

@@ -40,6 +40,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import CombineKind
@@ -234,14 +235,7 @@ def _vectorize(loop: K.ForOp, func: K.KernelFuncOp) -> None:
     accesses = analyse_body(loop, shape)
     if not private:
         check_ownership(loop, func)
-    new = _Rewriter(loop, shape, accesses).rewrite()
-    parent = loop.parent_block()
-    assert parent is not None
-    parent.insert_op_before(new, loop)
-    for old, res in zip(loop.res, new.res):
-        old.replace_all_uses_with(res)
-    loop.detach()
-    loop.erase()
+    Rewriter.replace_op(loop, _Rewriter(loop, shape, accesses).rewrite())
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import AffineMapAttr, IndexType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import attn, loop
 from dpl.transforms.loop.attention import clone_values, drop_unused_indices, flash_declines, match_attention
@@ -286,10 +287,7 @@ class FuseAttention(ModulePass):
                 return "the scores read the probabilities"
         op = attn.SoftmaxReduceOp(red.extent.data, Region(score_block), Region(value_block))
         op.result.name_hint = red.res[0].name_hint
-        red.parent_block().insert_op_before(op, red)  # type: ignore[union-attr]
-        red.res[0].replace_all_uses_with(op.result)
-        red.detach()
-        red.erase()
+        Rewriter.replace_op(red, op)
         fold_index_ops(candidate)
         drop_unused_indices(candidate)
         used = []

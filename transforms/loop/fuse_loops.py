@@ -9,7 +9,11 @@ blow-up guard:
 
 - no recomputed reductions: after hoisting, the fused kernel runs no more reduce-loop iterations
   than producer and consumer did apart (a reduction depending only on outer indices is hoisted
-  to run once per value, like the seeds' RMSNorm; one that cannot be hoisted is refused);
+  to run once per value, like the seeds' RMSNorm; one that cannot be hoisted is refused), unless
+  the producer's reduction is short: at most `max-recompute-reduce` (16) iterations per value it
+  writes. A softmax over a dim of 3 (dim 1 of (2048, 3, 251)) then is one kernel whose every
+  output recomputes its column's 3-term max and sum, instead of three kernels whose max and sum
+  make a round trip through memory;
 - cheap recomputation only: the extra op executions are at most `max-recompute-ops` (default 16)
   per read of the producer's buffer (a matmul prologue recomputed per output column is fine, a
   long chain re-evaluated at every read is not).
@@ -110,9 +114,11 @@ class FuseLoops(ModulePass):
     max_recompute_ops: int = 16
     max_row_tile: int = 128
     max_prologue_ops: int = 4
+    max_recompute_reduce: int = 16
 
     def __post_init__(self):
         check_option(self, "max_recompute_ops", 0)
+        check_option(self, "max_recompute_reduce", 0)
         check_option(self, "max_row_tile", 1)
         check_option(self, "max_prologue_ops", 0)
 
@@ -162,7 +168,7 @@ class FuseLoops(ModulePass):
         if not shared:  # the producer dies: its reductions move, they are not copied
             reduce_before += reduce_iterations(producer.kernel)
         reduce_after = reduce_iterations(candidate)
-        if reduce_after > reduce_before:
+        if reduce_after > reduce_before and not self.short_reduction(producer):
             LOG.info(
                 f"refuse @{name_p} into @{name_c}: would recompute a reduction "
                 f"({reduce_before} -> {reduce_after} reduce iterations)"
@@ -195,6 +201,14 @@ class FuseLoops(ModulePass):
         candidate.erase()
         LOG.info(f"fuse @{name_p} into @{name_c}")
         return fused
+
+
+    def short_reduction(self, producer: ProducerNest) -> bool:
+        """Whether `producer` reduces at most `max_recompute_reduce` iterations per value it
+        writes (and at least one: an elementwise producer recomputes no reduction)."""
+        values = math.prod(f.extent.data for f in producer.loops)
+        iterations = reduce_iterations(producer.kernel)
+        return 0 < iterations <= self.max_recompute_reduce * values
 
 
 class _Fusion:

@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tensor
 
@@ -278,7 +279,4 @@ class LowerToLoops(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in [f for f in op.body.block.ops if isinstance(f, func.FuncOp)]:
-            new = lower_function(f)
-            op.body.block.insert_op_before(new, f)
-            f.detach()
-            f.erase()
+            Rewriter.replace_op(f, lower_function(f))

@@ -9,6 +9,7 @@ from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop
 from dpl.dialects.loop import defined_inside
@@ -111,9 +112,7 @@ def inline_at(producer: ProducerNest, load: loop.LoadOp) -> None:
         for op in level:
             block.insert_op_before(op.clone(mapper), load)
     stored = producer.store.value
-    load.result.replace_all_uses_with(mapper.get(stored, stored))
-    load.detach()
-    load.erase()
+    Rewriter.replace_op(load, [], [mapper.get(stored, stored)])
 
 
 def fold_index_ops(root: Operation) -> None:
@@ -158,13 +157,7 @@ def fold_index_ops(root: Operation) -> None:
             new = loop.StoreOp(op.value, op.memref, unique, new_map)
         if isinstance(op, loop.LoadOp):
             new.result.name_hint = op.result.name_hint
-        block = op.parent_block()
-        assert block is not None
-        block.insert_op_before(new, op)
-        for old, fresh in zip(op.results, new.results):
-            old.replace_all_uses_with(fresh)
-        op.detach()
-        op.erase()
+        Rewriter.replace_op(op, new)
     erase_unused_index_ops(root)
 
 
@@ -255,9 +248,6 @@ def dedup_pure_ops(root: Operation) -> bool:
                 if twin is None:
                     seen_regions.append(op)
                     continue
-            for old, new in zip(op.results, twin.results):
-                old.replace_all_uses_with(new)
-            op.detach()
-            op.erase()
+            Rewriter.replace_op(op, [], twin.results)
             changed = True
     return changed

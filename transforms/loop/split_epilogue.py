@@ -92,10 +92,7 @@ def split_epilogue(kernel: loop.KernelOp) -> str | None:
     (store2,) = [o for o in second.walk() if isinstance(o, loop.StoreOp)]
     back = loop.LoadOp(tmp, list(store2.indices), store2.map.data)
     back.result.name_hint = red2.res[0].name_hint
-    Rewriter.insert_op(back, InsertPoint.before(red2))
-    red2.res[0].replace_all_uses_with(back.result)
-    red2.detach()
-    red2.erase()
+    Rewriter.replace_op(red2, back)
     erase_unused_index_ops(second)
 
     body1 = Rewriter.move_region_contents_to_new_regions(first.body)

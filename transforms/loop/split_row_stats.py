@@ -144,10 +144,7 @@ def split_first(kernel: loop.KernelOp, index: int) -> loop.KernelOp:
     # The rest: the statistic read back.
     back = loop.LoadOp(stat, ivs, at)
     back.result.name_hint = red.res[0].name_hint
-    block.insert_op_before(back, red)
-    red.res[0].replace_all_uses_with(back.result)
-    red.detach()
-    red.erase()
+    Rewriter.replace_op(red, back)
     erase_unused_index_ops(kernel)
 
     body1 = Rewriter.move_region_contents_to_new_regions(first.body)

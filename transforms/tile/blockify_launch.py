@@ -16,8 +16,20 @@ Three cases:
   stay as they are (every lane computes them; cooperative-reduce then shares them out).
   A column reduction (the loops walk a slower dim than an output axis, `pad_columns.column_axis`:
   a sum over dim 1 of (B, R, C)) keeps a warp of threads on that axis (`c = c_b * 32 + c_t`, or
-  all of it when it is a power of two below 32; pad-columns rounds it so), so a warp reads 32
-  consecutive elements, and the lanes take the rest of the block (256 / 32 = 8).
+  all of it when it is a power of two below 32; pad-columns rounds it so; then the axis that
+  continues it in memory, `pad_columns.outer_column`, takes the rest of the warp where its extent
+  is a multiple of it: `a2 = a2_b * 4 + a2_t` beside 8 threads of a3 in a sum over dim 1 of
+  (64, 64, 91 -> 92, 8)), so a warp reads 32 consecutive elements, and the lanes take the rest of
+  the block (256 / 32 = 8).
+  Short rows (the longest top-level loop at most `PACK_ROW_MAX` = 512, so a lane takes at most
+  16 elements per pass; the loops flat, not a row reduction over a column axis) that are many
+  (a block per row would fill every SM of `sms` with `SM_THREADS` threads: 1056 rows on an
+  H100; fewer rows keep a block each, whose 256 lanes shorten each row's latency) are packed
+  instead: a warp per row, the lane axis of 32 threads the fastest, and `block-size / 32` rows
+  per block along the fastest row axis (`a = a_b * 8 + a_t`; that axis rounded up to a multiple
+  of the rows per block, the accesses past its end masked). Each row's reduce is then warp
+  shuffles alone, with no barrier and no block of 256 threads idling on 301 elements (LayerNorm
+  over 301, RMSNorm over 359: one block per row left most lanes without work).
 - Otherwise (pointwise body): axes are taken from the last (fastest) as `thread` while they fit
   in `block-size`; an axis that does not fit is split into a `block` part and a `thread` part
   (`a = ab * T + at`) of T = gcd(extent, remaining budget) threads, if that is the whole budget or
@@ -53,9 +65,15 @@ from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
-from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis
+from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis, outer_column
+from dpl.transforms.tile.padding import grow, past_end, ranges_of
+from dpl.transforms.tile.target import target_sms
 
 WARP = 32
+#: Threads one SM holds at once (sm_80 and up: 2048).
+SM_THREADS = 2048
+#: The longest row packed a warp per row (16 elements per lane per pass).
+PACK_ROW_MAX = 16 * WARP
 
 K = tile.AxisKind
 
@@ -67,7 +85,7 @@ def _pow2_at_least(n: int) -> int:
     return p
 
 
-def blockify(t: tile.TileOp, block_size: int) -> str | None:
+def blockify(t: tile.TileOp, block_size: int, sms: int) -> str | None:
     kinds = [k for _, _, k in t.axes]
     if any(isinstance(op, (tile.StageOp, tile.CombineOp)) for op in t.walk()):
         return "the tile already holds a collective op"
@@ -78,7 +96,7 @@ def blockify(t: tile.TileOp, block_size: int) -> str | None:
         return "the tile already has block or cell axes"
     top_loops = [op for op in t.body.block.ops if isinstance(op, loop.ForOp)]
     if top_loops and max(f.extent.data for f in top_loops) >= ROW_LOOP_MIN:
-        return _rows(t, top_loops, block_size)
+        return _rows(t, top_loops, block_size, sms)
     return _pointwise(t, block_size)
 
 
@@ -133,28 +151,37 @@ def _apply_plan(t: tile.TileOp, plan: list[list[tuple[int, K, str]]]) -> tile.Ti
     return rebuild_tile(t, flat, replacement)
 
 
-def _column_threads(t: tile.TileOp) -> tuple[SSAValue | None, int]:
+def _column_threads(t: tile.TileOp) -> dict[SSAValue, int]:
     """The column axis of a column reduction (`pad_columns.column_axis`) and the threads it
-    gets: a warp, or all of it below a warp (its extent a power of two); (None, 1) for a row
-    reduction or a column extent neither divides (pad-columns did not run)."""
+    gets: a warp, or all of it below a warp (its extent a power of two), then with the rest of
+    the warp on the axis that continues it in memory (`pad_columns.outer_column`) where that
+    axis's extent is a multiple of them; {} for a row reduction or a column extent neither
+    divides (pad-columns did not run)."""
     col = column_axis(t)
     if isinstance(col, str):
-        return None, 1
+        return {}
     e = next(e for v, e, _ in t.axes if v is col)
     if e % WARP == 0:
-        return col, WARP
+        return {col: WARP}
     if e < WARP and e & (e - 1) == 0:
-        return col, e
-    return None, 1
+        outer = outer_column(t, col, e, WARP)
+        if outer is not None and next(x for v, x, _ in t.axes if v is outer[0]) % outer[1] == 0:
+            return {outer[0]: outer[1], col: e}
+        return {col: e}
+    return {}
 
 
-def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
-    col, cols = _column_threads(t)
-    lanes = min(block_size // cols, _pow2_at_least(max(f.extent.data for f in top_loops)))
+def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int, sms: int) -> None:
+    threads = _column_threads(t)
+    many = math.prod(e for _, e, _ in t.axes) >= sms * (SM_THREADS // block_size)
+    if not threads and many and _packed_rows(t, top_loops, block_size):
+        return None
+    lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(max(f.extent.data for f in top_loops)))
     axes = [(lanes, K.THREAD, "lane")]
     for i, (v, e, _) in enumerate(t.axes):
         name = v.name_hint or f"a{i}"
-        if v is not col:
+        cols = threads.get(v)
+        if cols is None:
             axes.append((e, K.BLOCK, name))
         elif e > cols:
             axes += [(e // cols, K.BLOCK, name + "_b"), (cols, K.THREAD, name + "_t")]
@@ -164,7 +191,8 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
     def replacement(block: Block):
         values, ops, pos = [], [], 1
         for v, e, _ in t.axes:
-            if v is col and e > cols:
+            cols = threads.get(v)
+            if cols is not None and e > cols:
                 amap = AffineMap(2, 0, (AffineDimExpr(0) * cols + AffineDimExpr(1),))
                 apply = affine.ApplyOp([block.args[pos], block.args[pos + 1]], AffineMapAttr(amap))
                 apply.result.name_hint = v.name_hint
@@ -178,16 +206,54 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> None:
 
     new = rebuild_tile(t, axes, replacement)
     fold_applies(new)
-    lane = new.body.block.args[0]
+    _stride_free_loops(top_loops, new.body.block.args[0], lanes)
+    return None
+
+
+def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> bool:
+    """Pack short rows a warp per row, `block_size / 32` rows per block along the fastest row
+    axis (rounded up to a multiple of them, the accesses past its end masked); False (the tile
+    untouched) where the rows are too long, a loop holds loops, the fastest row axis has
+    fewer than 2 rows, or a store does not index it past its buffer (a mask could not guard it)."""
+    if max(f.extent.data for f in top_loops) > PACK_ROW_MAX or block_size < 2 * WARP:
+        return False
+    if any(isinstance(o, loop.ForOp) for f in top_loops for o in f.body.block.ops):
+        return False
+    v, e, _ = t.axes[-1]
+    rows = min(block_size // WARP, _pow2_at_least(e))
+    if rows < 2:
+        return False
+    size = -(-e // rows) * rows
+    if size != e:
+        ranges = ranges_of(t)
+        stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
+        if not all(past_end(s, v, e, ranges) for s in stores):
+            return False
+        t, _ = grow(t, {v: size})
+    names = [w.name_hint or f"a{i}" for i, (w, _, _) in enumerate(t.axes)]
+    axes = [(x, K.BLOCK, n) for (_, x, _), n in zip(t.axes[:-1], names)]
+    axes += [(size // rows, K.BLOCK, names[-1] + "_b"), (rows, K.THREAD, names[-1] + "_t"), (WARP, K.THREAD, "lane")]
+
+    def replacement(block: Block):
+        amap = AffineMap(2, 0, (AffineDimExpr(0) * rows + AffineDimExpr(1),))
+        apply = affine.ApplyOp([block.args[-3], block.args[-2]], AffineMapAttr(amap))
+        apply.result.name_hint = names[-1]
+        return [*block.args[:-3], apply.result], [apply]
+
+    new = rebuild_tile(t, axes, replacement)
+    fold_applies(new)
+    _stride_free_loops(top_loops, new.body.block.args[-1], WARP)
+    return True
+
+
+def _stride_free_loops(top_loops: list[loop.ForOp], lane: SSAValue, lanes: int) -> None:
+    """Each top-level free loop becomes `tile.strided_for free` from `lane` by `lanes`."""
     for f in top_loops:
         if f.is_reduce:
             continue
-        strided = tile.StridedForOp(
-            IterKind.FREE, lane, f.extent.data, lanes, f.detach_region(f.body)
-        )
+        strided = tile.StridedForOp(IterKind.FREE, lane, f.extent.data, lanes, f.detach_region(f.body))
         strided.attributes |= f.attributes
         Rewriter.replace_op(f, strided, [])
-    return None
 
 
 def _pointwise(t: tile.TileOp, block_size: int) -> str | None:
@@ -225,15 +291,19 @@ class BlockifyLaunch(ModulePass):
     name = "blockify-launch"
 
     block_size: int = tunable(256, (64, 128, 256, 512, 1024))
+    sms: int | None = None
+    """The GPU's multiprocessors, for packing short rows (default: the module's target's)."""
 
     def __post_init__(self):
         check_option(self, "block_size", 1, 1024)
+        check_option(self, "sms", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        sms = target_sms(self.sms, op)
         for t in tiles(op):
             kernel = t.parent_op()
             where = f"@{kernel.sym_name.data}" if isinstance(kernel, tile.KernelOp) else "tile"
-            reason = blockify(t, self.block_size)
+            reason = blockify(t, self.block_size, sms)
             if reason is None:
                 LOG.info("blockify-launch: %s partitioned", where)
             else:

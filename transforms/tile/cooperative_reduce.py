@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
@@ -60,20 +61,17 @@ def share(t: tile.TileOp, f: loop.ForOp) -> str | None:
         [r.type for r in f.res],
     )
     strided.attributes |= f.attributes
-    block.insert_op_before(strided, f)
     acc = strided.body.block.last_op
     assert isinstance(acc, loop.AccumulateOp)
     strategy = (
         tile.CombineStrategy.WARP_SHUFFLE if lanes % 32 == 0 else tile.CombineStrategy.TREE
     )
+    combines = []
     for old, part, kind in zip(f.res, strided.res, acc.kinds):
         part.name_hint = (old.name_hint or "acc") + "_part"
-        combine = tile.CombineOp(kind.data, part, [v for v, _ in idle], strategy)
-        block.insert_op_before(combine, f)
-        combine.result.name_hint = old.name_hint
-        old.replace_all_uses_with(combine.result)
-    f.detach()
-    f.erase()
+        combines.append(tile.CombineOp(kind.data, part, [v for v, _ in idle], strategy))
+        combines[-1].result.name_hint = old.name_hint
+    Rewriter.replace_op(f, [strided, *combines], [c.result for c in combines])
     return None
 
 

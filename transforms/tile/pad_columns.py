@@ -19,6 +19,12 @@ buffer are marked `{tile.masked = [dims]}`; the added columns compute values no 
       loop.store %acc, %y[%a0, %a1] {tile.masked = [1]}
     }
 
+A column axis below the warp that is a power of two and the whole innermost dim of every
+access (%a3 of 8 in a sum over dim 1 of (64, 64, 91, 8)) is continued in memory by the axis
+indexing the dim before it (`outer_column`: %a2): blockify-launch gives that one the rest of
+the warp (32 / 8 = 4 threads, so a warp reads 32 consecutive floats), and it is rounded up here
+to a multiple of those threads (91 -> 92) instead.
+
 Declines (logged to `dpl.passes`) a tile with block or cell axes, no top-level reduce loop, or
 no top-level loop of `ROW_LOOP_MIN` (32) or more (each thread runs such short loops whole);
 one whose top-level loops read along their own index (a row reduction: nothing to do) or read
@@ -77,6 +83,33 @@ def column_axis(t: tile.TileOp) -> SSAValue | str:
     return found.pop()
 
 
+def outer_column(t: tile.TileOp, col: SSAValue, extent: int, threads: int) -> tuple[SSAValue, int] | None:
+    """The tile axis that continues column axis `col` (of `extent` < `threads`, a power of two)
+    in memory, and the threads it takes so that a warp spans `threads` consecutive elements:
+    the axis each access indexing `col` uses alone (coefficient 1) in the dim before, where
+    `col` is the whole innermost dim (sum over dim 1 of (64, 64, 91, 8): %a2 of 91 continues %a3
+    of 8 and takes 4 threads, so that 4 x 8 threads read 32 consecutive floats). None if there
+    is none (a load indexing `col` elsewhere, or an innermost dim longer than `extent`)."""
+    if extent >= threads or extent & (extent - 1):
+        return None
+    found: set[SSAValue] = set()
+    axes = {v for v, _, _ in t.axes}
+    for op in [o for o in t.walk() if isinstance(o, (loop.LoadOp, loop.StoreOp, tile.AtomicOp))]:
+        forms = dim_forms(op)
+        if not any(f is not None and col in f[0] for f in forms):
+            continue
+        shape = op.memref.type.get_shape()
+        if len(forms) < 2 or forms[-1] is None or forms[-1][0] != {col: 1} or shape[-1] != extent:
+            return None
+        outer = forms[-2]
+        if outer is None or any(c != 1 for v, c in outer[0].items() if v in axes) or len(outer[0]) != 1:
+            return None
+        found |= set(outer[0])
+    if len(found) != 1 or not found <= axes:
+        return None
+    return found.pop(), threads // extent
+
+
 def padded_columns(extent: int, threads: int) -> int:
     """A multiple of `threads`, or below it the next power of two."""
     if extent > threads:
@@ -96,14 +129,23 @@ def pad_columns(t: tile.TileOp, threads: int) -> tuple[bool, str]:
     extent = next(e for v, e, _ in t.axes if v is axis)
     size = padded_columns(extent, threads)
     name = f"%{axis.name_hint or '?'}"
-    if size == extent:
+    outer = outer_column(t, axis, size, threads)
+    if size == extent and outer is not None:  # a short column axis: its outer axis takes the rest of the warp
+        axis, share = outer
+        extent = next(e for v, e, _ in t.axes if v is axis)
+        size, name = -(-extent // share) * share, f"outer column axis %{axis.name_hint or '?'}"
+        if size == extent:
+            return False, f"{name} of {extent} needs no rounding"
+    elif size == extent:
         return False, f"column axis {name} of {extent} needs no rounding"
+    else:
+        name = f"column axis {name}"
     ranges = ranges_of(t)
     stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
     if not all(past_end(s, axis, extent, ranges) for s in stores):
-        return False, f"a store does not index column axis {name} past its buffer"
+        return False, f"a store does not index {name} past its buffer"
     _, masked = grow(t, {axis: size})
-    return True, f"column axis {name} {extent} -> {size}; {masked} accesses masked"
+    return True, f"{name} {extent} -> {size}; {masked} accesses masked"
 
 
 @dataclass(frozen=True)

@@ -17,19 +17,27 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   not): K chunked, K split over blocks when the launch model says it pays (split-matmul-k), a
   register tile per thread on 16 x 16 threads, A and B tiles staged in shared memory (rows padded
   by 4 floats, so both are read as float4 along K) per K step, double-buffered with cp.async
-  (sm_80+) and pipelined. Two block tiles are tried (`MATMUL_TILES`): 64 x 64 (4 x 4 registers,
-  3 blocks per SM) and 128 x 128 (8 x 8, one block per SM, each A and B value read from shared
-  memory feeds twice the multiply-adds); the one of least modeled time wins: the rounds of blocks
-  the GPU runs at once, times each block's K trips, times the tile's measured time per trip,
-  plus the split's atomics (`modeled_us`). 128 x 128 wins for large outputs (512 x 3584 and up)
-  and long K (a split fills the GPU), 64 x 64 for small ones (the 128 x 512 k/v projection).
+  (sm_80+) and pipelined. Three block tiles are tried (`MATMUL_TILES`): 64 x 64 (4 x 4
+  registers, 3 blocks per SM), 128 x 128 (8 x 8, one block per SM, each A and B value read from
+  shared memory feeds twice the multiply-adds) and 32 x 32 (2 x 2, 5 blocks per SM: four times
+  the blocks of 64 x 64 for an output too small to fill the GPU), each as split-matmul-k splits
+  K and, where it did, unsplit too; the one of least modeled time wins (`modeled_us`): each
+  block's K trips times the trip time of the busiest SM (ceil(blocks / SMs) blocks: full rounds
+  at the tile's measured time per trip, a part-filled round at its share of that but no less
+  than a lone block's latency-bound trip, so idle SMs count), plus a split's atomics and the
+  launch zeroing its output. 128 x 128 wins for large outputs (512 x 3584 and up) and long K
+  (a split fills the GPU), 64 x 64 between, 32 x 32 where 64 x 64 tiles leave SMs idle
+  (1117 x 19, 128 x 512 at short K; its cost is estimated, so it is not tried where the tensor
+  cores take the matmul); `-v` logs every candidate's modeled time.
   A matmul with an epilogue that rules out split-K (SwiGLU's `silu(gate) * up`) is also tried
   with the epilogue split off into a pointwise kernel (split-epilogue), modeled as its bytes over
   the copy bandwidth plus a launch; TinyLlama's up projection at seq 128 takes that;
 - flash attention: fuse-attention's `attn.softmax_reduce` (scores, softmax and P @ V as one
   reduction): tile-attention's one flash kernel per attention, 64 query rows per block, key tiles
   of 64 (32 past head dim 64, which keeps d 128's registers from spilling), on the tensor cores
-  (mma.sync, 3xtf32 or tf32) or SIMT fp32 by the schedule's precision;
+  (mma.sync, 3xtf32 or tf32) or SIMT fp32 by the schedule's precision; where its query blocks
+  fill under a quarter of the SMs (decode-like shapes: few heads, short queries, long keys) the
+  keys are split over blocks and a combine kernel follows (`flash_spec`);
 - attention: a contraction holding further reductions (softmax's max and sum fused into P @ V):
   one row of queries per block like a row reduction, K/V rows staged;
 - row reduction: the rest (norms, softmax, sums): nested reduce loops collapsed into one
@@ -90,9 +98,9 @@ from dpl.transforms.tile.schedule_space import (
     SPLIT_EPILOGUE,
     TENSOR_CORES,
     TUNED,
-    UNTUNED,
     class_defaults,
     class_pipeline,
+    spec_defaults,
     class_space,
     format_point,
     kernel_space,
@@ -107,9 +115,13 @@ from dpl.transforms.tile.schedule_space import (
     unused_options,
 )
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
-from dpl.transforms.tile.target import DEFAULT_ARCH, parse_target, target_arch, target_sms
+from dpl.transforms.tile.target import DEFAULT_ARCH, arch_smem, parse_target, target_arch, target_sms
+from dpl.transforms.tile.tile_attention import TileAttention
 from dpl.transforms.tunable import tunable
 
+
+#: The fewest key tiles a split of the flash kernel's keys keeps (its prologue and combine pay off).
+FLASH_SPLIT_TILES = 4
 
 #: Pointwise kernels (the epilogue split-epilogue leaves): bytes over the H100's measured copy
 #: bandwidth, plus a launch.
@@ -119,20 +131,32 @@ LAUNCH_US = 3.0
 
 def matmul_us(t: tile.TileOp, sms: int) -> float | None:
     """The modeled time of matmul tile `t` (None if its register tile is not one of
-    MATMUL_TILES): ceil(blocks / blocks at once) rounds x K trips per block x the tile's time per
-    trip, plus the split's atomic adds as split-matmul-k counts them."""
+    MATMUL_TILES): its K trips per block times the trip time of the busiest SM (ceil(blocks /
+    sms) blocks: `MatmulTile.sm_trip_us`, so SMs left idle or part-filled are counted), plus, for
+    a split K, the split's atomic adds as split-matmul-k counts them (`atomic-trips` trips) and
+    the launch that zeroes the output first."""
     cells = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.CELL)  # (a side may be split
     choice = next((c for c in MATMUL_TILES if cells == c.rows * c.cols), None)  # into vector lanes)
     if choice is None:
         return None  # register-tile declined: not a tile whose cost was measured
     blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
     splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
-    outer = next((o for o in t.body.block.ops if isinstance(o, loop.ForOp) and o.is_reduce), None)
-    trips = 1 if outer is None else outer.extent.data
-    at_once = sms * choice.blocks_per_sm
-    defaults = SplitMatmulK()
-    per_trip = split_time(blocks // splits, trips * splits, splits, at_once, defaults.atomic_trips)
-    return per_trip * choice.trip_us
+    trips = next((o.extent.data for o in t.body.block.ops if _k_outer(o)), 1)  # (none: split 1 trip each)
+    if splits > 1:
+        trips += SplitMatmulK().atomic_trips
+    us = trips * choice.sm_trip_us(-(-blocks // sms))
+    if splits > 1:
+        outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
+        nbytes = sum(math.prod(v.type.get_shape()) * v.type.element_type.bitwidth // 8 for v in outs)
+        us += LAUNCH_US + nbytes / (COPY_GBS * 1e3)
+    return us
+
+
+def _k_outer(op: Operation) -> bool:
+    """Whether `op` is a matmul tile's K-outer loop (a reduce holding the K-inner reduce)."""
+    return isinstance(op, loop.ForOp) and op.is_reduce and any(
+        isinstance(o, loop.ForOp) and o.is_reduce for o in op.body.walk()
+    )
 
 
 def pointwise_us(t: tile.TileOp) -> float:
@@ -143,13 +167,14 @@ def pointwise_us(t: tile.TileOp) -> float:
     return LAUNCH_US + nbytes / (COPY_GBS * 1e3)
 
 
-def modeled_us(block: Block, sms: int) -> float:
-    """The modeled time of the matmul and pointwise kernels scheduled in `block` (inf if any
-    kernel is neither or its matmul tile has no measured cost)."""
+def modeled_us(block: Block, sms: int, smem: int) -> float:
+    """The modeled time of the matmul and pointwise kernels scheduled in `block` on a target of
+    `sms` multiprocessors and `smem` shared memory bytes per block (inf if any kernel is neither or
+    its matmul tile has no measured cost)."""
     total = 0.0
     for t in [t for t in block.walk() if isinstance(t, tile.TileOp)]:
         if any(isinstance(o, mma.DotOp) for o in t.walk()):
-            us = mma_us(t, sms)
+            us = mma_us(t, sms, smem)
         elif any(k == tile.AxisKind.CELL for _, _, k in t.axes):
             us = matmul_us(t, sms)
         elif not any(isinstance(o, loop.ForOp) and o.is_reduce for o in t.walk()):
@@ -267,10 +292,26 @@ class Schedule(ModulePass):
             run_isolated(ctx, kernel, spec)
 
     def flash_spec(self, kernel: loop.KernelOp) -> str:
+        """The flash kernel's pipeline for `kernel`: key tiles of 64 (32 past head dim 64, which
+        keeps d 128's registers from spilling), and the keys split (split-KV) where the query
+        tiles fill under a quarter of the SMs: into the power of two (at most 16) that brings the
+        blocks nearest the SM count without going over, each split keeping at least
+        FLASH_SPLIT_TILES key tiles."""
         nest = match_attention(kernel)
         depth = 0 if isinstance(nest, str) else max(nest.sizes["depth"], nest.sizes["value_depth"])
         precision = check_precision(self.precision, self.target)
-        return PIPELINES["flash attention"].format(tile=64 if depth <= 64 else 32, precision=precision)
+        keys_tile = 64 if depth <= 64 else 32
+        splits = 1
+        if not isinstance(nest, str):
+            rows = TileAttention().rows
+            blocks = math.prod(f.extent.data for f in nest.batch) * -(-nest.sizes["queries"] // rows)
+            tiles = -(-nest.sizes["keys"] // keys_tile)
+            if 4 * blocks <= self.sms:
+                while (splits < 16 and 2 * splits * blocks <= self.sms
+                       and tiles >= 2 * splits * FLASH_SPLIT_TILES):  # fmt: skip
+                    splits *= 2
+        return PIPELINES["flash attention"].format(tile=keys_tile, precision=precision, splits=splits,
+                                                   target=self.target, sms=self.sms)  # fmt: skip
 
     def schedule_matmul(self, ctx: Context, kernel: loop.KernelOp) -> None:
         """Schedule `kernel` with each tensor-core candidate (schedule_mma.mma_candidates), each
@@ -288,6 +329,7 @@ class Schedule(ModulePass):
         time."""
         name = kernel.sym_name.data
         precision = check_precision(self.precision, self.target)
+        smem = arch_smem(self.target, kernel)
         tried: list[tuple] = []
         split = split_epilogue_declines(kernel) is None and self.split_epilogue is not False
         if not (split and self.split_epilogue):
@@ -298,19 +340,26 @@ class Schedule(ModulePass):
                 LOG.info(f"schedule: @{name}: no tensor cores: {cands}")
                 cands = []
             for choice in cands:
-                spec = choice.spec(self.sms)
+                spec = choice.spec(self.sms, smem)
                 block, back = scratch(ctx, kernel, spec)
                 if not launchable(block):  # the split axis made a fourth block axis (a batch)
                     LOG.info(f"schedule: @{name}: {choice.what()}: split K leaves too many block axes, unsplit")
                     choice = replace(choice, split=False)
-                    spec = choice.spec(self.sms)
+                    spec = choice.spec(self.sms, smem)
                     block, back = scratch(ctx, kernel, spec)
                 tried.append((choice.what(), spec, block, back, choice))
             if self.tensor_cores is not True:
                 for tile_choice in MATMUL_TILES:
-                    spec = tile_choice.spec(self.target, self.sms)
                     what = f"SIMT {tile_choice.rows * 16} x {tile_choice.cols * 16}"
+                    if cands and not tile_choice.measured:
+                        LOG.info(f"schedule: @{name}: {what} not tried (an estimated cost; the tensor cores take it)")
+                        continue
+                    spec = tile_choice.spec(self.target, self.sms)
                     tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
+                    if _split(tried[-1][2]):  # split-matmul-k split K: weigh the tile unsplit too
+                        unsplit = replace(tile_choice, unsplit=True)
+                        spec = unsplit.spec(self.target, self.sms)
+                        tried.append((what, spec, *scratch(ctx, kernel, spec), unsplit))
         if split and self.tensor_cores is not True:
             spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec), SPLIT_EPILOGUE))
@@ -319,7 +368,7 @@ class Schedule(ModulePass):
                 f"schedule: @{name}: no matmul schedule fits tensor-cores={self.tensor_cores} "
                 f"split-epilogue={self.split_epilogue} (`-v` says why the tensor cores decline)"
             )
-        costs = [modeled_us(block, self.sms) for _, _, block, _, _ in tried]
+        costs = [modeled_us(block, self.sms, smem) for _, _, block, _, _ in tried]
         for i, (_, _, block, _, choice) in enumerate(tried):
             if isinstance(choice, MmaChoice) and not any(isinstance(o, mma.DotOp) for o in block.walk()):
                 costs[i] = math.inf  # tensorize-matmul declined after the split (its log says why)
@@ -332,8 +381,6 @@ class Schedule(ModulePass):
     def schedule_point(self, ctx: Context, kernel: loop.KernelOp, point: dict[str, object]) -> None:
         """Schedule `kernel` at `point` of its space (its `tile.point`) instead of the heuristics."""
         name, cls = kernel.sym_name.data, classify(kernel)
-        if cls in UNTUNED:
-            raise ValueError(f"schedule: @{name}: {POINT}: a {cls} kernel has no tuning space")
         if point.get(SPLIT_EPILOGUE):  # the contraction gets the rest of the point, the epilogue its default
             module, back = scratch_module(kernel)
             block = module_block(module)
@@ -350,8 +397,9 @@ class Schedule(ModulePass):
             Schedule(self.target, self.sms, self.precision).apply(ctx, module)
             commit(kernel, block, back)
             return
+        base = self.flash_spec(kernel) if cls == "flash attention" else None
         try:
-            spec = point_spec(cls, point, self.target, self.sms, self.precision)
+            spec = point_spec(cls, point, self.target, self.sms, self.precision, base, arch_smem(self.target, kernel))
         except ValueError as e:
             raise ValueError(f"schedule: @{name}: {POINT}: {e}") from None
         how = "tuned" if TUNED in kernel.attributes else "given"
@@ -370,6 +418,8 @@ class Schedule(ModulePass):
         if self.target is None or self.sms is None:
             return self.resolved(kernel).default_point(ctx, kernel)
         cls = classify(kernel)
+        if cls == "flash attention":
+            return spec_defaults([self.flash_spec(kernel)])
         point = class_defaults(cls, self.target, self.sms)
         if cls != "matmul":
             return point
@@ -394,6 +444,8 @@ class Schedule(ModulePass):
             point.update({k: v for k, v in inner.items() if k != SPLIT_EPILOGUE and k in space})
             return point
         point.update(rows=choice.rows, cols=choice.cols)
+        if choice.unsplit:
+            point["splits"] = 1
         return point
 
 

@@ -17,16 +17,19 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import PassPipeline
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import attn, loop, tile
+from dpl.dialects.kernel import TARGET_KEY
 from dpl.transforms import all_passes
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
+from dpl.transforms.tile.target import target_of
 
 SCHEDULE = "tile.schedule"
 """`tile.kernel` attribute: the pipeline string that scheduled it."""
 
 ROW = (
-    "collapse-loops,tileify,pad-columns,blockify-launch,cooperative-reduce,"
+    "collapse-loops,tileify,pad-columns,blockify-launch{{sms={sms}}},cooperative-reduce,"
     "split-reduce{{sms={sms}}},stage-inputs,mark-unroll"
 )
 
@@ -35,9 +38,11 @@ PIPELINES: dict[str, str] = {
     "pointwise": "tileify,vectorize-pointwise,blockify-launch,mark-unroll",
     "row reduction": ROW,
     "attention": ROW,
-    "flash attention": "tile-attention{{tile={tile} precision={precision}}}",
+    # the nested schedule takes the combine kernel of a split over the keys (splits > 1)
+    "flash attention": "tile-attention{{tile={tile} precision={precision} splits={splits}}},"
+    "schedule{{target={target} sms={sms} precision={precision}}}",
     "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
-    "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} tile-elements={tile_elements}}},"
+    "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} short-k-splits=4 tile-elements={tile_elements}}},"
     "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
     "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"
     "async-copy{{target={target}}},pad-smem{{pad=4}},pipeline-k-outer",
@@ -48,24 +53,54 @@ PIPELINES: dict[str, str] = {
 class MatmulTile:
     """A matmul block tile (a rows x cols register tile on 16 x 16 threads) and its cost on an
     H100, measured by `bench/matmul_variants.py` (bench/results/h100-2026-11-23-matmul-variants.md):
-    the blocks one SM runs at once (ptxas registers) and the time of one K trip (32 of K) of a
-    block while the GPU is full."""
+    the blocks one SM runs at once (ptxas registers, shared memory), the time of one K trip (32
+    of K) of a block while the GPU is full (`blocks_per_sm` blocks on every SM), and the time of
+    one trip of a block with its SM to itself (`lone_us`): the mainloop reads shared memory with
+    scalar loads, so `blocks_per_sm` blocks share an SM's load bandwidth (a trip of n < that
+    many takes n / blocks_per_sm of `trip_us`), but a lone block's warps wait on their loads and
+    barriers and take no less than `lone_us` (`sm_trip_us`)."""
 
     rows: int
     cols: int
     blocks_per_sm: int
     trip_us: float
+    lone_us: float = 0.0
+    measured: bool = True
+    """Whether the costs were measured; an estimated tile is not weighed against the tensor cores."""
+    unsplit: bool = False
+    """split-matmul-k told not to split K (`splits=1`; the schedule weighs a split tile so too)."""
 
     def spec(self, target: str, sms: int) -> str:
-        return PIPELINES["matmul"].format(
+        elements = self.rows * self.cols * 256
+        spec = PIPELINES["matmul"].format(
             target=target, sms=sms, blocks_per_sm=self.blocks_per_sm, rows=self.rows,
-            cols=self.cols, tile_elements=self.rows * self.cols * 256,
+            cols=self.cols, tile_elements=elements,
         )  # fmt: skip
+        if not self.unsplit:
+            return spec
+        return spec.replace(f"tile-elements={elements}}}", f"tile-elements={elements} splits=1}}")
+
+    def sm_trip_us(self, blocks: int) -> float:
+        """The time of one K trip of an SM holding `blocks` of these blocks (in rounds of
+        `blocks_per_sm`; a part-filled round takes its share of `trip_us`, at least `lone_us`)."""
+        full, rest = divmod(blocks, self.blocks_per_sm)
+        part = max(self.lone_us, self.trip_us * rest / self.blocks_per_sm) if rest else 0.0
+        return full * self.trip_us + part
 
 
 #: 64 x 64: 80 registers, 3 blocks/SM, 1.47 ms for 2048 x 3584 x 3584 (5 rounds of 112 trips);
+#: a lone block no faster (bench/results/h100-2026-11-23-matmul-variants.md: 16 blocks of
+#: 128 x 512 x 3584 took 2.53 us a trip, 128 blocks split 8 ways 2.66).
 #: 128 x 128: 246 registers, 1 block/SM, 0.365 ms for 512 x 3584 x 3584 (one round of 112).
-MATMUL_TILES = (MatmulTile(4, 4, 3, 2.62), MatmulTile(8, 8, 1, 3.2))
+#: 32 x 32 (2 x 2 registers): 48 registers, 5 blocks/SM; each trip reads shared memory 4 times
+#: per 4 multiply-adds against 64 x 64's 8 per 16, so a block's share of a full SM is half a
+#: 64 x 64 block's (5 x 0.44 us), and a lone block's trip, with a third of the instructions of a
+#: 64 x 64 one but the same barriers and copies, about half a lone 64 x 64 block's (1.3 us;
+#: estimated, not yet measured: it wins only where a 64 x 64 grid leaves SMs idle, and is not
+#: tried where the tensor cores take the matmul).
+MATMUL_TILES = (
+    MatmulTile(4, 4, 3, 2.62, 2.62), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(2, 2, 5, 2.18, 1.3, measured=False)
+)
 
 
 def classify(kernel: loop.KernelOp) -> str:
@@ -100,7 +135,8 @@ def scratch(ctx: Context, kernel: loop.KernelOp, spec: str) -> tuple[Block, dict
 
 def scratch_module(kernel: loop.KernelOp) -> tuple[ModuleOp, dict[SSAValue, SSAValue]]:
     """A module whose @main holds a copy of `kernel` alone, its arguments standing for the
-    buffers `kernel` uses (named alike), and the map from those arguments back to the buffers."""
+    buffers `kernel` uses (named alike), and the map from those arguments back to the buffers.
+    It has the #kernel.target of `kernel`'s module (the default's, in none)."""
     outer = list(dict.fromkeys([*kernel.ins, *kernel.outs]))
     block = Block(arg_types=[v.type for v in outer])
     for arg, v in zip(block.args, outer):
@@ -109,6 +145,7 @@ def scratch_module(kernel: loop.KernelOp) -> tuple[ModuleOp, dict[SSAValue, SSAV
     block.add_op(kernel.clone(value_mapper=inward))
     block.add_op(func.ReturnOp())
     module = ModuleOp([func.FuncOp("main", ([v.type for v in outer], []), Region(block))])
+    module.attributes[TARGET_KEY] = target_of(kernel)
     return module, dict(zip(block.args, outer))
 
 
@@ -120,11 +157,6 @@ def module_block(module: ModuleOp) -> Block:
 
 def commit(kernel: loop.KernelOp, block: Block, back: dict[SSAValue, SSAValue]) -> None:
     """Replace `kernel` by what scheduling left in the scratch `block`."""
-    parent = kernel.parent_block()
-    assert parent is not None
-    for op in list(block.ops):
-        if not isinstance(op, func.ReturnOp):
-            parent.insert_op_before(op.clone(value_mapper=back), kernel)
-    kernel.detach()
-    kernel.erase()
+    new = [op.clone(value_mapper=back) for op in block.ops if not isinstance(op, func.ReturnOp)]
+    Rewriter.replace_op(kernel, new, [])
 

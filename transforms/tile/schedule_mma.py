@@ -69,7 +69,6 @@ TFLOPS_3XTF32 = {"wgmma": 98.0, "mma_sync": 57.0}
 CONTENTION_US_PER_ELEMENT = 2.5 / 16384
 #: mma.sync tiles (warps of 64 x 32: bm a multiple of 64, bn of 32).
 SYNC_TILES = ((128, 128, 1.0), (64, 128, 0.85), (128, 64, 0.85), (64, 64, 0.7))
-SMEM_PER_SM = 227 * 1024
 #: MMA steps of 8 per promoted accumulation chain (tensorize-matmul's promote): wgmma runs one K
 #: step of 32 per chain (one commit group); mma.sync one step of 8 (3 MMAs), whose fragments stay
 #: in registers between its small terms and hi*hi (longer chains reload them and spill at 128 x 128).
@@ -112,31 +111,33 @@ def registers(bm: int, bn: int, layout: str = "wgmma") -> int:
     return 2 * bm * bn // threads + (bm + bn) * 32 // threads + 48
 
 
-def blocks_per_sm(bm: int, bn: int, precision: str, layout: str = "wgmma") -> int:
+def blocks_per_sm(bm: int, bn: int, precision: str, layout: str, smem: int) -> int:
+    """Blocks one SM runs at once: by registers, threads, and `smem` (the target's shared memory
+    per block, transforms/tile/target.py) over the block's."""
     threads = threads_of(bm, bn, layout)
     by_regs = 65536 // (threads * min(255, registers(bm, bn, layout)))
-    return max(1, min(SMEM_PER_SM // smem_bytes(bm, bn, precision, layout), by_regs, 2048 // threads))
+    return max(1, min(smem // smem_bytes(bm, bn, precision, layout), by_regs, 2048 // threads))
 
 
-def step_us(bm: int, bn: int, precision: str, sms: int, layout: str) -> float:
+def step_us(bm: int, bn: int, precision: str, sms: int, layout: str, smem: int) -> float:
     """Modeled time of one K step of 32 of a bm x bn block while `blocks_per_sm` such blocks
     share an SM: their multiply-adds at the SM's share of the tile's tensor-core rate."""
     eff = dict(((a, b), e) for a, b, e in (TILES if layout == "wgmma" else SYNC_TILES)).get((bm, bn), 0.5)
     rate = TFLOPS_3XTF32[layout] * (3 if precision == "tf32" else 1) * eff * 1e12 / sms  # per SM
-    return 2 * bm * bn * 32 * blocks_per_sm(bm, bn, precision, layout) / rate * 1e6
+    return 2 * bm * bn * 32 * blocks_per_sm(bm, bn, precision, layout, smem) / rate * 1e6
 
 
-def contention_trips(bm: int, bn: int, precision: str, sms: int, layout: str = "wgmma") -> float:
+def contention_trips(bm: int, bn: int, precision: str, sms: int, smem: int, layout: str = "wgmma") -> float:
     """split-matmul-k's `contention-trips` for a bm x bn wgmma tile: CONTENTION_US_PER_ELEMENT
     for the outputs of the `blocks_per_sm` blocks of one SM, in K steps of 32 of the tile
     (`step_us`). mma.sync tiles (sm_80, sm_120) have not been measured: 0, as before."""
     if layout != "wgmma":
         return 0.0
-    per_sm = blocks_per_sm(bm, bn, precision, layout) * bm * bn
-    return round(per_sm * CONTENTION_US_PER_ELEMENT / step_us(bm, bn, precision, sms, layout), 2)
+    per_sm = blocks_per_sm(bm, bn, precision, layout, smem) * bm * bn
+    return round(per_sm * CONTENTION_US_PER_ELEMENT / step_us(bm, bn, precision, sms, layout, smem), 2)
 
 
-def mma_us(t: tile.TileOp, sms: int) -> float | None:
+def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     """The modeled time of a tensorized tile (None if it holds no mma.dot): its launch (block
     axes, split-matmul-k's `ks` among them) in rounds of sms x blocks_per_sm blocks, each running
     its K-outer trips at `step_us`, plus the split's atomic adds as split-matmul-k counts them
@@ -150,10 +151,10 @@ def mma_us(t: tile.TileOp, sms: int) -> float | None:
     splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
     red = dot.parent_op()
     trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
-    at_once = sms * blocks_per_sm(bm, bn, precision, layout)
-    wait = contention_trips(bm, bn, precision, sms, layout)
+    at_once = sms * blocks_per_sm(bm, bn, precision, layout, smem)
+    wait = contention_trips(bm, bn, precision, sms, smem, layout)
     per_trip = split_time(blocks // splits, trips * splits, splits, at_once, SplitMatmulK().atomic_trips, wait)
-    return per_trip * step_us(bm, bn, precision, sms, layout)
+    return per_trip * step_us(bm, bn, precision, sms, layout, smem)
 
 
 def launchable(block) -> bool:
@@ -208,11 +209,12 @@ class MmaChoice:
             f"chunk-matmul-k{{k-tile={K_STEP}}}"
         )
 
-    def spec(self, sms: int) -> str:
-        """The pipeline string (split-K's launch model told this tile's blocks per SM and
+    def spec(self, sms: int, smem: int) -> str:
+        """The pipeline string (split-K's launch model told this tile's blocks per SM on a target
+        of `sms` multiprocessors and `smem` bytes of shared memory per block, and its
         `contention_trips`)."""
-        bps = blocks_per_sm(self.bm, self.bn, self.precision, self.layout)
-        wait = contention_trips(self.bm, self.bn, self.precision, sms, self.layout)
+        bps = blocks_per_sm(self.bm, self.bn, self.precision, self.layout, smem)
+        wait = contention_trips(self.bm, self.bn, self.precision, sms, smem, self.layout)
         contention = f"contention-trips={wait} " if wait else ""
         split = (
             f"split-matmul-k{{sms={sms} blocks-per-sm={bps} {contention}tile-elements={self.bm * self.bn}}},"

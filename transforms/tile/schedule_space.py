@@ -32,6 +32,7 @@ from dpl.transforms import all_passes
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.tile.schedule_classes import MATMUL_TILES, PIPELINES, MatmulTile, classify, scratch
 from dpl.transforms.tile.schedule_mma import PINNED, MmaChoice, check_precision, mma_candidates, mma_layout
+from dpl.transforms.tile.target import DEFAULT_ARCH, arch_smem, target_of
 from dpl.transforms.tunable import tunables
 
 POINT = "tile.point"
@@ -48,23 +49,27 @@ schedule's precision) or on SIMT fp32 (the matmul pipeline); a point without it 
 SCHEDULE_CHOICES: dict[str, tuple[object, ...]] = {SPLIT_EPILOGUE: (False, True), TENSOR_CORES: (False, True)}
 
 
-#: Classes without a tuning space: flash attention's key tile follows the head dim (Schedule.flash_spec).
-UNTUNED = ("flash attention",)
+#: The flash kernel's pipeline before the schedule gives it the kernel's key tile, splits and
+#: precision (Schedule.flash_spec).
+FLASH_DEFAULT = {"tile": 64, "precision": "3xtf32", "splits": 1}
 
 
 def class_pipeline(cls: str, target: str, sms: int, rows: int = 4, cols: int = 4) -> str:
     """The pipeline string of class `cls` as the schedule runs it (a matmul with a `rows` x `cols`
-    register tile; an UNTUNED class: none)."""
-    if cls in UNTUNED:
-        return ""
+    register tile; flash attention with FLASH_DEFAULT: the schedule picks per kernel,
+    Schedule.flash_spec)."""
     if cls == "matmul":
         return matmul_tile(rows, cols).spec(target, sms)
+    if cls == "flash attention":
+        return PIPELINES[cls].format(target=target, sms=sms, **FLASH_DEFAULT)
     return PIPELINES[cls].format(target=target, sms=sms)
 
 
-def tensor_pipeline(sms: int, layout: str = "wgmma", bm: int = 128, bn: int = 128, precision: str = "3xtf32") -> str:
-    """The tensor-core pipeline of a matmul (schedule_mma.MmaChoice) with a bm x bn block tile."""
-    return MmaChoice(layout, bm, bn, precision).spec(sms)
+def tensor_pipeline(sms: int, smem: int, layout: str = "wgmma", bm: int = 128, bn: int = 128,
+                    precision: str = "3xtf32") -> str:  # fmt: skip
+    """The tensor-core pipeline of a matmul (schedule_mma.MmaChoice) with a bm x bn block tile, on
+    a target of `sms` multiprocessors and `smem` shared memory bytes per block."""
+    return MmaChoice(layout, bm, bn, precision).spec(sms, smem)
 
 
 def matmul_tile(rows: int, cols: int) -> MatmulTile:
@@ -81,12 +86,19 @@ def _pass_specs(spec: str) -> list[tuple[ArgSpec, type[ModulePass]]]:
     return [(a, passes[a.name]()) for a in parse_pipeline(spec)]
 
 
+def own_tunables(pass_cls: type[ModulePass]) -> dict[str, tuple[object, ...]]:
+    """The tunable options of a pass of a class pipeline; a nested `schedule` (which schedules
+    what the class's passes leave, e.g. flash attention's combine kernel) adds none: its own
+    dimensions are a matmul's (SCHEDULE_CHOICES)."""
+    return {} if pass_cls.name == "schedule" else tunables(pass_cls)
+
+
 def class_space(cls: str) -> dict[str, tuple[object, ...]]:
     """Every tunable option of the passes of class `cls`'s pipeline (name -> choices); two
     passes declaring one name share the dimension (the choices both allow)."""
     space: dict[str, tuple[object, ...]] = {}
-    for _, pass_cls in _pass_specs(class_pipeline(cls, "sm_90", 1)):
-        for name, choices in tunables(pass_cls).items():
+    for _, pass_cls in _pass_specs(class_pipeline(cls, DEFAULT_ARCH, 1)):
+        for name, choices in own_tunables(pass_cls).items():
             space[name] = tuple(c for c in space[name] if c in choices) if name in space else choices
     if cls == "matmul":
         space.update(SCHEDULE_CHOICES)
@@ -97,14 +109,14 @@ def class_space(cls: str) -> dict[str, tuple[object, ...]]:
 def tensor_space() -> dict[str, tuple[object, ...]]:
     """The tunable options of the tensor-core pipeline's passes, less those it pins (PINNED)."""
     space: dict[str, tuple[object, ...]] = {}
-    for _, pass_cls in _pass_specs(tensor_pipeline(1)):
+    for _, pass_cls in _pass_specs(tensor_pipeline(1, arch_smem(DEFAULT_ARCH))):
         space.update({k: v for k, v in tunables(pass_cls).items() if k not in PINNED})
     return space
 
 
 def tensor_only() -> set[str]:
     """The dimensions of a matmul's space that only its tensor-core pipeline has (bm, bn)."""
-    simt = {k for _, c in _pass_specs(class_pipeline("matmul", "sm_90", 1)) for k in tunables(c)}
+    simt = {k for _, c in _pass_specs(class_pipeline("matmul", DEFAULT_ARCH, 1)) for k in tunables(c)}
     return set(tensor_space()) - simt
 
 
@@ -118,11 +130,14 @@ def unused_options(point: Mapping[str, object], space: Mapping[str, object]) -> 
     return tensor_only() & set(space)
 
 
-def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str = "sm_90",
-                 sms: int = 132) -> dict[str, tuple[object, ...]]:  # fmt: skip
+def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str | None = None,
+                 sms: int | None = None) -> dict[str, tuple[object, ...]]:  # fmt: skip
     """The tuning space of `kernel` compiled at `precision` for `target`: its class's, without a
     split of an epilogue it lacks, and without the tensor cores where the precision, target or
-    its shape rule them out (schedule_mma.mma_choice)."""
+    its shape rule them out (schedule_mma.mma_choice). `target` and `sms` default to the
+    #kernel.target of `kernel`'s module (transforms/tile/target.py)."""
+    target = target_of(kernel).arch.data if target is None else target
+    sms = target_of(kernel).sms.data if sms is None else sms
     space = class_space(classify(kernel))
     if SPLIT_EPILOGUE in space and split_epilogue_declines(kernel) is not None:
         del space[SPLIT_EPILOGUE]
@@ -136,21 +151,30 @@ def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str = "
 
 def class_defaults(cls: str, target: str, sms: int) -> dict[str, object]:
     """Each dimension of class `cls`'s space at the value its default pipeline gives it."""
+    pipelines = [class_pipeline(cls, target, sms)] + ([tensor_pipeline(sms, arch_smem(target))] if cls == "matmul" else [])
+    return spec_defaults(pipelines)
+
+
+def spec_defaults(pipelines: list[str]) -> dict[str, object]:
+    """Each tunable option of the passes of `pipelines` at the value they give it (the first
+    pass declaring a name wins)."""
     point: dict[str, object] = {}
-    pipelines = [class_pipeline(cls, target, sms)] + ([tensor_pipeline(sms)] if cls == "matmul" else [])
     for spec in pipelines:
         for arg, pass_cls in _pass_specs(spec):
             given = arg.normalize_parameter_names().parameters
-            for name in tunables(pass_cls):
+            for name in own_tunables(pass_cls):
                 if name not in point:
                     point[name] = given[name][0] if name in given else getattr(pass_cls(), name)
     return point
 
 
-def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, precision: str = "auto") -> str:
-    """The pipeline string of class `cls` at `point`: each pass of the class's pipeline (a matmul
-    with `tensor_cores`: the tensor-core pipeline at `precision`) with its tunable options set
-    from the point (the pass checks the values: a ValueError names them)."""
+def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, precision: str = "auto",
+               pipeline: str | None = None, smem: int | None = None) -> str:  # fmt: skip
+    """The pipeline string of class `cls` at `point`: each pass of the class's pipeline (or of
+    `pipeline`, the one the schedule picked for the kernel; a matmul with `tensor_cores`: the
+    tensor-core pipeline at `precision`) with its tunable options set from the point (the pass
+    checks the values: a ValueError names them). `smem`: the shared memory bytes per block of
+    the target (default: `target`'s, transforms/tile/target.py)."""
     space = class_space(cls)
     unknown = [k for k in point if k not in space]
     if unknown:
@@ -159,7 +183,8 @@ def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, pre
             f"(those are: {', '.join(space)})"
         )
     rows, cols = int(point.get("rows", 4)), int(point.get("cols", 4))  # type: ignore[arg-type]
-    pipeline, pinned = class_pipeline(cls, target, sms, rows, cols), ()
+    pinned: tuple[str, ...] = ()
+    pipeline = class_pipeline(cls, target, sms, rows, cols) if pipeline is None else pipeline
     if point.get(TENSOR_CORES):
         resolved = check_precision(precision, target)
         layout = mma_layout(resolved, target)
@@ -167,11 +192,11 @@ def point_spec(cls: str, point: Mapping[str, object], target: str, sms: int, pre
             raise ValueError(f"tensor_cores=true needs tensor cores: precision {resolved} on {target} has none")
         defaults = all_passes()["tensorize-matmul"]()
         bm, bn = (int(point.get(k, getattr(defaults, k))) for k in ("bm", "bn"))  # type: ignore[call-overload]
-        pipeline, pinned = tensor_pipeline(sms, layout, bm, bn, resolved), PINNED
+        pipeline, pinned = tensor_pipeline(sms, arch_smem(target) if smem is None else smem, layout, bm, bn, resolved), PINNED
     parts = []
     for arg, pass_cls in _pass_specs(pipeline):
         params = dict(arg.normalize_parameter_names().parameters)
-        for name in [n for n in tunables(pass_cls) if n not in pinned]:
+        for name in [n for n in own_tunables(pass_cls) if n not in pinned]:
             given = params[name][0] if name in params else getattr(pass_cls(), name)
             if name in point and point[name] != given:  # written only where it changes something
                 params[name] = (point[name],)  # type: ignore[assignment]

@@ -32,8 +32,10 @@ ceil(B s / C) rounds of T / s trips, plus its atomic adds (s per output element,
 s x `atomic-trips` / T of the work), and, with `contention-trips` (0 by default), per round that
 many trips for each further split of a tile running at the same time as its others (`adders`:
 about C / B of a tile's splits share a round; their atomic adds to the same addresses wait on each
-other). S is the s (1, or a divisor of T leaving >= `min-trips` trips per split) of least
-modeled time, the smallest of equals; 1 (no split) unless that saves >= 10%.
+other). S is the s (1, or a divisor of T leaving >= `min-trips` trips per split; with
+`short-k-splits` = S, a K-outer shorter than S x `min-trips` trips: 1 / S of its trips,
+`min_split_trips`, so a short K still splits up to S ways where its tile grid leaves SMs idle) of
+least modeled time, the smallest of equals; 1 (no split) unless that saves >= 10%.
 On an H100 (132 SMs) a 64 x 64 tile's 448 blocks (M 512, N 3584, K 3584: T = 112) run 3 per SM in
 2 rounds unsplit and in 8 rounds of 16 trips with S = 7 (1.14 rounds' worth plus 9% for atomics).
 
@@ -48,14 +50,14 @@ already holds stages (run before stage-inputs), whose epilogue is not a store of
 or of the accumulator plus terms (a relu, a multiply: those do not distribute over the partial
 sums), whose K-outer trip count is not a multiple of an explicit `splits` (or `splits` < 2), or,
 automatically, whose launch would gain < 10% from a split (modeled) or whose K-outer has no divisor
-s >= 2 leaving >= `min-trips` trips per split.
+s >= 2 leaving >= `min_split_trips` trips per split.
 
 Where the splits that divide the trips leave half the GPU idle (194 trips = 2 x 97 for a
 32 x 4096 output) and the K loop may run past its end (the accumulated value vanishes there: a
 product with a factor read past its buffer, as pad-matmul checks), a split whose trips round up
-by at most a sixteenth is tried too (12 splits of 17 trips, 204 in all); taken when the model
-says it saves 10% more, the K-outer loop runs the rounded trips and the loads past K are masked
-(`padding.grow`).
+by at most a sixteenth (one trip below 16 trips: 11 as 2 splits of 6) is tried too (12 splits of
+17 trips, 204 in all); taken when the model says it saves 10% more, the K-outer loop runs the
+rounded trips and the loads past K are masked (`padding.grow`).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
@@ -123,6 +126,16 @@ def adders(blocks: int, splits: int, at_once: int) -> float:
     return min(float(splits), max(1.0, at_once / blocks))
 
 
+def min_split_trips(trips: int, min_trips: int, short_k_splits: int = 0) -> int:
+    """The fewest K-outer trips a split keeps: `min_trips`, or, given `short_k_splits` = S, for a
+    K-outer loop too short to split so (under S x `min_trips` trips) 1 / S of its trips (S = 4,
+    11 trips: 3), so that a short K still splits up to S ways where the tile grid leaves SMs
+    idle."""
+    if short_k_splits and trips < short_k_splits * min_trips:
+        return max(1, -(-trips // short_k_splits))
+    return min_trips
+
+
 def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -> tuple[int, int] | str:
     """The automatic split count for `blocks` blocks and `trips` K-outer trips and the trips
     the K-outer loop then runs (more than `trips` when padded), or why none. Splits divide the
@@ -133,15 +146,16 @@ def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -
     cost = {1: split_time(blocks, trips, 1, at_once, p.atomic_trips, p.contention_trips)}
     runs = {1: trips}
     padded: dict[int, int] = {}
-    for s in range(2, trips // p.min_trips + 1):
+    least = min_split_trips(trips, p.min_trips, p.short_k_splits)
+    for s in range(2, trips // least + 1):
         per = -(-trips // s)
         if per * s == trips:
             runs[s] = trips
             cost[s] = split_time(blocks, trips, s, at_once, p.atomic_trips, p.contention_trips)
-        elif pad and (per * s - trips) * 16 <= trips:
+        elif pad and per >= least and per * s - trips <= max(1, trips // 16):
             padded[s] = per * s
     if len(runs) == 1 and not padded:
-        return f"no split of the {trips} K-outer trips leaves >= min-trips = {p.min_trips} per block"
+        return f"no split of the {trips} K-outer trips leaves >= {least} per block (min-trips = {p.min_trips})"
     best = min(cost, key=lambda s: (cost[s], s))
     if padded and 2 * blocks * best < at_once:  # the splits that divide leave half the GPU idle
         pad_cost = {s: split_time(blocks, n, s, at_once, p.atomic_trips, p.contention_trips) for s, n in padded.items()}
@@ -243,9 +257,7 @@ def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
                 continue
             op.detach()
             parent.insert_op_before(op, red)
-        red.res[0].replace_all_uses_with(acc.values[0])
-        red.detach()
-        red.erase()
+        Rewriter.replace_op(red, [], [acc.values[0]])
         fold_applies(new)
     else:
         red.properties["extent"] = IntAttr(per)
@@ -255,11 +267,7 @@ def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
         CombineKind.ADD, store.value, store.memref, list(store.indices), store.map.data
     )
     atomic.attributes |= store.attributes
-    block = store.parent_block()
-    assert block is not None
-    block.insert_op_before(atomic, store)
-    store.detach()
-    store.erase()
+    Rewriter.replace_op(store, atomic)
     outs = list(kernel.outs)
     marked = sorted(set(zero_init_outs(kernel)) | {outs.index(atomic.memref)})
     kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
@@ -289,6 +297,9 @@ class SplitMatmulK(ModulePass):
     (schedule_mma.contention_trips)."""
     min_trips: int = 8
     """Automatic: the fewest K-outer trips each split keeps."""
+    short_k_splits: int = 0
+    """Automatic: a K-outer of fewer than short-k-splits x min-trips trips may still split up to
+    this many ways, each keeping 1 / short-k-splits of its trips (`min_split_trips`; 0: never)."""
     tile_elements: int = 64 * 64
     """Automatic: output elements per block when the tile has no block axes yet."""
 
@@ -299,6 +310,7 @@ class SplitMatmulK(ModulePass):
         check_option(self, "atomic_trips", 0.0)
         check_option(self, "contention_trips", 0.0)
         check_option(self, "min_trips", 1)
+        check_option(self, "short_k_splits", 0)
         check_option(self, "tile_elements", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -29,8 +29,8 @@ to the store (`sum * c` with c the same in every block: a mean), since the scali
 over the partial sums; `max` and `min` store the combined value as it is. The partial sums are
 added in an unspecified order (rounding may differ from the one-block sum).
 
-S is chosen so that the blocks fill the GPU once (`sms` x `blocks-per-sm`), each keeping at
-least `min-trips` trips of its strided loop per thread.
+S is chosen so that the blocks fill the GPU once (`sms` x `blocks-per-sm`; `sms` defaults to the
+module's #kernel.target's), each keeping at least `min-trips` trips of its strided loop per thread.
 
 Declines (logged to `dpl.passes`) a tile that is not exactly one top-level strided reduce, its
 combine across the lanes and a store of the result (a norm, which reads its statistic again:
@@ -41,14 +41,15 @@ too short to split.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntAttr, IntegerAttr, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
@@ -56,6 +57,7 @@ from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import kernel_name
 from dpl.transforms.tile.split_matmul_k import ZERO_INIT, zero_init_outs
+from dpl.transforms.tile.target import target_sms
 
 K = tile.AxisKind
 SPLIT_AXIS = "rs"
@@ -133,7 +135,7 @@ def split_reduce(t: tile.TileOp, p: SplitReduce) -> tuple[bool, str]:
     red.properties["step"] = IntAttr(step * splits)
     atomic = tile.AtomicOp(kind, store.value, store.memref, list(store.indices), store.map.data)
     atomic.attributes |= store.attributes
-    _replace(store, atomic)
+    Rewriter.replace_op(store, atomic)
     outs = list(kernel.outs)
     marked = sorted(set(zero_init_outs(kernel)) | {outs.index(atomic.memref)})
     kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
@@ -143,13 +145,6 @@ def split_reduce(t: tile.TileOp, p: SplitReduce) -> tuple[bool, str]:
     )
 
 
-def _replace(old: Operation, new: Operation) -> None:
-    block = old.parent_block()
-    assert block is not None
-    block.insert_op_before(new, old)
-    old.detach()
-    old.erase()
-
 
 @dataclass(frozen=True)
 class SplitReduce(ModulePass):
@@ -157,8 +152,8 @@ class SplitReduce(ModulePass):
 
     name = "split-reduce"
 
-    sms: int = 132
-    """The GPU's multiprocessors (an H100 SXM has 132)."""
+    sms: int | None = None
+    """The GPU's multiprocessors (default: the module's #kernel.target's)."""
     blocks_per_sm: int = 8
     """Blocks of the reduction one multiprocessor runs at once (2048 threads / 256)."""
     min_trips: int = 16
@@ -169,6 +164,8 @@ class SplitReduce(ModulePass):
             check_option(self, option, 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.sms is None:
+            return replace(self, sms=target_sms(None, op)).apply(ctx, op)
         for t in tiles(op):
             where = kernel_name(t)
             done, what = split_reduce(t, self)

@@ -3,8 +3,10 @@
 The target is one typed attribute of the module, `kernel.target = #kernel.target<sm_90, sms =
 132, smem = 232448>` (dialects/kernel.py's TargetAttr), set by the `set-target` pass, `dpl-opt
 --target` or `dpl compile/run --target`. A pass that depends on the hardware (schedule,
-async-copy, tma-copy, split-matmul-k, dynamic-smem) reads it through `target_arch` /
-`target_sms`; its own `target` / `sms` option, when given, is an explicit override:
+async-copy, tma-copy, split-matmul-k, split-reduce, vectorize-pointwise, fuse-launches,
+dynamic-smem, materialize-mma, materialize-attention) reads it through `target_of`, `target_arch`,
+`target_sms` or `target_smem`; its own `target` / `sms` option, when given, is an explicit
+override:
 
     the pass's option  >  the module's #kernel.target  >  the default (DEFAULT_ARCH, an H100)
 
@@ -17,8 +19,9 @@ from __future__ import annotations
 import re
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
-from dpl.dialects.kernel import TARGETS, module_target
+from dpl.dialects.kernel import TARGETS, TargetAttr, module_target
 
 CP_ASYNC = 80
 """The first compute capability with cp.async (Ampere)."""
@@ -41,26 +44,36 @@ def parse_target(target: str) -> int:
     return int(match.group(1))
 
 
+def target_of(op: Operation) -> TargetAttr:
+    """The #kernel.target of the builtin.module holding `op` (or `op` itself, a module), else
+    DEFAULT_ARCH's (a module without one, or an op in none)."""
+    top = op.get_toplevel_object()
+    target = module_target(top) if isinstance(top, ModuleOp) else None
+    return target if target is not None else TargetAttr(DEFAULT_ARCH)
+
+
 def target_arch(option: str | None, module: ModuleOp) -> str:
     """The arch a pass compiles `module` for: its `option` if given, else the module's target's,
     else DEFAULT_ARCH."""
-    if option is not None:
-        return option
-    target = module_target(module)
-    return target.arch.data if target is not None else DEFAULT_ARCH
+    return option if option is not None else target_of(module).arch.data
 
 
 def target_sms(option: int | None, module: ModuleOp) -> int:
     """The multiprocessors a pass models for `module`: its `option` if given, else the module's
     target's, else DEFAULT_ARCH's."""
-    if option is not None:
-        return option
-    target = module_target(module)
-    return target.sms.data if target is not None else TARGETS[DEFAULT_ARCH][0]
+    return option if option is not None else target_of(module).sms.data
 
 
-def target_smem(module: ModuleOp) -> int:
-    """The shared memory bytes one block may use on `module`'s target (DEFAULT_ARCH's without
-    one)."""
-    target = module_target(module)
-    return target.smem.data if target is not None else TARGETS[DEFAULT_ARCH][1]
+def target_smem(op: Operation) -> int:
+    """The shared memory bytes one block may use on the target of the module holding `op`
+    (DEFAULT_ARCH's without one)."""
+    return target_of(op).smem.data
+
+
+def arch_smem(arch: str, op: Operation | None = None) -> int:
+    """The shared memory bytes one block may use when compiling for `arch`: the target's of the
+    module holding `op` when it is of `arch` (it may set less), else the arch's (TARGETS; the
+    default's for an arch without tensor-core tiles there)."""
+    if op is not None and target_of(op).arch.data == arch:
+        return target_smem(op)
+    return TARGETS.get(arch, TARGETS[DEFAULT_ARCH])[1]

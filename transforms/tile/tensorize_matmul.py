@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import AffineMapAttr, Float32Type, IndexType, ModuleO
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, mma, tile
 from dpl.transforms.options import check_option
@@ -265,15 +266,11 @@ def tensorize(t: tile.TileOp, layout: mma.Layout, bm: int, bn: int, precision: m
                     b_stage.result, frag_args, AffineMap(nfrag, 0, (col.replace_dims_and_symbols(d, []),)),
                     precision, layout, promote)  # fmt: skip
     dot.result.name_hint = "p"
-    kblock = outer.body.block
-    old_acc = kblock.last_op
+    old_acc = outer.body.block.last_op  # the accumulate of the inner loop's result
     assert old_acc is not None
-    for op in (a_stage, b_stage, dot):
-        kblock.insert_op_before(op, info.inner)
-    kblock.insert_op_before(loop.AccumulateOp([loop.CombineKind.ADD], [dot.result]), info.inner)
-    for op in (old_acc, info.inner):
-        op.detach()
-        op.erase()
+    Rewriter.erase_op(old_acc)
+    new_acc = loop.AccumulateOp([loop.CombineKind.ADD], [dot.result])
+    Rewriter.replace_op(info.inner, [a_stage, b_stage, dot, new_acc], [None])
     _erase_dead(new)
     fold_applies(new)
     return None

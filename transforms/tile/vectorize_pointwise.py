@@ -21,16 +21,19 @@ memory instructions of one float per thread). Run it before blockify-launch.
 
 Declines (logged to `dpl.passes`) a tile with a block or cell axis, a reduce loop, a collective
 op or a loop at the top of its body; whose fastest axis is not a multiple of `width` or leaves
-fewer than `min-threads` threads; or with an access that could not become one vector access (the
+fewer than `min-threads` threads (default: a warp per multiprocessor of the module's
+#kernel.target); or with an access that could not become one vector access (the
 axis in another index or in an index computed by ops from it, with a coefficient other than 1,
 beside a term that is not a multiple of `width`, or in a buffer that is not f32 with an
-innermost extent that `width` divides).
+innermost extent that `width` divides). An access whose index does not use the axis (a weight
+per channel, `w[%a1]` of an NCHW product) reads one element for all `width`: it stays a scalar
+and does not stop the others.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import affine
@@ -45,6 +48,7 @@ from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, axis_deps, linear
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile
+from dpl.transforms.tile.target import target_sms
 from dpl.transforms.tunable import tunable
 
 ACCESSES = (loop.LoadOp, loop.StoreOp)
@@ -56,15 +60,15 @@ def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, deps, width: int) -> 
     what = f"the access to %{op.memref.name_hint or '?'}"
     if any(v is not axis and axis in deps(v) for v in op.indices):
         return f"{what} has an index computed from it"
-    if axis not in op.indices:
-        return None
+    dims = {i for i, v in enumerate(op.indices) if v is axis}
+    if not any(expr.used_dims() & dims for expr in op.map.data.results):
+        return None  # the same element for all `width` of them (a broadcast: a weight per channel)
     ty = op.memref.type
     assert isinstance(ty, MemRefType)
     if not isinstance(ty.element_type, Float32Type):
         return f"{what} is not f32"
     if ty.get_shape()[-1] % width:
         return f"{what} has an innermost extent of {ty.get_shape()[-1]}, not a multiple of {width}"
-    dims = {i for i, v in enumerate(op.indices) if v is axis}
     *outer, inner = op.map.data.results
     if any(expr.used_dims() & dims for expr in outer):
         return f"{what} indexes it outside the innermost dim"
@@ -134,15 +138,17 @@ class VectorizePointwise(ModulePass):
     name = "vectorize-pointwise"
 
     width: int = tunable(4, (1, 2, 4))
-    min_threads: int = 32 * 132
-    """The fewest threads to leave (a warp per SM of an H100): a small tile stays one element
-    per thread, so that it spreads over the GPU."""
+    min_threads: int | None = None
+    """The fewest threads to leave (default: a warp per multiprocessor of the module's
+    #kernel.target): a small tile stays one element per thread, so that it spreads over the GPU."""
 
     def __post_init__(self):
         check_option(self, "width", 1)
         check_option(self, "min_threads", 0)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.min_threads is None:
+            return replace(self, min_threads=32 * target_sms(None, op)).apply(ctx, op)
         vectorize = lambda t: vectorize_pointwise(t, self.width, self.min_threads)  # noqa: E731
         for where, reason in for_each_tile(op, vectorize):
             if reason is None:

@@ -1,5 +1,8 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='materialize-attention' | filecheck %s
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='materialize-attention' | dpl-translate --to-cuda | filecheck %s --check-prefix=CUDA
+// The shared memory a block may use is the module's #kernel.target's: 1024 bytes are too few.
+// RUN: not dpl-opt %s --split-input-file --pass-pipeline='set-target{smem-bytes=1024},materialize-attention' 2>&1 | filecheck %s --check-prefix=SMALL
+// SMALL: materialize-attention: @k_scaled_dot_product_attention: needs 1536 bytes of shared memory, more than 1024
 // materialize-attention: an attn.flash tile becomes one flash-attention kernel.func and its launch:
 // the query tile in shared memory, key and value tiles through cp.async, the scores and P @ V on
 // mma.sync (3xTF32: three per k-step) or SIMT fp32, the online softmax (running max and sum per
@@ -129,3 +132,69 @@ func.func @main(%x: memref<32xf32>) -> memref<32xf32> {
 
 // CHECK-LABEL: tile.kernel @k_copy
 // CHECK-NOT:     kernel.launch
+
+// -----
+
+// A split over the keys (split-KV, tile-attention{splits=4} over two key tiles: two splits of one
+// tile): the split is a grid axis (x here: one query block); its key tiles run from sp (its first) to min(sp + 1, the causal
+// last); the output is 0 where a row has no key in the split, its log-sum-exp m + log l (-inf
+// there) is stored once per row (lane t = 0 of the quad).
+func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1x2x13x8xf32>) -> memref<1x2x13x8xf32> {
+  %scaled_dot_product_attention = memref.alloc() : memref<1x2x13x8xf32>
+  %scaled_dot_product_attention_part = memref.alloc() : memref<2x1x2x13x8xf32>
+  %scaled_dot_product_attention_lse = memref.alloc() : memref<2x1x2x13xf32>
+  tile.kernel @k_scaled_dot_product_attention ins(%x, %y, %z : memref<1x2x13x8xf32>, memref<1x2x13x8xf32>, memref<1x2x13x8xf32>) outs(%scaled_dot_product_attention_part, %scaled_dot_product_attention_lse : memref<2x1x2x13x8xf32>, memref<2x1x2x13xf32>) {
+    tile.tile (%a0 : 1 = block, %a1 : 2 = block, %sp : 2 = block, %qb : 1 = block, %w : 1 = thread, %g : 8 = thread, %t : 4 = thread) {
+      %l0 = affine.apply affine_map<(d0) -> ((d0 * 16))> (%qb)
+      attn.flash %l0 rows 16 queries 13 keys 13 tile 8 depth 8 x 8 chain 1 precision "3xtf32" causal split %sp keys 8 query {
+      ^bb0(%l: index, %c: index):
+        %in = loop.load %x[%a0, %a1, %l, %c] : memref<1x2x13x8xf32>
+        attn.yield %in : f32
+      } key {
+      ^bb0(%s: index, %c_1: index):
+        %in_1 = loop.load %y[%a0, %a1, %s, %c_1] : memref<1x2x13x8xf32>
+        attn.yield %in_1 : f32
+      } value {
+      ^bb0(%s_1: index, %c_2: index):
+        %in_2 = loop.load %z[%a0, %a1, %s_1, %c_2] : memref<1x2x13x8xf32>
+        attn.yield %in_2 : f32
+      } score {
+      ^bb0(%x_1: f32, %l_1: index, %s_2: index):
+        %0 = arith.constant 0xff800000 : f32
+        %1 = arith.constant 0.353553385 : f32
+        %2 = arith.cmpi ugt, %s_2, %l_1 : index
+        %3 = arith.mulf %x_1, %1 : f32
+        %a = arith.select %2, %0, %3 : f32
+        attn.yield %a : f32
+      } output {
+      ^bb0(%o: f32, %l_2: index, %c_3: index):
+        loop.store %o, %scaled_dot_product_attention_part[%sp, %a0, %a1, %l_2, %c_3] : memref<2x1x2x13x8xf32>
+        attn.yield
+      } lse {
+      ^bb0(%x_2: f32, %l_3: index):
+        loop.store %x_2, %scaled_dot_product_attention_lse[%sp, %a0, %a1, %l_3] : memref<2x1x2x13xf32>
+        attn.yield
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x2x13x8xf32>
+}
+// CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
+// CHECK-SAME:    %scaled_dot_product_attention_part: memref<2x1x2x13x8xf32>, %scaled_dot_product_attention_lse: memref<2x1x2x13xf32>) grid [2, 2, 1]
+// CHECK:         %sp = kernel.block_id x
+// CHECK:         %tiles = arith.minsi %last,
+// CHECK:         %end = arith.addi %sp,
+// CHECK:         %[[END:.*]] = arith.minsi %end, %tiles : index
+// CHECK:         %[[N:tiles_1]] = arith.addi %[[END]],
+// CHECK:         kernel.for %j = 0 to %[[N]] step 1 {
+// CHECK:         {{^    }}}
+// CHECK-NEXT:    kernel.cp_async_wait 0
+// CHECK:         %[[SOME:.*]] = arith.cmpf ogt, %[[L:.*]], %{{.*}} : f32
+// CHECK:         arith.select %[[SOME]],
+// CHECK:         kernel.store {{.*}}, %scaled_dot_product_attention_part[%sp,
+// CHECK:         math.log %[[L]] : f32
+// CHECK:         %lse = arith.select %[[SOME]],
+// CHECK:         kernel.store %lse, %scaled_dot_product_attention_lse[%sp, %{{.*}}, %a1, %row0]
+// CUDA:        void k_scaled_dot_product_attention(
+// CUDA:          int sp = blockIdx.x;
+// CUDA:          logf(

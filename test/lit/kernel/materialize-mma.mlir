@@ -1,5 +1,8 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='builtin.module(materialize-mma)' | filecheck %s
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='builtin.module(materialize-mma)' | dpl-translate --to-cuda | filecheck %s --check-prefix=CUDA
+// The shared memory a block may use is the module's #kernel.target's: 40000 bytes are too few.
+// RUN: not dpl-opt %s --split-input-file --pass-pipeline='builtin.module(set-target{smem-bytes=40000},materialize-mma)' 2>&1 | filecheck %s --check-prefix=SMALL
+// SMALL: materialize-mma: @k_linear: needs 50176 bytes of shared memory, more than the 40000 a block can have
 // materialize-mma: a wgmma tile (tensorize-matmul's x @ W^T + bias, 64 x 32, K = 64) becomes a
 // kernel.func of one warpgroup: swizzled hi/lo stages, the operands evaluated into registers a K
 // step ahead (float4 loads), split and stored; per K step of 32 one accumulation chain (promote 4)

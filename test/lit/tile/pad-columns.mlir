@@ -4,8 +4,10 @@
 // masked, and blockify-launch gives that axis the warp (coalesced) and the reduce the other
 // lanes of the block (256 / 32 = 8), shared by cooperative-reduce. Cases: a sum over dim 1 of
 // 3 x 40 x 45 (45 -> 64 columns, 2 column blocks); a row reduction (declined, a lane axis of
-// its own); a column axis below the warp that is a power of two (4 columns: no rounding, 4
-// threads, 64 lanes).
+// its own); a column axis below the warp that
+// is a power of two (4 columns: no rounding, 4 threads, 64 lanes; the dim before it is the
+// reduce's); such an axis continued in memory by another tile axis, which takes the rest of the
+// warp (rounded up to a multiple of it where it must be).
 
 func.func @main(%x: memref<3x40x45xf64>) -> memref<3x45xf64> {
   %y = memref.alloc() : memref<3x45xf64>
@@ -71,3 +73,58 @@ func.func @main(%x: memref<2x50x4xf64>) -> memref<2x4xf64> {
 // CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 50 step 64 -> f64 {
 // CHECK-NEXT:        %v = loop.load %x[%a, %r, %c] : memref<2x50x4xf64>
 // CHECK:           %s = tile.combine max %s_part across [%lane] warp_shuffle : f64
+
+// -----
+
+// A column axis below the warp (%c of 4, the whole innermost dim) continued in memory by %b (7,
+// the dim before): %b takes the rest of the warp (32 / 4 = 8 threads, rounded 7 -> 8, masked),
+// so a warp reads 32 consecutive floats, and the lanes the rest of the block (256 / 32).
+func.func @main(%x: memref<2x40x7x4xf64>) -> memref<2x7x4xf64> {
+  %y = memref.alloc() : memref<2x7x4xf64>
+  loop.kernel @k_outer ins(%x : memref<2x40x7x4xf64>) outs(%y : memref<2x7x4xf64>) {
+    loop.for free %a < 2 {
+      loop.for free %b < 7 {
+        loop.for free %c < 4 {
+          %s = loop.for reduce %r < 40 -> f64 {
+            %v = loop.load %x[%a, %r, %b, %c] : memref<2x40x7x4xf64>
+            loop.accumulate add %v : f64
+          }
+          loop.store %s, %y[%a, %b, %c] : memref<2x7x4xf64>
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x7x4xf64>
+}
+// CHECK-LABEL: tile.kernel @k_outer
+// CHECK:         tile.tile (%lane : 8 = thread, %a : 2 = block, %b : 8 = thread, %c : 4 = thread) {
+// CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 40 step 8 -> f64 {
+// CHECK-NEXT:        %v = loop.load %x[%a, %r, %b, %c] {tile.masked = [2 : i64]} : memref<2x40x7x4xf64>
+// CHECK:           %s = tile.combine add %s_part across [%lane] tree : f64
+// CHECK-NEXT:      loop.store %s, %y[%a, %b, %c] {tile.masked = [1 : i64]} : memref<2x7x4xf64>
+
+// -----
+
+// The same with %b of 16: a multiple of the 8 threads it takes, no rounding; 2 blocks of 8 x 4
+// columns.
+func.func @main(%x: memref<2x40x16x4xf64>) -> memref<2x16x4xf64> {
+  %y = memref.alloc() : memref<2x16x4xf64>
+  loop.kernel @k_outer_even ins(%x : memref<2x40x16x4xf64>) outs(%y : memref<2x16x4xf64>) {
+    loop.for free %a < 2 {
+      loop.for free %b < 16 {
+        loop.for free %c < 4 {
+          %s = loop.for reduce %r < 40 -> f64 {
+            %v = loop.load %x[%a, %r, %b, %c] : memref<2x40x16x4xf64>
+            loop.accumulate add %v : f64
+          }
+          loop.store %s, %y[%a, %b, %c] : memref<2x16x4xf64>
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x16x4xf64>
+}
+// CHECK-LABEL: tile.kernel @k_outer_even
+// CHECK:         tile.tile (%lane : 8 = thread, %a : 2 = block, %b_b : 2 = block, %b_t : 8 = thread, %c : 4 = thread) {
+// CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 40 step 8 -> f64 {
+// CHECK-NEXT:        %v = loop.load %x[%a, %r, %b_b * 8 + %b_t, %c] : memref<2x40x16x4xf64>

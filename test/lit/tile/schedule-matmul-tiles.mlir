@@ -1,10 +1,14 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='schedule' | filecheck %s
-// The schedule tries each matmul with 64 x 64 block tiles (4 x 4 registers, 3 blocks per SM)
-// and 128 x 128 (8 x 8, 1 block per SM) and keeps the one of least modeled time (rounds of
-// blocks the 132 SMs run at once x K trips x the tile's time per trip, 2.62 / 3.2 us):
-// - 2048 x 2048 (K 256: 8 trips): 64 x 64 is 1024 blocks, 3 rounds of 396 (63 us); 128 x 128 is
-//   256 blocks, 2 rounds of 132 (51 us): 128 x 128.
-// - 128 x 512: 64 x 64 is 16 blocks, one round (21 us); 128 x 128 is 4 blocks (26 us): 64 x 64.
+// The schedule tries each matmul with 64 x 64 block tiles (4 x 4 registers, 3 blocks per SM),
+// 128 x 128 (8 x 8, 1 block per SM) and 32 x 32 (2 x 2, 5 blocks per SM), each as split-matmul-k
+// splits K and, where it did, unsplit too, and keeps the one of least modeled time: K trips per
+// block x the trip time of the busiest SM (ceil(blocks / 132) blocks: full rounds at 2.62 / 3.2 /
+// 2.18 us, a part-filled one at its share but no less than a lone block's 2.62 / 3.2 / 1.3 us),
+// plus a split's atomics and the launch zeroing its output:
+// - 2048 x 2048 (K 256: 8 trips): 64 x 64 is 1024 blocks, 8 per SM (63 us); 128 x 128 is
+//   256 blocks, 2 per SM (51 us): 128 x 128.
+// - 128 x 512: 64 x 64 is 16 blocks, 116 SMs idle (21 us; 12 us split 4 ways); 32 x 32 is 64
+//   blocks (10 us), split 4 ways 256 blocks of 2 trips (8 us): 32 x 32, split 4.
 // - a matmul with an epilogue is also tried with the epilogue split off (split-epilogue), when
 //   the split contraction plus a pointwise kernel beat the fused one.
 
@@ -27,7 +31,7 @@ func.func @main(%x: memref<2048x256xf64>, %w: memref<2048x256xf64>) -> memref<20
 }
 // CHECK-LABEL: tile.kernel @k_big
 // CHECK:         tile.tile (%a0_b : 16 = block, %a0_t : 16 = thread, %a1_b : 16 = block, %a1_t : 16 = thread, %a0_c : 8 = cell, %a1_c : 8 = cell)
-// CHECK:       } {tile.schedule = "tileify,pad-matmul{rows=8 cols=8},chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=1 tile-elements=16384},register-tile{rows=8 cols=8},blockify-launch,permute-register-tile,cooperative-reduce,stage-inputs,mark-unroll{max-extent=32},double-buffer,async-copy{target=sm_90},pad-smem{pad=4},pipeline-k-outer"}
+// CHECK:       } {tile.schedule = "tileify,pad-matmul{rows=8 cols=8},chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=1 short-k-splits=4 tile-elements=16384},register-tile{rows=8 cols=8},blockify-launch,permute-register-tile,cooperative-reduce,stage-inputs,mark-unroll{max-extent=32},double-buffer,async-copy{target=sm_90},pad-smem{pad=4},pipeline-k-outer"}
 
 // -----
 
@@ -49,13 +53,13 @@ func.func @main(%x: memref<128x256xf64>, %w: memref<512x256xf64>) -> memref<128x
   func.return %y : memref<128x512xf64>
 }
 // CHECK-LABEL: tile.kernel @k_small
-// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 8 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK:         tile.tile (%ks : 4 = block, %a0_b : 4 = block, %a0_t : 16 = thread, %a1_b : 16 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
 
 // -----
 
 // silu(g) * (x @ w^T), 128 x 5632 x 2048 (TinyLlama's up projection): fused, the silu epilogue
 // rules out split-K and 176 blocks of 64 x 64 take one round of 64 trips (168 us); with the
-// epilogue split off the contraction splits K (88 us) and the epilogue is a pointwise kernel.
+// epilogue split off the contraction splits K (93 us) and the epilogue is a pointwise kernel.
 func.func @main(%g: memref<128x5632xf64>, %x: memref<128x2048xf64>, %w: memref<5632x2048xf64>) -> memref<128x5632xf64> {
   %out = memref.alloc() : memref<128x5632xf64>
   loop.kernel @k_mul ins(%g, %x, %w : memref<128x5632xf64>, memref<128x2048xf64>, memref<5632x2048xf64>) outs(%out : memref<128x5632xf64>) {

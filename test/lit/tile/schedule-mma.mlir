@@ -1,4 +1,5 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='schedule' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{smem-bytes=65536},schedule' | filecheck %s --check-prefix=SMEM64
 // The schedule's tensor-core candidates (schedule_mma.py) next to the SIMT ones, the least
 // modeled time kept (f32, sm_90, 132 SMs):
 // - 128 x 3584 x 3584 (a projection at seq 128): the 28 blocks of 128 x 128 would leave 104 SMs
@@ -9,13 +10,16 @@
 // - 2048 x 2048 x 512: 256 blocks of 128 x 128 fill the GPU, no split (128 x 256 is no
 //   candidate: its accumulators and promoted chain fragment would spill);
 // - declined: a product whose factors mix M and N (x[i, k] * w[j, k] * s[i, j], 128 x 256 x 128) is not an MMA
-//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it;
+//   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it (32 x 32 tiles: the
+//   8 blocks of 64 x 64 would leave 124 SMs idle);
+// - 1024 x 1024 x 1024: wgmma 128 x 128 (128 KiB of stages, one block per SM) on sm_90's 227 KiB;
+//   on a #kernel.target of 64 KiB per block (SMEM64) that tile does not fit, so 64 x 128;
 // - ragged, 1000 x 1000 x 1000 (w stored [K, N]): pad-matmul rounds M, N up to the 128 x 128
-//   tile and K to 1024, the accesses masked; K split over 2 (27 us against SIMT's 56 us);
+//   tile and K to 1024, the accesses masked; K split over 2 (30 us against SIMT's 60 us);
 // - ragged and transposed, A stored [K, M] (M = 4723, N = 128, K = 2048): M padded to 37 blocks
-//   of 128, only A's M masked, K split over 8;
-// - 192 x 96 x 256: of the MMA's granularity, but no tile divides N = 96, so the tiles are padded
-//   too (wgmma 128 x 128: M masked in A, N in B, both in the store);
+//   of 128, only A's M masked, K split over 2;
+// - 192 x 96 x 256: of the MMA's granularity, but no tile divides N = 96; the padded tiles
+//   (13 us) lose to SIMT 64 x 64 split 4 over its 8 K steps (12 us);
 // - declined: ragged and small (67 x 45 x 100, below M, N >= 64 and K >= 128) stays SIMT.
 
 func.func @main(%x: memref<128x3584xf32>, %w: memref<3584x3584xf32>) -> memref<128x3584xf32> {
@@ -85,7 +89,7 @@ func.func @main(%x: memref<128x128xf32>, %w: memref<256x128xf32>, %s: memref<128
 }
 // CHECK-LABEL: tile.kernel @k_mixed
 // CHECK-NOT:     mma.dot
-// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 4 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK:         tile.tile (%a0_b : 4 = block, %a0_t : 16 = thread, %a1_b : 8 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
 // CHECK-NOT:     mma.dot
 
 // -----
@@ -161,7 +165,7 @@ func.func @main(%x: memref<67x100xf32>, %w: memref<45x100xf32>) -> memref<67x45x
 }
 // CHECK-LABEL: tile.kernel @k_ragged_small
 // CHECK-NOT:     mma.dot
-// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1 : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK:         tile.tile (%a0_b : 3 = block, %a0_t : 16 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
 // CHECK-NOT:     mma.dot
 
 // -----
@@ -184,8 +188,30 @@ func.func @main(%x: memref<192x256xf32>, %w: memref<96x256xf32>) -> memref<192x9
   func.return %y : memref<192x96xf32>
 }
 // CHECK-LABEL: tile.kernel @k_undivided
-// CHECK:         tile.tile (%bm : 2 = block, %bn : 1 = block, %wg : 2 = thread
-// CHECK:           loop.load %x[%bm * 128 + %r, %ko * 32 + %c] {tile.masked = [0 : i64]} : memref<192x256xf32>
-// CHECK:           loop.load %w[%bn * 128 + %r_1, %ko * 32 + %c_1] {tile.masked = [0 : i64]} : memref<96x256xf32>
-// CHECK:           mma.dot
-// CHECK:         loop.store %acc, %y[{{.*}}] {tile.masked = [0 : i64, 1 : i64]} : memref<192x96xf32>
+// CHECK-NOT:     mma.dot
+// CHECK:         tile.tile (%ks : 4 = block, %a0_b : 3 = block, %a0_t : 16 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK-NOT:     mma.dot
+
+// -----
+
+func.func @main(%x: memref<1024x1024xf32>, %w: memref<1024x1024xf32>) -> memref<1024x1024xf32> {
+  %y = memref.alloc() : memref<1024x1024xf32>
+  loop.kernel @k_square ins(%x, %w : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%y : memref<1024x1024xf32>) {
+    loop.for free %a0 < 1024 {
+      loop.for free %a1 < 1024 {
+        %acc = loop.for reduce %r0 < 1024 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<1024x1024xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<1024x1024xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<1024x1024xf32>
+      }
+    }
+  }
+  func.return %y : memref<1024x1024xf32>
+}
+// CHECK-LABEL: tile.kernel @k_square
+// CHECK:         tile.schedule = "tileify,pad-matmul{rows=128 cols=128 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.59 tile-elements=16384},tensorize-matmul{layout=wgmma bm=128 bn=128 precision=3xtf32 promote=4}"
+// SMEM64-LABEL: tile.kernel @k_square
+// SMEM64:        tile.schedule = "tileify,pad-matmul{rows=64 cols=128 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.42 tile-elements=8192},tensorize-matmul{layout=wgmma bm=64 bn=128 precision=3xtf32 promote=4}"

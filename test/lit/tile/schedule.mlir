@@ -1,8 +1,10 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='schedule' | filecheck %s
 // RUN: not dpl-opt %s --split-input-file --pass-pipeline='schedule{target=volta}' 2>&1 | filecheck %s --check-prefix=BAD
 // The default schedule picks each kernel's tile pipeline by its class: pointwise (threads over
-// elements), row reduction (a block per row, shared reduce, x staged), matmul (K chunks, 4x4
-// register tiles, A/B stages), attention (scores are a matmul; softmax + P@V a row kernel).
+// elements), row reduction (a block per row, shared reduce, x staged), matmul (K chunks,
+// register tiles, A/B stages; outputs this small take 2x2 register tiles, 32 x 32 block tiles,
+// so their few blocks get more threads), attention (scores are a matmul; softmax + P@V a row
+// kernel).
 
 func.func @main(%x: memref<8x64xf64>) -> memref<8x64xf64> {
   %relu = memref.alloc() : memref<8x64xf64>
@@ -138,13 +140,13 @@ func.func @main(%x: memref<1x2x8x16xf64>, %y: memref<1x2x8x16xf64>, %z: memref<1
 // CHECK:         tile.stage %x origin [%a0, 0] slab [r0 : 64 at 1]
 // CHECK:         tile.combine add %acc_part across [%lane] warp_shuffle
 // CHECK-LABEL: tile.kernel @k_linear
-// CHECK:         tile.tile (%a0 : 4 = thread, %a1 : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK:         tile.tile (%a0 : 8 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
 // CHECK:         loop.for reduce %ko < 1
 // CHECK:         tile.stage %x origin [0, %ko * 32]
-// CHECK:         tile.stage %p_weight origin [0, %ko * 32]
+// CHECK:         tile.stage %p_weight origin [%a1_b * 32, %ko * 32]
 // CHECK:         loop.for reduce %ki < 32
 // CHECK-LABEL: tile.kernel @k_red
-// CHECK:         %a2_c : 4 = cell, %a4_c : 4 = cell
+// CHECK:         %a2_c : 2 = cell, %a4_c : 2 = cell
 // CHECK-LABEL: tile.kernel @k_scaled_dot_product_attention
 // CHECK:         tile.tile (%a1_1 : 2 = thread, %a2_1 : 8 = thread)
 

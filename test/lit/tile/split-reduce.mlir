@@ -1,4 +1,7 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='tileify,blockify-launch{block-size=8},cooperative-reduce,split-reduce{sms=4 blocks-per-sm=1 min-trips=2}' | filecheck %s
+// The multiprocessors from the module's #kernel.target: 4 as above; 2 (two rows fill it: declined).
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{sms=4},tileify,blockify-launch{block-size=8},cooperative-reduce,split-reduce{blocks-per-sm=1 min-trips=2}' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{sms=2},tileify,blockify-launch{block-size=8},cooperative-reduce,split-reduce{blocks-per-sm=1 min-trips=2}' | filecheck %s --check-prefix=SMS2
 // split-reduce spreads the few long rows of a reduction over more blocks (here a GPU of 4
 // blocks at once): block %rs of S reads the lane-sized runs %rs, %rs + S, ... and folds its
 // partial into the output atomically; the output starts at the combiner's identity. Cases: the
@@ -28,6 +31,10 @@ func.func @main(%x: memref<2x100xf64>) -> memref<2xf64> {
 // CHECK-NEXT:      %m = arith.mulf %s, %c : f64
 // CHECK-NEXT:      tile.atomic add %m, %y[%a] : memref<2xf64>
 // CHECK:         } {tile.zero_init = [0 : i64]}
+// SMS2-LABEL:  tile.kernel @k_mean
+// SMS2:          tile.tile (%lane : 8 = thread, %a : 2 = block) {
+// SMS2-NOT:      tile.atomic
+// SMS2:          loop.store
 
 // -----
 

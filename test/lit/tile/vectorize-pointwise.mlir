@@ -1,4 +1,8 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='vectorize-pointwise{min-threads=32}' | filecheck %s
+// min-threads from the module's #kernel.target (a warp per multiprocessor): 1 SM as above; 16 SMs
+// leave @k_mul's 1024 elements one per thread (256 threads of 4 would be fewer than 512).
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{sms=1},vectorize-pointwise' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='set-target{sms=16},vectorize-pointwise' | filecheck %s --check-prefix=SMS16
 // vectorize-pointwise gives each thread of a pointwise tile 4 consecutive elements of its fastest
 // axis, as a free loop that vectorize-access makes one float4 access per buffer after
 // materialize. Declined: an access that reads the axis outside the innermost dim (a transpose),
@@ -25,6 +29,8 @@ func.func @main(%x: memref<16x64xf32>, %y: memref<16x64xf32>) -> memref<16x64xf3
   func.return %mul : memref<16x64xf32>
 }
 // CHECK-LABEL: tile.kernel @k_mul
+// SMS16-LABEL: tile.kernel @k_mul
+// SMS16:         tile.tile (%a0 : 16 = thread, %a1 : 64 = thread) {
 // CHECK:         tile.tile (%a0 : 16 = thread, %a1_v : 16 = thread) {
 // CHECK-NEXT:      loop.for free %a1_l < 4 {
 // CHECK-NEXT:        %a = loop.load %x[%a0, %a1_v * 4 + %a1_l] : memref<16x64xf32>
@@ -54,6 +60,28 @@ func.func @main(%x: memref<8x64xf32>, %bias: memref<32xf32>) -> memref<8x32xf32>
 // CHECK-NEXT:      loop.for free %a1_l < 4 {
 // CHECK-NEXT:        %v = loop.load %x[%a0, %a1_v * 4 + %a1_l + 32] : memref<8x64xf32>
 // CHECK-NEXT:        %b = loop.load %bias[%a1_v * 4 + %a1_l] : memref<32xf32>
+
+// -----
+
+// A weight per channel (w[%a0], its access carrying the fastest axis without using it, as
+// lower-to-loops writes it) is the same element for the 4: it does not stop the others.
+func.func @main(%x: memref<8x64xf32>, %w: memref<8xf32>) -> memref<8x64xf32> {
+  %out = memref.alloc() : memref<8x64xf32>
+  tile.kernel @k_channel ins(%x, %w : memref<8x64xf32>, memref<8xf32>) outs(%out : memref<8x64xf32>) {
+    tile.tile (%a0 : 8 = thread, %a1 : 64 = thread) {
+      %v = loop.load %x[%a0, %a1] : memref<8x64xf32>
+      %c = "loop.load"(%w, %a0, %a1) <{map = affine_map<(d0, d1) -> (d0)>}> : (memref<8xf32>, index, index) -> f32
+      %s = arith.mulf %v, %c : f32
+      loop.store %s, %out[%a0, %a1] : memref<8x64xf32>
+    }
+  }
+  func.return %out : memref<8x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_channel
+// CHECK:         tile.tile (%a0 : 8 = thread, %a1_v : 16 = thread) {
+// CHECK-NEXT:      loop.for free %a1_l < 4 {
+// CHECK-NEXT:        %v = loop.load %x[%a0, %a1_v * 4 + %a1_l] : memref<8x64xf32>
+// CHECK-NEXT:        %c = loop.load %w[%a0] : memref<8xf32>
 
 // -----
 

@@ -126,6 +126,7 @@ func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
 
 func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
   loop.kernel @k ins(%x : memref<8xf32>) {
+    %v = loop.load %x[0] : memref<8xf32>
   }
   func.return
 }

@@ -1,0 +1,79 @@
+// RUN: dpl-opt %s --pass-pipeline='fuse-loops' --split-input-file | filecheck %s
+// A short reduction (at most max-recompute-reduce = 16 iterations per value) fuses even where
+// each read recomputes it: x / sum(x, dim=0) over a dim of 3 is one kernel, every element
+// summing its column's 3 terms, instead of two kernels with the sums in memory between them.
+
+func.func @main(%x: memref<3x8xf64>) -> memref<3x8xf64> {
+  %s = memref.alloc() : memref<1x8xf64>
+  loop.kernel @k_colsum ins(%x : memref<3x8xf64>) outs(%s : memref<1x8xf64>) {
+    loop.for free %z < 1 {
+      loop.for free %j < 8 {
+        %r = loop.for reduce %k < 3 -> f64 {
+          %v = loop.load %x[%k, %j] : memref<3x8xf64>
+          loop.accumulate add %v : f64
+        }
+        loop.store %r, %s[%z, %j] : memref<1x8xf64>
+      }
+    }
+  }
+  %o = memref.alloc() : memref<3x8xf64>
+  loop.kernel @k_div ins(%x, %s : memref<3x8xf64>, memref<1x8xf64>) outs(%o : memref<3x8xf64>) {
+    loop.for free %i < 3 {
+      loop.for free %j < 8 {
+        %v = loop.load %x[%i, %j] : memref<3x8xf64>
+        %c = loop.load %s[0, %j] : memref<1x8xf64>
+        %q = arith.divf %v, %c : f64
+        loop.store %q, %o[%i, %j] : memref<3x8xf64>
+      }
+    }
+  }
+  func.return %o : memref<3x8xf64>
+}
+
+// CHECK-LABEL: func.func @main(%x: memref<3x8xf64>)
+// CHECK-NOT:     loop.kernel @k_colsum
+// CHECK:         loop.kernel @k_div ins(%x : memref<3x8xf64>) outs(%o : memref<3x8xf64>) {
+// CHECK-NEXT:      loop.for free %i < 3 {
+// CHECK-NEXT:        loop.for free %[[J:.*]] < 8 {
+// CHECK-NEXT:          %[[V:.*]] = loop.load %x[%i, %[[J]]] : memref<3x8xf64>
+// CHECK-NEXT:          %[[R:.*]] = loop.for reduce %[[K:.*]] < 3 -> f64 {
+// CHECK-NEXT:            %[[W:.*]] = loop.load %x[%[[K]], %[[J]]] : memref<3x8xf64>
+// CHECK-NEXT:            loop.accumulate add %[[W]] : f64
+// CHECK-NEXT:          }
+// CHECK-NEXT:          %q = arith.divf %[[V]], %[[R]] : f64
+// CHECK-NEXT:          loop.store %q, %o[%i, %[[J]]] : memref<3x8xf64>
+
+// -----
+
+// 17 iterations per value are more than max-recompute-reduce: the sums stay their own kernel.
+
+func.func @main(%x: memref<17x8xf64>) -> memref<17x8xf64> {
+  %s = memref.alloc() : memref<1x8xf64>
+  loop.kernel @k_colsum ins(%x : memref<17x8xf64>) outs(%s : memref<1x8xf64>) {
+    loop.for free %z < 1 {
+      loop.for free %j < 8 {
+        %r = loop.for reduce %k < 17 -> f64 {
+          %v = loop.load %x[%k, %j] : memref<17x8xf64>
+          loop.accumulate add %v : f64
+        }
+        loop.store %r, %s[%z, %j] : memref<1x8xf64>
+      }
+    }
+  }
+  %o = memref.alloc() : memref<17x8xf64>
+  loop.kernel @k_div ins(%x, %s : memref<17x8xf64>, memref<1x8xf64>) outs(%o : memref<17x8xf64>) {
+    loop.for free %i < 17 {
+      loop.for free %j < 8 {
+        %v = loop.load %x[%i, %j] : memref<17x8xf64>
+        %c = loop.load %s[0, %j] : memref<1x8xf64>
+        %q = arith.divf %v, %c : f64
+        loop.store %q, %o[%i, %j] : memref<17x8xf64>
+      }
+    }
+  }
+  func.return %o : memref<17x8xf64>
+}
+
+// CHECK-LABEL: func.func @main(%x: memref<17x8xf64>)
+// CHECK:         loop.kernel @k_colsum ins(%x : memref<17x8xf64>) outs(%s : memref<1x8xf64>)
+// CHECK:         loop.kernel @k_div ins(%x, %s : memref<17x8xf64>, memref<1x8xf64>) outs(%o : memref<17x8xf64>)

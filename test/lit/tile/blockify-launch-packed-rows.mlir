@@ -1,0 +1,78 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='blockify-launch{sms=1}' | filecheck %s
+// blockify-launch packs short rows (at most 512 elements), where there are many (on 1 SM: at
+// least 2048 / 256 = 8), a warp per row: a lane axis of 32 threads, the fastest, and 8 rows per
+// block (256 / 32) along the fastest row axis, rounded up to a multiple of 8 with the accesses
+// past its end masked (13 rows -> 2 blocks of 8). A row longer than 512, or fewer rows (4), keep
+// a block per row (a lane axis of 256 threads first, rows on blocks).
+
+func.func @main(%x: memref<13x37xf32>) -> memref<13x37xf32> {
+  %y = memref.alloc() : memref<13x37xf32>
+  tile.kernel @k_scale ins(%x : memref<13x37xf32>) outs(%y : memref<13x37xf32>) {
+    tile.tile (%a0 : 13 = thread) {
+      %acc = loop.for reduce %r0 < 37 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<13x37xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 37 {
+        %v1 = loop.load %x[%a0, %a1] : memref<13x37xf32>
+        %q = arith.divf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<13x37xf32>
+      }
+    }
+  }
+  func.return %y : memref<13x37xf32>
+}
+// CHECK-LABEL: tile.kernel @k_scale
+// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 8 = thread, %lane : 32 = thread) {
+// CHECK-NEXT:      %acc = loop.for reduce %r0 < 37 -> f32 {
+// CHECK-NEXT:        %v = loop.load %x[%a0_b * 8 + %a0_t, %r0] {tile.masked = [0 : i64]} : memref<13x37xf32>
+// CHECK:           tile.strided_for free %a1 = %lane to 37 step 32 {
+// CHECK-NEXT:        %v1 = loop.load %x[%a0_b * 8 + %a0_t, %a1] {tile.masked = [0 : i64]} : memref<13x37xf32>
+// CHECK:             loop.store %q, %y[%a0_b * 8 + %a0_t, %a1] {tile.masked = [0 : i64]} : memref<13x37xf32>
+
+// -----
+
+func.func @main(%x: memref<13x600xf32>) -> memref<13x600xf32> {
+  %y = memref.alloc() : memref<13x600xf32>
+  tile.kernel @k_long ins(%x : memref<13x600xf32>) outs(%y : memref<13x600xf32>) {
+    tile.tile (%a0 : 13 = thread) {
+      %acc = loop.for reduce %r0 < 600 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<13x600xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 600 {
+        %v1 = loop.load %x[%a0, %a1] : memref<13x600xf32>
+        %q = arith.divf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<13x600xf32>
+      }
+    }
+  }
+  func.return %y : memref<13x600xf32>
+}
+// CHECK-LABEL: tile.kernel @k_long
+// CHECK:         tile.tile (%lane : 256 = thread, %a0 : 13 = block) {
+// CHECK:           tile.strided_for free %a1 = %lane to 600 step 256 {
+// CHECK-NEXT:        %v1 = loop.load %x[%a0, %a1] : memref<13x600xf32>
+
+// -----
+
+func.func @main(%x: memref<4x37xf32>) -> memref<4x37xf32> {
+  %y = memref.alloc() : memref<4x37xf32>
+  tile.kernel @k_few ins(%x : memref<4x37xf32>) outs(%y : memref<4x37xf32>) {
+    tile.tile (%a0 : 4 = thread) {
+      %acc = loop.for reduce %r0 < 37 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<4x37xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 37 {
+        %v1 = loop.load %x[%a0, %a1] : memref<4x37xf32>
+        %q = arith.divf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<4x37xf32>
+      }
+    }
+  }
+  func.return %y : memref<4x37xf32>
+}
+// CHECK-LABEL: tile.kernel @k_few
+// CHECK:         tile.tile (%lane : 64 = thread, %a0 : 4 = block) {
+// CHECK:           tile.strided_for free %a1 = %lane to 37 step 64 {
