@@ -44,7 +44,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Float32Type
 
 from dpl.dialects import loop, mma, tile
-from dpl.transforms.tile.common import grid_fits
+from dpl.transforms.tile.common import LOG, grid_fits
 from dpl.transforms.tile.matmul import matmul_info
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.tensorize_matmul import K_STEP, tensorize
@@ -73,6 +73,27 @@ SYNC_TILES = ((128, 128, 1.0), (64, 128, 0.85), (128, 64, 0.85), (64, 64, 0.7))
 #: step of 32 per chain (one commit group); mma.sync one step of 8 (3 MMAs), whose fragments stay
 #: in registers between its small terms and hi*hi (longer chains reload them and spill at 128 x 128).
 PROMOTE = {"wgmma": 4, "mma_sync": 1}
+#: Padded (pad-matmul) tiles. Per K step of 32, each stage whose loads are masked costs
+#: MASKED_STEP of its unmasked share (a step's time is the mean of its two stages'), by how
+#: materialize-mma's fill reads it (stage_kind): "float4" (masked float4s along K) or "element"
+#: (masked floats, e.g. along M or N or over rows not a multiple of 4). And per block
+#: PADDED_BLOCK_STEPS more K steps: its first stage loads with no K step to hide behind, its
+#: epilogue's stores are guarded. Fitted on the H100 (helper tcpad2: helpers/gpu/d2/tcpad/
+#: h100-80gb-hbm3-2026-11-24.json against the model without these costs and bench/results/sweep/
+#: h100-2026-11-24.json) so that the schedule orders the eight measured ragged matmuls right
+#: against the SIMT model (which itself reads 1.2-1.7x low on them: these are weights relative
+#: to it, not absolute times). Measured over modeled, the padded 128 x 128 wgmma plans were 1.35x
+#: (4723 x 128 x 2048 tn, 32 K steps a block, A element, B unmasked), 1.9-2.3x (b13 89 x 2048 x
+#: 593 tt, 19 steps; b4 256 x 1171 x 1879, 59; 4493 x 541 -> 8192, 17; 853 x 5669 -> 1536, 178;
+#: all element): these five stay on the tensor cores (measured 1.2-1.7x faster than SIMT); and
+#: 3.6x (1000^3, split 2: 16 steps, A float4, B element), 4.2x (3079 x 4081 x 257, 9 steps,
+#: element), 1.2x (1289 x 1024 -> 64, split 4: 8 steps, float4): these three go back to SIMT
+#: (measured 0.069 against 0.109 ms, 0.314 against 0.404, 0.014 against 0.025). The bounds that
+#: fix the constants: 4723 x 128 x 2048, (1.2 + 1) / 2 + 9 / 32 = 1.38 under the 1.42 that would
+#: tie SIMT; 3079 x 4081 x 257, 1.2 + 9 / 9 = 2.2 over 2.0; 1000^3, (2.3 + 1.2) / 2 + 9 / 16 =
+#: 2.3 over ~2.2 (the float4 weight rests on this case alone).
+MASKED_STEP = {"float4": 2.3, "element": 1.2}
+PADDED_BLOCK_STEPS = 9.0
 
 
 def check_precision(precision: str, target: str) -> str:
@@ -141,7 +162,8 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     """The modeled time of a tensorized tile (None if it holds no mma.dot): its launch (block
     axes, split-matmul-k's `ks` among them) in rounds of sms x blocks_per_sm blocks, each running
     its K-outer trips at `step_us`, plus the split's atomic adds as split-matmul-k counts them
-    (its `atomic-trips` and this tile's `contention_trips`)."""
+    (its `atomic-trips` and this tile's `contention_trips`). A padded tile's trips cost
+    `padded_step` each, and each block PADDED_BLOCK_STEPS more."""
     dot = next((o for o in t.walk() if isinstance(o, mma.DotOp)), None)
     if dot is None or not isinstance(dot.a.owner, mma.StageOp) or not isinstance(dot.b.owner, mma.StageOp):
         return None
@@ -153,8 +175,37 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
     at_once = sms * blocks_per_sm(bm, bn, precision, layout, smem)
     wait = contention_trips(bm, bn, precision, sms, smem, layout)
-    per_trip = split_time(blocks // splits, trips * splits, splits, at_once, SplitMatmulK().atomic_trips, wait)
+    step = padded_step(dot)
+    fixed = PADDED_BLOCK_STEPS if step > 1 or any(tile.is_masked(o) for o in t.walk()) else 0.0
+    work = trips * splits * step + fixed * splits  # K steps of all the splits of one tile
+    if fixed:
+        LOG.info(f"schedule: padded {bm} x {bn} tile: a K step costs {step:.2f}, a block {fixed:g} K steps more")
+    per_trip = split_time(blocks // splits, work, splits, at_once, SplitMatmulK().atomic_trips, wait)  # type: ignore[arg-type]
     return per_trip * step_us(bm, bn, precision, sms, layout, smem)
+
+
+def stage_kind(stage: mma.StageOp) -> str | None:
+    """How a stage's masked loads read (None: none is masked): "float4" where every masked load
+    runs along K in its innermost dimension (the region's K offset there) over rows of a multiple
+    of 4 floats (materialize-mma's fill reads it as masked float4s), else "element"."""
+    c = stage.body.block.args[1]
+    masked = [o for o in stage.body.walk() if isinstance(o, loop.LoadOp) and tile.is_masked(o)]
+    if not masked:
+        return None
+
+    def float4(o: loop.LoadOp) -> bool:
+        k_dims = {i for i, v in enumerate(o.indices) if v is c}
+        inner = o.map.data.results[-1].used_dims()
+        return bool(k_dims & inner) and o.memref.type.get_shape()[-1] % 4 == 0  # type: ignore[union-attr]
+
+    return "float4" if all(float4(o) for o in masked) else "element"
+
+
+def padded_step(dot: mma.DotOp) -> float:
+    """The time of one K step of `dot`'s tile in unmasked K steps: the mean of its two stages'
+    MASKED_STEP (1 for a stage with no masked load)."""
+    kinds = [stage_kind(s.owner) for s in (dot.a, dot.b)]  # type: ignore[arg-type]
+    return sum(MASKED_STEP[k] if k else 1.0 for k in kinds) / 2
 
 
 def launchable(block) -> bool:
