@@ -105,3 +105,40 @@ def test_dpl_linear_tf32_is_less_accurate():
     c, err, eager_err = _linear_case(512, 1024, 1024, "tf32")
     assert c.precision == "tf32"
     assert 10 * eager_err < err < 1e-2
+
+
+RAGGED = {
+    # M, N, K off the tile: A's rows of 1000 as masked float4s
+    "linear_1000x1000to999": ("lambda x, w: torch.nn.functional.linear(x, w)", (1000, 1000), (999, 1000)),
+    # an odd K: per-element masked loads of both operands
+    "matmul_nn_333x257x517": ("lambda a, b: a @ b", (333, 257), (257, 517)),
+    # A stored [K, M], split-K
+    "matmul_tn_4723x128x2048": ("lambda a, b: a.T @ b", (2048, 4723), (2048, 128)),
+    # batched, both transposed
+    "bmm_tt_b3_89x700x593": ("lambda a, b: a.transpose(1, 2) @ b.transpose(1, 2)", (3, 593, 89), (3, 700, 593)),
+}
+
+
+@pytest.mark.skipif(
+    not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0),
+    reason="the tensor-core schedule targets sm_90a",
+)
+@pytest.mark.parametrize("name", list(RAGGED))
+def test_dpl_ragged_matmuls_on_tensor_cores(name):
+    """Ragged M, N and K on the wgmma kernels (pad-matmul to the tile, masked loads and stores;
+    tests/test_mma_ragged.py checks them on the CPU): the output poisoned, fp32-level accuracy,
+    at most twice PyTorch fp32's error. Run it under compute-sanitizer (memcheck, racecheck)."""
+    from dpl.driver.compile import compile as dpl_compile
+
+    text, sa, sb = RAGGED[name]
+    fn = eval(text)
+    g = torch.Generator().manual_seed(0)
+    a, b = torch.randn(*sa, generator=g), torch.randn(*sb, generator=g)
+    c = dpl_compile(fn, a, b)
+    assert "wgmma" in c.cuda
+    out = c(a.cuda(), b.cuda(), poison=True)
+    ref = fn(a.cuda().double(), b.cuda().double())
+    eager = fn(a.cuda(), b.cuda())
+    err = float((out.double() - ref).norm() / ref.norm())
+    eager_err = float((eager.double() - ref).norm() / ref.norm())
+    assert err < 1e-5 and err <= 2 * eager_err, (err, eager_err)

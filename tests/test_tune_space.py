@@ -224,12 +224,13 @@ def test_tensor_core_points_keep_meaning(point: dict):
 
 def test_tensor_core_points_the_passes_reject_are_one_line_errors():
     ctx = make_context()
-    for precision, point, message in (
-        ("auto", {TENSOR_CORES: True, "bm": 256}, "tensorize-matmul declined the kernel"),
-        ("ieee", {TENSOR_CORES: True}, "tensor_cores=true needs tensor cores: precision ieee"),
-        ("auto", {TENSOR_CORES: True, "bn": 300}, r"tensorize-matmul: option bn must be in \[8, 256\], got 300"),
+    f64 = loop_module(PROGRAMS["matmul"])  # the tensor cores take f32 (a ragged shape is padded)
+    for precision, point, message, base in (
+        ("auto", {TENSOR_CORES: True, "bm": 256}, "tensorize-matmul declined the kernel", f64),
+        ("ieee", {TENSOR_CORES: True}, "tensor_cores=true needs tensor cores: precision ieee", None),
+        ("auto", {TENSOR_CORES: True, "bn": 300}, r"tensorize-matmul: option bn must be in \[8, 256\], got 300", None),
     ):
-        module = tc_module()
+        module = tc_module() if base is None else base.clone()
         (k,) = kernels(module)
         k.attributes[POINT] = point_attr(point)
         with pytest.raises(ValueError, match=message):

@@ -1,34 +1,47 @@
-"""Guards for `{tile.masked = [dims]}` accesses, used by lower-accesses and lower-stages.
+"""Guards for `{tile.masked = [dims]}` accesses, used by lower-accesses, lower-stages and
+materialize-mma (its stage fills and epilogue stores).
 
 A masked access (pad-matmul's ragged tiles, pad-columns' rounded axes) may leave its buffer
 along the listed dims; on the GPU each such index is compared with the dim's size (`i < size`,
 the indices are non-negative):
 
 - a load reads `size - 1` clamped indices, so its address is always valid, and selects 0 when
-  the access is outside: `v = in ? x[min(i, size - 1)] : 0.0f`;
+  the access is outside: `v = in ? x[min(i, size - 1)] : 0.0f` (a float4 load clamps its
+  innermost index to `size - 4`, which keeps it aligned, and selects per lane);
 - a store or an atomic runs under `if (in)`;
 - a stage's fill copies under `if (in)` and writes zeros into shared memory otherwise (one guard
   per copy: a 16-byte copy is wholly inside or outside, since its run starts at a multiple of
   its width in an innermost dim its width divides).
 
-Each function takes the emitter of the pass (`lowering.Emitter`: `emit`, `const`, `cmp`,
-`expr_value`, `at`) and the kernel-level access (a map over kernel values, its leaves).
+Each function takes the emitter of the pass (`lowering.Emitter`, or materialize-mma's builder:
+`emit`, `const`, `cmp`, `expr_value`; `guarded` and `zero_fill` also `at`) and the kernel-level
+access (a map over kernel values, its leaves).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from dpl.dialects import kernel as K
 from dpl.transforms.kernel.lowering import Emitter
 
 
-def in_bounds(low: Emitter, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
+class IndexEmitter(Protocol):
+    """What the guards of a load or store need of a lowering (lowering.Emitter has it)."""
+
+    def emit(self, op: Operation) -> Operation: ...
+    def const(self, value: int | float, t: Attribute | None = None) -> SSAValue: ...
+    def cmp(self, a: SSAValue, b: SSAValue | int, pred: str, name: str = "") -> SSAValue: ...
+    def expr_value(self, e: AffineExpr, leaves: Sequence[SSAValue], name: str = "") -> SSAValue: ...
+
+
+def in_bounds(low: IndexEmitter, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
               dims: Sequence[int]) -> SSAValue:  # fmt: skip
     """i1: the access's index is inside the buffer along each of `dims`."""
     shape = memref_type.get_shape()
@@ -42,28 +55,31 @@ def in_bounds(low: Emitter, memref_type: MemRefType, amap: AffineMap, leaves: Se
     return cond
 
 
-def clamped(low: Emitter, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
-            dims: Sequence[int]) -> tuple[AffineMap, list[SSAValue]]:  # fmt: skip
-    """The access with the index of each of `dims` clamped to `size - 1` (a valid address)."""
+def clamped(low: IndexEmitter, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
+            dims: Sequence[int], width: int = 1) -> tuple[AffineMap, list[SSAValue]]:  # fmt: skip
+    """The access with the index of each of `dims` clamped to `size - 1` (a valid address); for
+    a load of `width` lanes along the innermost dim, that dim's to `size - width` (a valid,
+    aligned address when the size and the index are multiples of `width`)."""
     shape = memref_type.get_shape()
     leaves = list(leaves)
     exprs = list(amap.results)
     for d in dims:
         v = low.expr_value(exprs[d], leaves)
-        m = low.emit(arith.MinSIOp(v, low.const(shape[d] - 1))).results[0]
+        last = shape[d] - (width if d == len(shape) - 1 else 1)
+        m = low.emit(arith.MinSIOp(v, low.const(last))).results[0]
         leaves.append(m)
         exprs[d] = AffineExpr.dimension(len(leaves) - 1)
     return AffineMap(len(leaves), 0, tuple(exprs)), leaves
 
 
-def zero(low: Emitter, t: Attribute) -> SSAValue:
+def zero(low: IndexEmitter, t: Attribute) -> SSAValue:
     """The constant 0 of element type `t`."""
     if isinstance(t, IntegerType | IndexType):
         return low.const(0, t)
     return low.const(0.0, t)
 
 
-def masked_load(low: Emitter, memref: SSAValue, amap: AffineMap, leaves: Sequence[SSAValue],
+def masked_load(low: IndexEmitter, memref: SSAValue, amap: AffineMap, leaves: Sequence[SSAValue],
                 dims: Sequence[int]) -> SSAValue:  # fmt: skip
     """`in ? memref[clamped] : 0`."""
     t = memref.type

@@ -74,6 +74,7 @@ from dpl.transforms.kernel.atomic_init_kernels import init_kernel
 from dpl.transforms.kernel.mma_builder import K_STEP
 from dpl.transforms.kernel.mma_mainloop import MmaMainLoop
 from dpl.transforms.loop.count_cost import carry
+from dpl.transforms.tile.common import grid_fits
 from dpl.transforms.tile.target import target_smem
 
 
@@ -114,7 +115,7 @@ class MmaLowering(MmaMainLoop):
         for v, e in self.blocks:
             if e == 1:
                 self.vm[v] = self.const(0)
-        if len(real) > 3 or any(e > 65535 for _, e in real[:-1]):
+        if not grid_fits([e for _, e in real]):
             self.fail("has more than three block axes (or one too large for grid y/z)")
         for dim, (v, e) in zip((K.Dim.X, K.Dim.Y, K.Dim.Z), reversed(real)):
             op = self.emit(K.BlockIdOp(dim))

@@ -1,7 +1,10 @@
 """The base of materialize-mma's lowering (materialize_mma.py): reading the tensor-core tile's
 structure (block, thread and cell axes; the K loop holding two `mma.stage` and one `mma.dot`),
 the emission primitives (index arithmetic, cached constants, kernel.for / kernel.if bodies) and
-cloning tile-level ops to kernel level (affine.apply as index arithmetic; the rest kernel_twin.py).
+cloning tile-level ops to kernel level (affine.apply as index arithmetic; the rest kernel_twin.py);
+a `{tile.masked}` access (pad-matmul's ragged tiles) gets masking.py's guards, as lower-accesses
+gives it: a load reads clamped indices and selects 0 outside its buffer, a store or atomic runs
+under `kernel.if %inside`.
 
 Operand staging and the K loops build on it in mma_mainloop.py; the kernel's axes, buffers and
 epilogue, and the pass, in materialize_mma.py.
@@ -12,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 
 from dpl.dialects import kernel as K
 from dpl.dialects import loop, mma, tile
 from dpl.dialects.loop import CombineKind
+from dpl.transforms.kernel import masking
 from dpl.transforms.kernel.kernel_twin import kernel_twin
 
 AK = tile.AxisKind
@@ -60,7 +64,8 @@ class MmaKernelBuilder:
         t = IndexType() if t is None else t
         key = (value, str(t))
         if key not in self.consts:
-            attr = IntegerAttr(int(value), t) if isinstance(t, IndexType) else FloatAttr(float(value), t)
+            is_int = isinstance(t, IndexType | IntegerType)
+            attr = IntegerAttr(int(value), t) if is_int else FloatAttr(float(value), t)
             op = arith.ConstantOp(attr)
             if isinstance(t, IndexType):
                 op.result.name_hint = f"c{int(value)}" if value >= 0 else f"cm{-int(value)}"
@@ -84,6 +89,15 @@ class MmaKernelBuilder:
             AffineBinaryOpKind.CeilDiv: arith.CeilDivUIOp,
         }[e.kind]
         r = self.emit(cls(lhs, rhs)).results[0]
+        r.name_hint = name or None
+        return r
+
+    def expr_value(self, e: AffineExpr, leaves: Sequence[SSAValue], name: str = "") -> SSAValue:
+        """`index` under the name masking.py's guards call it by."""
+        return self.index(e, leaves, name)
+
+    def cmp(self, a: SSAValue, b: SSAValue | int, pred: str, name: str = "") -> SSAValue:
+        r = self.emit(arith.CmpiOp(a, self.const(b) if isinstance(b, int) else b, pred)).results[0]
         r.name_hint = name or None
         return r
 
@@ -181,6 +195,12 @@ class MmaKernelBuilder:
                 return self.vm[v]
             self.fail(f"a value used before it is lowered ({v.name_hint or v})")
 
+        if isinstance(op, loop.LoadOp) and tile.is_masked(op):  # `in ? x[clamped] : 0`
+            v = masking.masked_load(self, get(op.memref), op.map.data, [get(i) for i in op.indices],
+                                    tile.masked_dims(op))  # fmt: skip
+            v.name_hint = op.result.name_hint
+            m[op.result] = v
+            return
         if isinstance(op, affine.ApplyOp):
             r = self.index(op.map.data.results[0], [get(v) for v in op.mapOperands], op.result.name_hint or "")
             m[op.result] = r
@@ -190,6 +210,11 @@ class MmaKernelBuilder:
             self.fail(f"'{op.name}' is not supported in a tensor-core tile's epilogue or stages")
         if isinstance(op, tile.AtomicOp):
             self.atomic_outs[op.memref] = op.kind.data
+        if isinstance(op, loop.StoreOp | tile.AtomicOp) and tile.is_masked(op):  # `if (in) store`
+            memref = get(op.memref)
+            inside = masking.in_bounds(self, memref.type, op.map.data, list(new.indices), tile.masked_dims(op))  # type: ignore[arg-type]
+            self.if_(inside, lambda: self.emit(new))
+            return
         self.emit(new)
         for old, r in zip(op.results, new.results):
             r.name_hint = old.name_hint

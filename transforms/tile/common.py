@@ -32,6 +32,17 @@ def tiles(module: Operation) -> list[tile.TileOp]:
     return [op for op in module.walk() if isinstance(op, tile.TileOp)]
 
 
+#: The most blocks a launch's grid y and z may hold (CUDA); x takes up to 2^31 - 1.
+GRID_YZ_MAX = 65535
+
+
+def grid_fits(extents: Sequence[int]) -> bool:
+    """Whether block axes of these extents (slowest first) map one-to-one onto a CUDA grid, as
+    materialize-mma maps them: at most three of extent > 1, all but the last (x) <= GRID_YZ_MAX."""
+    real = [e for e in extents if e > 1]
+    return len(real) <= 3 and all(e <= GRID_YZ_MAX for e in real[:-1])
+
+
 def const_index(value: SSAValue) -> int | None:
     """The integer of an `arith.constant` index value, else None."""
     owner = value.owner

@@ -21,7 +21,8 @@ then leave its buffer is marked `{tile.masked = [dims]}` with the dims it can le
 
 An M (or N) of E becomes the next multiple of `rows` x `threads`, or for an E below that, `rows`
 times the next power of two of E / `rows` (so blockify-launch gives the side whole threads);
-a K of more than `k-tile` becomes the next multiple of `k-tile`.
+a K of more than `k-tile` becomes the next multiple of `k-tile`. The tensor-core pipeline
+(schedule_mma.py) pads to its block tile with `rows=bm cols=bn threads=1` and `k-tile=32`.
 
 Meaning is kept: the points added along M and N compute values that no store writes (each store
 indexes a dim where M >= E puts the index past the buffer: `out[%m, %n]`, not a flattened

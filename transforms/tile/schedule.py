@@ -91,7 +91,7 @@ from dpl.transforms.tile.schedule_classes import (
     scratch,
     scratch_module,
 )
-from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, mma_candidates, mma_us
+from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, launchable, mma_candidates, mma_us
 from dpl.transforms.tile.schedule_space import (
     POINT,
     SCHEDULE_CHOICES,
@@ -341,7 +341,13 @@ class Schedule(ModulePass):
                 cands = []
             for choice in cands:
                 spec = choice.spec(self.sms, smem)
-                tried.append((choice.what(), spec, *scratch(ctx, kernel, spec), choice))
+                block, back = scratch(ctx, kernel, spec)
+                if not launchable(block):  # the split axis made a fourth block axis (a batch)
+                    LOG.info(f"schedule: @{name}: {choice.what()}: split K leaves too many block axes, unsplit")
+                    choice = replace(choice, split=False)
+                    spec = choice.spec(self.sms, smem)
+                    block, back = scratch(ctx, kernel, spec)
+                tried.append((choice.what(), spec, block, back, choice))
             if self.tensor_cores is not True:
                 grid = 0  # the blocks of the first (measured) tile's grid, its split left out
                 for tile_choice in MATMUL_TILES:

@@ -6,13 +6,15 @@ none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reaso
 - precision `ieee`: never (SIMT fp32 FMA);
 - the target: sm_90 gets wgmma tiles (sm_90a code), sm_80..sm_89 and sm_120 mma.sync tiles (warps of
   64 x 32, operands split in registers); older targets have no tensor cores for fp32;
-- the shape: f32, M and N on one axis each with M a multiple of 64 and N of 32, K a multiple of
-  32, and M, N >= 64, K >= 128 (tiny or ragged contractions stay SIMT, where nothing is wasted),
-  and a tile tensorize-matmul accepts (it is tried on a copy: a product whose factors mix M and
-  N declines);
-- the tiles: one candidate per block tile of TILES (SYNC_TILES) dividing M and N whose
-  accumulators, doubled by promotion's chain fragment, fit in 255 registers (`registers`: not
-  wgmma 128 x 256, which spills until its chains run on half-width fragments), each with
+- the shape: f32, M and N on one axis each, M, N >= 64 and K >= 128 (tiny contractions stay
+  SIMT), and a tile tensorize-matmul accepts (it is tried on a copy: a product whose factors mix
+  M and N declines);
+- the tiles: the block tiles of TILES (SYNC_TILES) whose accumulators, doubled by promotion's
+  chain fragment, fit in 255 registers (`registers`: not wgmma 128 x 256, which spills until its
+  chains run on half-width fragments): those that divide M and N; on a ragged shape (M not a
+  multiple of 64, N or K not of 32) or one no tile divides, all of them, pad-matmul rounding M
+  and N up to the tile and K up to 32 (masked accesses: the added points read 0 and store
+  nothing, materialize-mma guards them), the padded work counted by the model. Each with
   split-matmul-k's automatic split of K, which spreads K over blocks where the tile grid alone
   leaves SMs idle (an M of 128 against 132 SMs), told the tile's cost of splits that add into the
   same outputs at the same time (`contention_trips`).
@@ -42,6 +44,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Float32Type
 
 from dpl.dialects import loop, mma, tile
+from dpl.transforms.tile.common import LOG, grid_fits
 from dpl.transforms.tile.matmul import matmul_info
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.tensorize_matmul import K_STEP, tensorize
@@ -70,6 +73,27 @@ SYNC_TILES = ((128, 128, 1.0), (64, 128, 0.85), (128, 64, 0.85), (64, 64, 0.7))
 #: step of 32 per chain (one commit group); mma.sync one step of 8 (3 MMAs), whose fragments stay
 #: in registers between its small terms and hi*hi (longer chains reload them and spill at 128 x 128).
 PROMOTE = {"wgmma": 4, "mma_sync": 1}
+#: Padded (pad-matmul) tiles. Per K step of 32, each stage whose loads are masked costs
+#: MASKED_STEP of its unmasked share (a step's time is the mean of its two stages'), by how
+#: materialize-mma's fill reads it (stage_kind): "float4" (masked float4s along K) or "element"
+#: (masked floats, e.g. along M or N or over rows not a multiple of 4). And per block
+#: PADDED_BLOCK_STEPS more K steps: its first stage loads with no K step to hide behind, its
+#: epilogue's stores are guarded. Fitted on the H100 (helper tcpad2: helpers/gpu/d2/tcpad/
+#: h100-80gb-hbm3-2026-11-24.json against the model without these costs and bench/results/sweep/
+#: h100-2026-11-24.json) so that the schedule orders the eight measured ragged matmuls right
+#: against the SIMT model (which itself reads 1.2-1.7x low on them: these are weights relative
+#: to it, not absolute times). Measured over modeled, the padded 128 x 128 wgmma plans were 1.35x
+#: (4723 x 128 x 2048 tn, 32 K steps a block, A element, B unmasked), 1.9-2.3x (b13 89 x 2048 x
+#: 593 tt, 19 steps; b4 256 x 1171 x 1879, 59; 4493 x 541 -> 8192, 17; 853 x 5669 -> 1536, 178;
+#: all element): these five stay on the tensor cores (measured 1.2-1.7x faster than SIMT); and
+#: 3.6x (1000^3, split 2: 16 steps, A float4, B element), 4.2x (3079 x 4081 x 257, 9 steps,
+#: element), 1.2x (1289 x 1024 -> 64, split 4: 8 steps, float4): these three go back to SIMT
+#: (measured 0.069 against 0.109 ms, 0.314 against 0.404, 0.014 against 0.025). The bounds that
+#: fix the constants: 4723 x 128 x 2048, (1.2 + 1) / 2 + 9 / 32 = 1.38 under the 1.42 that would
+#: tie SIMT; 3079 x 4081 x 257, 1.2 + 9 / 9 = 2.2 over 2.0; 1000^3, (2.3 + 1.2) / 2 + 9 / 16 =
+#: 2.3 over ~2.2 (the float4 weight rests on this case alone).
+MASKED_STEP = {"float4": 2.3, "element": 1.2}
+PADDED_BLOCK_STEPS = 9.0
 
 
 def check_precision(precision: str, target: str) -> str:
@@ -138,7 +162,8 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     """The modeled time of a tensorized tile (None if it holds no mma.dot): its launch (block
     axes, split-matmul-k's `ks` among them) in rounds of sms x blocks_per_sm blocks, each running
     its K-outer trips at `step_us`, plus the split's atomic adds as split-matmul-k counts them
-    (its `atomic-trips` and this tile's `contention_trips`)."""
+    (its `atomic-trips` and this tile's `contention_trips`). A padded tile's trips cost
+    `padded_step` each, and each block PADDED_BLOCK_STEPS more."""
     dot = next((o for o in t.walk() if isinstance(o, mma.DotOp)), None)
     if dot is None or not isinstance(dot.a.owner, mma.StageOp) or not isinstance(dot.b.owner, mma.StageOp):
         return None
@@ -150,17 +175,53 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
     at_once = sms * blocks_per_sm(bm, bn, precision, layout, smem)
     wait = contention_trips(bm, bn, precision, sms, smem, layout)
-    per_trip = split_time(blocks // splits, trips * splits, splits, at_once, SplitMatmulK().atomic_trips, wait)
+    step = padded_step(dot)
+    fixed = PADDED_BLOCK_STEPS if step > 1 or any(tile.is_masked(o) for o in t.walk()) else 0.0
+    work = trips * splits * step + fixed * splits  # K steps of all the splits of one tile
+    if fixed:
+        LOG.info(f"schedule: padded {bm} x {bn} tile: a K step costs {step:.2f}, a block {fixed:g} K steps more")
+    per_trip = split_time(blocks // splits, work, splits, at_once, SplitMatmulK().atomic_trips, wait)  # type: ignore[arg-type]
     return per_trip * step_us(bm, bn, precision, sms, layout, smem)
 
 
+def stage_kind(stage: mma.StageOp) -> str | None:
+    """How a stage's masked loads read (None: none is masked): "float4" where every masked load
+    runs along K in its innermost dimension (the region's K offset there) over rows of a multiple
+    of 4 floats (materialize-mma's fill reads it as masked float4s), else "element"."""
+    c = stage.body.block.args[1]
+    masked = [o for o in stage.body.walk() if isinstance(o, loop.LoadOp) and tile.is_masked(o)]
+    if not masked:
+        return None
+
+    def float4(o: loop.LoadOp) -> bool:
+        k_dims = {i for i, v in enumerate(o.indices) if v is c}
+        inner = o.map.data.results[-1].used_dims()
+        return bool(k_dims & inner) and o.memref.type.get_shape()[-1] % 4 == 0  # type: ignore[union-attr]
+
+    return "float4" if all(float4(o) for o in masked) else "element"
+
+
+def padded_step(dot: mma.DotOp) -> float:
+    """The time of one K step of `dot`'s tile in unmasked K steps: the mean of its two stages'
+    MASKED_STEP (1 for a stage with no masked load)."""
+    kinds = [stage_kind(s.owner) for s in (dot.a, dot.b)]  # type: ignore[arg-type]
+    return sum(MASKED_STEP[k] if k else 1.0 for k in kinds) / 2
+
+
+def launchable(block) -> bool:
+    """Whether every tile scheduled in `block` has block axes materialize-mma can map onto a grid
+    (common.grid_fits): a batched matmul split over K has four."""
+    tiles = [t for t in block.walk() if isinstance(t, tile.TileOp)]
+    return all(grid_fits([e for _, e, k in t.axes if k == tile.AxisKind.BLOCK]) for t in tiles)
+
+
 def mma_shape(t) -> tuple[int, int, int, int] | str:
-    """(M, N, K, batch) of a tileified, K-chunked matmul tile, or why it is not one for the
-    tensor cores."""
+    """(M, N, K, batch) of a matmul tile fresh from tileify (K not chunked), or why it is not one
+    for the tensor cores."""
     info = matmul_info(t)
-    if info is None or info.inner is None:
-        return "not a K-chunked matmul tile"
-    acc = info.inner.body.block.last_op
+    if info is None or info.inner is not None:
+        return "not a matmul tile"
+    acc = info.reduce.body.block.last_op
     if not isinstance(acc, loop.AccumulateOp) or not all(isinstance(v.type, Float32Type) for v in acc.values):
         return "not f32"
     ext = {v: e for v, e, _ in t.axes}
@@ -171,21 +232,33 @@ def mma_shape(t) -> tuple[int, int, int, int] | str:
             return f"{what} spans {len(big)} axes"
         dims.append(ext[big[0]])
     m, n = dims
-    k = info.reduce.extent.data * 32
+    k = info.reduce.extent.data
     batch = math.prod(e for v, e, _ in t.axes) // (m * n)
-    if m % 64 or n % 32 or m < MIN_MN or n < MIN_MN or k < MIN_K:
-        return f"M x N x K = {m} x {n} x {k} is too small or ragged (M % 64, N % 32, M, N >= 64, K >= 128)"
+    if m < MIN_MN or n < MIN_MN or k < MIN_K:
+        return f"M x N x K = {m} x {n} x {k} is too small (M, N >= {MIN_MN}, K >= {MIN_K})"
     return m, n, k, batch
 
 
 @dataclass(frozen=True)
 class MmaChoice:
-    """The tensor-core schedule of a matmul: wgmma or mma.sync tiles of bm x bn at `precision`."""
+    """The tensor-core schedule of a matmul: wgmma or mma.sync tiles of bm x bn at `precision`
+    (`padded`: the shape is ragged, pad-matmul rounds it up to the tile; `split`: split-matmul-k
+    may split K, off where its split axis would leave more block axes than a grid has)."""
 
     layout: str
     bm: int
     bn: int
     precision: str
+    padded: bool = False
+    split: bool = True
+
+    def staged(self) -> str:
+        """The pipeline up to tensorize-matmul: tileify, pad-matmul to the block tile (one
+        "thread" of bm x bn; it declines a shape the tile divides) and to a K of 32, K chunked."""
+        return (
+            f"tileify,pad-matmul{{rows={self.bm} cols={self.bn} threads=1 k-tile={K_STEP}}},"
+            f"chunk-matmul-k{{k-tile={K_STEP}}}"
+        )
 
     def spec(self, sms: int, smem: int) -> str:
         """The pipeline string (split-K's launch model told this tile's blocks per SM on a target
@@ -194,16 +267,19 @@ class MmaChoice:
         bps = blocks_per_sm(self.bm, self.bn, self.precision, self.layout, smem)
         wait = contention_trips(self.bm, self.bn, self.precision, sms, smem, self.layout)
         contention = f"contention-trips={wait} " if wait else ""
+        split = (
+            f"split-matmul-k{{sms={sms} blocks-per-sm={bps} {contention}tile-elements={self.bm * self.bn}}},"
+            if self.split
+            else ""
+        )
         return (
-            f"tileify,chunk-matmul-k{{k-tile={K_STEP}}},"
-            f"split-matmul-k{{sms={sms} blocks-per-sm={bps} {contention}"
-            f"tile-elements={self.bm * self.bn}}},"
+            f"{self.staged()},{split}"
             f"tensorize-matmul{{layout={self.layout} bm={self.bm} bn={self.bn} "
             f"precision={self.precision} promote={PROMOTE[self.layout]}}}"
         )
 
     def what(self) -> str:
-        return f"{self.layout} {self.bm} x {self.bn} ({self.precision})"
+        return f"{self.layout} {self.bm} x {self.bn} ({self.precision}{', padded' if self.padded else ''})"
 
 
 #: Tunable options the tensor-core pipeline pins: K is chunked by tensorize-matmul's K step.
@@ -220,27 +296,31 @@ def mma_layout(precision: str, target: str) -> str | None:
 
 def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
                    scratch) -> list[MmaChoice] | str:  # fmt: skip
-    """The tensor-core schedules to try for loop kernel `kernel`, one per block tile that
-    divides M x N (split-matmul-k picks each one's split), or why it stays on SIMT.
-    `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
+    """The tensor-core schedules to try for loop kernel `kernel`, one per block tile (those that
+    divide M x N, else all of them, padded; split-matmul-k picks each one's split), or why it
+    stays on SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
     if precision == "ieee":
         return "precision ieee (SIMT fp32)"
     layout = mma_layout(precision, target)
     if layout is None:
         return f"target {target} has no tensor cores for fp32"
-    block, _ = scratch(ctx, kernel, f"tileify,chunk-matmul-k{{k-tile={K_STEP}}}")
+    block, _ = scratch(ctx, kernel, "tileify")
     tiles = [op for op in block.walk() if isinstance(op, tile.TileOp)]
     if len(tiles) != 1:
         return "not one tile"
     shape = mma_shape(tiles[0])
     if isinstance(shape, str):
         return shape
-    m, n, _, _ = shape
+    m, n, k, _ = shape
     fit = [(bm, bn) for bm, bn, _ in (TILES if layout == "wgmma" else SYNC_TILES) if registers(bm, bn, layout) <= 255]
     sizes = [(bm, bn) for bm, bn in fit if m % bm == 0 and n % bn == 0]
-    if not sizes:
-        return f"no tile of {', '.join(f'{a}x{b}' for a, b in fit)} divides M x N = {m} x {n}"
-    why = tensorize(tiles[0], mma.Layout(layout), *sizes[0], mma.Precision(precision))  # on the copy
+    padded = bool(m % 64 or n % 32 or k % K_STEP or not sizes)  # ragged, or no tile divides it
+    if padded:
+        sizes = fit
+    choices = [MmaChoice(layout, bm, bn, precision, padded) for bm, bn in sizes]
+    block, _ = scratch(ctx, kernel, choices[0].staged())
+    (staged,) = [op for op in block.walk() if isinstance(op, tile.TileOp)]
+    why = tensorize(staged, mma.Layout(layout), sizes[0][0], sizes[0][1], mma.Precision(precision))  # on the copy
     if why is not None:
         return f"tensorize-matmul declines it: {why}"
-    return [MmaChoice(layout, bm, bn, precision) for bm, bn in sizes]
+    return choices

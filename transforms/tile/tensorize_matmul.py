@@ -41,7 +41,8 @@ accumulators, so a chain's error grows with its length: 4, one K step of 32, kee
 fp32's accuracy, see interpreters/tf32.py).
 
 Declines (logged to `dpl.passes`): not a matmul tile; not f32; K not chunked by 32; M or N not one
-thread axis of extent > 1, or not a multiple of bm / bn; a K-inner body that is not one
+thread axis of extent > 1, or not a multiple of bm / bn (pad-matmul rounds a ragged M, N and K up
+first; its `{tile.masked}` accesses move into the stages and the epilogue as they are); a K-inner body that is not one
 accumulated product; a factor that depends on both M and N; a slice holding a region op.
 """
 

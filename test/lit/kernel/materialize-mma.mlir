@@ -10,7 +10,11 @@
 // overwriting; the next stage stored while it runs, then added into %acc; the epilogue per
 // accumulator element. The mma_sync layout (sm_80, promote 1): raw stages, fragments loaded,
 // split in registers, per K step of 8 a chain of 3 mma.sync from zero per m16n8 tile, added into
-// %acc. Declined: a tile without mma.dot is left for materialize.
+// %acc. A ragged tile (pad-matmul's {tile.masked} accesses: 67 x 45 x 152 padded to 128 x 64 x
+// 160): the float4 of A (rows of 152, a multiple of 4) is wholly inside or outside, so it reads a
+// clamped address (the K index to 148) and selects 0 per lane; B stored [K, N] is read per element,
+// clamped and selected; the bias load is clamped and the output store runs under kernel.if.
+// Declined: a tile without mma.dot is left for materialize.
 
 func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32>) -> memref<64x32xf32> {
   %out = memref.alloc() : memref<64x32xf32>
@@ -131,6 +135,61 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
 // CHECK-NEXT:      kernel.store %[[SUM]], %acc[0] : memref<64xf32>
 // CHECK-NOT:     mma.wgmma
 // CHECK:       func.func @main
+
+// -----
+
+func.func @main(%x: memref<67x152xf32>, %y: memref<152x45xf32>, %z: memref<45xf32>) -> memref<67x45xf32> {
+  %add = memref.alloc() : memref<67x45xf32>
+  tile.kernel @k_ragged ins(%z, %x, %y : memref<45xf32>, memref<67x152xf32>, memref<152x45xf32>) outs(%add : memref<67x45xf32>) {
+    tile.tile (%bm : 2 = block, %bn : 2 = block, %wg : 1 = thread, %w : 4 = thread, %g : 8 = thread, %t : 4 = thread, %h : 2 = cell, %j : 4 = cell, %e : 2 = cell) {
+      %acc = loop.for reduce %ko < 5 -> f32 {
+        %a_st = mma.stage rows 64 k 32 {
+        ^bb0(%r: index, %c: index):
+          %in = loop.load %x[%bm * 64 + %r, %ko * 32 + %c] {tile.masked = [0 : i64, 1 : i64]} : memref<67x152xf32>
+          mma.yield %in : f32
+        } : memref<64x32xf32, #tile.smem>
+        %b_st = mma.stage rows 32 k 32 {
+        ^bb0(%r_1: index, %c_1: index):
+          %in_1 = loop.load %y[%ko * 32 + %c_1, %bn * 32 + %r_1] {tile.masked = [0 : i64, 1 : i64]} : memref<152x45xf32>
+          mma.yield %in_1 : f32
+        } : memref<32x32xf32, #tile.smem>
+        %p = mma.dot %a_st[%wg * 64 + %w * 16 + %h * 8 + %g], %b_st[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma promote 4 : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
+        loop.accumulate add %p : f32
+      }
+      %bias = loop.load %z[%bn * 32 + %j * 8 + %t * 2 + %e] {tile.masked = [0 : i64]} : memref<45xf32>
+      %o = arith.addf %acc, %bias : f32
+      loop.store %o, %add[%bm * 64 + %wg * 64 + %w * 16 + %h * 8 + %g, %bn * 32 + %j * 8 + %t * 2 + %e] {tile.masked = [0 : i64, 1 : i64]} : memref<67x45xf32>
+    }
+  }
+  func.return %add : memref<67x45xf32>
+}
+
+// CHECK-LABEL: kernel.func @k_ragged(
+// CHECK:         %[[RA:.*]] = arith.cmpi ult, %{{.*}}, %c67 : index
+// CHECK:         %[[KA:.*]] = arith.cmpi ult, %{{.*}}, %c152 : index
+// CHECK-NEXT:    %[[INA:.*]] = arith.andi %[[RA]], %[[KA]] : i1
+// CHECK:         %[[CR:.*]] = arith.minsi %{{.*}}, %c66 : index
+// CHECK:         %[[CK:.*]] = arith.minsi %{{.*}}, %c148 : index
+// CHECK-NEXT:    %in4 = kernel.load %x[%[[CR]], %[[CK]]] vector 4 : memref<67x152xf32>
+// CHECK-NEXT:    %[[L0:.*]] = kernel.extract %in4[0] : vector<4xf32>
+// CHECK-NEXT:    %in = arith.select %[[INA]], %[[L0]], %{{.*}} : f32
+// CHECK:         %[[KB:.*]] = arith.cmpi ult, %{{.*}}, %c152 : index
+// CHECK:         %[[NB:.*]] = arith.cmpi ult, %{{.*}}, %c45 : index
+// CHECK-NEXT:    %[[INB:.*]] = arith.andi %[[KB]], %[[NB]] : i1
+// CHECK:         %[[CKB:.*]] = arith.minsi %{{.*}}, %c151 : index
+// CHECK:         %[[CNB:.*]] = arith.minsi %{{.*}}, %c44 : index
+// CHECK-NEXT:    %[[VB:.*]] = kernel.load %y[%[[CKB]], %[[CNB]]] : memref<152x45xf32>
+// CHECK-NEXT:    %{{.*}} = arith.select %[[INB]], %[[VB]], %{{.*}} : f32
+// CHECK:         kernel.for %ko = 0 to 5 step 1 {
+// CHECK:         %d = kernel.load %acc[0] : memref<16xf32>
+// CHECK:         %[[INZ:.*]] = arith.cmpi ult, %{{.*}}, %c45 : index
+// CHECK:         %[[CZ:.*]] = arith.minsi %{{.*}}, %c44 : index
+// CHECK-NEXT:    %[[VZ:.*]] = kernel.load %z[%[[CZ]]] : memref<45xf32>
+// CHECK-NEXT:    %bias = arith.select %[[INZ]], %[[VZ]], %{{.*}} : f32
+// CHECK:         %[[INO:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT:    kernel.if %[[INO]] {
+// CHECK-NEXT:      kernel.store %{{.*}}, %add[{{.*}}] : memref<67x45xf32>
+// CHECK-NEXT:    }
 
 // -----
 

@@ -13,7 +13,17 @@
 //   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it (32 x 32 tiles: the
 //   8 blocks of 64 x 64 would leave 124 SMs idle);
 // - 1024 x 1024 x 1024: wgmma 128 x 128 (128 KiB of stages, one block per SM) on sm_90's 227 KiB;
-//   on a #kernel.target of 64 KiB per block (SMEM64) that tile does not fit, so 64 x 128.
+//   on a #kernel.target of 64 KiB per block (SMEM64) that tile does not fit, so 64 x 128;
+// - ragged, 1000 x 1000 x 1000 (w stored [K, N]): pad-matmul would round M, N up to the 128 x 128
+//   tile and K to 1024, the accesses masked; but a padded tile's masked stages and fixed cost per
+//   block (schedule_mma.MASKED_STEP, PADDED_BLOCK_STEPS) make it 63 us against SIMT's 60 (measured
+//   on the H100: 0.109 against 0.069 ms), so SIMT 128 x 128, split 2;
+// - ragged and transposed, A stored [K, M] (M = 4723, N = 128, K = 2048): M padded to 37 blocks
+//   of 128, only A's M masked, K split over 2 (74 us against SIMT's 78; measured 0.074 against
+//   0.098 ms);
+// - 192 x 96 x 256: of the MMA's granularity, but no tile divides N = 96; the padded tiles
+//   (13 us before their masking costs) lose to SIMT 64 x 64 split 4 over its 8 K steps;
+// - declined: ragged and small (67 x 45 x 100, below M, N >= 64 and K >= 128) stays SIMT.
 
 func.func @main(%x: memref<128x3584xf32>, %w: memref<3584x3584xf32>) -> memref<128x3584xf32> {
   %y = memref.alloc() : memref<128x3584xf32>
@@ -87,6 +97,104 @@ func.func @main(%x: memref<128x128xf32>, %w: memref<256x128xf32>, %s: memref<128
 
 // -----
 
+func.func @main(%x: memref<1000x1000xf32>, %w: memref<1000x1000xf32>) -> memref<1000x1000xf32> {
+  %y = memref.alloc() : memref<1000x1000xf32>
+  loop.kernel @k_ragged ins(%x, %w : memref<1000x1000xf32>, memref<1000x1000xf32>) outs(%y : memref<1000x1000xf32>) {
+    loop.for free %a0 < 1000 {
+      loop.for free %a1 < 1000 {
+        %acc = loop.for reduce %r0 < 1000 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<1000x1000xf32>
+          %in_1 = loop.load %w[%r0, %a1] : memref<1000x1000xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<1000x1000xf32>
+      }
+    }
+  }
+  func.return %y : memref<1000x1000xf32>
+}
+// CHECK-LABEL: tile.kernel @k_ragged
+// CHECK-NOT:     mma.dot
+// CHECK:         tile.tile (%ks : 2 = block, %a0_b : 8 = block, %a0_t : 16 = thread, %a1_b : 8 = block
+// CHECK-NOT:     mma.dot
+// CHECK:         tile.schedule = "tileify,pad-matmul{rows=8 cols=8},chunk-matmul-k,split-matmul-k
+
+// -----
+
+func.func @main(%x: memref<2048x4723xf32>, %w: memref<2048x128xf32>) -> memref<4723x128xf32> {
+  %y = memref.alloc() : memref<4723x128xf32>
+  loop.kernel @k_ragged_tn ins(%x, %w : memref<2048x4723xf32>, memref<2048x128xf32>) outs(%y : memref<4723x128xf32>) {
+    loop.for free %a0 < 4723 {
+      loop.for free %a1 < 128 {
+        %acc = loop.for reduce %r0 < 2048 -> f32 {
+          %in = loop.load %x[%r0, %a0] : memref<2048x4723xf32>
+          %in_1 = loop.load %w[%r0, %a1] : memref<2048x128xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<4723x128xf32>
+      }
+    }
+  }
+  func.return %y : memref<4723x128xf32>
+}
+// CHECK-LABEL: tile.kernel @k_ragged_tn
+// CHECK:         tile.tile (%ks : 2 = block, %bm : 37 = block, %bn : 1 = block, %wg : 2 = thread
+// CHECK:           loop.load %x[%ks * 1024 + %ko * 32 + %c, %bm * 128 + %r] {tile.masked = [1 : i64]} : memref<2048x4723xf32>
+// CHECK:           loop.load %w[%ks * 1024 + %ko * 32 + %c_1, %bn * 128 + %r_1] : memref<2048x128xf32>
+// CHECK:           mma.dot
+
+// -----
+
+func.func @main(%x: memref<67x100xf32>, %w: memref<45x100xf32>) -> memref<67x45xf32> {
+  %y = memref.alloc() : memref<67x45xf32>
+  loop.kernel @k_ragged_small ins(%x, %w : memref<67x100xf32>, memref<45x100xf32>) outs(%y : memref<67x45xf32>) {
+    loop.for free %a0 < 67 {
+      loop.for free %a1 < 45 {
+        %acc = loop.for reduce %r0 < 100 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<67x100xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<45x100xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<67x45xf32>
+      }
+    }
+  }
+  func.return %y : memref<67x45xf32>
+}
+// CHECK-LABEL: tile.kernel @k_ragged_small
+// CHECK-NOT:     mma.dot
+// CHECK:         tile.tile (%a0_b : 3 = block, %a0_t : 16 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
+// CHECK-NOT:     mma.dot
+
+// -----
+
+func.func @main(%x: memref<192x256xf32>, %w: memref<96x256xf32>) -> memref<192x96xf32> {
+  %y = memref.alloc() : memref<192x96xf32>
+  loop.kernel @k_undivided ins(%x, %w : memref<192x256xf32>, memref<96x256xf32>) outs(%y : memref<192x96xf32>) {
+    loop.for free %a0 < 192 {
+      loop.for free %a1 < 96 {
+        %acc = loop.for reduce %r0 < 256 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<192x256xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<96x256xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<192x96xf32>
+      }
+    }
+  }
+  func.return %y : memref<192x96xf32>
+}
+// CHECK-LABEL: tile.kernel @k_undivided
+// CHECK-NOT:     mma.dot
+// CHECK:         tile.tile (%ks : 4 = block, %a0_b : 3 = block, %a0_t : 16 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK-NOT:     mma.dot
+
+// -----
+
 func.func @main(%x: memref<1024x1024xf32>, %w: memref<1024x1024xf32>) -> memref<1024x1024xf32> {
   %y = memref.alloc() : memref<1024x1024xf32>
   loop.kernel @k_square ins(%x, %w : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%y : memref<1024x1024xf32>) {
@@ -105,6 +213,6 @@ func.func @main(%x: memref<1024x1024xf32>, %w: memref<1024x1024xf32>) -> memref<
   func.return %y : memref<1024x1024xf32>
 }
 // CHECK-LABEL: tile.kernel @k_square
-// CHECK:         tile.schedule = "tileify,chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.59 tile-elements=16384},tensorize-matmul{layout=wgmma bm=128 bn=128 precision=3xtf32 promote=4}"
+// CHECK:         tile.schedule = "tileify,pad-matmul{rows=128 cols=128 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.59 tile-elements=16384},tensorize-matmul{layout=wgmma bm=128 bn=128 precision=3xtf32 promote=4}"
 // SMEM64-LABEL: tile.kernel @k_square
-// SMEM64:        tile.schedule = "tileify,chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.42 tile-elements=8192},tensorize-matmul{layout=wgmma bm=64 bn=128 precision=3xtf32 promote=4}"
+// SMEM64:        tile.schedule = "tileify,pad-matmul{rows=64 cols=128 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.42 tile-elements=8192},tensorize-matmul{layout=wgmma bm=64 bn=128 precision=3xtf32 promote=4}"

@@ -132,7 +132,7 @@ func.func @main(%x: memref<64x128xf32>, %w: memref<64x128xf32>) -> memref<64x64x
 // CHECK:           mma.stage rows 64 k 32
 // CHECK:           mma.stage rows 32 k 32
 // CHECK:           mma.dot {{.*}} precision "3xtf32" layout wgmma
-// CHECK:       tile.schedule = "tileify,chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=4 contention-trips=0.89 tile-elements=2048 splits=2},tensorize-matmul{layout=wgmma bm=64 bn=32 precision=3xtf32 promote=4}"
+// CHECK:       tile.schedule = "tileify,pad-matmul{rows=64 cols=32 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=4 contention-trips=0.89 tile-elements=2048 splits=2},tensorize-matmul{layout=wgmma bm=64 bn=32 precision=3xtf32 promote=4}"
 
 // -----
 
