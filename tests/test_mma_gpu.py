@@ -54,12 +54,23 @@ def test_wgmma_3xtf32_on_gpu():
 # ----------------------------------------------------------------------------- dpl.compile
 
 
+def _on_tensor_cores() -> str:
+    """The kernel pipeline with the schedule held to its tensor-core candidates (the model may
+    prefer SIMT for a shape; these tests check the tensor-core kernels themselves)."""
+    from dpl.transforms.pipelines import kernel_schedule
+
+    return kernel_schedule(None).replace(",schedule,", ",schedule{tensor-cores=true},", 1)
+
+
 def _linear_case(m: int, n: int, k: int, precision: str | None):
     from dpl.driver.compile import compile as dpl_compile
 
     g = torch.Generator().manual_seed(m + n + k)
     x, w = torch.randn(m, k, generator=g), torch.randn(n, k, generator=g) / k**0.5
-    c = dpl_compile(torch.nn.functional.linear, x, w, precision=precision)
+    if precision is None:
+        c = dpl_compile(torch.nn.functional.linear, x, w, pipeline=_on_tensor_cores())
+    else:
+        c = dpl_compile(torch.nn.functional.linear, x, w, precision=precision)
     xg, wg = x.cuda(), w.cuda()
     out = c(xg, wg, poison=True)
     ref = xg.double() @ wg.double().T
@@ -134,7 +145,7 @@ def test_dpl_ragged_matmuls_on_tensor_cores(name):
     fn = eval(text)
     g = torch.Generator().manual_seed(0)
     a, b = torch.randn(*sa, generator=g), torch.randn(*sb, generator=g)
-    c = dpl_compile(fn, a, b)
+    c = dpl_compile(fn, a, b, pipeline=_on_tensor_cores())
     assert "wgmma" in c.cuda
     out = c(a.cuda(), b.cuda(), poison=True)
     ref = fn(a.cuda().double(), b.cuda().double())

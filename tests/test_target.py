@@ -35,7 +35,7 @@ def test_the_schedule_reads_the_module_target(arch, layout):
 
 def test_the_option_overrides_the_module_target():
     module = capture_expression(LINEAR).module.clone()
-    spec = with_target(IR_PIPELINES["tile"].replace("schedule", "schedule{target=sm_80}"), "sm_90")
+    spec = with_target(IR_PIPELINES["tile"].replace("schedule", "schedule{target=sm_80 tensor-cores=true}"), "sm_90")
     run_pipeline(module, spec)
     assert _layouts(module) == ["mma_sync"]
 
