@@ -78,9 +78,9 @@ PROMOTE = {"wgmma": 4, "mma_sync": 1}
 #: materialize-mma's fill reads it (stage_kind): "float4" (masked float4s along K) or "element"
 #: (masked floats, e.g. along M or N or over rows not a multiple of 4). And per block
 #: PADDED_BLOCK_STEPS more K steps: its first stage loads with no K step to hide behind, its
-#: epilogue's stores are guarded. Fitted on the H100 (helper tcpad2: helpers/gpu/d2/tcpad/
-#: h100-80gb-hbm3-2026-11-24.json against the model without these costs and bench/results/sweep/
-#: h100-2026-11-24.json) so that the schedule orders the eight measured ragged matmuls right
+#: epilogue's stores are guarded. Fitted on the H100 (bench/results/sweep/h100-2026-11-24-call2-
+#: padded-tc.json, every ragged matmul on padded tensor-core plans, against the model without
+#: these costs and bench/results/sweep/h100-2026-11-24.json, the SIMT plans) so that the schedule orders the eight measured ragged matmuls right
 #: against the SIMT model (which itself reads 1.2-1.7x low on them: these are weights relative
 #: to it, not absolute times). Measured over modeled, the padded 128 x 128 wgmma plans were 1.35x
 #: (4723 x 128 x 2048 tn, 32 K steps a block, A element, B unmasked), 1.9-2.3x (b13 89 x 2048 x
