@@ -38,7 +38,6 @@ from xdsl.ir.affine import (
     AffineDimExpr,
     AffineExpr,
     AffineMap,
-    AffineSymExpr,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -54,6 +53,31 @@ class MaterializeError(ValueError):
 
 def fail(kernel: str, op: Operation, what: str) -> NoReturn:
     raise MaterializeError(f"materialize: @{kernel}: '{op.name}' {what}")
+
+
+#: Index arithmetic per affine operator (operands non-negative: unsigned division, remainder).
+AFFINE_OPS = {
+    AffineBinaryOpKind.Add: arith.AddiOp,
+    AffineBinaryOpKind.Mul: arith.MuliOp,
+    AffineBinaryOpKind.FloorDiv: arith.DivUIOp,
+    AffineBinaryOpKind.Mod: arith.RemUIOp,
+    AffineBinaryOpKind.CeilDiv: arith.CeilDivUIOp,
+}
+
+
+def affine_value(e: AffineExpr, leaves: Sequence[SSAValue], const: Callable[[int], SSAValue],
+                 named: Callable[[Operation, str], SSAValue], name: str = "") -> SSAValue:  # fmt: skip
+    """`e` over `leaves` as index arithmetic, constants from `const`, each op emitted by
+    `named(op, name)` (`name` names the last op only); a symbol is a ValueError (index maps
+    here have none)."""
+    if isinstance(e, AffineConstantExpr):
+        return const(e.value)
+    if isinstance(e, AffineDimExpr):
+        return leaves[e.position]
+    if not isinstance(e, AffineBinaryOpExpr):
+        raise ValueError("symbols in an index map")
+    lhs, rhs = affine_value(e.lhs, leaves, const, named), affine_value(e.rhs, leaves, const, named)
+    return named(AFFINE_OPS[e.kind](lhs, rhs), name)
 
 
 def const_of(v: SSAValue | None) -> int | None:
@@ -199,22 +223,10 @@ class Emitter:
     def expr_value(self, e: AffineExpr, leaves: Sequence[SSAValue], name: str = "") -> SSAValue:
         """An affine expression over `leaves` as index arithmetic (non-negative operands); `name`
         names its last op."""
-        if isinstance(e, AffineConstantExpr):
-            return self.const(e.value)
-        if isinstance(e, AffineDimExpr):
-            return leaves[e.position]
-        if isinstance(e, AffineSymExpr):
-            raise MaterializeError(f"materialize: @{self.name}: symbols in an index map")
-        assert isinstance(e, AffineBinaryOpExpr)
-        lhs, rhs = self.expr_value(e.lhs, leaves), self.expr_value(e.rhs, leaves)
-        cls = {
-            AffineBinaryOpKind.Add: arith.AddiOp,
-            AffineBinaryOpKind.Mul: arith.MuliOp,
-            AffineBinaryOpKind.FloorDiv: arith.DivUIOp,
-            AffineBinaryOpKind.Mod: arith.RemUIOp,
-            AffineBinaryOpKind.CeilDiv: arith.CeilDivUIOp,
-        }[e.kind]
-        return self.named(cls(lhs, rhs), name)
+        try:
+            return affine_value(e, leaves, self.const, self.named, name)
+        except ValueError as err:  # a symbol
+            raise MaterializeError(f"materialize: @{self.name}: {err}") from None
 
     # -- structure (for lowerings that write a kernel's body themselves) --------------------------
 

@@ -17,13 +17,14 @@ from collections.abc import Sequence
 from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
+from xdsl.ir.affine import AffineExpr
 
 from dpl.dialects import kernel as K
 from dpl.dialects import loop, mma, tile
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.kernel import masking
 from dpl.transforms.kernel.kernel_twin import kernel_twin
+from dpl.transforms.kernel.lowering import affine_value
 
 AK = tile.AxisKind
 K_STEP = 32
@@ -75,20 +76,10 @@ class MmaKernelBuilder:
 
     def index(self, e: AffineExpr, leaves: Sequence[SSAValue], name: str = "") -> SSAValue:
         """An affine expression over `leaves` as index arithmetic."""
-        if isinstance(e, AffineConstantExpr):
-            return self.const(e.value)
-        if isinstance(e, AffineDimExpr):
-            return leaves[e.position]
-        assert isinstance(e, AffineBinaryOpExpr)
-        lhs, rhs = self.index(e.lhs, leaves), self.index(e.rhs, leaves)
-        cls = {
-            AffineBinaryOpKind.Add: arith.AddiOp,
-            AffineBinaryOpKind.Mul: arith.MuliOp,
-            AffineBinaryOpKind.FloorDiv: arith.DivUIOp,
-            AffineBinaryOpKind.Mod: arith.RemUIOp,
-            AffineBinaryOpKind.CeilDiv: arith.CeilDivUIOp,
-        }[e.kind]
-        r = self.emit(cls(lhs, rhs)).results[0]
+        return affine_value(e, leaves, self.const, self.named, name)
+
+    def named(self, op: Operation, name: str = "") -> SSAValue:
+        r = self.emit(op).results[0]
         r.name_hint = name or None
         return r
 
@@ -97,9 +88,7 @@ class MmaKernelBuilder:
         return self.index(e, leaves, name)
 
     def cmp(self, a: SSAValue, b: SSAValue | int, pred: str, name: str = "") -> SSAValue:
-        r = self.emit(arith.CmpiOp(a, self.const(b) if isinstance(b, int) else b, pred)).results[0]
-        r.name_hint = name or None
-        return r
+        return self.named(arith.CmpiOp(a, self.const(b) if isinstance(b, int) else b, pred), name)
 
     def block_of(self, ops_fn) -> Block:
         """A new block filled by `ops_fn()` (emission redirected into it)."""

@@ -20,26 +20,8 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 from dpl.dialects import kernel as K
 from dpl.dialects import loop, mma, tile
 from dpl.transforms.kernel import masking
+from dpl.transforms.kernel.lowering import multiple_of
 from dpl.transforms.kernel.mma_builder import K_STEP, MmaKernelBuilder
-
-
-def _multiple_of(e: AffineExpr, n: int) -> bool:
-    if isinstance(e, AffineConstantExpr):
-        return e.value % n == 0
-    if isinstance(e, AffineBinaryOpExpr):
-        if e.kind == AffineBinaryOpKind.Add:
-            return _multiple_of(e.lhs, n) and _multiple_of(e.rhs, n)
-        if e.kind == AffineBinaryOpKind.Mul:
-            return _multiple_of(e.lhs, n) or _multiple_of(e.rhs, n)
-    return False
-
-
-def _uses_dim(e: AffineExpr, d: int) -> bool:
-    if isinstance(e, AffineDimExpr):
-        return e.position == d
-    if isinstance(e, AffineBinaryOpExpr):
-        return _uses_dim(e.lhs, d) or _uses_dim(e.rhs, d)
-    return False
 
 
 def _split_add(e: AffineExpr, d: int) -> AffineExpr | None:
@@ -48,9 +30,9 @@ def _split_add(e: AffineExpr, d: int) -> AffineExpr | None:
         return AffineConstantExpr(0)
     if isinstance(e, AffineBinaryOpExpr) and e.kind == AffineBinaryOpKind.Add:
         for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
-            if isinstance(b, AffineDimExpr) and b.position == d and not _uses_dim(a, d):
+            if isinstance(b, AffineDimExpr) and b.position == d and d not in a.used_dims():
                 return a
-            if not _uses_dim(b, d):
+            if d not in b.used_dims():
                 inner = _split_add(a, d)
                 if inner is not None:
                     return inner + b
@@ -84,10 +66,10 @@ class MmaMainLoop(MmaKernelBuilder):
         if len(positions) != 1 or op.memref.type.get_shape()[-1] % 4:  # type: ignore[union-attr]
             return None
         d = positions[0]
-        if any(_uses_dim(e, d) for e in amap.results[:-1]):
+        if any(d in e.used_dims() for e in amap.results[:-1]):
             return None
         rest = _split_add(amap.results[-1], d)
-        return rest if rest is not None and _multiple_of(rest, 4) else None
+        return rest if rest is not None and multiple_of(rest, 4) else None
 
     def fill(self, side: str, ko: SSAValue) -> None:
         """Evaluate stage `side`'s region for K step `ko` into its registers."""
