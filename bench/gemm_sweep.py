@@ -43,6 +43,9 @@ from pathlib import Path
 
 import torch
 
+from dpl.backend.runtime import Program
+from dpl.bench.harness import gpu_time
+from dpl.driver.compile import compile as dpl_compile
 from dpl.frontend.check import rel_err
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,8 +103,6 @@ def ok(row: dict) -> bool:
 
 
 def kernel_rows() -> list[dict]:
-    from dpl.backend.runtime import Program
-
     rows = []
     for name, shapes, need in (("mma_sync.mlir", {"a": (16, 8), "b": (8, 8)}, (8, 0)),
                                ("wgmma.mlir", {"a": (64, 32), "b": (128, 32)}, (9, 0))):  # fmt: skip
@@ -134,9 +135,6 @@ def linear_row(m: int, n: int, k: int, label: str, precision: str, compare: bool
                compile_too: bool = True) -> dict:  # fmt: skip
     """One shape: dpl's plan, error and time; with `compare`, cuBLAS fp32 and TF32 (and with
     `compile_too` torch.compile) on the same inputs, timed the same way."""
-    from dpl.bench.harness import gpu_time
-    from dpl.driver.compile import compile as dpl_compile
-
     torch.backends.cuda.matmul.allow_tf32 = False
     g = torch.Generator().manual_seed(m * 7 + n * 3 + k)
     x, w = torch.randn(m, k, generator=g), torch.randn(n, k, generator=g) / k**0.5

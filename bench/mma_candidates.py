@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import os
 import re
@@ -50,6 +51,21 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
+
+import torch
+
+from dpl.backend import runtime
+from dpl.backend.timing import time_launches
+from dpl.dialects import loop, make_context, mma, tile
+from dpl.dialects.parsing import parse_module
+from dpl.driver.host import HostProgram
+from dpl.driver.tune import build_candidate, program_kernels
+from dpl.frontend import capture
+from dpl.frontend.check import rel_err
+from dpl.transforms.tile.schedule import classify, modeled_us, point_spec, scratch
+from dpl.transforms.tile.schedule_mma import TILES as SCHEDULE_TILES
+from dpl.transforms.tile.schedule_mma import blocks_per_sm, step_us
+from dpl.transforms.tile.target import DEFAULT_ARCH, arch_smem
 
 ROOT = Path(__file__).resolve().parent.parent
 #: M = 128 (seq 128): the 3584 x 3584 linear; TinyLlama's q/o, gate/up, down and k/v projections.
@@ -84,10 +100,7 @@ def splits_of(trips: int, min_trips: int) -> list[int]:
 
 def linear_kernel(m: int, n: int, k: int):
     """The matmul kernel of y = x @ w.T as the tuner lists it (driver.tune.Kernel)."""
-    import torch
 
-    from dpl.driver.tune import program_kernels
-    from dpl.frontend import capture
 
     class Linear(torch.nn.Module):
         def forward(self, x, w):
@@ -124,13 +137,6 @@ def describe(point: dict) -> str:
 def build(text: str, point: dict, precision: str, arch: str | None, ptxas: bool) -> dict[str, Any]:
     """In a worker: the point's kernel IR (NVRTC-compiled into the cache with `arch`), its
     launches' grids, dpl's modeled time, and (with `ptxas`) nvcc's register report."""
-    from dpl.dialects import loop, make_context
-    from dpl.dialects.parsing import parse_module
-    from dpl.driver.host import HostProgram
-    from dpl.driver.tune import build_candidate
-    from dpl.transforms.tile.schedule import classify, modeled_us, point_spec, scratch
-    from dpl.transforms.tile.target import arch_smem
-
     out = build_candidate(text, point, arch, precision)
     if "error" in out:
         return out
@@ -149,11 +155,7 @@ def build(text: str, point: dict, precision: str, arch: str | None, ptxas: bool)
 def launch_figures(block, point: dict) -> dict[str, Any]:
     """The scheduled matmul tile's blocks, K-outer trips per block, the blocks the model runs at
     once, its rounds, and the model's time of one K step (tensor-core tiles; else {})."""
-    import math
 
-    from dpl.dialects import loop, mma, tile
-    from dpl.transforms.tile.schedule_mma import blocks_per_sm, step_us
-    from dpl.transforms.tile.target import DEFAULT_ARCH, arch_smem
 
     t = next((t for t in block.walk() if isinstance(t, tile.TileOp) and any(isinstance(o, mma.DotOp) for o in t.walk())), None)
     if t is None:
@@ -193,13 +195,7 @@ def measure(kernel_ir: str, x, w, ref, flush: bool = True) -> dict[str, Any]:
     """Error against float64 (the output starts as NaN) and the median time of the launches (us),
     L2 flushed before each (`flush`) or warm. The scratch @main takes (x, w, y), as the loop
     kernel's ins and outs."""
-    import torch
 
-    from dpl.backend.timing import time_launches
-    from dpl.dialects import make_context
-    from dpl.dialects.parsing import parse_module
-    from dpl.driver.host import HostProgram
-    from dpl.frontend.check import rel_err
 
     host = HostProgram(parse_module(make_context(), kernel_ir, "<candidate>")).load()
     y = torch.full(ref.shape, float("nan"), device=DEVICE)
@@ -215,9 +211,7 @@ def measure(kernel_ir: str, x, w, ref, flush: bool = True) -> dict[str, Any]:
 
 def cublas(x, w, tf32: bool):
     """(median us, output) of torch's linear with TF32 off or on, timed as `measure` times."""
-    import torch
 
-    from dpl.backend.timing import time_launches
 
     torch.backends.cuda.matmul.allow_tf32 = tf32
     try:
@@ -246,7 +240,6 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print(f"mma_candidates: bad --shapes '{a.shapes}' or --tiles '{a.tiles}' (MxNxK, bmxbn)", file=sys.stderr)
         return 2
-    import torch
 
     gpu = not a.compile_only
     if gpu and not torch.cuda.is_available():
@@ -294,12 +287,8 @@ def child(a, m: int, n: int, k: int) -> dict[str, Any]:
 def one_shape(a, m: int, n: int, k: int, tiles: list[tuple[int, int]], gpu: bool) -> dict[str, Any]:
     """Build every point of shape M x N x K (in parallel processes) and, with `gpu`, measure them
     next to cuBLAS (first, so a candidate that crashes cannot hide it); print the table."""
-    import torch
-
     arch = None
     if gpu and DEVICE == "cuda":
-        from dpl.backend import runtime
-
         arch = runtime.device_arch()
     kernel = linear_kernel(m, n, k)
     points = points_of(kernel, m, n, k, tiles, a.min_trips)
@@ -311,8 +300,6 @@ def one_shape(a, m: int, n: int, k: int, tiles: list[tuple[int, int]], gpu: bool
         r.pop("digest", None)
     shape: dict[str, Any] = {"shape": [m, n, k], "rows": rows}
     if gpu:
-        from dpl.frontend.check import rel_err
-
         g = torch.Generator(device=DEVICE).manual_seed(m + n + k)
         x = torch.randn(m, k, device=DEVICE, generator=g)
         w = torch.randn(n, k, device=DEVICE, generator=g) / k**0.5
@@ -321,7 +308,6 @@ def one_shape(a, m: int, n: int, k: int, tiles: list[tuple[int, int]], gpu: bool
             us, y = cublas(x, w, tf32)
             shape["cublas_tf32_us" if tf32 else "cublas_us"] = us
             shape["cublas_tf32_err" if tf32 else "cublas_err"] = rel_err(y, ref)
-        from dpl.transforms.tile.schedule_mma import TILES as SCHEDULE_TILES
 
         known = [[bm, bn] for bm, bn, _ in SCHEDULE_TILES]  # the schedule's own tiles before the others
         for r in sorted(rows, key=lambda r: (not r["default"], r.get("tile", known[0]) not in known)):
