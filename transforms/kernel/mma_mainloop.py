@@ -203,30 +203,13 @@ class MmaMainLoop(MmaKernelBuilder):
         if self.sync:
             return self.emit_sync_mainloop()
         n = self.ko_n
-        self.fill_both(self.const(0))
-        self.store_both(self.const(0))
-        self.emit(mma.FenceProxyAsyncOp())
-        self.emit(K.BarrierOp())
-        if n > 1:
-            self.fill_both(self.const(1))
-        d0 = AffineExpr.dimension(0)
+        self.stage_prologue(mma.FenceProxyAsyncOp)
 
         def body(ko: SSAValue) -> None:
             for c in range(K_STEP // 8 // self.chain):
                 self.wgmma_chain(ko, range(c * self.chain, (c + 1) * self.chain))
-                if c == 0 and n > 1:  # the next stage's stores overlap the first chain
-
-                    def more() -> None:
-                        slot = self.index((d0 + 1) % 2, [ko], "next")
-                        self.store_both(slot)
-                        if n > 2:
-                            ko2 = self.index(d0 + 2, [ko], "ko2")
-                            self.if_(self.emit(arith.CmpiOp(ko2, self.const(n), "ult")).results[0],
-                                     lambda: self.fill_both(ko2))  # fmt: skip
-                        self.emit(mma.FenceProxyAsyncOp())
-
-                    ko1 = self.index(d0 + 1, [ko], "ko1")
-                    self.if_(self.emit(arith.CmpiOp(ko1, self.const(n), "ult")).results[0], more)
+                if c == 0:  # the next stage's stores overlap the first chain
+                    self.next_stage(ko, mma.FenceProxyAsyncOp)
                 self.emit(mma.WgmmaWaitOp(0))
                 self.promote(self.frag, self.bn // 2)
             self.emit(K.BarrierOp())  # stage ko mod 2 is free, the next one published
@@ -269,31 +252,42 @@ class MmaMainLoop(MmaKernelBuilder):
         in registers and runs its MI x NI m16n8k8 MMAs; one barrier per K step publishes the next
         stage (nothing asynchronous to wait for)."""
         n = self.ko_n
-        self.fill_both(self.const(0))
-        self.store_both(self.const(0))
-        self.emit(K.BarrierOp())
-        if n > 1:
-            self.fill_both(self.const(1))
-        d0 = AffineExpr.dimension(0)
+        self.stage_prologue(None)
 
         def body(ko: SSAValue) -> None:
             for c in range(K_STEP // 8 // self.chain):
                 self.sync_chain(ko, range(c * self.chain, (c + 1) * self.chain))
-
-            def more() -> None:
-                slot = self.index((d0 + 1) % 2, [ko], "next")
-                self.store_both(slot)
-                if n > 2:
-                    ko2 = self.index(d0 + 2, [ko], "ko2")
-                    self.if_(self.emit(arith.CmpiOp(ko2, self.const(n), "ult")).results[0],
-                             lambda: self.fill_both(ko2))  # fmt: skip
-                self.emit(K.BarrierOp())
-
-            if n > 1:
-                ko1 = self.index(d0 + 1, [ko], "ko1")
-                self.if_(self.emit(arith.CmpiOp(ko1, self.const(n), "ult")).results[0], more)
+            self.next_stage(ko, K.BarrierOp)
 
         self.for_(n, body, name="ko")
+
+    def stage_prologue(self, fence: type[Operation] | None) -> None:
+        """Stage 0 filled and stored (then `fence`, the async proxy's, and a barrier), and K
+        step 1's loads started into registers."""
+        self.fill_both(self.const(0))
+        self.store_both(self.const(0))
+        if fence is not None:
+            self.emit(fence())
+        self.emit(K.BarrierOp())
+        if self.ko_n > 1:
+            self.fill_both(self.const(1))
+
+    def next_stage(self, ko: SSAValue, publish: type[Operation]) -> None:
+        """If K step ko + 1 exists: store its registers into stage (ko + 1) mod 2, start loading
+        K step ko + 2 (if it exists), then `publish` (the async proxy's fence, or a barrier)."""
+        n, d0 = self.ko_n, AffineExpr.dimension(0)
+        if n == 1:
+            return
+
+        def more() -> None:
+            self.store_both(self.index((d0 + 1) % 2, [ko], "next"))
+            if n > 2:
+                ko2 = self.index(d0 + 2, [ko], "ko2")
+                self.if_(self.emit(arith.CmpiOp(ko2, self.const(n), "ult")).results[0], lambda: self.fill_both(ko2))
+            self.emit(publish())
+
+        ko1 = self.index(d0 + 1, [ko], "ko1")
+        self.if_(self.emit(arith.CmpiOp(ko1, self.const(n), "ult")).results[0], more)
 
     def sync_fragments(self, ko: SSAValue, kk: int, halves: int) -> tuple[list, list]:
         """Each warp's A fragments (per mi: 4 (hi, lo) pairs) and B fragments (per ni: 2 pairs) of
