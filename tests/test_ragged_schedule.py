@@ -6,7 +6,6 @@ kernel executor (lockstep SIMT, bounds and race checks), against PyTorch in floa
 
 from __future__ import annotations
 
-import logging
 import subprocess
 from pathlib import Path
 
@@ -151,29 +150,12 @@ SKINNY = {
 }
 
 
-class _Lines(logging.Handler):
-    def __init__(self):
-        super().__init__()
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
 @pytest.mark.parametrize("name", list(SKINNY))
-def test_skinny_matmuls_keep_meaning(name: str):
+def test_skinny_matmuls_keep_meaning(name: str, pass_log):
     expr, chosen = SKINNY[name]
     prog = capture_expression(expr, dtype=torch.float64)
-    logger, lines = logging.getLogger("dpl.passes"), _Lines()
-    level = logger.level
-    logger.addHandler(lines)
-    logger.setLevel(logging.INFO)
-    try:
-        run_pipeline(prog.module, IR_PIPELINES["kernel"])
-    finally:
-        logger.removeHandler(lines)
-        logger.setLevel(level)
-    (line,) = [ln for ln in lines.lines if "is matmul" in ln]
+    run_pipeline(prog.module, IR_PIPELINES["kernel"])
+    (line,) = [ln for ln in pass_log.lines if "is matmul" in ln]
     assert f"is matmul, {chosen}" in line, line
     rng = np.random.default_rng(5)
     args = main_func(prog.module).body.block.args
@@ -183,22 +165,14 @@ def test_skinny_matmuls_keep_meaning(name: str):
     np.testing.assert_allclose(outs[0], ref.numpy(), rtol=1e-10, atol=1e-10)
 
 
-def test_estimated_tile_not_tried_where_64x64_fills_the_gpu():
+def test_estimated_tile_not_tried_where_64x64_fills_the_gpu(pass_log):
     """The 32 x 32 tile's full-GPU cost is an estimate (H100: it took a bmm of 924 blocks from
     64 x 64's 17.5 us to 23.3): it is weighed only where a 64 x 64 grid leaves SMs idle; here
     3 x 1 x 45 = 135 blocks of 64 x 64 fill 132 SMs."""
     prog = capture_expression("torch.randn(3,25,40) @ torch.randn(3,40,2880)", dtype=torch.float32)
-    logger, lines = logging.getLogger("dpl.passes"), _Lines()
-    level = logger.level
-    logger.addHandler(lines)
-    logger.setLevel(logging.INFO)
-    try:
-        run_pipeline(prog.module, IR_PIPELINES["tile"])
-    finally:
-        logger.removeHandler(lines)
-        logger.setLevel(level)
-    assert any("SIMT 32 x 32 not tried (an estimated cost; 135 blocks fill the SMs)" in ln for ln in lines.lines)
-    (line,) = [ln for ln in lines.lines if "is matmul" in ln]
+    run_pipeline(prog.module, IR_PIPELINES["tile"])
+    assert any("SIMT 32 x 32 not tried (an estimated cost; 135 blocks fill the SMs)" in ln for ln in pass_log.lines)
+    (line,) = [ln for ln in pass_log.lines if "is matmul" in ln]
     assert "is matmul, SIMT 64 x 64" in line, line
 
 
