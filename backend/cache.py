@@ -65,23 +65,27 @@ def cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "dpl"
 
 
+def make_private(path: Path) -> Path:
+    """`path`, created with mode 0700 if missing (made private again if others may write it); an
+    OSError saying why where it cannot be a private directory of this user. The kernel cache and
+    the tuning cache (driver/tune_cache.py) both live in one, each warning in its own words."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = path.stat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        raise OSError(f"{path} is not a directory of this user")
+    if info.st_mode & 0o077:
+        os.chmod(path, 0o700)
+    return path
+
+
 def private_dir(path: Path) -> Path | None:
-    """`path`, created with mode 0700 if missing, or None (with a warning) where it cannot be a
-    private directory of this user."""
+    """`path` as a private directory (`make_private`), or None with a warning."""
     try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = path.stat()
+        return make_private(path)
     except OSError as e:
         warnings.warn(f"dpl: kernel cache {path} cannot be used ({e}); compiling without it",
                       CacheWarning, stacklevel=3)  # fmt: skip
         return None
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
-        warnings.warn(f"dpl: kernel cache {path} is not a directory of this user; compiling "
-                      "without it", CacheWarning, stacklevel=3)  # fmt: skip
-        return None
-    if info.st_mode & 0o077:
-        os.chmod(path, 0o700)
-    return path
 
 
 def cache_key(source: str, arch: str, options: Sequence[str], nvrtc_version: str = "") -> str:

@@ -33,7 +33,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import stat
 import time
 import warnings
 from collections.abc import Iterator, Mapping
@@ -41,6 +40,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from dpl.backend.cache import cache_dir, make_private
 
 SCHEMA = "1"
 FILE = "tune.sqlite"
@@ -50,15 +51,6 @@ MEASURING = "measuring"
 
 class TuneCacheWarning(UserWarning):
     """The tuning cache could not be used; schedules fall back to the defaults."""
-
-
-def cache_dir() -> Path:
-    """`$DPL_CACHE_DIR`, else `$XDG_CACHE_HOME/dpl`, else `~/.cache/dpl`."""
-    env = os.environ.get("DPL_CACHE_DIR")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "dpl"
 
 
 def dpl_version() -> str:
@@ -82,20 +74,12 @@ def _warn(message: str) -> None:
 
 
 def private_dir(path: Path) -> Path | None:
-    """`path`, created with mode 0700 if missing, or None (with a warning) where it cannot be a
-    private directory of this user."""
+    """`path` as a private directory (backend.cache.make_private), or None with a warning."""
     try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = path.stat()
+        return make_private(path)
     except OSError as e:
         _warn(f"tuning cache directory {path} cannot be used ({e}); using the default schedules")
         return None
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
-        _warn(f"tuning cache directory {path} is not a directory of this user; using the default schedules")
-        return None
-    if info.st_mode & 0o077:
-        os.chmod(path, 0o700)
-    return path
 
 
 @dataclass(frozen=True)
