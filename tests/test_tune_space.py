@@ -51,8 +51,8 @@ PROGRAMS = {
 }
 
 
-def loop_module(expr: str):
-    module = capture_expression(expr, dtype=torch.float64).module
+def loop_module(expr: str, dtype: torch.dtype = torch.float64):
+    module = capture_expression(expr, dtype=dtype).module
     run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests")
     return module
 
@@ -152,9 +152,7 @@ TC_PROGRAM = "torch.nn.functional.linear(torch.randn(64,128), torch.randn(64,128
 
 
 def tc_module():
-    module = capture_expression(TC_PROGRAM, dtype=torch.float32).module
-    run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests")
-    return module
+    return loop_module(TC_PROGRAM, torch.float32)
 
 
 def test_tensor_cores_are_a_dimension_where_they_apply():
@@ -271,9 +269,7 @@ FLASH_PROGRAM = ("torch.nn.functional.scaled_dot_product_attention(torch.randn(1
 
 
 def flash_module():
-    module = capture_expression(FLASH_PROGRAM, dtype=torch.float32).module
-    run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests")
-    return module
+    return loop_module(FLASH_PROGRAM, torch.float32)
 
 
 def test_flash_attention_is_tunable():
