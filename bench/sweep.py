@@ -333,26 +333,28 @@ def _bmms(rng: random.Random, n: int) -> list[SweepCase]:
     return cases
 
 
-def _linear_epilogues(rng: random.Random, n: int) -> list[SweepCase]:
-    cases = [linear_epilogue_case(1000, 1000, 1000, "gelu", tags=ISSUE),
-             linear_epilogue_case(4097, 1024, 4096, "residual", tags=ISSUE)]
-    while len(cases) < n + 2:
+def _linears(rng: random.Random, n: int, fixed: list[SweepCase], make: Callable[..., SweepCase],
+             kinds: tuple[str, ...]) -> list[SweepCase]:
+    """`fixed`, then `n` linears of drawn sizes under 150 GFLOP, each ending in one of `kinds`."""
+    cases = list(fixed)
+    while len(cases) < n + len(fixed):
         s, k, o = draw(rng, 16, 8192), draw(rng, 16, 8192), draw(rng, 16, 8192)
         if 2.0 * s * o * k > 1.5e11:
             continue
-        cases.append(linear_epilogue_case(s, k, o, rng.choice(("relu", "gelu", "residual", "silu_mul"))))
+        cases.append(make(s, k, o, rng.choice(kinds)))
     return cases
+
+
+def _linear_epilogues(rng: random.Random, n: int) -> list[SweepCase]:
+    fixed = [linear_epilogue_case(1000, 1000, 1000, "gelu", tags=ISSUE),
+             linear_epilogue_case(4097, 1024, 4096, "residual", tags=ISSUE)]
+    return _linears(rng, n, fixed, linear_epilogue_case, ("relu", "gelu", "residual", "silu_mul"))
 
 
 def _linear_reduces(rng: random.Random, n: int) -> list[SweepCase]:
-    cases = [linear_reduce_case(4096, 1024, 1024, "sum", tags=ISSUE),
+    fixed = [linear_reduce_case(4096, 1024, 1024, "sum", tags=ISSUE),
              linear_reduce_case(999, 1000, 1001, "mean", tags=ISSUE)]
-    while len(cases) < n + 2:
-        s, k, o = draw(rng, 16, 8192), draw(rng, 16, 8192), draw(rng, 16, 8192)
-        if 2.0 * s * o * k > 1.5e11:
-            continue
-        cases.append(linear_reduce_case(s, k, o, rng.choice(("sum", "mean", "amax"))))
-    return cases
+    return _linears(rng, n, fixed, linear_reduce_case, ("sum", "mean", "amax"))
 
 
 def _shape(rng: random.Random, rank: int, max_elems: int, lo: int = 1) -> tuple[int, ...]:
