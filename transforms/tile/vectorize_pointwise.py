@@ -39,14 +39,14 @@ from xdsl.context import Context
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr, Float32Type, MemRefType, ModuleOp
 from xdsl.ir import Block
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
-from dpl.transforms.tile.common import LOG, axis_deps, linear
+from dpl.transforms.tile.common import LOG, axis_deps, flat_offset, linear
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile
 from dpl.transforms.tile.target import target_sms
 from dpl.transforms.tunable import tunable
@@ -67,12 +67,23 @@ def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, deps, width: int) -> 
     assert isinstance(ty, MemRefType)
     if not isinstance(ty.element_type, Float32Type):
         return f"{what} is not f32"
+    flat = flat_offset(op.map.data.results, ty.get_shape()) if len(ty.get_shape()) > 1 else None
+    if flat is not None:  # collapse-pointwise's form: one contiguous index into all of it
+        if math.prod(ty.get_shape()) % width:
+            return f"{what} reads it as {math.prod(ty.get_shape())} flat elements, not a multiple of {width}"
+        return _contiguous_declines(what, flat, op, axis, width)
     if ty.get_shape()[-1] % width:
         return f"{what} has an innermost extent of {ty.get_shape()[-1]}, not a multiple of {width}"
     *outer, inner = op.map.data.results
     if any(expr.used_dims() & dims for expr in outer):
         return f"{what} indexes it outside the innermost dim"
-    form = linear(inner, list(op.indices))
+    return _contiguous_declines(what, inner, op, axis, width)
+
+
+def _contiguous_declines(what: str, index: AffineExpr, op: loop.LoadOp | loop.StoreOp, axis, width: int) -> str | None:
+    """Why `index` (the innermost or the flat index of `op`) is not `axis` plus multiples of
+    `width`, or None."""
+    form = linear(index, list(op.indices))
     if form is None or form[0].get(axis) != 1:
         return f"{what} does not index the innermost dim by it with coefficient 1"
     rest = [c for v, c in form[0].items() if v is not axis] + [form[1]]
@@ -81,8 +92,8 @@ def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, deps, width: int) -> 
     return None
 
 
-def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | None:
-    """Rewrite `t` as the module docstring says; None if done, else why not."""
+def pointwise_declines(t: tile.TileOp) -> str | None:
+    """Why `t` is not a pointwise tile in the form this pass (and collapse-pointwise) takes, or None."""
     if any(k != tile.AxisKind.THREAD for _, _, k in t.axes):
         return "the tile already has block or cell axes (run before blockify-launch)"
     for op in t.walk():
@@ -92,6 +103,14 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
             return f"the tile holds {op.name}"
     if any(isinstance(op, loop.ForOp) for op in t.body.block.ops):
         return "the tile body holds a loop (blockify-launch spreads a long one over lanes)"
+    return None
+
+
+def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | None:
+    """Rewrite `t` as the module docstring says; None if done, else why not."""
+    why = pointwise_declines(t)
+    if why is not None:
+        return why
     fold_applies(t)  # an index `affine.apply`d from the axis is read in the access's map
     axis, extent, _ = t.axes[-1]
     threads = math.prod(e for _, e, _ in t.axes)
