@@ -1,6 +1,7 @@
 """Pointwise kernels whose rows do not hold a multiple of 4 floats run as one flat axis
-(collapse-pointwise), 4 consecutive elements per thread (vectorize-pointwise), on buffers the
-kernel takes as 1-D (flatten-buffers), one float4 per access (vectorize-access).
+(collapse-pointwise; the last elements of an odd count in a tail kernel), 4 consecutive
+elements per thread (vectorize-pointwise; a broadcast bias read once per element), on buffers
+the kernel takes as 1-D (flatten-buffers), one float4 per access (vectorize-access).
 
 Each program is captured in float32, scheduled by the default kernel pipeline, run on the
 kernel executor (lockstep SIMT, bounds and race checks) on random inputs with negative values,
@@ -32,10 +33,22 @@ CASES = {
     "sub_square_12x45": ("(torch.randn(12,45) - torch.randn(12,45)) ** 2", True),
     # rows of 3 (the sweep's 512 x 256 x 3, smaller)
     "gelu_rows_of_3": ("torch.nn.functional.gelu(torch.randn(8,16,3)) * torch.randn(8,16,3)", True),
-    # a bias along an odd last dim: not collapsed (a broadcast), kept as it was
-    "bias_odd_rows": ("torch.randn(12,45) * torch.sigmoid(torch.randn(12,45) + torch.randn(45))", False),
-    # an odd element count (7 x 9): not collapsed
+    # a bias along an odd last dim: collapsed, the bias read once per element (tile.gather)
+    "bias_odd_rows": ("torch.randn(12,45) * torch.sigmoid(torch.randn(12,45) + torch.randn(45))", True),
+    # a bias over the last two dims of a 3-D tensor (a 2-D broadcast operand, read at f mod 35)
+    "bias_2d": ("torch.randn(4,5,7) + torch.randn(5,7)", True),
+    # an odd element count (7 x 9), too small for a tail kernel to pay: not collapsed
     "odd_count": ("torch.exp(torch.randn(7,9)) * torch.randn(7,9)", False),
+}
+
+# The tail split (collapse-pointwise{min-tail-bytes=0}: every size counts as large enough):
+# 7 x 9 = 60 elements in float4s and a tail kernel of 3; with a bias along the odd last dim.
+TAIL_SPEC = ("split-nests,tileify,collapse-pointwise{min-tail-bytes=0},vectorize-pointwise{min-threads=1},"
+             "blockify-launch,mark-unroll,materialize,flatten-buffers,vectorize-access{reductions=false},"
+             "accumulate-in-place,fuse-launches,widen-indices")
+TAIL_CASES = {
+    "odd_count": "torch.exp(torch.randn(7,9)) * torch.randn(7,9)",
+    "odd_count_bias": "torch.nn.functional.gelu(torch.randn(3,11,9)) * torch.randn(3,11,9) + torch.randn(9)",
 }
 
 
@@ -68,6 +81,20 @@ def test_flat_pointwise_keeps_meaning(name: str):
         np.testing.assert_allclose(out, ref.detach().numpy(), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("name", list(TAIL_CASES))
+def test_tail_kernel_keeps_meaning(name: str):
+    prog = capture_expression(TAIL_CASES[name], dtype=torch.float32)
+    run_pipeline(prog.module, IR_PIPELINES["loop"])
+    run_pipeline(prog.module, TAIL_SPEC)
+    names = [op.sym_name.data for op in prog.module.walk() if isinstance(op, K.KernelFuncOp)]
+    assert any(n.endswith("_tail") for n in names) and "vector 4" in str(prog.module)
+    for seed in (1, 2):
+        inputs = _inputs(prog, seed)
+        (out,) = exec_kernel.run(prog.module, inputs)
+        ref = prog.fn(*[torch.from_numpy(x).double() for x in inputs[: prog.num_inputs]])
+        np.testing.assert_allclose(out, ref.detach().numpy(), rtol=1e-5, atol=1e-5)
+
+
 def test_collapse_pointwise_keeps_meaning_at_tile_level():
     """The tile IR before and after collapse-pointwise computes the same on the tile executor."""
     prog = capture_expression("torch.tanh(torch.randn(2,5,6)) + torch.randn(2,5,6)", dtype=torch.float32)
@@ -81,11 +108,16 @@ def test_collapse_pointwise_keeps_meaning_at_tile_level():
     np.testing.assert_array_equal(before, after)
 
 
-@pytest.mark.parametrize("name", ["silu_mul_rows_of_7", "gelu_rows_of_3"])
+@pytest.mark.parametrize("name", ["silu_mul_rows_of_7", "gelu_rows_of_3", "bias_odd_rows", "tail"])
 def test_flat_pointwise_cuda_compiles(name: str, tmp_path: Path):
-    prog = _compile(CASES[name][0])
+    if name == "tail":
+        prog = capture_expression(TAIL_CASES["odd_count_bias"], dtype=torch.float32)
+        run_pipeline(prog.module, IR_PIPELINES["loop"])
+        run_pipeline(prog.module, TAIL_SPEC)
+    else:
+        prog = _compile(CASES[name][0])
     source = print_cuda(prog.module)
-    assert "float4" in source and "/ 7" not in source and "/ 3" not in source
+    assert "float4" in source and "/ 7" not in source and "/ 3" not in source and "/ 45" not in source
     cu = tmp_path / "k.cu"
     cu.write_text(source)
     result = subprocess.run([NVCC, nvcc_arch("sm_90"), "-c", "-o", str(tmp_path / "k.o"), str(cu)],

@@ -67,6 +67,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("vectorize-pointwise", "width"): (1, INF),
     ("vectorize-pointwise", "min-threads"): (0, INF),
     ("collapse-pointwise", "width"): (1, INF),
+    ("collapse-pointwise", "min-tail-bytes"): (0, INF),
 }
 
 

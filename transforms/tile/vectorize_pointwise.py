@@ -28,6 +28,13 @@ beside a term that is not a multiple of `width`, or in a buffer that is not f32 
 innermost extent that `width` divides). An access whose index does not use the axis (a weight
 per channel, `w[%a1]` of an NCHW product) reads one element for all `width`: it stays a scalar
 and does not stop the others.
+
+collapse-pointwise's flat accesses (`%x[%f floordiv 16411, %f mod 16411]`, one offset `%f` into
+the whole buffer, which flatten-buffers makes 1-D: rows no longer matter) count as indexed by
+`%f` alone. A load that is none of these but reads a broadcast buffer (fewer elements than the
+tile, f32, global, not stored by the tile: a bias along an odd last dim, `%bias[%f mod 9889]`)
+is marked `tile.gather` and read once per element of the group, beside the vector accesses of
+the others (there must be one).
 """
 
 from __future__ import annotations
@@ -68,9 +75,7 @@ def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, deps, width: int) -> 
     if not isinstance(ty.element_type, Float32Type):
         return f"{what} is not f32"
     flat = flat_offset(op.map.data.results, ty.get_shape()) if len(ty.get_shape()) > 1 else None
-    if flat is not None:  # collapse-pointwise's form: one contiguous index into all of it
-        if math.prod(ty.get_shape()) % width:
-            return f"{what} reads it as {math.prod(ty.get_shape())} flat elements, not a multiple of {width}"
+    if flat is not None:  # collapse-pointwise's form: one offset from the buffer's aligned base
         return _contiguous_declines(what, flat, op, axis, width)
     if ty.get_shape()[-1] % width:
         return f"{what} has an innermost extent of {ty.get_shape()[-1]}, not a multiple of {width}"
@@ -119,11 +124,19 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
     if threads // width < min_threads:
         return f"{threads} elements leave fewer than min-threads = {min_threads} threads"
     deps = axis_deps(t)
+    gathers: list[loop.LoadOp] = []
+    vectors = 0
     for op in t.walk():
         if isinstance(op, ACCESSES):
             why = _access_declines(op, axis, deps, width)
-            if why is not None:
+            if why is not None and not _gathers(op, t, threads):
                 return why
+            if why is not None:
+                gathers.append(op)  # type: ignore[arg-type]
+            elif any(axis in deps(v) for v in op.indices):
+                vectors += 1
+    if gathers and not vectors:
+        return "no access but broadcast ones is one vector access"
 
     # The old body moves into a free loop of `width` trips; the old axis is `%a_v * width + %a_l`.
     name = axis.name_hint or f"a{len(t.axes) - 1}"
@@ -146,8 +159,24 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
     new.body.block.add_op(loop.ForOp(IterKind.FREE, width, body))
     new.attributes |= t.attributes
     Rewriter.replace_op(t, new)
+    for op in gathers:
+        tile.mark_gather(op)
     fold_applies(new)
     return None
+
+
+def _gathers(op: loop.LoadOp | loop.StoreOp, t: tile.TileOp, points: int) -> bool:
+    """Whether `op`, which cannot be one vector access, may be read once per lane instead: a
+    load of a global f32 buffer of fewer elements than the tile has points (a broadcast, a bias
+    along an odd last dim: re-read from cache, a small share of the traffic) that the tile does
+    not store to."""
+    ty = op.memref.type
+    assert isinstance(ty, MemRefType)
+    return (
+        isinstance(op, loop.LoadOp) and isinstance(ty.element_type, Float32Type)
+        and not tile.is_smem(op.memref) and math.prod(ty.get_shape()) < points
+        and not any(isinstance(o, loop.StoreOp) and o.memref is op.memref for o in t.walk())
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,12 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='collapse-pointwise' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='collapse-pointwise{min-tail-bytes=0}' | filecheck %s --check-prefix=TAIL
 // collapse-pointwise runs a pointwise tile whose accesses all follow its row-major layout as one
 // flat axis %f, each access at the row-major indices of %f in its buffer. Cases: silu(x) * y over
 // 4 x 7 (collapsed: 28 elements, 4 divides them); an output with a leading dim of 1 (the same
-// offsets, other indices); declined: a bias broadcast along the last dim, a fastest axis that 4
-// divides, 5 x 7 elements (4 does not divide 35), a transposed read.
+// offsets, other indices); a bias broadcast along the last dim (read at %f mod 7); 5 x 7
+// elements: declined (4 does not divide 35 and the tile moves too few bytes for a tail kernel to
+// pay), or with min-tail-bytes=0 split into 32 elements and a tail kernel of 3; declined: a
+// fastest axis that 4 divides, a transposed read.
 
 func.func @main(%x: memref<4x7xf32>, %y: memref<4x7xf32>) -> memref<4x7xf32> {
   %mul = memref.alloc() : memref<4x7xf32>
@@ -62,7 +65,9 @@ func.func @main(%x: memref<4x7xf32>, %bias: memref<7xf32>) -> memref<4x7xf32> {
   func.return %out : memref<4x7xf32>
 }
 // CHECK-LABEL: tile.kernel @k_bias
-// CHECK:         tile.tile (%a0 : 4 = thread, %a1 : 7 = thread) {
+// CHECK:         tile.tile (%f : 28 = thread) {
+// CHECK-NEXT:      %v = loop.load %x[%f floordiv 7, %f mod 7] : memref<4x7xf32>
+// CHECK-NEXT:      %b = loop.load %bias[%f mod 7] : memref<7xf32>
 
 // -----
 
@@ -93,6 +98,14 @@ func.func @main(%x: memref<5x7xf32>) -> memref<5x7xf32> {
 }
 // CHECK-LABEL: tile.kernel @k_35
 // CHECK:         tile.tile (%a0 : 5 = thread, %a1 : 7 = thread) {
+// TAIL-LABEL:  tile.kernel @k_35
+// TAIL:          tile.tile (%f : 32 = thread) {
+// TAIL-NEXT:       %v = loop.load %x[%f floordiv 7, %f mod 7] : memref<5x7xf32>
+// TAIL-NEXT:       loop.store %v, %out[%f floordiv 7, %f mod 7] : memref<5x7xf32>
+// TAIL:        tile.kernel @k_35_tail
+// TAIL:          tile.tile (%f_1 : 3 = thread) {
+// TAIL-NEXT:       %v_1 = loop.load %x[(%f_1 + 32) floordiv 7, (%f_1 + 32) mod 7] : memref<5x7xf32>
+// TAIL-NEXT:       loop.store %v_1, %out[(%f_1 + 32) floordiv 7, (%f_1 + 32) mod 7] : memref<5x7xf32>
 
 // -----
 
