@@ -1,7 +1,7 @@
 """Pointwise schedules A/B, in one process: dpl's GPU time for the sweep's pointwise cases with
 the rows kept apart (the schedule before collapse-pointwise), with collapse-pointwise (one flat
 axis: float4s, a bias read per element, a tail kernel for an odd count: the default), and the
-flat schedule with other block sizes, beside eager and torch.compile.
+flat schedule with other block sizes or two float4s per thread, beside eager and torch.compile.
 
     python bench/pointwise_ab.py [--cases pw_] [--variants rows,flat,flat-b512] [--json out.json]
 
@@ -26,10 +26,12 @@ import sweep  # noqa: E402
 TAIL = "materialize,flatten-buffers,vectorize-access{reductions=false},accumulate-in-place,fuse-launches,widen-indices"
 
 
-def _spec(collapse: bool, block: int = 256) -> str:
+def _spec(collapse: bool, block: int = 256, width: int = 4) -> str:
     """The pipeline after loop IR for a program of pointwise kernels (what `schedule` runs for
-    the pointwise class, spelled out so that one pass can be left out or given options)."""
-    tile = "tileify," + ("collapse-pointwise," if collapse else "") + "vectorize-pointwise,"
+    the pointwise class, spelled out so that one pass can be left out or given options; `width`
+    8 gives a thread two float4s of each buffer, unrolled)."""
+    w = f"{{width={width}}}"
+    tile = "tileify," + (f"collapse-pointwise{w}," if collapse else "") + f"vectorize-pointwise{w},"
     return f"split-nests,{tile}blockify-launch{{block-size={block}}},mark-unroll,{TAIL}"
 
 
@@ -39,6 +41,7 @@ VARIANTS = {
     "flat-b128": _spec(True, 128),
     "flat-b512": _spec(True, 512),
     "flat-b1024": _spec(True, 1024),
+    "flat-w8": _spec(True, 256, 8),
 }
 
 
