@@ -39,10 +39,13 @@ kernel.func @k_col(%x: memref<4x7xf32>, %out: memref<4x7xf32>) grid [1, 1, 1] bl
 
 // -----
 
-kernel.func @k_smem(%x: memref<4x7xf32>) grid [1, 1, 1] block [28, 1, 1] smem 0 {
+kernel.func @k_smem(%x: memref<4x7xf32>, %out: memref<4x7xf32>) grid [1, 1, 1] block [28, 1, 1] smem 0 {
   %f = kernel.thread_id x
   %s = kernel.smem : memref<28xf32, #kernel.smem>
   %a = kernel.load %x[%f floordiv 7, %f mod 7] : memref<4x7xf32>
   kernel.store %a, %s[%f] : memref<28xf32, #kernel.smem>
+  kernel.barrier
+  %b = kernel.load %s[27 - %f] : memref<28xf32, #kernel.smem>
+  kernel.store %b, %out[%f floordiv 7, %f mod 7] : memref<4x7xf32>
 }
-// CHECK-LABEL: kernel.func @k_smem(%x: memref<4x7xf32>)
+// CHECK-LABEL: kernel.func @k_smem(%x: memref<4x7xf32>, %out: memref<4x7xf32>)
