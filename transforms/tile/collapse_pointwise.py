@@ -35,7 +35,8 @@ cell axis, a reduce loop, a collective op, a loop at the top of the body), a til
 one whose fastest extent `width` divides (vectorize-pointwise takes it as it is), an axis used
 other than as an access index, an access of another element count than a suffix of the tile's
 extents or not at the row-major position (a transpose, a slice; a store of a broadcast), and a
-tile whose N `width` does not divide that moves fewer than `min-tail-bytes`.
+tile whose N `width` does not divide that moves fewer than `min-tail-bytes` or not only f32
+(its kernel would not move float4s), or that has fewer than `width` points.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import affine
-from xdsl.dialects.builtin import AffineMapAttr, MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import AffineMapAttr, Float32Type, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -74,8 +75,8 @@ def _row_major(shape: Sequence[int]) -> list[int]:
 def _period(op: loop.LoadOp | loop.StoreOp, extents: list[int], axes: list[SSAValue]) -> int | str:
     """The number of elements after which the access repeats along the tile's flat order: the
     tile's N for an access at the tile's row-major position, the product of the last k extents
-    for a load of a buffer broadcast over the axes before them (a bias over the last dim), or
-    why the access is neither."""
+    for a load of a buffer broadcast over the axes before them (a bias over the last dim), 0 for
+    one that reads the same element everywhere (left as it is), or why the access is neither."""
     what = f"the access to %{op.memref.name_hint or '?'}"
     ty = op.memref.type
     assert isinstance(ty, MemRefType)
@@ -95,7 +96,7 @@ def _period(op: loop.LoadOp | loop.StoreOp, extents: list[int], axes: list[SSAVa
     want = {a: s for a, s, e in zip(axes[k:], _row_major(tail), tail) if e > 1}
     if form is None or form[1] != 0 or {a: c for a, c in form[0].items() if a in axes and dict(zip(axes, extents))[a] > 1} != want:
         return f"{what} is not at the tile's row-major position" + (" (nor a broadcast over its leading axes)" if k else "")
-    return m
+    return m if want else 0
 
 
 def _accesses(t: tile.TileOp) -> list[Operation]:
@@ -108,6 +109,8 @@ def _flatten(t: tile.TileOp, periods: list[int], n: int, start: int) -> None:
     for a broadcast load)."""
     f = t.body.block.args[0]
     for op, period in zip(_accesses(t), periods):
+        if not period:
+            continue  # the same element everywhere: its indices use no axis
         offset = AffineDimExpr(0) + start if start else AffineDimExpr(0)
         if period < n:
             offset = offset % period
@@ -141,6 +144,10 @@ def collapse_pointwise(t: tile.TileOp, width: int, min_tail_bytes: int) -> str |
             return period
         periods[op] = period
     tail = n % width
+    if tail == n:
+        return f"its {n} elements are fewer than {width}"
+    if tail and not all(isinstance(op.memref.type.element_type, Float32Type) for op in accesses):  # type: ignore[union-attr]
+        return f"its {n} elements are not a multiple of {width}, and a tail kernel pays only for float4s (f32)"
     if tail:
         nbytes = sum(n * (op.memref.type.element_type.bitwidth // 8) for op in accesses)  # type: ignore[union-attr]
         if nbytes < min_tail_bytes:

@@ -121,3 +121,23 @@ func.func @main(%x: memref<7x4xf32>) -> memref<4x7xf32> {
 }
 // CHECK-LABEL: tile.kernel @k_transpose
 // CHECK:         tile.tile (%a0 : 4 = thread, %a1 : 7 = thread) {
+
+// -----
+
+// A scalar read everywhere (%s[0]) stays as it is.
+func.func @main(%x: memref<4x7xf32>, %s: memref<1xf32>) -> memref<4x7xf32> {
+  %out = memref.alloc() : memref<4x7xf32>
+  tile.kernel @k_scale ins(%x, %s : memref<4x7xf32>, memref<1xf32>) outs(%out : memref<4x7xf32>) {
+    tile.tile (%a0 : 4 = thread, %a1 : 7 = thread) {
+      %v = loop.load %x[%a0, %a1] : memref<4x7xf32>
+      %c = loop.load %s[0] : memref<1xf32>
+      %r = arith.mulf %v, %c : f32
+      loop.store %r, %out[%a0, %a1] : memref<4x7xf32>
+    }
+  }
+  func.return %out : memref<4x7xf32>
+}
+// CHECK-LABEL: tile.kernel @k_scale
+// CHECK:         tile.tile (%f : 28 = thread) {
+// CHECK-NEXT:      %v = loop.load %x[%f floordiv 7, %f mod 7] : memref<4x7xf32>
+// CHECK-NEXT:      %c = loop.load %s[0] : memref<1xf32>
