@@ -170,6 +170,8 @@ def collapse_pointwise(t: tile.TileOp, width: int, min_tail_bytes: int) -> str |
         Rewriter.insert_op(rest, InsertPoint.after(kernel))
         rest_tile = rebuild_tile(rest.tile, [(tail, tile.AxisKind.THREAD, "f")], lambda b: ([b.args[0]], []))
         _flatten(rest_tile, order, n, n - tail)
+        LOG.info("collapse-pointwise: @%s: the last %d of %d elements in @%s (%d bytes moved, at least "
+                 "min-tail-bytes = %d)", kernel.sym_name.data, tail, n, rest.sym_name.data, nbytes, min_tail_bytes)
     _flatten(new, order, n, 0)
     return None
 
