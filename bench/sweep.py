@@ -484,6 +484,8 @@ def schedule_report(module: Any, log: list[str]) -> list[dict[str, Any]]:
         base = next((k for k in sorted(classes, key=len, reverse=True) if name.startswith(k)), None)
         if name.endswith("_init"):
             what = "zero fill"
+        elif name.endswith("_tail"):
+            what = "pointwise tail"  # collapse-pointwise: the last N mod 4 elements
         elif f"{name}_acc" in names:
             what = "pointwise epilogue"
         else:
@@ -512,7 +514,7 @@ def cliff_flags(case: SweepCase, kernels: list[dict[str, Any]]) -> list[str]:
         if k["class"].startswith("matmul") and not k["staged"]:
             flags.append(f"{k['name']}: matmul with nothing staged in shared memory")
         big = case.io_bytes > 64 * MiB or case.flops > 2e9
-        if big and blocks < SMS and k["class"] != "zero fill":
+        if big and blocks < SMS and k["class"] not in ("zero fill", "pointwise tail"):
             flags.append(f"{k['name']}: {blocks} blocks for a big kernel ({SMS} SMs)")
         if threads < 64 and blocks * threads > 4096:
             flags.append(f"{k['name']}: blocks of {threads} threads")

@@ -52,6 +52,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     SymbolRefAttr,
+    UnitAttr,
     VectorType,
     i1,
 )
@@ -932,6 +933,9 @@ class LoadOp(IRDLOperation):
     memref = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
     map = prop_def(AffineMapAttr)
+    gather = opt_prop_def(UnitAttr)
+    """`kernel.load %b[...] gather`: read once per lane where vectorize-access makes float4 the
+    other accesses of its loop (`tile.gather`: a bias along an odd last dim)."""
     result = result_def()
 
     def __init__(
@@ -940,18 +944,24 @@ class LoadOp(IRDLOperation):
         indices: Sequence[SSAValue],
         amap: AffineMap,
         vector: int | None = None,
+        gather: bool = False,
     ):
         assert isinstance(memref.type, MemRefType)
         t = memref.type.element_type
+        props: dict[str, Attribute] = {"map": AffineMapAttr(amap)}
+        if gather:
+            props["gather"] = UnitAttr()
         super().__init__(
             operands=[memref, indices],
-            properties={"map": AffineMapAttr(amap)},
+            properties=props,
             result_types=[t if vector is None else VectorType(t, [vector])],
         )
 
     def verify_(self) -> None:
         _require_in_func(self)
         t = _verify_access(self, "buffer", self.memref, self.map.data, self.indices)
+        if self.gather is not None and isinstance(self.result.type, VectorType):
+            raise VerifyException("'kernel.load' gather reads one element per lane, not a vector")
         if isinstance(self.result.type, VectorType):
             _verify_vector(self, t, self.result.type)
         elif self.result.type != t.element_type:
@@ -964,14 +974,17 @@ class LoadOp(IRDLOperation):
     def parse(cls, parser: Parser) -> LoadOp:
         memref, amap, indices = _parse_access(parser)
         vector = _parse_vector_width(parser)
+        gather = parser.parse_optional_keyword("gather") is not None
         parser.parse_punctuation(":")
         t = _parse_memref_type(parser, cls.name)
-        return cls(parser.resolve_operand(memref, t), indices, amap, vector)
+        return cls(parser.resolve_operand(memref, t), indices, amap, vector, gather)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         _print_access(printer, self.memref, self.map.data, self.indices)
         _print_vector_width(printer, self.result.type)
+        if self.gather is not None:
+            printer.print_string(" gather")
         printer.print_string(" : ")
         printer.print_attribute(self.memref.type)
 
@@ -1572,12 +1585,25 @@ class MbarrierWaitOp(_MbarrierOp):
 # Host side
 
 
+def is_flat_view(param: Attribute, arg: Attribute) -> bool:
+    """Whether a kernel parameter of type `param` takes a buffer of type `arg` as its flat view:
+    both memrefs of one element type and memory space, `param` 1-D with `arg`'s element count."""
+    return (
+        isinstance(param, MemRefType) and isinstance(arg, MemRefType)
+        and len(param.get_shape()) == 1 and param.element_type == arg.element_type
+        and param.memory_space == arg.memory_space
+        and param.get_shape()[0] == math.prod(arg.get_shape())
+    )  # fmt: skip
+
+
 @irdl_op_definition
 class LaunchOp(IRDLOperation):
     """`kernel.launch @k(%x, %w, %out) : memref<...>, memref<...>, memref<...>`.
 
     One launch of the `kernel.func @k` of the enclosing module, from the host program
-    (`func.func @main`), with the program's buffers as its arguments in the kernel's order.
+    (`func.func @main`), with the program's buffers as its arguments in the kernel's order. A
+    kernel may take a buffer as its flat view (`memref<28xf32>` for `memref<4x7xf32>`: the same
+    elements in row-major order; flatten-buffers), else each type is the argument's.
     Launches run in program order on one stream; the runtime and the CPU executors follow them.
     """
 
@@ -1610,7 +1636,7 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(f"{name} names no kernel.func of the module")
         want = [a.type for a in func.args]
         got = [a.type for a in self.args]
-        if want != got:
+        if any(w != g and not is_flat_view(w, g) for w, g in zip(want, got)) or len(want) != len(got):
             raise VerifyException(
                 f"{name} argument types {[str(t) for t in got]} do not match the kernel's "
                 f"{[str(t) for t in want]}"
@@ -1645,9 +1671,11 @@ def is_float4(t: Attribute) -> bool:
 
 
 def _verify_vector(op: Operation, memref_type: MemRefType, t: VectorType) -> None:
-    """A vector access moves 4 x f32 of a global or shared buffer whose innermost extent is a
+    """A vector access moves 4 x f32 of a global or shared buffer that is 1-D (one row, from
+    the 16-byte aligned base: flatten-buffers' flat views) or whose innermost extent is a
     multiple of 4, so every row starts 16-byte aligned; that the index itself is a multiple of 4
-    is the producer's promise (`vectorize-access` proves it)."""
+    and the 4 elements lie inside the buffer is the producer's promise (`vectorize-access`
+    proves it)."""
     if not is_float4(t) or t.element_type != memref_type.element_type:
         raise VerifyException(
             f"'{op.name}' vector accesses move vector<4xf32> of an f32 buffer, got {t}"
@@ -1655,9 +1683,10 @@ def _verify_vector(op: Operation, memref_type: MemRefType, t: VectorType) -> Non
     if not (is_global(memref_type) or is_shared(memref_type)) or _is_alloca(op):
         raise VerifyException(f"'{op.name}' vector accesses need a global or shared buffer")
     shape = memref_type.get_shape()
-    if not shape or shape[-1] % VECTOR_WIDTH:
+    if not shape or (len(shape) > 1 and shape[-1] % VECTOR_WIDTH):
         raise VerifyException(
-            f"'{op.name}' vector accesses need an innermost extent that is a multiple of 4"
+            f"'{op.name}' vector accesses need a 1-D buffer or an innermost extent that is a "
+            "multiple of 4"
         )
 
 

@@ -125,6 +125,12 @@ global buffer whose indices may fall outside the buffer (a tile padded past a ra
 buffer dims (of the stage's source) whose index may leave it, `{tile.masked = [0 : i64]}`. An
 element outside reads as 0 (a load, a stage's fill) or is not written (a store, an atomic)."""
 
+GATHER = "tile.gather"
+"""Name of the unit attribute on a `loop.load` of a global buffer that vectorize-pointwise gave
+the loop of a vector group although its index is not contiguous (a bias along an odd last dim,
+read at `(%f_v * 4 + %f_l) mod 9889`): vectorize-access reads it once per lane, beside the
+float4 accesses of the other buffers (the CUDA `kernel.load ... gather`)."""
+
 
 # --------------------------------------------------------------------------------------------
 # Attributes
@@ -259,6 +265,15 @@ def masked_dims(op: Operation) -> list[int]:
 
 def is_masked(op: Operation) -> bool:
     return MASKED in op.attributes
+
+
+def mark_gather(op: Operation) -> None:
+    """Let vectorize-access read this load once per lane of a vector group (`tile.gather`)."""
+    op.attributes[GATHER] = UnitAttr()
+
+
+def is_gather(op: Operation) -> bool:
+    return GATHER in op.attributes
 
 
 def axis_deps(t: "TileOp") -> dict[SSAValue, frozenset[int]]:
@@ -1146,6 +1161,11 @@ class KernelOp(IRDLOperation):
                 self._verify_pipeline(name, op)
             if MASKED in op.attributes:
                 self._verify_masked(name, op)
+            if GATHER in op.attributes:
+                if not isinstance(op, loop.LoadOp) or is_smem(op.memref):
+                    raise VerifyException(f"{name}: '{GATHER}' marks loads of global buffers only, not '{op.name}'")
+                if not isinstance(op.attributes[GATHER], UnitAttr):
+                    raise VerifyException(f"{name}: '{GATHER}' is a unit attribute")
 
     @staticmethod
     def _verify_masked(name: str, op: Operation) -> None:

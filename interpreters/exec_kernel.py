@@ -95,11 +95,25 @@ def run(
             raise ValueError(
                 f"'kernel.launch' @{op.callee.string_value()} names no kernel.func of the module"
             )
-        run_kernel(kfunc, [env[a] for a in op.args], check_races=check_races)
+        run_kernel(kfunc, [_as_param(env[a], p.type) for a, p in zip(op.args, kfunc.args)], check_races=check_races)
 
     return exec_loop.run(
         module, inputs, {K.LaunchOp: launch, tile.KernelOp: exec_tile.run_kernel}
     )
+
+
+def _as_param(buffer, param_type):
+    """`buffer` as the kernel parameter of `param_type` sees it: itself, or a flat view
+    (`kernel.launch` accepts a 1-D parameter over a buffer's elements), which shares its memory
+    so that the kernel's writes land in it."""
+    if not isinstance(param_type, MemRefType) or not isinstance(buffer, np.ndarray):
+        return buffer
+    shape = tuple(param_type.get_shape())
+    if buffer.shape == shape:
+        return buffer
+    view = buffer.view()
+    view.shape = shape  # raises where a view cannot share the memory (never for a row-major buffer)
+    return view
 
 
 def run_kernel(

@@ -518,6 +518,7 @@ REFERENCES = {
     ("translate/rms_norm.mlir", "k_rms_norm"): lambda b: {2: rms_ref(b[0], b[1])},
     ("dialects/kernel/roundtrip.mlir", "k_relu_reduce"): _relu_reduce_ref,
     ("dialects/kernel/launch.mlir", "k_copy"): lambda b: {1: b[0]},
+    ("dialects/kernel/launch.mlir", "k_flat"): lambda b: {0: b[0]},
     ("dialects/kernel/vector.mlir", "k_vec"): lambda b: {1: b[0][:, ::-1]},
     ("translate/atomic.mlir", "k_atomic"): _atomic_ref,
     ("translate/f64_ops.mlir", "k_f64_ops"): _f64_ops_ref,

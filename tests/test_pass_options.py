@@ -66,6 +66,8 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("stage-inputs", "smem-bytes"): (4, 232448),
     ("vectorize-pointwise", "width"): (1, INF),
     ("vectorize-pointwise", "min-threads"): (0, INF),
+    ("collapse-pointwise", "width"): (1, INF),
+    ("collapse-pointwise", "min-tail-bytes"): (0, INF),
 }
 
 

@@ -39,7 +39,9 @@ group one launch. A launch joins a group when
   half the blocks per SM it had on its own (the module's #kernel.target: on sm_90 228 KiB
   per SM, 1 KiB reserved per block, 2048 threads per SM). A part's static shared buffers become views of the dynamic pool after its
   own dynamic bytes, so the parts share one pool (a block runs one part) and the fused kernel
-  reserves the largest part's bytes, not their sum.
+  reserves the largest part's bytes, not their sum;
+- it takes each buffer it shares with the group's launches as the same type (a kernel may take a
+  buffer as its flat view, flatten-buffers; the fused kernel takes it one way).
 
 It joins the earliest such group, else starts a new one. The host program's `memref.alloc`s move
 to its top (they have no operands), and each group becomes one `kernel.launch` of a fused
@@ -47,7 +49,7 @@ to its top (they have no operands), and each group becomes one `kernel.launch` o
 A group of one launch is left as it was. Registers are the largest of the parts (nvcc allocates
 per function), which the shared-memory rule does not see. With `-v`, each fused launch is logged,
 and so is a launch that starts its own group although a group in its window was free of its
-data, with why that group refused it (block shape, kind, blocks per SM).
+data, with why that group refused it (block shape, kind, blocks per SM, a buffer's type).
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -111,6 +113,10 @@ class _Group:
             return f"block {list(p.func.block_extents)} differs from {list(q.func.block_extents)}"
         if q.stages_tiles != p.stages_tiles:
             return "one stages tiles in shared memory, the other does not"
+        for x in self.parts:
+            for v, t in _param_types(p).items():
+                if _param_types(x).get(v, t) != t:
+                    return f"@{x.func.sym_name.data} takes %{v.name_hint or '?'} as {_param_types(x)[v]}, not {t}"
         parts = [*self.parts, p]
         fused = max(x.smem for x in parts)
         threads = p.func.num_threads
@@ -122,6 +128,12 @@ class _Group:
 
     def name(self) -> str:
         return "+".join(f"@{x.func.sym_name.data}" for x in self.parts)
+
+
+def _param_types(p: _Part) -> dict[SSAValue, Attribute]:
+    """The type `p`'s kernel takes each launch value as (its own, or a flat view of it:
+    flatten-buffers)."""
+    return {v: a.type for v, a in zip(p.launch.args, p.func.args)}
 
 
 def blocks_per_sm(smem: int, threads: int, target: K.TargetAttr) -> int:
@@ -256,7 +268,10 @@ def fuse_group(parts: list[_Part], name: str) -> tuple[K.KernelFuncOp, list[SSAV
         values += [v for v in p.launch.args if v not in values]
     total = sum(p.blocks for p in parts)
     smem = max(p.smem for p in parts)
-    fused = K.KernelFuncOp(name, [v.type for v in values], [total, 1, 1], parts[0].func.block_extents, smem)
+    types: dict[SSAValue, Attribute] = {}
+    for p in parts:
+        types |= _param_types(p)  # the parts agree (_Group.refuses)
+    fused = K.KernelFuncOp(name, [types[v] for v in values], [total, 1, 1], parts[0].func.block_extents, smem)
     fused.attributes[FUSED_ATTR] = ArrayAttr([StringAttr(p.func.sym_name.data) for p in parts])
     total_cost([p.func for p in parts], fused)  # the parts' flops and bytes, summed
     arg_of = dict(zip(values, fused.args))

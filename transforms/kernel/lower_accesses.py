@@ -67,7 +67,7 @@ class AccessLowering(TileLowering):
         amap, idx = self.access(op.map.data, op.indices)
         memref = self.value(op.memref)
         if not tile.is_masked(op):
-            Rewriter.replace_op(op, K.LoadOp(memref, idx, amap))
+            Rewriter.replace_op(op, K.LoadOp(memref, idx, amap, gather=tile.is_gather(op)))
             return
         with self.at(InsertPoint.before(op)):  # may leave the buffer: `in ? x[clamped] : 0`
             v = masking.masked_load(self, memref, amap, idx, tile.masked_dims(op))

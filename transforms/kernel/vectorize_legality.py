@@ -230,6 +230,8 @@ def _classify(op: K.LoadOp | K.StoreOp, iv: SSAValue, varying: set[SSAValue]) ->
         if isinstance(op, K.StoreOp):
             raise Decline(f"{what} stores to one element on every iteration")
         return Access(op, None)
+    if isinstance(op, K.LoadOp) and op.gather is not None:
+        return Access(op, None)  # read once per lane (vectorize-pointwise's `tile.gather`)
     if not isinstance(t.element_type, Float32Type):
         raise Decline(f"{what} is of {t.element_type}, not f32")
     if isinstance(op.memref.owner, K.AllocaOp):
@@ -237,7 +239,7 @@ def _classify(op: K.LoadOp | K.StoreOp, iv: SSAValue, varying: set[SSAValue]) ->
     if not (K.is_global(t) or K.is_shared(t)):
         raise Decline(f"{what} is to a buffer neither global nor shared")
     shape = t.get_shape()
-    if shape[-1] % W:
+    if len(shape) > 1 and shape[-1] % W:  # a 1-D buffer is one row from its aligned base
         raise Decline(f"{what} has an innermost extent {shape[-1]} that is not a multiple of 4")
     iv_dims = {p for p, v in enumerate(op.indices) if v is iv}
     for expr in amap.results[:-1]:

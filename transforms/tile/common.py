@@ -406,3 +406,32 @@ def _expr_of(s: _Sum) -> AffineExpr:
     if expr is None:
         return AffineConstantExpr(s[1])
     return expr + s[1] if s[1] else expr
+
+
+def delinearize(flat: AffineExpr, shape: Sequence[int]) -> list[AffineExpr]:
+    """The row-major indices of flat offset `flat` in a buffer of `shape`:
+    `[f floordiv 16411, f mod 16411]` for (16384, 16411). The outermost index has no `mod` (its
+    row-major offset is then `flat` itself for every `flat`, not only those inside the buffer)."""
+    out: list[AffineExpr] = []
+    stride = math.prod(shape)
+    for i, extent in enumerate(shape):
+        stride //= extent
+        index = flat if stride == 1 else flat // stride
+        out.append(index if i == 0 else index % extent)
+    return out
+
+
+def flat_offset(results: Sequence[AffineExpr], shape: Sequence[int]) -> AffineExpr | None:
+    """The flat offset `f` whose `delinearize` the index expressions `results` are, or None
+    (rank 1: the one index). collapse-pointwise writes such accesses; vectorize-pointwise and
+    flatten-buffers read them as one contiguous index into the buffer seen as 1-D."""
+    if len(results) == 1:
+        return results[0]
+    candidates = [results[0].lhs] if isinstance(results[0], AffineBinaryOpExpr) else [results[0]]
+    last = results[-1]
+    if isinstance(last, AffineBinaryOpExpr) and last.kind == AffineBinaryOpKind.Mod:
+        candidates.append(last.lhs)
+    for flat in candidates:
+        if list(results) == delinearize(flat, shape):
+            return flat
+    return None

@@ -36,6 +36,7 @@ from dpl.transforms.tile.common import (
     axis_deps,
     const_index,
     linear,
+    flat_offset,
     simplify_map,
     tiles,
     with_map,
@@ -153,8 +154,12 @@ def fold_applies(root: Operation) -> None:
 def _compose(op: Operation) -> None:
     """Substitute the `affine.apply` operands of an access into its (non-linear) map, then
     simplify its floordiv / mod with the loop bounds (`simplify_map`: after chunk-matmul-k,
-    `(%ko * 32 + %ki) floordiv 128` is `%ko floordiv 4`)."""
+    `(%ko * 32 + %ki) floordiv 128` is `%ko floordiv 4`). A flat access (collapse-pointwise's
+    `[%f floordiv 16411, %f mod 16411]`, `common.flat_offset`) is left as composed, so that it
+    stays one flat offset (flatten-buffers reads it so after materialize)."""
     assert isinstance(op, ACCESSES)
+    shape = op.memref.type.get_shape()  # type: ignore[union-attr]
+    flat = len(shape) > 1 and flat_offset(op.map.data.results, shape) is not None
     while True:
         indices = list(op.indices)
         pos = next((i for i, v in enumerate(indices) if isinstance(v.owner, affine.ApplyOp)), None)
@@ -173,7 +178,7 @@ def _compose(op: Operation) -> None:
             inner if i == pos else AffineDimExpr(operands.index(v)) for i, v in enumerate(indices)
         ]
         op = with_map(op, operands, amap.replace_dims_and_symbols(new_dims, [], len(operands), 0))
-    simple = simplify_map(op.map.data, list(op.indices))
+    simple = op.map.data if flat else simplify_map(op.map.data, list(op.indices))
     if simple != op.map.data:
         with_map(op, list(op.indices), simple)
 

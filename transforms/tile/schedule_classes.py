@@ -35,7 +35,7 @@ ROW = (
 
 #: The tile pipeline of each kernel class; `{target}` is the schedule's target.
 PIPELINES: dict[str, str] = {
-    "pointwise": "tileify,vectorize-pointwise,blockify-launch,mark-unroll",
+    "pointwise": "tileify,collapse-pointwise,vectorize-pointwise,blockify-launch,mark-unroll",
     "row reduction": ROW,
     "attention": ROW,
     # the nested schedule takes the combine kernel of a split over the keys (splits > 1)

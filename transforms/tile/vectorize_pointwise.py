@@ -28,6 +28,13 @@ beside a term that is not a multiple of `width`, or in a buffer that is not f32 
 innermost extent that `width` divides). An access whose index does not use the axis (a weight
 per channel, `w[%a1]` of an NCHW product) reads one element for all `width`: it stays a scalar
 and does not stop the others.
+
+collapse-pointwise's flat accesses (`%x[%f floordiv 16411, %f mod 16411]`, one offset `%f` into
+the whole buffer, which flatten-buffers makes 1-D: rows no longer matter) count as indexed by
+`%f` alone. A load that is none of these but reads a broadcast buffer (fewer elements than the
+tile, f32, global, not stored by the tile: a bias along an odd last dim, `%bias[%f mod 9889]`)
+is marked `tile.gather` and read once per element of the group, beside the vector accesses of
+the others (there must be one).
 """
 
 from __future__ import annotations
@@ -39,14 +46,14 @@ from xdsl.context import Context
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr, Float32Type, MemRefType, ModuleOp
 from xdsl.ir import Block
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
-from dpl.transforms.tile.common import LOG, axis_deps, linear
+from dpl.transforms.tile.common import LOG, axis_deps, flat_offset, linear
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile
 from dpl.transforms.tile.target import target_sms
 from dpl.transforms.tunable import tunable
@@ -67,12 +74,21 @@ def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, deps, width: int) -> 
     assert isinstance(ty, MemRefType)
     if not isinstance(ty.element_type, Float32Type):
         return f"{what} is not f32"
+    flat = flat_offset(op.map.data.results, ty.get_shape()) if len(ty.get_shape()) > 1 else None
+    if flat is not None:  # collapse-pointwise's form: one offset from the buffer's aligned base
+        return _contiguous_declines(what, flat, op, axis, width)
     if ty.get_shape()[-1] % width:
         return f"{what} has an innermost extent of {ty.get_shape()[-1]}, not a multiple of {width}"
     *outer, inner = op.map.data.results
     if any(expr.used_dims() & dims for expr in outer):
         return f"{what} indexes it outside the innermost dim"
-    form = linear(inner, list(op.indices))
+    return _contiguous_declines(what, inner, op, axis, width)
+
+
+def _contiguous_declines(what: str, index: AffineExpr, op: loop.LoadOp | loop.StoreOp, axis, width: int) -> str | None:
+    """Why `index` (the innermost or the flat index of `op`) is not `axis` plus multiples of
+    `width`, or None."""
+    form = linear(index, list(op.indices))
     if form is None or form[0].get(axis) != 1:
         return f"{what} does not index the innermost dim by it with coefficient 1"
     rest = [c for v, c in form[0].items() if v is not axis] + [form[1]]
@@ -81,8 +97,8 @@ def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, deps, width: int) -> 
     return None
 
 
-def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | None:
-    """Rewrite `t` as the module docstring says; None if done, else why not."""
+def pointwise_declines(t: tile.TileOp) -> str | None:
+    """Why `t` is not a pointwise tile in the form this pass (and collapse-pointwise) takes, or None."""
     if any(k != tile.AxisKind.THREAD for _, _, k in t.axes):
         return "the tile already has block or cell axes (run before blockify-launch)"
     for op in t.walk():
@@ -92,6 +108,14 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
             return f"the tile holds {op.name}"
     if any(isinstance(op, loop.ForOp) for op in t.body.block.ops):
         return "the tile body holds a loop (blockify-launch spreads a long one over lanes)"
+    return None
+
+
+def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | None:
+    """Rewrite `t` as the module docstring says; None if done, else why not."""
+    why = pointwise_declines(t)
+    if why is not None:
+        return why
     fold_applies(t)  # an index `affine.apply`d from the axis is read in the access's map
     axis, extent, _ = t.axes[-1]
     threads = math.prod(e for _, e, _ in t.axes)
@@ -100,11 +124,19 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
     if threads // width < min_threads:
         return f"{threads} elements leave fewer than min-threads = {min_threads} threads"
     deps = axis_deps(t)
+    gathers: list[loop.LoadOp] = []
+    vectors = 0
     for op in t.walk():
         if isinstance(op, ACCESSES):
             why = _access_declines(op, axis, deps, width)
-            if why is not None:
+            if why is not None and not _gathers(op, t, threads):
                 return why
+            if why is not None:
+                gathers.append(op)  # type: ignore[arg-type]
+            elif any(axis in deps(v) for v in op.indices):
+                vectors += 1
+    if gathers and not vectors:
+        return "no access but broadcast ones is one vector access"
 
     # The old body moves into a free loop of `width` trips; the old axis is `%a_v * width + %a_l`.
     name = axis.name_hint or f"a{len(t.axes) - 1}"
@@ -127,8 +159,24 @@ def vectorize_pointwise(t: tile.TileOp, width: int, min_threads: int) -> str | N
     new.body.block.add_op(loop.ForOp(IterKind.FREE, width, body))
     new.attributes |= t.attributes
     Rewriter.replace_op(t, new)
+    for op in gathers:
+        tile.mark_gather(op)
     fold_applies(new)
     return None
+
+
+def _gathers(op: loop.LoadOp | loop.StoreOp, t: tile.TileOp, points: int) -> bool:
+    """Whether `op`, which cannot be one vector access, may be read once per lane instead: a
+    load of a global f32 buffer of fewer elements than the tile has points (a broadcast, a bias
+    along an odd last dim: re-read from cache, a small share of the traffic) that the tile does
+    not store to."""
+    ty = op.memref.type
+    assert isinstance(ty, MemRefType)
+    return (
+        isinstance(op, loop.LoadOp) and isinstance(ty.element_type, Float32Type)
+        and not tile.is_smem(op.memref) and math.prod(ty.get_shape()) < points
+        and not any(isinstance(o, loop.StoreOp) and o.memref is op.memref for o in t.walk())
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -242,3 +242,31 @@ func.func @main(%x: memref<64xf32>) -> (memref<64xf32>, memref<64xf32>) {
 // CUDA-LABEL: void k_s__k_d(
 // CUDA-NEXT:      extern __shared__ __align__(16) unsigned char dpl_dyn_smem[];
 // CUDA-NOT:       __shared__ __align__(16) float
+
+// -----
+
+// Two kernels reading %x, one as its flat view (flatten-buffers): not fused (the fused kernel
+// would have to take %x as both types).
+kernel.func @k_flat(%x: memref<256xf32>, %a: memref<256xf32>) grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<256xf32>
+  kernel.store %v, %a[%t] : memref<256xf32>
+}
+kernel.func @k_rows(%x: memref<8x32xf32>, %b: memref<8x32xf32>) grid [1, 1, 1] block [256, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t floordiv 32, %t mod 32] : memref<8x32xf32>
+  %w = arith.addf %v, %v : f32
+  kernel.store %w, %b[%t floordiv 32, %t mod 32] : memref<8x32xf32>
+}
+func.func @main(%x: memref<8x32xf32>) -> (memref<8x32xf32>, memref<8x32xf32>) {
+  %a = memref.alloc() : memref<8x32xf32>
+  kernel.launch @k_flat(%x, %a) : memref<8x32xf32>, memref<8x32xf32>
+  %b = memref.alloc() : memref<8x32xf32>
+  kernel.launch @k_rows(%x, %b) : memref<8x32xf32>, memref<8x32xf32>
+  func.return %a, %b : memref<8x32xf32>, memref<8x32xf32>
+}
+// CHECK-LABEL: kernel.func @k_flat(%x: memref<256xf32>, %a: memref<256xf32>)
+// CHECK:       kernel.func @k_rows(%x: memref<8x32xf32>, %b: memref<8x32xf32>)
+// CHECK:         kernel.launch @k_flat(%x, %a) : memref<8x32xf32>, memref<8x32xf32>
+// CHECK-NEXT:    %b = memref.alloc() : memref<8x32xf32>
+// CHECK-NEXT:    kernel.launch @k_rows(%x, %b) : memref<8x32xf32>, memref<8x32xf32>

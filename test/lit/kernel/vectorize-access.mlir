@@ -252,3 +252,29 @@ kernel.func @k_alias(%x: memref<260xf32>) grid [1, 1, 1] block [1, 1, 1] smem 0 
 }
 // CHECK-LABEL: kernel.func @k_alias
 // CHECK:         kernel.for %i = 0 to 256 step 1 {
+
+// -----
+
+// A load marked `gather` (vectorize-pointwise's tile.gather: a bias along an odd last dim, read
+// at `mod 7`) is read once per lane; the flat views of %x and %y move float4s.
+kernel.func @k_gather(%x: memref<224xf32>, %bias: memref<7xf32>, %y: memref<224xf32>) grid [1, 1, 1] block [56, 1, 1] smem 0 {
+  %f_v = kernel.thread_id x
+  kernel.for %f_l = 0 to 4 step 1 unroll {
+    %v = kernel.load %x[%f_v * 4 + %f_l] : memref<224xf32>
+    %b = kernel.load %bias[(%f_v * 4 + %f_l) mod 7] gather : memref<7xf32>
+    %r = arith.addf %v, %b : f32
+    kernel.store %r, %y[%f_v * 4 + %f_l] : memref<224xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_gather
+// CHECK:         kernel.for %f_l = 0 to 1 step 1 unroll {
+// CHECK-NEXT:      %v = kernel.load %x[%f_v * 4 + %f_l * 4] vector 4 : memref<224xf32>
+// CHECK:           %b_x = kernel.load %bias[(%f_v * 4 + %{{.*}}) mod 7] gather : memref<7xf32>
+// CHECK-NEXT:      %b_y = kernel.load %bias[(%f_v * 4 + %{{.*}}) mod 7] gather : memref<7xf32>
+// CHECK-NEXT:      %b_z = kernel.load %bias[(%f_v * 4 + %{{.*}}) mod 7] gather : memref<7xf32>
+// CHECK-NEXT:      %b_w = kernel.load %bias[(%f_v * 4 + %{{.*}}) mod 7] gather : memref<7xf32>
+// CHECK:           kernel.store %{{.*}}, %y[%f_v * 4 + %f_l * 4] vector 4 : memref<224xf32>
+// CUDA-LABEL: void k_gather(
+// CUDA:         float4 v = *reinterpret_cast<const float4*>(&x[f_v * 4 + f_l * 4]);
+// CUDA:         float b_x = bias[(f_v * 4 + t{{[0-9]+}}) % 7];
+// CUDA:         float b_w = bias[(f_v * 4 + t{{[0-9]+}}) % 7];

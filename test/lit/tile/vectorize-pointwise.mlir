@@ -163,3 +163,46 @@ func.func @main(%x: memref<64x30xf32>, %y: memref<8x4xf32>) -> (memref<64x30xf32
 // CHECK:         tile.tile (%a0 : 64 = thread, %a1 : 30 = thread) {
 // CHECK-LABEL: tile.kernel @k_small
 // CHECK:         tile.tile (%b0 : 8 = thread, %b1 : 4 = thread) {
+
+// -----
+
+// collapse-pointwise's flat form: 32 rows of 7 collapsed into one axis of 224; each thread takes 4
+// consecutive flat offsets (the buffer read as 1-D after flatten-buffers).
+func.func @main(%x: memref<32x7xf32>) -> memref<32x7xf32> {
+  %out = memref.alloc() : memref<32x7xf32>
+  tile.kernel @k_flat ins(%x : memref<32x7xf32>) outs(%out : memref<32x7xf32>) {
+    tile.tile (%f : 224 = thread) {
+      %v = loop.load %x[%f floordiv 7, %f mod 7] : memref<32x7xf32>
+      %r = arith.negf %v : f32
+      loop.store %r, %out[%f floordiv 7, %f mod 7] : memref<32x7xf32>
+    }
+  }
+  func.return %out : memref<32x7xf32>
+}
+// CHECK-LABEL: tile.kernel @k_flat
+// CHECK:         tile.tile (%f_v : 56 = thread) {
+// CHECK-NEXT:      loop.for free %f_l < 4 {
+// CHECK-NEXT:        %v = loop.load %x[(%f_v * 4 + %f_l) floordiv 7, (%f_v * 4 + %f_l) mod 7] : memref<32x7xf32>
+// CHECK:             loop.store %{{.*}}, %out[(%f_v * 4 + %f_l) floordiv 7, (%f_v * 4 + %f_l) mod 7] : memref<32x7xf32>
+
+// -----
+
+// A bias along an odd last dim after collapse-pointwise (%bias[%f mod 7]) cannot be one vector
+// access: it is read once per element (tile.gather) beside the vector accesses of %x and %out.
+func.func @main(%x: memref<32x7xf32>, %bias: memref<7xf32>) -> memref<32x7xf32> {
+  %out = memref.alloc() : memref<32x7xf32>
+  tile.kernel @k_gather ins(%x, %bias : memref<32x7xf32>, memref<7xf32>) outs(%out : memref<32x7xf32>) {
+    tile.tile (%f : 224 = thread) {
+      %v = loop.load %x[%f floordiv 7, %f mod 7] : memref<32x7xf32>
+      %b = loop.load %bias[%f mod 7] : memref<7xf32>
+      %r = arith.addf %v, %b : f32
+      loop.store %r, %out[%f floordiv 7, %f mod 7] : memref<32x7xf32>
+    }
+  }
+  func.return %out : memref<32x7xf32>
+}
+// CHECK-LABEL: tile.kernel @k_gather
+// CHECK:         tile.tile (%f_v : 56 = thread) {
+// CHECK-NEXT:      loop.for free %f_l < 4 {
+// CHECK-NEXT:        %v = loop.load %x[(%f_v * 4 + %f_l) floordiv 7, (%f_v * 4 + %f_l) mod 7] : memref<32x7xf32>
+// CHECK-NEXT:        %b = loop.load %bias[(%f_v * 4 + %f_l) mod 7] {tile.gather} : memref<7xf32>

@@ -448,3 +448,14 @@ builtin.module attributes {kernel.target = #kernel.target<sm_90, sms = 0, smem =
 builtin.module attributes {kernel.target = #kernel.target<sm_120, sms = 170, smem = 166912>} {
 }
 // CHECK: #kernel.target smem must be in [1, 101376] on sm_120, got 166912
+
+// -----
+
+// A flat view must hold the buffer's element count (12 for 3 x 4, not 8).
+kernel.func @k(%x: memref<8xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
+}
+func.func @main(%x: memref<3x4xf32>) {
+  kernel.launch @k(%x) : memref<3x4xf32>
+  func.return
+}
+// CHECK: 'kernel.launch' @k argument types ['memref<3x4xf32>'] do not match the kernel's ['memref<8xf32>']

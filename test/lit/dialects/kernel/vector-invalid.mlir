@@ -31,7 +31,7 @@ kernel.func @k(%x: memref<16x6xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
   %t = kernel.thread_id x
   %v = kernel.load %x[%t, 0] vector 4 : memref<16x6xf32>
 }
-// CHECK: 'kernel.load' vector accesses need an innermost extent that is a multiple of 4
+// CHECK: 'kernel.load' vector accesses need a 1-D buffer or an innermost extent that is a multiple of 4
 
 // -----
 
@@ -75,3 +75,11 @@ kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
   %p = "kernel.pack"(%c, %c, %c, %c, %c) : (f32, f32, f32, f32, f32) -> vector<4xf32>
 }
 // CHECK: 'kernel.pack' takes 4 values of the vector's element type
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t * 4] vector 4 gather : memref<64xf32>
+}
+// CHECK: 'kernel.load' gather reads one element per lane, not a vector

@@ -846,3 +846,29 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   func.return
 }
 // CHECK: 'tile.kernel' @k: 'tile.masked' on a load of a stage (a stage is read inside its slab)
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      %v = loop.load %x[%a1, %a0] : memref<8x64xf32>
+      loop.store %v, %o[%a1, %a0] {tile.gather} : memref<8x64xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.kernel' @k: 'tile.gather' marks loads of global buffers only, not 'loop.store'
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
+      %v = loop.load %x[%a1, %a0] {tile.gather = 1 : i64} : memref<8x64xf32>
+      loop.store %v, %o[%a1, %a0] : memref<8x64xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.kernel' @k: 'tile.gather' is a unit attribute

@@ -1,0 +1,206 @@
+"""collapse-pointwise: run a pointwise tile whose buffers follow its layout as one flat axis.
+
+A pointwise tile (what vectorize-pointwise takes) of several axes whose fastest extent E is not
+a multiple of `width` cannot give a thread `width` consecutive elements of a row: rows of 16411
+floats do not start on 16-byte boundaries. Where every access reads or writes its buffer at
+exactly the tile's row-major position (the buffer holds as many elements as the tile has points,
+and its row-major offset is `a0 * 16411 + a1`: no transpose, no slice), or is a load broadcast
+over the leading axes (a bias over the last dims: `bias[%a1]`), the rows need not be kept
+apart: the axes become one axis `%f` over all N points, and each access indexes its buffer at
+the row-major indices of `%f` (`transforms.tile.common.delinearize`; `%f mod 16411` for the
+bias):
+
+    tile.tile (%a0 : 16384 = thread, %a1 : 16411 = thread) {
+      %v = loop.load %x[%a0, %a1] ...  %b = loop.load %bias[%a1] ...  loop.store %r, %y[%a0, %a1]
+    }
+ -> tile.tile (%f : 268877824 = thread) {
+      %v = loop.load %x[%f floordiv 16411, %f mod 16411] ...  %b = loop.load %bias[%f mod 16411]
+      loop.store %r, %y[%f floordiv 16411, %f mod 16411]
+    }
+
+The tile visits the same points, each once, and each access reads the same element, so meaning
+is kept. Then N, not E, decides the vector width: vectorize-pointwise gives each thread 4
+consecutive values of `%f` (the bias read once per element, `tile.gather`), and flatten-buffers
+(after materialize) reads the full-shape buffers as 1-D, so `x[f]` becomes one float4
+(`x[f_v * 4]`), with no division per element.
+
+Where `width` does not divide N, the last N mod `width` points go to a second kernel `@<k>_tail`
+(after this one, at flat offsets N - tail + `%f`), so that the first is all whole vectors, when
+the model says the extra launch pays: one float per thread moves bytes VECTOR_GAIN slower, and
+that share of the bytes moved must take longer than a launch (`schedule.LAUNCH_US`), i.e. the
+tile moves at least `min-tail-bytes` (default: that many bytes; 36 MB on an H100).
+
+Declines (logged to `dpl.passes`) what vectorize-pointwise declines for its form (a block or
+cell axis, a reduce loop, a collective op, a loop at the top of the body), a tile of one axis,
+one whose fastest extent `width` divides (vectorize-pointwise takes it as it is), an axis used
+other than as an access index, an access of another element count than a suffix of the tile's
+extents or not at the row-major position (a transpose, a slice; a store of a broadcast), and a
+tile whose N `width` does not divide that moves fewer than `min-tail-bytes` or not only f32
+(its kernel would not move float4s), or that has fewer than `width` points.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import affine
+from xdsl.dialects.builtin import AffineMapAttr, Float32Type, MemRefType, ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dpl.dialects import loop, tile
+from dpl.transforms.options import check_option
+from dpl.transforms.tile.common import LOG, delinearize, linear, rebuild_tile, with_map
+from dpl.transforms.tile.matmul import fold_applies, for_each_tile
+from dpl.transforms.tile.schedule import COPY_GBS, LAUNCH_US
+from dpl.transforms.tunable import tunable
+from dpl.transforms.tile.vectorize_pointwise import ACCESSES, pointwise_declines
+
+
+#: The share of a pointwise kernel's time that float4 accesses save over one float per thread
+#: (H100: pw_silu_mul_16384x16411 ran at 2.25 TB/s one float per thread, torch.compile's float4
+#: kernel at about 3.0): what a tail kernel's launch (schedule.LAUNCH_US) must be worth.
+VECTOR_GAIN = 0.25
+
+
+def _row_major(shape: Sequence[int]) -> list[int]:
+    return [math.prod(shape[i + 1 :]) for i in range(len(shape))]
+
+
+def _period(op: loop.LoadOp | loop.StoreOp, extents: list[int], axes: list[SSAValue]) -> int | str:
+    """The number of elements after which the access repeats along the tile's flat order: the
+    tile's N for an access at the tile's row-major position, the product of the last k extents
+    for a load of a buffer broadcast over the axes before them (a bias over the last dim), 0 for
+    one that reads the same element everywhere (left as it is), or why the access is neither."""
+    what = f"the access to %{op.memref.name_hint or '?'}"
+    ty = op.memref.type
+    assert isinstance(ty, MemRefType)
+    shape = list(ty.get_shape())
+    m = math.prod(shape)
+    suffix = [k for k in range(len(extents) + 1) if math.prod(extents[k:]) == m]
+    if not suffix:
+        return f"{what} has {m} elements, no product of the tile's last extents (a slice)"
+    k = suffix[0]
+    if k and isinstance(op, loop.StoreOp):
+        return f"{what} stores to {m} elements, fewer than the tile's {math.prod(extents)}"
+    offset: AffineExpr = AffineConstantExpr(0)
+    for index, stride in zip(op.map.data.results, _row_major(shape)):
+        offset = offset + index * stride
+    form = linear(offset, list(op.indices))
+    tail = extents[k:]
+    want = {a: s for a, s, e in zip(axes[k:], _row_major(tail), tail) if e > 1}
+    if form is None or form[1] != 0 or {a: c for a, c in form[0].items() if a in axes and dict(zip(axes, extents))[a] > 1} != want:
+        return f"{what} is not at the tile's row-major position" + (" (nor a broadcast over its leading axes)" if k else "")
+    return m if want else 0
+
+
+def _accesses(t: tile.TileOp) -> list[Operation]:
+    return [o for o in t.walk() if isinstance(o, ACCESSES)]
+
+
+def _flatten(t: tile.TileOp, periods: list[int], n: int, start: int) -> None:
+    """Index each access of `t` (a tile of one axis %f; `periods` in walk order, of a tile of
+    `n` points) at the row-major indices of its flat offset `start + %f` (modulo its period,
+    for a broadcast load)."""
+    f = t.body.block.args[0]
+    for op, period in zip(_accesses(t), periods):
+        if not period:
+            continue  # the same element everywhere: its indices use no axis
+        offset = AffineDimExpr(0) + start if start else AffineDimExpr(0)
+        if period < n:
+            offset = offset % period
+        shape = op.memref.type.get_shape()  # type: ignore[union-attr]
+        with_map(op, [f], AffineMap(1, 0, tuple(delinearize(offset, shape))))
+    fold_applies(t)  # erases collapse_pointwise's helper applies, now unused
+
+
+def collapse_pointwise(t: tile.TileOp, width: int, min_tail_bytes: int) -> str | None:
+    """Rewrite `t` as the module docstring says; None if done, else why not."""
+    why = pointwise_declines(t)
+    if why is not None:
+        return why
+    if len(t.axes) < 2:
+        return "the tile has one axis"
+    extents = [e for _, e, _ in t.axes]
+    n = math.prod(extents)
+    if extents[-1] % width == 0:
+        return f"its fastest axis of {extents[-1]} is a multiple of {width} (vectorize-pointwise takes it as it is)"
+    fold_applies(t)
+    axes = list(t.body.block.args)
+    for a in axes:
+        for use in a.uses:
+            if not isinstance(use.operation, ACCESSES):
+                return f"an axis is used by {use.operation.name}, not only as an access index"
+    accesses = [op for op in t.walk() if isinstance(op, ACCESSES)]
+    periods: dict[Operation, int] = {}
+    for op in accesses:
+        period = _period(op, extents, axes)
+        if isinstance(period, str):
+            return period
+        periods[op] = period
+    tail = n % width
+    if tail == n:
+        return f"its {n} elements are fewer than {width}"
+    if tail and not all(isinstance(op.memref.type.element_type, Float32Type) for op in accesses):  # type: ignore[union-attr]
+        return f"its {n} elements are not a multiple of {width}, and a tail kernel pays only for float4s (f32)"
+    if tail:
+        nbytes = sum(n * (op.memref.type.element_type.bitwidth // 8) for op in accesses)  # type: ignore[union-attr]
+        if nbytes < min_tail_bytes:
+            return (f"its {n} elements are not a multiple of {width}, and it moves {nbytes} bytes, fewer "
+                    f"than min-tail-bytes = {min_tail_bytes} (a tail kernel's launch would not pay)")
+
+    def replacement(block: Block):
+        # Each old axis as an index of %f (only until the accesses are rewritten below).
+        ops = [affine.ApplyOp([block.args[0]], AffineMapAttr(AffineMap(1, 0, (e,))))
+               for e in delinearize(AffineDimExpr(0), extents)]  # fmt: skip
+        return [op.result for op in ops], ops
+
+    new = rebuild_tile(t, [(n - tail, tile.AxisKind.THREAD, "f")], replacement)
+    order = [periods[op] for op in _accesses(new)]
+    if tail:  # the last `tail` elements in a kernel of their own, after this one
+        kernel = new.parent_op()
+        assert isinstance(kernel, tile.KernelOp)
+        rest = kernel.clone()
+        rest.sym_name = StringAttr(kernel.sym_name.data + "_tail")
+        Rewriter.insert_op(rest, InsertPoint.after(kernel))
+        rest_tile = rebuild_tile(rest.tile, [(tail, tile.AxisKind.THREAD, "f")], lambda b: ([b.args[0]], []))
+        _flatten(rest_tile, order, n, n - tail)
+        LOG.info("collapse-pointwise: @%s: the last %d of %d elements in @%s (%d bytes moved, at least "
+                 "min-tail-bytes = %d)", kernel.sym_name.data, tail, n, rest.sym_name.data, nbytes, min_tail_bytes)
+    _flatten(new, order, n, 0)
+    return None
+
+
+@dataclass(frozen=True)
+class CollapsePointwise(ModulePass):
+    """Run a pointwise tile whose accesses all follow its own row-major layout as one flat axis."""
+
+    name = "collapse-pointwise"
+
+    width: int = tunable(4, (1, 2, 4))
+    """vectorize-pointwise's width (one tuning dimension with it): a tile whose fastest extent it divides is
+    left as it is, and one whose element count it does not divide too."""
+
+    min_tail_bytes: int | None = None
+    """The fewest bytes a tile whose element count `width` does not divide must move for its
+    last elements to get a kernel of their own (default: LAUNCH_US / VECTOR_GAIN of copy time,
+    36 MB on an H100)."""
+
+    def __post_init__(self):
+        check_option(self, "width", 1)
+        check_option(self, "min_tail_bytes", 0)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        tail_bytes = self.min_tail_bytes
+        if tail_bytes is None:
+            tail_bytes = round(LAUNCH_US / VECTOR_GAIN * COPY_GBS * 1e3)
+        for where, reason in for_each_tile(op, lambda t: collapse_pointwise(t, self.width, tail_bytes)):
+            if reason is None:
+                LOG.info("collapse-pointwise: %s: one flat axis", where)
+            else:
+                LOG.info("collapse-pointwise: declined %s: %s", where, reason)
