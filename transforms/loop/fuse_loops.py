@@ -78,6 +78,7 @@ from dpl.transforms.loop.nest import (
     hoist_invariants,
     inline_at,
     match_producer,
+    sink_unindexed_loops,
 )
 from dpl.transforms.options import check_option
 
@@ -115,10 +116,12 @@ class FuseLoops(ModulePass):
     max_row_tile: int = 128
     max_prologue_ops: int = 4
     max_recompute_reduce: int = 16
+    max_column_reduce: int = 256
 
     def __post_init__(self):
         check_option(self, "max_recompute_ops", 0)
         check_option(self, "max_recompute_reduce", 0)
+        check_option(self, "max_column_reduce", 0)
         check_option(self, "max_row_tile", 1)
         check_option(self, "max_prologue_ops", 0)
 
@@ -157,6 +160,11 @@ class FuseLoops(ModulePass):
             )
             return None
         candidate = consumer.clone()
+        if self.sinks(producer, consumer):
+            moved = sink_unindexed_loops(candidate, buffer)
+            if moved:
+                names = ", ".join(f"%{v.name_hint}" for v in moved)
+                LOG.info(f"@{name_c}: loops {names} moved innermost (@{name_p}'s reduction does not depend on them)")
         loads = [o for o in candidate.walk() if isinstance(o, loop.LoadOp) and o.memref == buffer]
         reads = sum(executions(o, candidate) for o in loads)
         for load in loads:
@@ -202,6 +210,15 @@ class FuseLoops(ModulePass):
         LOG.info(f"fuse @{name_p} into @{name_c}")
         return fused
 
+
+    def sinks(self, producer: ProducerNest, consumer: loop.KernelOp) -> bool:
+        """Whether inlining `producer` into `consumer` first moves the consumer's loops that
+        the producer's values do not depend on innermost (`sink_unindexed_loops`): the producer
+        reduces, at most `max-column-reduce` iterations per value it writes, and the consumer
+        reduces nothing."""
+        values = math.prod(f.extent.data for f in producer.loops)
+        iterations = reduce_iterations(producer.kernel)
+        return 0 < iterations <= self.max_column_reduce * values and not has_reduce(consumer)
 
     def short_reduction(self, producer: ProducerNest) -> bool:
         """Whether `producer` reduces at most `max_recompute_reduce` iterations per value it
