@@ -1,11 +1,13 @@
-"""Norms and softmax over a middle dim (channels of (N, C, H, W)): fuse-loops moves the loop over
+"""Norm schedules. Norms and softmax over a middle dim (channels of (N, C, H, W)): fuse-loops moves the loop over
 the reduced dim innermost so the statistic is computed once per column beside a loop that
 normalizes (one kernel, sink_unindexed_loops), and the row schedule reads it coalesced (a warp
 along the contiguous axis, pad-columns' column axis, the per-channel weight aside). Checked on
 random odd-sized inputs: the loop and kernel executors against PyTorch in float64, the kernel
-count, and nvcc compiling the CUDA; the @gpu test runs the kernels against eager.
+count, and nvcc compiling the CUDA; the @gpu test runs the kernels against eager. A LayerNorm
+over two dims packs its rows a warp each with only the rounded-up row dim masked (the collapsed
+row index `r floordiv 8, r mod 8` stays within the buffer: padding.expr_range).
 
-    python3 -m pytest -q tests/test_column_norm.py
+    python3 -m pytest -q tests/test_norm_schedule.py
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import torch
 
 from dpl.backend.cuda_printer import print_cuda
 from dpl.dialects import kernel as K
-from dpl.dialects import loop
+from dpl.dialects import loop, tile
 from dpl.frontend import capture
 from dpl.interpreters import exec_kernel, exec_loop
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
@@ -78,6 +80,26 @@ def test_column_norm_is_one_kernel_and_keeps_its_meaning(mod, shape, kernels):
     assert sum(isinstance(op, K.KernelFuncOp) for op in module.walk()) == kernels
     out = exec_kernel.run(module, [a.copy() for a in ins])[0]
     assert not np.isnan(out).any()
+    assert _rel(out, ref) < 1e-6
+
+
+def test_layernorm_over_two_dims_masks_only_the_rounded_rows():
+    mod = torch.nn.LayerNorm((6, 8))
+    with torch.no_grad():
+        mod.weight.normal_()
+        mod.bias.normal_()
+    x = torch.randn(7, 163, 6, 8, generator=torch.Generator().manual_seed(2)) * 2 + 1  # 1141 rows: packed
+    module = capture(mod, x).module.clone()
+    run_pipeline(module, IR_PIPELINES["tile"])
+    loads = [op for op in module.walk() if isinstance(op, loop.LoadOp) and op.memref.type.get_shape() == (7, 163, 6, 8)]
+    assert loads and all(tile.masked_dims(ld) == [1] for ld in loads), [tile.masked_dims(ld) for ld in loads]
+    module = capture(mod, x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    ins = [x.double().numpy()] + [p.detach().double().numpy() for p in (mod.bias, mod.weight)]
+    ref = mod.double()(x.double()).detach().numpy()
+    names = [a.name_hint for a in next(op for op in module.walk() if op.name == "func.func").args]
+    by_name = {"input": ins[0], "p_bias": ins[1], "p_weight": ins[2]}
+    out = exec_kernel.run(module, [by_name[n].copy() for n in names])[0]
     assert _rel(out, ref) < 1e-6
 
 
