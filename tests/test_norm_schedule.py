@@ -18,6 +18,7 @@ import subprocess
 import numpy as np
 import pytest
 import torch
+from xdsl.dialects.builtin import VectorType
 
 from dpl.backend.cuda_printer import print_cuda
 from dpl.dialects import kernel as K
@@ -100,6 +101,26 @@ def test_layernorm_over_two_dims_masks_only_the_rounded_rows():
     names = [a.name_hint for a in next(op for op in module.walk() if op.name == "func.func").args]
     by_name = {"input": ins[0], "p_bias": ins[1], "p_weight": ins[2]}
     out = exec_kernel.run(module, [by_name[n].copy() for n in names])[0]
+    assert _rel(out, ref) < 1e-6
+
+
+class SoftmaxLast(torch.nn.Module):
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
+@pytest.mark.parametrize("shape", [(3, 1028), (1100, 388)])  # a block per row; rows packed a warp each
+def test_row_reductions_read_float4_and_keep_their_meaning(shape):
+    """vectorize-access{strided-reductions=true}: the lanes of a row read float4 in the reduce
+    loops too (their 4 values added pairwise first); kernel executor against float64."""
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(3)) * 4
+    module = capture(SoftmaxLast(), x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    loops = [op for op in module.walk() if isinstance(op, K.ForOp) and op.res]
+    vector = [op for f in loops for op in f.body.walk() if isinstance(op, K.LoadOp) and isinstance(op.result.type, VectorType)]
+    assert loops and vector, "the row's reduce loops read float4"
+    out = exec_kernel.run(module, [x.double().numpy()])[0]
+    ref = torch.softmax(x.double(), dim=-1).numpy()
     assert _rel(out, ref) < 1e-6
 
 
