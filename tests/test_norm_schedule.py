@@ -48,6 +48,11 @@ class Softmax1(torch.nn.Module):
         return torch.softmax(x, dim=1)
 
 
+class SoftmaxLast(torch.nn.Module):
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
 # (module, shape, kernels): odd sizes; 40 channels spread over lanes, 3 and 7 run in each thread
 CASES = [
     (ChannelRMSNorm(40), (3, 40, 5, 7), 1),
@@ -104,11 +109,6 @@ def test_layernorm_over_two_dims_masks_only_the_rounded_rows():
     assert _rel(out, ref) < 1e-6
 
 
-class SoftmaxLast(torch.nn.Module):
-    def forward(self, x):
-        return torch.softmax(x, dim=-1)
-
-
 @pytest.mark.parametrize("shape", [(3, 1028), (1100, 388)])  # a block per row; rows packed a warp each
 def test_row_reductions_read_float4_and_keep_their_meaning(shape):
     """vectorize-access{strided-reductions=true}: the lanes of a row read float4 in the reduce
@@ -119,6 +119,20 @@ def test_row_reductions_read_float4_and_keep_their_meaning(shape):
     loops = [op for op in module.walk() if isinstance(op, K.ForOp) and op.res]
     vector = [op for f in loops for op in f.body.walk() if isinstance(op, K.LoadOp) and isinstance(op.result.type, VectorType)]
     assert loops and vector, "the row's reduce loops read float4"
+    out = exec_kernel.run(module, [x.double().numpy()])[0]
+    ref = torch.softmax(x.double(), dim=-1).numpy()
+    assert _rel(out, ref) < 1e-6
+
+
+def test_a_long_row_is_staged_whole_and_keeps_its_meaning(pass_log):
+    """A softmax row of 12301 floats (48 KB and more) is staged whole in dynamic shared memory by
+    blocks of 1024 threads (9 rows fill the 4 SMs of `schedule{sms=4}`, so nothing is split)."""
+    x = torch.randn(9, 12301, generator=torch.Generator().manual_seed(4)) * 4
+    module = capture(SoftmaxLast(), x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"].replace("schedule,", "schedule{sms=4},"))
+    assert "the row staged whole in shared memory, 1024 threads" in pass_log.text
+    (kfunc,) = [op for op in module.walk() if isinstance(op, K.KernelFuncOp)]
+    assert kfunc.smem.data >= 4 * 12301 and kfunc.num_threads == 1024
     out = exec_kernel.run(module, [x.double().numpy()])[0]
     ref = torch.softmax(x.double(), dim=-1).numpy()
     assert _rel(out, ref) < 1e-6
@@ -135,8 +149,9 @@ def test_the_channel_loop_moves_innermost_and_the_warp_reads_along_the_row(pass_
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not found")
-def test_column_norm_cuda_compiles(tmp_path):
-    module = capture(ChannelRMSNorm(40), torch.randn(3, 40, 5, 7)).module.clone()
+@pytest.mark.parametrize("make,shape", [(lambda: ChannelRMSNorm(40), (3, 40, 5, 7)), (SoftmaxLast, (300, 16000))])
+def test_norm_cuda_compiles(make, shape, tmp_path):
+    module = capture(make(), torch.randn(*shape)).module.clone()
     run_pipeline(module, IR_PIPELINES["kernel"])
     cu = tmp_path / "column_norm.cu"
     cu.write_text(print_cuda(module))
@@ -150,9 +165,11 @@ def test_column_norm_cuda_compiles(tmp_path):
 @pytest.mark.parametrize("mod,shape", [
     (ChannelRMSNorm(256), (4, 256, 56, 56)), (ChannelRMSNorm(8), (2, 8, 128, 128)),
     (ChannelRMSNorm(37), (3, 37, 45, 17)), (Softmax1(), (64, 3, 251)), (Softmax1(), (8, 129, 33, 31)),
+    (SoftmaxLast(), (512, 32000)),  # the row staged whole in dynamic shared memory
 ])  # fmt: skip
 def test_column_norm_parity_on_gpu(mod, shape):
-    """One kernel; relative error against float64 at most 2x eager's (or under 2e-6)."""
+    """One kernel (a column norm fused, a long row staged whole); relative error against
+    float64 at most 2x eager's (or under 2e-6)."""
     from dpl.driver.compile import compile as dpl_compile
 
     x = torch.randn(*shape)
