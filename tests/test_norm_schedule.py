@@ -167,7 +167,7 @@ def test_norm_cuda_compiles(make, shape, tmp_path):
     (ChannelRMSNorm(37), (3, 37, 45, 17)), (Softmax1(), (64, 3, 251)), (Softmax1(), (8, 129, 33, 31)),
     (SoftmaxLast(), (512, 32000)),  # the row staged whole in dynamic shared memory
 ])  # fmt: skip
-def test_column_norm_parity_on_gpu(mod, shape):
+def test_norm_parity_on_gpu(mod, shape):
     """One kernel (a column norm fused, a long row staged whole); relative error against
     float64 at most 2x eager's (or under 2e-6)."""
     from dpl.driver.compile import compile as dpl_compile
