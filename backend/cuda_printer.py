@@ -462,7 +462,12 @@ class KernelPrinter(MmaPrinterMixin):
             strides[i] = strides[i + 1] * shape[i + 1]
         terms: list[str] = []
         constant = 0
-        for expr, stride in zip(amap.results, strides):
+        pairs = list(zip(amap.results, strides))
+        for i in range(len(pairs) - 1):  # [e floordiv k, e mod k] of dims (.., k): just e
+            whole = _split_pair(pairs[i][0], pairs[i + 1][0], shape[i + 1])
+            if whole is not None:
+                pairs[i], pairs[i + 1] = (AffineConstantExpr(0), 0), (whole, strides[i + 1])
+        for expr, stride in pairs:
             if isinstance(expr, AffineConstantExpr):
                 constant += expr.value * stride
             elif stride == 1:
@@ -880,6 +885,21 @@ def _predicate_name(op: Operation, names: Sequence[str]) -> str:
     pred = table[op.predicate.value.data]  # type: ignore[attr-defined]
     assert pred in names
     return pred
+
+
+def _split_pair(hi: AffineExpr, lo: AffineExpr, size: int) -> AffineExpr | None:
+    """`e` where `hi` is `e floordiv size` and `lo` is `e mod size`: two adjacent dims of a
+    row-major buffer indexed by one collapsed index (a LayerNorm over (64, 8) reading
+    `x[.., r floordiv 8, r mod 8]`), whose flat offset `(e floordiv k) * k + e mod k` is `e`;
+    else None."""
+    if not (isinstance(hi, AffineBinaryOpExpr) and isinstance(lo, AffineBinaryOpExpr)):
+        return None
+    if hi.kind != AffineBinaryOpKind.FloorDiv or lo.kind != AffineBinaryOpKind.Mod or hi.lhs != lo.lhs:
+        return None
+    k = hi.rhs
+    if not (isinstance(k, AffineConstantExpr) and lo.rhs == k and k.value == size):
+        return None
+    return hi.lhs
 
 
 def _num_elements(t: MemRefType) -> int:

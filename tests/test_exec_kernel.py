@@ -511,6 +511,15 @@ def _scalar_math_ref(b):
     return {2: v, 3: (x < 0) | (y < 0)}
 
 
+def _collapsed_index_ref(b):
+    x, y, z = b
+    out = y.reshape(16, 512).copy()
+    t = np.arange(256)
+    out[:, 256:] = x.reshape(16, 512)[:, :256]
+    out[:, :256] = z[:, t // 8, t % 4]
+    return {1: out.reshape(16, 64, 8)}
+
+
 #: What each runnable kernel of the kernel-IR lit files computes, from its (float64) arguments:
 #: {argument index: expected value after the kernel}. A new kernel in those files needs an entry.
 REFERENCES = {
@@ -524,6 +533,7 @@ REFERENCES = {
     ("translate/f64_ops.mlir", "k_f64_ops"): _f64_ops_ref,
     ("translate/tma.mlir", "k_tma_scale"): lambda b: {1: 2 * b[0]},
     ("translate/scalar_math.mlir", "k_scalar_math"): _scalar_math_ref,
+    ("translate/collapsed_index.mlir", "k_rows"): _collapsed_index_ref,
     ("translate/mma_sync.mlir", "k_mma_sync"): lambda b: {2: b[0] @ b[1].T},
     ("translate/wgmma.mlir", "k_wgmma_gemm"): lambda b: {2: b[0] @ b[1].T},
 }

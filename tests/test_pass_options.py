@@ -29,6 +29,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("fuse-loops", "max-row-tile"): (1, INF),
     ("fuse-loops", "max-prologue-ops"): (0, INF),
     ("fuse-loops", "max-recompute-reduce"): (0, INF),
+    ("fuse-loops", "max-column-reduce"): (0, INF),
     ("mark-unroll", "max-extent"): (0, INF),
     ("pad-columns", "threads"): (1, INF),
     ("pad-matmul", "rows"): (1, INF),

@@ -137,6 +137,29 @@ def _binary(op, em: Emitter):
     return em.binary(op.lhs, op.rhs, lambda s, a, b: fn(s, a, b), shape=shape_of(op.result))
 
 
+def _splat(v) -> float | None:
+    """The value of `v` where it is a constant of one value (a torch.constant, or the
+    operand-free `tensor.elementwise` that one decomposes to), else None."""
+    op = v.owner
+    if isinstance(op, t.ConstantOp):
+        values = op.value.get_values()
+        return float(values[0]) if len(values) == 1 else None
+    if isinstance(op, T.ElementwiseOp) and not op.ins:
+        ops = list(op.body.block.ops)
+        if len(ops) == 2 and isinstance(ops[0], arith.ConstantOp) and ops[1].operands[0] is ops[0].result:
+            value = ops[0].value
+            return float(value.value.data) if hasattr(value, "value") else None
+    return None
+
+
+def _pow(op: t.PowOp, em: Emitter):
+    """`x ** 2` (a float tensor, a constant exponent of 2) is `x * x`, as PyTorch computes it:
+    exact, and no powf per element; any other power is `math.powf`."""
+    if is_float(elem_of(op.lhs)) and _splat(op.rhs) == 2.0 and shape_of(op.result) == shape_of(op.lhs):
+        return em.unary(op.lhs, lambda s, a: s.mul(a, a))
+    return _binary(op, em)
+
+
 def _constant(op: t.ConstantOp, em: Emitter):
     value = op.value
     values = value.get_values()
@@ -180,6 +203,7 @@ def _to_dtype(op: t.ToDtypeOp, em: Emitter):
 RULES = {
     **{cls: _unary for cls in _UNARY},
     **{cls: _binary for cls in _BINARY},
+    t.PowOp: _pow,
     t.ConstantOp: _constant,
     t.ToDtypeOp: _to_dtype,
 }
@@ -191,7 +215,7 @@ class DecomposeElementwise(ModulePass):
     to_dtype).
 
     Each becomes one `tensor.elementwise` whose body is arith/math (relu = maximumf with 0,
-    silu = x * 1/(1+exp(-x)), gelu with erf or its tanh form, round = math.roundeven, remainder =
+    silu = x * 1/(1+exp(-x)), x ** 2 = x * x, gelu with erf or its tanh form, round = math.roundeven, remainder =
     fmod plus the divisor where the signs differ, sign = (x > 0) - (x < 0)); binary operands are
     first broadcast to the result shape with `tensor.index_map`. Rounding ops leave integers as
     they are. A splat constant is a zero-operand elementwise; any other constant becomes

@@ -238,6 +238,12 @@ def _vectorize(loop: K.ForOp, func: K.KernelFuncOp) -> None:
     Rewriter.replace_op(loop, _Rewriter(loop, shape, accesses).rewrite())
 
 
+def _shared(loop: K.ForOp, func: K.KernelFuncOp) -> bool:
+    """Whether `loop` starts at a thread index that takes exactly the values [0, step) across
+    the block (its iterations are spread over the block's threads)."""
+    return loop.lb is not None and loop.step_const is not None and thread_index_covers(loop.lb, loop.step_const.data, func)
+
+
 @dataclass(frozen=True)
 class VectorizeAccess(ModulePass):
     """Turn elementwise f32 loops over the innermost index into float4 loads and stores.
@@ -254,10 +260,15 @@ class VectorizeAccess(ModulePass):
     """Also loops with results (reductions, whose sums the lanes regroup); the default kernel
     pipeline says false: a matmul's K loop must stay one multiply-add per product."""
 
+    strided_reductions: bool = False
+    """With `reductions` false, still the reductions shared by a block's threads (the loop
+    starts at a thread index and steps by their count: a row reduction's lanes), whose float4
+    reads are coalesced; a thread's own sequential loop (a matmul's K loop) stays scalar."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for func in [f for f in op.walk() if isinstance(f, K.KernelFuncOp)]:
             for loop in [o for o in func.body.walk() if isinstance(o, K.ForOp)]:
-                if loop.res and not self.reductions:
+                if loop.res and not self.reductions and not (self.strided_reductions and _shared(loop, func)):
                     continue
                 try:
                     _vectorize(loop, func)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, MemRefType, VectorType
+from xdsl.dialects.builtin import Float32Type, IntegerAttr, MemRefType, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
@@ -64,6 +64,12 @@ def thread_index_covers(lb: SSAValue, step: int, func: K.KernelFuncOp) -> bool:
         return step == 32 and n % 32 == 0
     if isinstance(owner, K.WarpIdOp):
         return n % 32 == 0 and step == n // 32
+    if isinstance(owner, arith.RemUIOp) and isinstance(owner.lhs.owner, K.ThreadIdOp):
+        # `%tid mod S` (the lane of rows packed a warp each) takes [0, S) where S divides the extent
+        extent = func.block_extents["xyz".index(owner.lhs.owner.dim.data.value)]
+        divisor = owner.rhs.owner
+        return (isinstance(divisor, arith.ConstantOp) and isinstance(divisor.value, IntegerAttr)
+                and divisor.value.value.data == step and extent % step == 0)  # fmt: skip
     return False
 
 

@@ -251,3 +251,48 @@ def dedup_pure_ops(root: Operation) -> bool:
             Rewriter.replace_op(op, [], twin.results)
             changed = True
     return changed
+
+
+def sink_unindexed_loops(kernel: loop.KernelOp, buffer: SSAValue) -> list[SSAValue]:
+    """Interchange the perfect chain of free loops of `kernel` (loads and stores inside its
+    innermost loop only) so that the loops no load of `buffer` indexes run innermost, the
+    others keeping their order; returns the moved loops' induction variables ([] when the
+    kernel is no such chain or they are innermost already).
+
+    Free loops are independent, so any order computes the same values. Inlining a reduction
+    that `buffer` holds then puts it inside the loops it does not depend on only, where
+    `hoist_invariants` moves it out of them: RMSNorm over dim 1 of (N, C, H, W) reads its
+    statistic `red[n, 0, h, w]` in a nest over (n, c, h, w); in the order (n, h, w, c) the
+    statistic is computed once per (n, h, w) beside a loop over c that normalizes."""
+    chain: list[loop.ForOp] = []
+    block = kernel.body.block
+    while True:
+        ops = [o for o in block.ops if not isinstance(o, loop.YieldOp)]
+        loops = [o for o in ops if isinstance(o, loop.ForOp)]
+        if len(loops) != 1 or loops[0].is_reduce:
+            break
+        if chain and len(ops) != 1:
+            return []  # ops between the loops: not a perfect chain
+        chain.append(loops[0])
+        block = loops[0].body.block
+    if not chain or any(isinstance(o, loop.ForOp) for o in block.walk()):
+        return []
+    used: set[SSAValue] = set()
+    for ld in [o for o in block.walk() if isinstance(o, loop.LoadOp) and o.memref == buffer]:
+        used |= {ld.indices[d] for d in ld.map.data.used_dims()}
+    if not used:
+        return []
+    order = [f for f in chain if f.iv in used] + [f for f in chain if f.iv not in used]
+    if order == chain:
+        return []
+    uses = {f.iv: [(u.operation, u.index) for u in f.iv.uses] for f in chain}
+    extents = {f.iv: f.extent for f in chain}
+    hints = {f.iv: f.iv.name_hint for f in chain}
+    for slot, moved in zip(chain, order):  # loop `slot` now runs what `moved` ran
+        slot.extent = extents[moved.iv]
+        for op, index in uses[moved.iv]:
+            op.operands[index] = slot.iv
+    for slot, moved in zip(chain, order):
+        slot.iv.name_hint = hints[moved.iv]
+    kept = sum(f.iv in used for f in order)
+    return [f.iv for f in chain[kept:]]

@@ -72,6 +72,8 @@ def column_axis(t: tile.TileOp) -> SSAValue | str:
                 return "a load with a non-linear innermost index"
             if not ivs & {v for d in forms if d is not None for v in d[0]}:
                 continue  # read once per row (a statistic), not along the loop
+            if not axes & {v for d in forms if d is not None for v in d[0]}:
+                continue  # the same for every column (a norm's weight per channel)
             if ivs & set(inner[0]):
                 return "the loops read along their own index (a row reduction)"
             cols = [v for v, c in inner[0].items() if v in axes and c == 1]

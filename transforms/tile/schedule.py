@@ -47,7 +47,10 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   up), and a plain reduction of few long rows is spread over more blocks that combine
   atomically (split-reduce). A norm of rows too few to fill the GPU and too long to keep in
   shared memory has its statistics split off into reduction kernels first (split-row-stats,
-  when `split_rows`' memory-time model says so; `-v` logs the figures).
+  when `split_rows`' memory-time model says so; `-v` logs the figures). A row read more than
+  once that is longer than 48 KB but fits a block's shared memory (a softmax over 32000) is
+  staged whole, in dynamic shared memory, by blocks of 1024 threads (`long_row_smem`): read
+  from memory once, not once per pass.
 
 `dpl compile -v` logs each kernel's class and pipeline. The per-kernel pipelines are plain
 pipeline strings (`PIPELINES`), so any of them can be run by hand with `dpl-opt --pass-pipeline`;
@@ -193,7 +196,30 @@ ROW_SMEM_BYTES = 48 * 1024
 ROW_BLOCKS_PER_SM = 2
 
 
-def split_rows(kernel: loop.KernelOp, sms: int) -> tuple[bool, str]:
+#: Threads per block of a row kernel whose row is staged in dynamic shared memory past
+#: ROW_SMEM_BYTES: one or two such blocks fill an SM, so their own threads keep the copy busy.
+LONG_ROW_THREADS = 1024
+#: Shared memory a long row leaves for the rest of its block (the combines' scratch).
+LONG_ROW_SPARE = 4 * 1024
+
+
+def long_row_smem(kernel: loop.KernelOp, smem: int) -> int | None:
+    """The shared memory (`smem` less LONG_ROW_SPARE) to stage the row of a row kernel in, when
+    its row is longer than ROW_SMEM_BYTES but fits that and is read more than once (a softmax
+    over 32000: read once from memory instead of three times); else None."""
+    found = row_body(kernel)
+    if isinstance(found, str):
+        return None
+    _, block = found
+    loops = [o for o in block.ops if isinstance(o, loop.ForOp)]
+    if len(loops) < 2:
+        return None
+    row_bytes = 4 * max(_trips(f) for f in loops)
+    room = smem - LONG_ROW_SPARE
+    return room if ROW_SMEM_BYTES < row_bytes <= room else None
+
+
+def split_rows(kernel: loop.KernelOp, sms: int, smem: int = ROW_SMEM_BYTES) -> tuple[bool, str]:
     """Whether a row kernel runs faster with its statistics split off (split-row-stats), by a
     model of memory time: one block per row reads the row once when it fits shared memory (else
     once per pass: each statistic and the output) at the copy bandwidth scaled by the share of
@@ -212,7 +238,7 @@ def split_rows(kernel: loop.KernelOp, sms: int) -> tuple[bool, str]:
     length = max(_trips(f) for f in loops)
     passes = sum(1 for f in loops if f.is_reduce) + 1
     row_bytes = 4 * length
-    staged = row_bytes <= ROW_SMEM_BYTES
+    staged = row_bytes <= max(ROW_SMEM_BYTES, smem - LONG_ROW_SPARE)
     once_us = rows * row_bytes / (COPY_GBS * 1e3)
     share = min(1.0, rows / (sms * ROW_BLOCKS_PER_SM))
     fused = once_us * (1 if staged else passes) / share
@@ -281,15 +307,36 @@ class Schedule(ModulePass):
                 continue
             if cls == "flash attention":
                 spec, why = self.flash_spec(kernel), ""
+            elif cls == "row reduction":
+                spec, why = self.row_spec(kernel)
             else:
-                spec = PIPELINES[cls].format(target=self.target, sms=self.sms)
-                why = ""
-                if cls == "row reduction":
-                    split, why = split_rows(kernel, self.sms)
-                    if split:
-                        spec = f"split-row-stats,schedule{{target={self.target} sms={self.sms} precision={self.precision}}}"
+                spec, why = PIPELINES[cls].format(target=self.target, sms=self.sms), ""
             LOG.info(f"schedule: @{kernel.sym_name.data} is {cls}{why}: {spec}")
             run_isolated(ctx, kernel, spec)
+
+    def row_spec(self, kernel: loop.KernelOp) -> tuple[str, str]:
+        """The pipeline of row kernel `kernel` and the figures for the log: its statistics split
+        off (split-row-stats) where `split_rows`' model says so; else the row pipeline, with a
+        row longer than ROW_SMEM_BYTES that fits the block's shared memory staged whole in blocks
+        of LONG_ROW_THREADS (`long_row_spec`)."""
+        split, why = split_rows(kernel, self.sms, arch_smem(self.target, kernel))
+        if split:
+            return f"split-row-stats,schedule{{target={self.target} sms={self.sms} precision={self.precision}}}", why
+        long = self.long_row_spec(kernel)
+        if long is None:
+            return PIPELINES["row reduction"].format(target=self.target, sms=self.sms), why
+        return long, f"{why}, the row staged whole in shared memory, {LONG_ROW_THREADS} threads"
+
+    def long_row_spec(self, kernel: loop.KernelOp) -> str | None:
+        """The row pipeline staging the whole row of `kernel` in dynamic shared memory with
+        blocks of LONG_ROW_THREADS, where `long_row_smem` finds room for it (else None)."""
+        room = long_row_smem(kernel, arch_smem(self.target, kernel))
+        if room is None:
+            return None
+        spec = PIPELINES["row reduction"].format(target=self.target, sms=self.sms)
+        spec = spec.replace(f"blockify-launch{{sms={self.sms}}}",
+                            f"blockify-launch{{sms={self.sms} block-size={LONG_ROW_THREADS}}}")  # fmt: skip
+        return spec.replace("stage-inputs", f"stage-inputs{{smem-bytes={room}}}")
 
     def flash_spec(self, kernel: loop.KernelOp) -> str:
         """The flash kernel's pipeline for `kernel`: key tiles of 64 (32 past head dim 64, which
@@ -403,6 +450,8 @@ class Schedule(ModulePass):
             commit(kernel, block, back)
             return
         base = self.flash_spec(kernel) if cls == "flash attention" else None
+        if cls == "row reduction":
+            base = self.long_row_spec(kernel)  # (a point runs the row pipeline, never split)
         try:
             spec = point_spec(cls, point, self.target, self.sms, self.precision, base, arch_smem(self.target, kernel))
         except ValueError as e:
@@ -426,6 +475,9 @@ class Schedule(ModulePass):
         if cls == "flash attention":
             return spec_defaults([self.flash_spec(kernel)])
         point = class_defaults(cls, self.target, self.sms)
+        long = self.long_row_spec(kernel) if cls == "row reduction" else None
+        if long is not None:
+            point.update(spec_defaults([long]))
         if cls != "matmul":
             return point
         space = kernel_space(kernel, self.precision, self.target, self.sms)

@@ -130,3 +130,21 @@ func.func @leaves_where(%c: tensor<8xi1>, %x: tensor<8xf32>) -> tensor<8xf32> {
 }
 // CHECK-LABEL: func.func @leaves_where
 // CHECK-NEXT:    torch.where
+
+// -----
+
+// x ** 2 is x * x (no powf per element); another exponent stays powf.
+func.func @square(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %two = torch.constant {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %sq = torch.pow %x, %two : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %three = torch.constant {value = dense<3.0> : tensor<f32>} : () -> tensor<f32>
+  %cube = torch.pow %x, %three : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  func.return %sq, %cube : tensor<4x8xf32>, tensor<4x8xf32>
+}
+// CHECK-LABEL: func.func @square
+// CHECK:         %sq = tensor.elementwise ins(%x : tensor<4x8xf32>) -> tensor<4x8xf32> {
+// CHECK-NEXT:    ^{{.*}}(%[[A:.*]]: f32):
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[A]], %[[A]] : f32
+// CHECK-NEXT:      tensor.yield %[[M]] : f32
+// CHECK:         %cube = tensor.elementwise ins(%x, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK:           math.powf

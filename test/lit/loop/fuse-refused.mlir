@@ -1,8 +1,8 @@
-// RUN: dpl-opt %s --pass-pipeline='fuse-loops{max-recompute-reduce=0}' | filecheck %s
+// RUN: dpl-opt %s --pass-pipeline='fuse-loops{max-recompute-reduce=0 max-column-reduce=0}' | filecheck %s
 // Fusion must be refused when it would recompute a reduction: the column sums s[j] are read inside
 // the (i, j) nest, so an inlined sum could not be hoisted out of the j loop and would run 4 times
 // per column (a reduction this short is recomputed by default: max-recompute-reduce=0 turns that
-// off here; fuse-short-reduce.mlir has the default). A cheap elementwise producer read at a broadcast index is still inlined.
+// off here, and max-column-reduce=0 the interchange that would hoist it, fuse-column-reduce.mlir; fuse-short-reduce.mlir has the default). A cheap elementwise producer read at a broadcast index is still inlined.
 
 func.func @main(%x: memref<4x8xf64>, %y: memref<4x8xf64>) -> memref<4x8xf64> {
   %s = memref.alloc() : memref<1x8xf64>

@@ -76,3 +76,32 @@ func.func @main(%x: memref<4x37xf32>) -> memref<4x37xf32> {
 // CHECK-LABEL: tile.kernel @k_few
 // CHECK:         tile.tile (%lane : 64 = thread, %a0 : 4 = block) {
 // CHECK:           tile.strided_for free %a1 = %lane to 37 step 64 {
+
+// -----
+
+// A row over two dims collapsed into one loop (LayerNorm over (6, 8)): its index `%r0 floordiv 8,
+// %r0 mod 8` stays within the buffer (%r0 < 48: 0..5 and 0..7), so only the row dim that was
+// rounded up (13 -> 16) is masked.
+
+func.func @main(%x: memref<13x6x8xf32>) -> memref<13x6x8xf32> {
+  %y = memref.alloc() : memref<13x6x8xf32>
+  tile.kernel @k_collapsed ins(%x : memref<13x6x8xf32>) outs(%y : memref<13x6x8xf32>) {
+    tile.tile (%a0 : 13 = thread) {
+      %acc = loop.for reduce %r0 < 48 -> f32 {
+        %v = loop.load %x[%a0, %r0 floordiv 8, %r0 mod 8] : memref<13x6x8xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 48 {
+        %v1 = loop.load %x[%a0, %a1 floordiv 8, %a1 mod 8] : memref<13x6x8xf32>
+        %q = arith.divf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1 floordiv 8, %a1 mod 8] : memref<13x6x8xf32>
+      }
+    }
+  }
+  func.return %y : memref<13x6x8xf32>
+}
+// CHECK-LABEL: tile.kernel @k_collapsed
+// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 8 = thread, %lane : 32 = thread) {
+// CHECK-NEXT:      %acc = loop.for reduce %r0 < 48 -> f32 {
+// CHECK-NEXT:        %v = loop.load %x[%a0_b * 8 + %a0_t, %r0 floordiv 8, %r0 mod 8] {tile.masked = [0 : i64]} : memref<13x6x8xf32>
+// CHECK:             loop.store %q, %y[%a0_b * 8 + %a0_t, %a1 floordiv 8, %a1 mod 8] {tile.masked = [0 : i64]} : memref<13x6x8xf32>

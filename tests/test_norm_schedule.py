@@ -1,0 +1,185 @@
+"""Norm schedules. Norms and softmax over a middle dim (channels of (N, C, H, W)): fuse-loops moves the loop over
+the reduced dim innermost so the statistic is computed once per column beside a loop that
+normalizes (one kernel, sink_unindexed_loops), and the row schedule reads it coalesced (a warp
+along the contiguous axis, pad-columns' column axis, the per-channel weight aside). Checked on
+random odd-sized inputs: the loop and kernel executors against PyTorch in float64, the kernel
+count, and nvcc compiling the CUDA; the @gpu test runs the kernels against eager. A LayerNorm
+over two dims packs its rows a warp each with only the rounded-up row dim masked (the collapsed
+row index `r floordiv 8, r mod 8` stays within the buffer: padding.expr_range).
+
+    python3 -m pytest -q tests/test_norm_schedule.py
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+from xdsl.dialects.builtin import VectorType
+
+from dpl.backend.cuda_printer import print_cuda
+from dpl.dialects import kernel as K
+from dpl.dialects import loop, tile
+from dpl.frontend import capture
+from dpl.interpreters import exec_kernel, exec_loop
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+
+NVCC = shutil.which("nvcc")
+
+
+class ChannelRMSNorm(torch.nn.Module):
+    """RMSNorm over dim 1 of (batch, channels, ...), with a weight per channel."""
+
+    def __init__(self, c: int):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(c))
+
+    def forward(self, x):
+        scale = torch.rsqrt(x.pow(2).mean(dim=1, keepdim=True) + 1e-6)
+        shape = [1, -1] + [1] * (x.dim() - 2)
+        return x * scale * self.weight.view(shape)
+
+
+class Softmax1(torch.nn.Module):
+    def forward(self, x):
+        return torch.softmax(x, dim=1)
+
+
+class SoftmaxLast(torch.nn.Module):
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
+# (module, shape, kernels): odd sizes; 40 channels spread over lanes, 3 and 7 run in each thread
+CASES = [
+    (ChannelRMSNorm(40), (3, 40, 5, 7), 1),
+    (ChannelRMSNorm(7), (2, 7, 9, 11), 1),
+    (ChannelRMSNorm(37), (2, 37, 45), 1),
+    (Softmax1(), (5, 3, 13), 1),
+    (Softmax1(), (3, 33, 7, 5), 1),
+]
+
+
+def _rel(a: np.ndarray, ref: np.ndarray) -> float:
+    return float(np.linalg.norm(a - ref) / np.linalg.norm(ref))
+
+
+@pytest.mark.parametrize("mod,shape,kernels", CASES, ids=lambda v: str(v) if isinstance(v, tuple) else None)
+def test_column_norm_is_one_kernel_and_keeps_its_meaning(mod, shape, kernels):
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(1)) * 3 - 0.5
+    prog = capture(mod, x)
+    ref = mod.double()(x.double()).detach().numpy()
+    mod.float()
+    ins = [x.double().numpy()] + [p.detach().double().numpy() for p in mod.parameters()]
+
+    loop_module = prog.module.clone()
+    run_pipeline(loop_module, IR_PIPELINES["loop"])
+    assert sum(isinstance(op, loop.KernelOp) for op in loop_module.walk()) == kernels
+    at_loop = exec_loop.run(loop_module, [a.copy() for a in ins])[0]
+    assert _rel(at_loop, ref) < 1e-6  # (f32 IR)
+
+    module = prog.module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    assert sum(isinstance(op, K.KernelFuncOp) for op in module.walk()) == kernels
+    out = exec_kernel.run(module, [a.copy() for a in ins])[0]
+    assert not np.isnan(out).any()
+    assert _rel(out, ref) < 1e-6
+
+
+def test_layernorm_over_two_dims_masks_only_the_rounded_rows():
+    mod = torch.nn.LayerNorm((6, 8))
+    with torch.no_grad():
+        mod.weight.normal_()
+        mod.bias.normal_()
+    x = torch.randn(7, 163, 6, 8, generator=torch.Generator().manual_seed(2)) * 2 + 1  # 1141 rows: packed
+    module = capture(mod, x).module.clone()
+    run_pipeline(module, IR_PIPELINES["tile"])
+    loads = [op for op in module.walk() if isinstance(op, loop.LoadOp) and op.memref.type.get_shape() == (7, 163, 6, 8)]
+    assert loads and all(tile.masked_dims(ld) == [1] for ld in loads), [tile.masked_dims(ld) for ld in loads]
+    module = capture(mod, x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    ins = [x.double().numpy()] + [p.detach().double().numpy() for p in (mod.bias, mod.weight)]
+    ref = mod.double()(x.double()).detach().numpy()
+    names = [a.name_hint for a in next(op for op in module.walk() if op.name == "func.func").args]
+    by_name = {"input": ins[0], "p_bias": ins[1], "p_weight": ins[2]}
+    out = exec_kernel.run(module, [by_name[n].copy() for n in names])[0]
+    assert _rel(out, ref) < 1e-6
+
+
+@pytest.mark.parametrize("shape", [(3, 1028), (1100, 388)])  # a block per row; rows packed a warp each
+def test_row_reductions_read_float4_and_keep_their_meaning(shape):
+    """vectorize-access{strided-reductions=true}: the lanes of a row read float4 in the reduce
+    loops too (their 4 values added pairwise first); kernel executor against float64."""
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(3)) * 4
+    module = capture(SoftmaxLast(), x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    loops = [op for op in module.walk() if isinstance(op, K.ForOp) and op.res]
+    vector = [op for f in loops for op in f.body.walk() if isinstance(op, K.LoadOp) and isinstance(op.result.type, VectorType)]
+    assert loops and vector, "the row's reduce loops read float4"
+    out = exec_kernel.run(module, [x.double().numpy()])[0]
+    ref = torch.softmax(x.double(), dim=-1).numpy()
+    assert _rel(out, ref) < 1e-6
+
+
+def test_a_long_row_is_staged_whole_and_keeps_its_meaning(pass_log):
+    """A softmax row of 12301 floats (48 KB and more) is staged whole in dynamic shared memory by
+    blocks of 1024 threads (9 rows fill the 4 SMs of `schedule{sms=4}`, so nothing is split)."""
+    x = torch.randn(9, 12301, generator=torch.Generator().manual_seed(4)) * 4
+    module = capture(SoftmaxLast(), x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"].replace("schedule,", "schedule{sms=4},"))
+    assert "the row staged whole in shared memory, 1024 threads" in pass_log.text
+    (kfunc,) = [op for op in module.walk() if isinstance(op, K.KernelFuncOp)]
+    assert kfunc.smem.data >= 4 * 12301 and kfunc.num_threads == 1024
+    out = exec_kernel.run(module, [x.double().numpy()])[0]
+    ref = torch.softmax(x.double(), dim=-1).numpy()
+    assert _rel(out, ref) < 1e-6
+
+
+def test_the_channel_loop_moves_innermost_and_the_warp_reads_along_the_row(pass_log):
+    mod = ChannelRMSNorm(64)
+    module = capture(mod, torch.randn(2, 64, 9, 40)).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    assert "moved innermost" in pass_log.text
+    assert "pad-columns: @k_mul_1: column axis %a3 40 -> 64" in pass_log.text
+    source = print_cuda(module)
+    assert "powf" not in source  # x.pow(2) is x * x
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc not found")
+@pytest.mark.parametrize("make,shape", [(lambda: ChannelRMSNorm(40), (3, 40, 5, 7)), (SoftmaxLast, (300, 16000))])
+def test_norm_cuda_compiles(make, shape, tmp_path):
+    module = capture(make(), torch.randn(*shape)).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    cu = tmp_path / "column_norm.cu"
+    cu.write_text(print_cuda(module))
+    result = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "c.o"), str(cu)],
+                            capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
+@pytest.mark.parametrize("mod,shape", [
+    (ChannelRMSNorm(256), (4, 256, 56, 56)), (ChannelRMSNorm(8), (2, 8, 128, 128)),
+    (ChannelRMSNorm(37), (3, 37, 45, 17)), (Softmax1(), (64, 3, 251)), (Softmax1(), (8, 129, 33, 31)),
+    (SoftmaxLast(), (512, 32000)),  # the row staged whole in dynamic shared memory
+])  # fmt: skip
+def test_norm_parity_on_gpu(mod, shape):
+    """One kernel (a column norm fused, a long row staged whole); relative error against
+    float64 at most 2x eager's (or under 2e-6)."""
+    from dpl.driver.compile import compile as dpl_compile
+
+    x = torch.randn(*shape)
+    c = dpl_compile(mod, x, tune_cache=False)
+    assert c.num_kernels == 1
+    mod = mod.cuda()
+    g = x.cuda()
+    out = c(g, poison=True).double()
+    ref = mod.double()(g.double())
+    eager = mod.float()(g).double()
+    err = float((out - ref).norm() / ref.norm())
+    eager_err = float((eager - ref).norm() / ref.norm())
+    assert err <= max(2 * eager_err, 2e-6), (err, eager_err)
