@@ -72,6 +72,8 @@ from dpl.dialects import loop, mma, tile
 from dpl.transforms.loop.attention import match_attention
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.loop.split_epilogue import split_epilogue
+from dpl.transforms.loop.repack_operands import declines as repack_declines
+from dpl.transforms.loop.repack_operands import repack
 from dpl.transforms.loop.split_row_stats import declines as split_row_stats_declines
 from dpl.transforms.loop.split_row_stats import row_body
 from dpl.transforms.options import check_option
@@ -144,12 +146,29 @@ def matmul_us(t: tile.TileOp, sms: int) -> float | None:
     trips = next((o.extent.data for o in t.body.block.ops if _k_outer(o)), 1)  # (none: split 1 trip each)
     if splits > 1:
         trips += SplitMatmulK().atomic_trips
-    us = trips * choice.sm_trip_us(-(-blocks // sms))
+    us = trips * choice.sm_trip_us(-(-blocks // sms)) * (ELEMENT_TRIP if element_staged(t) else 1.0)
     if splits > 1:
         outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
         nbytes = sum(math.prod(v.type.get_shape()) * v.type.element_type.bitwidth // 8 for v in outs)
         us += LAUNCH_US + nbytes / (COPY_GBS * 1e3)
     return us
+
+
+#: A SIMT K trip whose staged tiles are copied one float at a time (a global operand whose rows
+#: are not a multiple of 4 floats: no 16-byte cp.async) takes this many modeled trips: on the
+#: H100 sweep of 2026-11-24 (bench/results/sweep/h100-2026-11-24-final.json) such matmuls ran
+#: 1.5-1.7x (2.4 for a small bmm) their modeled time (3079 x 4081 x 257 314 us against 189,
+#: 512 x 2741 x 79 tt 13.5 against 8, 1024 x 2635 x 23 b4 tt 27.5 against 18, 2447 x 33 -> 307
+#: 8.3 against 5), the aligned ones 0.85-1.1x (1000^3 69 against 63, 999 x 1000 -> 1001 66
+#: against 77, 64 x 2048 -> 2101 27.4 against 28). repack-operands' copies remove it.
+ELEMENT_TRIP = 1.6
+
+
+def element_staged(t: tile.TileOp) -> bool:
+    """Whether matmul tile `t` stages a global operand whose rows are not a multiple of 4
+    elements (its tiles are then copied one element at a time)."""
+    sources = [o.source for o in t.walk() if isinstance(o, tile.StageOp)]
+    return any(not tile.is_smem(v) and len(v.type.get_shape()) >= 2 and v.type.get_shape()[-1] % 4 for v in sources)
 
 
 def _k_outer(op: Operation) -> bool:
@@ -185,6 +204,11 @@ def modeled_us(block: Block, sms: int, smem: int) -> float:
             return math.inf
         total += us
     return total
+
+
+#: The choice of a matmul schedule that copies misaligned operands aligned first (repack-operands;
+#: the copies and the matmul on them modeled together, `modeled_us`).
+REPACK = "operands repacked"
 
 
 #: Shared memory a row may take when stage-inputs keeps it for the row's later reads.
@@ -368,6 +392,11 @@ class Schedule(ModulePass):
         if split and self.tensor_cores is not True:
             spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec), SPLIT_EPILOGUE))
+        if repack_declines(kernel) is None:  # misaligned operands: also try them copied aligned
+            pinned = "".join(f" {o}={str(v).lower()}" for o, v in (("tensor-cores", self.tensor_cores),
+                             ("split-epilogue", self.split_epilogue)) if v is not None)  # fmt: skip
+            spec = f"repack-operands,schedule{{target={self.target} sms={self.sms} precision={precision}{pinned}}}"
+            tried.append(("operands repacked", spec, *scratch(ctx, kernel, spec), REPACK))
         if not tried:
             raise ValueError(
                 f"schedule: @{name}: no matmul schedule fits tensor-cores={self.tensor_cores} "
@@ -439,14 +468,17 @@ class Schedule(ModulePass):
         if isinstance(choice, MmaChoice):
             point.update(bm=choice.bm, bn=choice.bn)
             return point
-        if choice == SPLIT_EPILOGUE:
+        if choice in (SPLIT_EPILOGUE, REPACK):  # the point of the matmul the split or copies leave
             module, _ = scratch_module(kernel)
             (copy,) = [k for k in module_block(module).ops if isinstance(k, loop.KernelOp)]
-            split_epilogue(copy)
+            if choice == SPLIT_EPILOGUE:
+                split_epilogue(copy)
+            else:
+                repack(copy)
             parts = [k for k in module_block(module).ops if isinstance(k, loop.KernelOp)]
             (acc,) = [k for k in parts if classify(k) == "matmul"]
             inner = self.default_point(ctx, acc)
-            point.update({k: v for k, v in inner.items() if k != SPLIT_EPILOGUE and k in space})
+            point.update({k: v for k, v in inner.items() if k in space and (choice == REPACK or k != SPLIT_EPILOGUE)})
             return point
         point.update(rows=choice.rows, cols=choice.cols)
         if choice.unsplit:
