@@ -30,6 +30,7 @@ CASES = {
     "linear_gelu": "torch.nn.functional.gelu(torch.nn.functional.linear("
                    "torch.randn(7,41), torch.randn(13,41), torch.randn(13)))",  # epilogue kept
     "gram": "(lambda x: x @ x.T)(torch.randn(11,35))",  # one buffer read as both operands
+    "slice": "torch.randn(11,39)[:, :37] @ torch.randn(13,37).T",  # K < the rows: data past K kept
 }
 
 REPACKED = IR_PIPELINES["kernel"].replace("split-nests,schedule", "split-nests,repack-operands,schedule")

@@ -1,11 +1,11 @@
 """repack-operands: copy a matmul's misaligned operands into padded buffers with aligned rows.
 
 A contraction kernel (one reduce loop) reading an input buffer whose rows are not a multiple of
-4 floats (a K of 257, an N of 4081: the row stride is not 16-byte aligned) gets tiles loaded one
-element at a time: no 16-byte cp.async or float4 load can start at every row. Such a buffer is
-copied once, by a pointwise kernel of its own, into a new buffer whose innermost dim is rounded
-up (to a multiple of `align`, or of `k-tile` where that dim is the reduction's K), the added
-elements zero-filled; the contraction then reads the copy at the same indices:
+16 bytes (`align`; f32: a K of 257, an N of 4081 floats) gets its tiles loaded one element at
+a time: no 16-byte cp.async or float4 load starts at every row. Such a buffer is copied once,
+by a pointwise kernel of its own, into a new buffer whose innermost dim is rounded up (to a
+multiple of `align` bytes, or of `k-tile` elements where that dim is the reduction's K), the
+added elements zero-filled; the contraction reads the copy at the same indices:
 
     loop.kernel @k_matmul ins(%x, %w : memref<300x257xf32>, ...) outs(%out) {
       ... %acc = loop.for reduce %r < 257 -> f32 { %a = loop.load %x[%i, %r] ... %b = loop.load %w[%j, %r] ... }
@@ -30,11 +30,11 @@ masks the unpadded operand that reads past its end, which is exactly zero: the c
 is zero-filled, not garbage).
 
 Meaning is kept: the copies hold the inputs at the same indices, and added K terms are 0.
-The copy costs one read and one write of the operand; the schedule weighs it against the
-time it saves (schedule.py), run alone, the pass repacks every operand it can.
+A copy costs one read and one write of its operand; the schedule weighs that against the time
+it saves (schedule.py). Run alone, the pass repacks every operand it can.
 
 Declines (logged to `dpl.passes`) a kernel that is not a contraction with one reduce loop, and
-leaves an input as it is whose rows are already a multiple of `align` elements, that is not an
+leaves an input as it is whose rows are already a multiple of `align` bytes, that is not an
 f32/f64 buffer of rank 2 or more read inside the reduce loop, or that some load indexes with
 an expression that is not one loop variable per dim.
 """
@@ -81,7 +81,7 @@ class Plan:
     k_extent: int
 
 
-def plan(kernel: loop.KernelOp, align: int = 4, k_tile: int = 32) -> Plan | str:
+def plan(kernel: loop.KernelOp, align: int = 16, k_tile: int = 32) -> Plan | str:
     """The repacking of `kernel` (see the module doc), or why there is none."""
     reduces = [o for o in kernel.walk() if isinstance(o, loop.ForOp) and o.is_reduce]
     if len(reduces) != 1 or not is_contraction(kernel):
@@ -98,26 +98,30 @@ def plan(kernel: loop.KernelOp, align: int = 4, k_tile: int = 32) -> Plan | str:
         name = f"%{buf.name_hint or '?'}"
         if buf not in kernel.ins or buf in kernel.outs or len(shape) < 2 or t.element_type.bitwidth not in (32, 64):
             continue
-        if shape[-1] % align == 0:
+        per = max(1, align // (t.element_type.bitwidth // 8))  # elements per aligned row step
+        if shape[-1] % per == 0:
             continue
         forms = [_dims(o) for o in loads if o.memref is buf]
         if any(f is None for f in forms):
             notes.append(f"{name} kept: a load indexes it with more than a loop variable per dim")
             continue
         inner_k = all(f[-1] is k for f in forms)  # type: ignore[index]
-        pad = _round(shape[-1], k_tile if inner_k and shape[-1] == kn else align)
+        pad = _round(shape[-1], k_tile if inner_k and shape[-1] == kn else per)
         shapes[buf] = (*shape[:-1], pad)
     if not shapes:
-        return "; ".join(notes) or "no input read in the reduce loop has rows of a multiple of 4 elements to gain"
+        return "; ".join(notes) or "every input read in the reduce loop has rows of a multiple of 16 bytes (or cannot be copied)"
     k_extent = kn
     padded_k = _round(kn, k_tile)
     red_loads = [o for o in red.body.walk() if isinstance(o, loop.LoadOp)]
 
     def padded_along_k(o: loop.LoadOp) -> bool:
+        """Whether `o` reads a copy along K whose elements from K up to the padded K are padding
+        (so zero): a dim of exactly K (a longer one holds data there), padded to the padded K."""
         dims = _dims(o)
-        return o.memref in shapes and dims is not None and any(
-            v is k and shapes[o.memref][d] >= padded_k for d, v in enumerate(dims)
-        )
+        if o.memref not in shapes or dims is None:
+            return False
+        old = o.memref.type.get_shape()  # type: ignore[union-attr]
+        return any(v is k and old[d] == kn and shapes[o.memref][d] >= padded_k for d, v in enumerate(dims))
 
     def zero_past_k(v: SSAValue) -> bool:
         owner = v.owner
@@ -181,7 +185,7 @@ def copy_kernel(name: str, src: SSAValue, dst: SSAValue) -> loop.KernelOp:
     return loop.KernelOp(name, [src], [dst], Region(body))
 
 
-def repack(kernel: loop.KernelOp, align: int = 4, k_tile: int = 32) -> str | None:
+def repack(kernel: loop.KernelOp, align: int = 16, k_tile: int = 32) -> str | None:
     """Repack `kernel`'s misaligned operands (see the module doc) and replace it by the copy
     kernels and the kernel reading the copies; None if done, else why not."""
     found = plan(kernel, align, k_tile)
@@ -227,13 +231,13 @@ def describe(p: Plan) -> str:
 
 @dataclass(frozen=True)
 class RepackOperands(ModulePass):
-    """Copy each contraction's inputs whose rows are not a multiple of `align` elements into
+    """Copy each contraction's inputs whose rows are not a multiple of `align` bytes into
     zero-padded buffers with aligned rows, and read those instead."""
 
     name = "repack-operands"
 
-    align: int = 4
-    """Elements the padded rows are a multiple of (4 floats: 16 bytes)."""
+    align: int = 16
+    """Bytes the padded rows are a multiple of (16: a cp.async or float4 load; 4 floats)."""
     k_tile: int = 32
     """A row along K is padded to a multiple of this (chunk-matmul-k's K step), so that the K
     loop runs unmasked."""

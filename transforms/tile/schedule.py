@@ -29,6 +29,10 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   (a split fills the GPU), 64 x 64 between, 32 x 32 where 64 x 64 tiles leave SMs idle
   (1117 x 19, 128 x 512 at short K; its cost is estimated, so it is not tried where the tensor
   cores take the matmul); `-v` logs every candidate's modeled time.
+  A matmul reading an operand whose rows are not a multiple of 16 bytes (K = 257 floats; its
+  tiles are then copied one element at a time, a SIMT trip costing `ELEMENT_TRIP`) is also tried
+  with those operands copied into zero-padded aligned buffers first (repack-operands), the
+  copies modeled as pointwise kernels (their bytes read and written, a launch).
   A matmul with an epilogue that rules out split-K (SwiGLU's `silu(gate) * up`) is also tried
   with the epilogue split off into a pointwise kernel (split-epilogue), modeled as its bytes over
   the copy bandwidth plus a launch; TinyLlama's up projection at seq 128 takes that;
@@ -165,10 +169,10 @@ ELEMENT_TRIP = 1.6
 
 
 def element_staged(t: tile.TileOp) -> bool:
-    """Whether matmul tile `t` stages a global operand whose rows are not a multiple of 4
-    elements (its tiles are then copied one element at a time)."""
-    sources = [o.source for o in t.walk() if isinstance(o, tile.StageOp)]
-    return any(not tile.is_smem(v) and len(v.type.get_shape()) >= 2 and v.type.get_shape()[-1] % 4 for v in sources)
+    """Whether matmul tile `t` stages a global operand whose rows are not a multiple of 16 bytes
+    (its tiles are then copied one element at a time)."""
+    types = [o.source.type for o in t.walk() if isinstance(o, tile.StageOp) and not tile.is_smem(o.source)]
+    return any(len(v.get_shape()) >= 2 and v.get_shape()[-1] * v.element_type.bitwidth % 128 for v in types)
 
 
 def _k_outer(op: Operation) -> bool:

@@ -116,3 +116,29 @@ func.func @main(%x: memref<6x37xf32>) -> memref<6xf32> {
 // CHECK-LABEL: func.func @main(%x: memref<6x37xf32>) -> memref<6xf32>
 // CHECK-NOT:     _pad
 // CHECK:         loop.kernel @k_sum ins(%x
+
+// -----
+
+// %x has 39 columns of which K reads 37: padded to 40, K kept (its columns 37..39 are data).
+func.func @main(%x: memref<6x39xf32>, %y: memref<5x37xf32>) -> memref<6x5xf32> {
+  %out = memref.alloc() : memref<6x5xf32>
+  loop.kernel @k_slice ins(%x, %y : memref<6x39xf32>, memref<5x37xf32>) outs(%out : memref<6x5xf32>) {
+    loop.for free %i < 6 {
+      loop.for free %j < 5 {
+        %acc = loop.for reduce %r < 37 -> f32 {
+          %a = loop.load %x[%i, %r] : memref<6x39xf32>
+          %b = loop.load %y[%j, %r] : memref<5x37xf32>
+          %p = arith.mulf %a, %b : f32
+          loop.accumulate add %p : f32
+        }
+        loop.store %acc, %out[%i, %j] : memref<6x5xf32>
+      }
+    }
+  }
+  func.return %out : memref<6x5xf32>
+}
+// CHECK-LABEL: func.func @main(%x: memref<6x39xf32>, %y: memref<5x37xf32>)
+// CHECK:         %x_pad = memref.alloc() : memref<6x40xf32>
+// CHECK:         %y_pad = memref.alloc() : memref<5x64xf32>
+// CHECK:         loop.kernel @k_slice ins(%x_pad, %y_pad : memref<6x40xf32>, memref<5x64xf32>)
+// CHECK:           %acc = loop.for reduce %r < 37 -> f32 {
