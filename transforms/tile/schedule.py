@@ -150,7 +150,8 @@ def matmul_us(t: tile.TileOp, sms: int) -> float | None:
     trips = next((o.extent.data for o in t.body.block.ops if _k_outer(o)), 1)  # (none: split 1 trip each)
     if splits > 1:
         trips += SplitMatmulK().atomic_trips
-    us = trips * choice.sm_trip_us(-(-blocks // sms)) * (ELEMENT_TRIP if element_staged(t) else 1.0)
+    element = choice.measured and element_staged(t)  # (the estimated tile's cost is fitted so already)
+    us = trips * choice.sm_trip_us(-(-blocks // sms)) * (ELEMENT_TRIP if element else 1.0)
     if splits > 1:
         outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
         nbytes = sum(math.prod(v.type.get_shape()) * v.type.element_type.bitwidth // 8 for v in outs)
@@ -164,7 +165,9 @@ def matmul_us(t: tile.TileOp, sms: int) -> float | None:
 #: 1.5-1.7x (2.4 for a small bmm) their modeled time (3079 x 4081 x 257 314 us against 189,
 #: 512 x 2741 x 79 tt 13.5 against 8, 1024 x 2635 x 23 b4 tt 27.5 against 18, 2447 x 33 -> 307
 #: 8.3 against 5), the aligned ones 0.85-1.1x (1000^3 69 against 63, 999 x 1000 -> 1001 66
-#: against 77, 64 x 2048 -> 2101 27.4 against 28). repack-operands' copies remove it.
+#: against 77, 64 x 2048 -> 2101 27.4 against 28). repack-operands' copies remove it. Not for
+#: the estimated 32 x 32 tile: its cost was set by element-staged runs (1117 x 19 x 347; 67 x 115
+#: -> 192 and 16 x 449 -> 8192 ran 1.1x its model).
 ELEMENT_TRIP = 1.6
 
 
