@@ -104,3 +104,13 @@ def test_repacked_cuda_compiles(spec: str, tmp_path: Path):
     result = subprocess.run([NVCC, nvcc_arch("sm_90a"), "-c", "-o", str(tmp_path / "k.o"), str(cu)],
                             capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("repack, chosen", [("false", "SIMT 64 x 64"), ("true", "operands repacked")])
+def test_schedule_repack_option(repack: str, chosen: str, pass_log):
+    """`schedule{repack=false}` never tries the copies; `repack=true` takes them where it can."""
+    prog = capture_expression("torch.randn(3079,257) @ torch.randn(257,4081)", dtype=torch.float32)
+    run_pipeline(prog.module, IR_PIPELINES["tile"].replace(",schedule", f",schedule{{repack={repack}}}"))
+    line = [ln for ln in pass_log.lines if "@k_matmul is matmul" in ln][-1]
+    assert f"is matmul, {chosen}" in line, line
+    assert (repack == "true") == ("operands repacked" in line), line

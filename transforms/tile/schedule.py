@@ -97,7 +97,7 @@ from dpl.transforms.tile.schedule_classes import (
     scratch,
     scratch_module,
 )
-from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, launchable, mma_candidates, mma_us
+from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, k_contiguous, launchable, mma_candidates, mma_us
 from dpl.transforms.tile.schedule_space import (
     POINT,
     SCHEDULE_CHOICES,
@@ -167,14 +167,22 @@ def matmul_us(t: tile.TileOp, sms: int) -> float | None:
 #: 8.3 against 5), the aligned ones 0.85-1.1x (1000^3 69 against 63, 999 x 1000 -> 1001 66
 #: against 77, 64 x 2048 -> 2101 27.4 against 28). repack-operands' copies remove it. Not for
 #: the estimated 32 x 32 tile: its cost was set by element-staged runs (1117 x 19 x 347; 67 x 115
-#: -> 192 and 16 x 449 -> 8192 ran 1.1x its model).
+#: -> 192 and 16 x 449 -> 8192 ran 1.1x its model). A tensor-core tile staging such an operand
+#: along K is scaled alike: its padded-tile weights (schedule_mma.MASKED_STEP) were fitted
+#: relative to the SIMT model without this factor, on such operands, so the order they set
+#: is kept (an operand staged along M or N is read element-wise there, aligned or not: no factor,
+#: and nothing for a copy to gain).
 ELEMENT_TRIP = 1.6
 
 
 def element_staged(t: tile.TileOp) -> bool:
     """Whether matmul tile `t` stages a global operand whose rows are not a multiple of 16 bytes
-    (its tiles are then copied one element at a time)."""
+    (its tiles are then copied one element at a time): a SIMT tile's stage source, or a load in
+    a tensor-core tile's `mma.stage` running along K (materialize-mma reads the others one
+    element at a time whatever their rows)."""
     types = [o.source.type for o in t.walk() if isinstance(o, tile.StageOp) and not tile.is_smem(o.source)]
+    types += [o.memref.type for s in t.walk() if isinstance(s, mma.StageOp) for o in s.walk()
+              if isinstance(o, loop.LoadOp) and not tile.is_smem(o.memref) and k_contiguous(s, o)]  # fmt: skip
     return any(len(v.get_shape()) >= 2 and v.get_shape()[-1] * v.element_type.bitwidth % 128 for v in types)
 
 
@@ -201,6 +209,8 @@ def modeled_us(block: Block, sms: int, smem: int) -> float:
     for t in [t for t in block.walk() if isinstance(t, tile.TileOp)]:
         if any(isinstance(o, mma.DotOp) for o in t.walk()):
             us = mma_us(t, sms, smem)
+            if us is not None and element_staged(t):  # (its weights are relative to SIMT's: ELEMENT_TRIP)
+                us *= ELEMENT_TRIP
         elif any(k == tile.AxisKind.CELL for _, _, k in t.axes):
             us = matmul_us(t, sms)
         elif not any(isinstance(o, loop.ForOp) and o.is_reduce for o in t.walk()):
@@ -279,6 +289,9 @@ class Schedule(ModulePass):
     tensor_cores: bool | None = tunable(None, SCHEDULE_CHOICES[TENSOR_CORES])
     """A matmul: on the tensor cores where the precision, target and shape allow (true or the
     default, None), or on SIMT fp32 (false)."""
+    repack: bool | None = None
+    """A matmul reading operands whose rows are not a multiple of 16 bytes: copy them aligned
+    first (true, repack-operands), never (false), or the model decides (None)."""
 
     def __post_init__(self):
         if self.target is not None:
@@ -349,7 +362,7 @@ class Schedule(ModulePass):
         of MATMUL_TILES on SIMT, and (if it has an epilogue) split from its epilogue, each on a
         copy, and keep the one of least modeled time (a candidate that did not tensorize counts
         as infinitely slow). The `tensor_cores` and `split_epilogue` options narrow the
-        candidates to those they allow."""
+        candidates to those they allow, and so does `repack`."""
         tried, best = self.choose_matmul(ctx, kernel)
         _, _, block, back, _ = tried[best]
         commit(kernel, block, back)
@@ -363,7 +376,9 @@ class Schedule(ModulePass):
         smem = arch_smem(self.target, kernel)
         tried: list[tuple] = []
         split = split_epilogue_declines(kernel) is None and self.split_epilogue is not False
-        if not (split and self.split_epilogue):
+        repack = repack_declines(kernel) is None and self.repack is not False
+        only_repack = repack and self.repack is True
+        if not (split and self.split_epilogue) and not only_repack:
             cands = mma_candidates(ctx, kernel, precision, self.target, self.sms, scratch)
             if self.tensor_cores is False:
                 cands = "tensor-cores=false"
@@ -396,10 +411,11 @@ class Schedule(ModulePass):
                         unsplit = replace(tile_choice, unsplit=True)
                         spec = unsplit.spec(self.target, self.sms)
                         tried.append((what, spec, *scratch(ctx, kernel, spec), unsplit))
-        if split and self.tensor_cores is not True:
-            spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}}}"
+        if split and self.tensor_cores is not True and not only_repack:
+            kept = "" if self.repack is None else f" repack={str(self.repack).lower()}"
+            spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}{kept}}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec), SPLIT_EPILOGUE))
-        if repack_declines(kernel) is None:  # misaligned operands: also try them copied aligned
+        if repack:  # misaligned operands: also try them copied aligned
             pinned = "".join(f" {o}={str(v).lower()}" for o, v in (("tensor-cores", self.tensor_cores),
                              ("split-epilogue", self.split_epilogue)) if v is not None)  # fmt: skip
             spec = f"repack-operands,schedule{{target={self.target} sms={self.sms} precision={precision}{pinned}}}"

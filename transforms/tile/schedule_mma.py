@@ -192,20 +192,25 @@ def stage_kind(stage: mma.StageOp) -> str | None:
     runs along K in its innermost dimension (the region's K offset there) over rows of a multiple
     of 4 floats (materialize-mma's fill reads it as masked float4s), "rows" if moreover none is
     masked along that innermost dimension (whole float4s in or out), else "element"."""
-    c = stage.body.block.args[1]
     masked = [o for o in stage.body.walk() if isinstance(o, loop.LoadOp) and tile.is_masked(o)]
     if not masked:
         return None
 
     def float4(o: loop.LoadOp) -> bool:
-        k_dims = {i for i, v in enumerate(o.indices) if v is c}
-        inner = o.map.data.results[-1].used_dims()
-        return bool(k_dims & inner) and o.memref.type.get_shape()[-1] % 4 == 0  # type: ignore[union-attr]
+        return k_contiguous(stage, o) and o.memref.type.get_shape()[-1] % 4 == 0  # type: ignore[union-attr]
 
     if not all(float4(o) for o in masked):
         return "element"
     inner = any(len(o.memref.type.get_shape()) - 1 in tile.masked_dims(o) for o in masked)  # type: ignore[union-attr]
     return "float4" if inner else "rows"
+
+
+def k_contiguous(stage: mma.StageOp, o: loop.LoadOp) -> bool:
+    """Whether load `o` of `stage` runs along K in its innermost dimension (the region's K offset
+    there): materialize-mma's fill reads such a load as float4s where its rows allow."""
+    c = stage.body.block.args[1]
+    k_dims = {i for i, v in enumerate(o.indices) if v is c}
+    return bool(k_dims & o.map.data.results[-1].used_dims())
 
 
 def padded_step(dot: mma.DotOp) -> float:
