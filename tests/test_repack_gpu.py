@@ -44,7 +44,7 @@ def test_misaligned_matmul_on_gpu(name: str):
     g = torch.Generator().manual_seed(len(name))
     a, b = torch.randn(*sa, generator=g), torch.randn(*sb, generator=g)
     f = _matmul(trans)
-    c = dpl_compile(f, a, b)
+    c = dpl_compile(f, a, b, tune_cache=False)
     print(name, re.findall(r"void (\w+)\(", c.cuda))
     ag, bg = a.cuda(), b.cuda()
     out = c(ag, bg, poison=True)
@@ -54,3 +54,44 @@ def test_misaligned_matmul_on_gpu(name: str):
     eager_err = float((eager.double() - ref).norm() / ref.norm())
     assert torch.isfinite(out).all()
     assert err < 1e-4 and err <= 2 * eager_err + 1e-7, (err, eager_err)
+
+
+def _ms(fn, *args, reps: int = 20) -> float:
+    """Mean GPU time of one call of `fn(*args)`, after a warm-up (CUDA events)."""
+    for _ in range(3):
+        fn(*args)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(reps):
+        fn(*args)
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / reps
+
+
+def test_repack_on_and_off_on_gpu():
+    """Each case with the schedule's own choice, with the copies pinned off (`schedule{repack=
+    false}`: the old element-wise plans) and on (`repack=true`), all correct; prints the times
+    (ms) and eager's, the figures to check ELEMENT_TRIP and the copies' cost against."""
+    from dpl.driver.compile import compile as dpl_compile
+    from dpl.transforms.pipelines import kernel_schedule
+
+    rows = []
+    for name, (sa, sb, trans) in CASES.items():
+        g = torch.Generator().manual_seed(len(name))
+        a, b = torch.randn(*sa, generator=g), torch.randn(*sb, generator=g)
+        f = _matmul(trans)
+        ag, bg = a.cuda(), b.cuda()
+        ref = f(ag.double(), bg.double())
+        times = []
+        for pin in ("", "{repack=false}", "{repack=true}"):
+            spec = kernel_schedule(None).replace(",schedule,", f",schedule{pin},", 1)
+            c = dpl_compile(f, a, b, pipeline=spec, tune_cache=False)
+            out = c(ag, bg, poison=True)
+            err = float((out.double() - ref).norm() / ref.norm())
+            assert err < 1e-4, (name, pin, err)
+            times.append(_ms(c, ag, bg))
+        rows.append((name, *times, _ms(f, ag, bg)))
+    print(f"\n{'case':26s} {'dpl':>8s} {'off':>8s} {'on':>8s} {'eager':>8s}")
+    for name, *t in rows:
+        print(f"{name:26s} " + " ".join(f"{x:8.4f}" for x in t))
