@@ -37,6 +37,8 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("pad-matmul", "threads"): (1, INF),
     ("pad-matmul", "k-tile"): (1, INF),
     ("pad-smem", "pad"): (1, INF),
+    ("repack-operands", "align"): (1, INF),
+    ("repack-operands", "k-tile"): (1, INF),
     ("permute-register-tile", "group"): (1, INF),
     ("pipeline-k-outer", "depth"): (2, INF),
     ("register-tile", "rows"): (1, 16),

@@ -31,6 +31,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.count_cost",
     "dpl.transforms.loop.split_nests",
     "dpl.transforms.loop.split_epilogue",
+    "dpl.transforms.loop.repack_operands",
     "dpl.transforms.loop.collapse_loops",
     "dpl.transforms.loop.split_row_stats",
     "dpl.transforms.kernel.materialize",

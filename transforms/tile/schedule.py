@@ -29,6 +29,10 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   (a split fills the GPU), 64 x 64 between, 32 x 32 where 64 x 64 tiles leave SMs idle
   (1117 x 19, 128 x 512 at short K; its cost is estimated, so it is not tried where the tensor
   cores take the matmul); `-v` logs every candidate's modeled time.
+  A matmul reading an operand whose rows are not a multiple of 16 bytes (K = 257 floats; its
+  tiles are then copied one element at a time, a SIMT trip costing `ELEMENT_TRIP`) is also tried
+  with those operands copied into zero-padded aligned buffers first (repack-operands), the
+  copies modeled as pointwise kernels (their bytes read and written, a launch).
   A matmul with an epilogue that rules out split-K (SwiGLU's `silu(gate) * up`) is also tried
   with the epilogue split off into a pointwise kernel (split-epilogue), modeled as its bytes over
   the copy bandwidth plus a launch; TinyLlama's up projection at seq 128 takes that;
@@ -75,6 +79,8 @@ from dpl.dialects import loop, mma, tile
 from dpl.transforms.loop.attention import match_attention
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.loop.split_epilogue import split_epilogue
+from dpl.transforms.loop.repack_operands import declines as repack_declines
+from dpl.transforms.loop.repack_operands import repack
 from dpl.transforms.loop.split_row_stats import declines as split_row_stats_declines
 from dpl.transforms.loop.split_row_stats import row_body
 from dpl.transforms.options import check_option
@@ -94,7 +100,7 @@ from dpl.transforms.tile.schedule_classes import (
     scratch,
     scratch_module,
 )
-from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, launchable, mma_candidates, mma_us
+from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, k_contiguous, launchable, mma_candidates, mma_us
 from dpl.transforms.tile.schedule_space import (
     POINT,
     SCHEDULE_CHOICES,
@@ -147,12 +153,40 @@ def matmul_us(t: tile.TileOp, sms: int) -> float | None:
     trips = next((o.extent.data for o in t.body.block.ops if _k_outer(o)), 1)  # (none: split 1 trip each)
     if splits > 1:
         trips += SplitMatmulK().atomic_trips
-    us = trips * choice.sm_trip_us(-(-blocks // sms))
+    element = choice.measured and element_staged(t)  # (the estimated tile's cost is fitted so already)
+    us = trips * choice.sm_trip_us(-(-blocks // sms)) * (ELEMENT_TRIP if element else 1.0)
     if splits > 1:
         outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
         nbytes = sum(math.prod(v.type.get_shape()) * v.type.element_type.bitwidth // 8 for v in outs)
         us += LAUNCH_US + nbytes / (COPY_GBS * 1e3)
     return us
+
+
+#: A SIMT K trip whose staged tiles are copied one float at a time (a global operand whose rows
+#: are not a multiple of 4 floats: no 16-byte cp.async) takes this many modeled trips: on the
+#: H100 sweep of 2026-11-24 (bench/results/sweep/h100-2026-11-24-final.json) such matmuls ran
+#: 1.5-1.7x (2.4 for a small bmm) their modeled time (3079 x 4081 x 257 314 us against 189,
+#: 512 x 2741 x 79 tt 13.5 against 8, 1024 x 2635 x 23 b4 tt 27.5 against 18, 2447 x 33 -> 307
+#: 8.3 against 5), the aligned ones 0.85-1.1x (1000^3 69 against 63, 999 x 1000 -> 1001 66
+#: against 77, 64 x 2048 -> 2101 27.4 against 28). repack-operands' copies remove it. Not for
+#: the estimated 32 x 32 tile: its cost was set by element-staged runs (1117 x 19 x 347; 67 x 115
+#: -> 192 and 16 x 449 -> 8192 ran 1.1x its model). A tensor-core tile staging such an operand
+#: along K is scaled alike: its padded-tile weights (schedule_mma.MASKED_STEP) were fitted
+#: relative to the SIMT model without this factor, on such operands, so the order they set
+#: is kept (an operand staged along M or N is read element-wise there, aligned or not: no factor,
+#: and nothing for a copy to gain).
+ELEMENT_TRIP = 1.6
+
+
+def element_staged(t: tile.TileOp) -> bool:
+    """Whether matmul tile `t` stages a global operand whose rows are not a multiple of 16 bytes
+    (its tiles are then copied one element at a time): a SIMT tile's stage source, or a load in
+    a tensor-core tile's `mma.stage` running along K (materialize-mma reads the others one
+    element at a time whatever their rows)."""
+    types = [o.source.type for o in t.walk() if isinstance(o, tile.StageOp) and not tile.is_smem(o.source)]
+    types += [o.memref.type for s in t.walk() if isinstance(s, mma.StageOp) for o in s.walk()
+              if isinstance(o, loop.LoadOp) and not tile.is_smem(o.memref) and k_contiguous(s, o)]  # fmt: skip
+    return any(len(v.get_shape()) >= 2 and v.get_shape()[-1] * v.element_type.bitwidth % 128 for v in types)
 
 
 def _k_outer(op: Operation) -> bool:
@@ -178,6 +212,8 @@ def modeled_us(block: Block, sms: int, smem: int) -> float:
     for t in [t for t in block.walk() if isinstance(t, tile.TileOp)]:
         if any(isinstance(o, mma.DotOp) for o in t.walk()):
             us = mma_us(t, sms, smem)
+            if us is not None and element_staged(t):  # (its weights are relative to SIMT's: ELEMENT_TRIP)
+                us *= ELEMENT_TRIP
         elif any(k == tile.AxisKind.CELL for _, _, k in t.axes):
             us = matmul_us(t, sms)
         elif not any(isinstance(o, loop.ForOp) and o.is_reduce for o in t.walk()):
@@ -188,6 +224,11 @@ def modeled_us(block: Block, sms: int, smem: int) -> float:
             return math.inf
         total += us
     return total
+
+
+#: The choice of a matmul schedule that copies misaligned operands aligned first (repack-operands;
+#: the copies and the matmul on them modeled together, `modeled_us`).
+REPACK = "operands repacked"
 
 
 #: Shared memory a row may take when stage-inputs keeps it for the row's later reads.
@@ -274,6 +315,9 @@ class Schedule(ModulePass):
     tensor_cores: bool | None = tunable(None, SCHEDULE_CHOICES[TENSOR_CORES])
     """A matmul: on the tensor cores where the precision, target and shape allow (true or the
     default, None), or on SIMT fp32 (false)."""
+    repack: bool | None = None
+    """A matmul reading operands whose rows are not a multiple of 16 bytes: copy them aligned
+    first (true, repack-operands), never (false), or the model decides (None)."""
 
     def __post_init__(self):
         if self.target is not None:
@@ -365,7 +409,7 @@ class Schedule(ModulePass):
         of MATMUL_TILES on SIMT, and (if it has an epilogue) split from its epilogue, each on a
         copy, and keep the one of least modeled time (a candidate that did not tensorize counts
         as infinitely slow). The `tensor_cores` and `split_epilogue` options narrow the
-        candidates to those they allow."""
+        candidates to those they allow, and so does `repack`."""
         tried, best = self.choose_matmul(ctx, kernel)
         _, _, block, back, _ = tried[best]
         commit(kernel, block, back)
@@ -379,7 +423,9 @@ class Schedule(ModulePass):
         smem = arch_smem(self.target, kernel)
         tried: list[tuple] = []
         split = split_epilogue_declines(kernel) is None and self.split_epilogue is not False
-        if not (split and self.split_epilogue):
+        repack = repack_declines(kernel) is None and self.repack is not False
+        only_repack = repack and self.repack is True
+        if not (split and self.split_epilogue) and not only_repack:
             cands = mma_candidates(ctx, kernel, precision, self.target, self.sms, scratch)
             if self.tensor_cores is False:
                 cands = "tensor-cores=false"
@@ -412,9 +458,15 @@ class Schedule(ModulePass):
                         unsplit = replace(tile_choice, unsplit=True)
                         spec = unsplit.spec(self.target, self.sms)
                         tried.append((what, spec, *scratch(ctx, kernel, spec), unsplit))
-        if split and self.tensor_cores is not True:
-            spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}}}"
+        if split and self.tensor_cores is not True and not only_repack:
+            kept = "" if self.repack is None else f" repack={str(self.repack).lower()}"
+            spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}{kept}}}"
             tried.append(("epilogue split off", spec, *scratch(ctx, kernel, spec), SPLIT_EPILOGUE))
+        if repack:  # misaligned operands: also try them copied aligned
+            pinned = "".join(f" {o}={str(v).lower()}" for o, v in (("tensor-cores", self.tensor_cores),
+                             ("split-epilogue", self.split_epilogue)) if v is not None)  # fmt: skip
+            spec = f"repack-operands,schedule{{target={self.target} sms={self.sms} precision={precision}{pinned}}}"
+            tried.append(("operands repacked", spec, *scratch(ctx, kernel, spec), REPACK))
         if not tried:
             raise ValueError(
                 f"schedule: @{name}: no matmul schedule fits tensor-cores={self.tensor_cores} "
@@ -491,14 +543,17 @@ class Schedule(ModulePass):
         if isinstance(choice, MmaChoice):
             point.update(bm=choice.bm, bn=choice.bn)
             return point
-        if choice == SPLIT_EPILOGUE:
+        if choice in (SPLIT_EPILOGUE, REPACK):  # the point of the matmul the split or copies leave
             module, _ = scratch_module(kernel)
             (copy,) = [k for k in module_block(module).ops if isinstance(k, loop.KernelOp)]
-            split_epilogue(copy)
+            if choice == SPLIT_EPILOGUE:
+                split_epilogue(copy)
+            else:
+                repack(copy)
             parts = [k for k in module_block(module).ops if isinstance(k, loop.KernelOp)]
             (acc,) = [k for k in parts if classify(k) == "matmul"]
             inner = self.default_point(ctx, acc)
-            point.update({k: v for k, v in inner.items() if k != SPLIT_EPILOGUE and k in space})
+            point.update({k: v for k, v in inner.items() if k in space and (choice == REPACK or k != SPLIT_EPILOGUE)})
             return point
         point.update(rows=choice.rows, cols=choice.cols)
         if choice.unsplit:

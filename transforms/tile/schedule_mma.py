@@ -75,7 +75,7 @@ SYNC_TILES = ((128, 128, 1.0), (64, 128, 0.85), (128, 64, 0.85), (64, 64, 0.7))
 PROMOTE = {"wgmma": 4, "mma_sync": 1}
 #: Padded (pad-matmul) tiles. Per K step of 32, each stage whose loads are masked costs
 #: MASKED_STEP of its unmasked share (a step's time is the mean of its two stages'), by how
-#: materialize-mma's fill reads it (stage_kind): "float4" (masked float4s along K) or "element"
+#: materialize-mma's fill reads it (stage_kind): "float4" (masked float4s along K), "rows" (below) or "element"
 #: (masked floats, e.g. along M or N or over rows not a multiple of 4). And per block
 #: PADDED_BLOCK_STEPS more K steps: its first stage loads with no K step to hide behind, its
 #: epilogue's stores are guarded. Fitted on the H100 (bench/results/sweep/h100-2026-11-24-call2-
@@ -92,7 +92,10 @@ PROMOTE = {"wgmma": 4, "mma_sync": 1}
 #: fix the constants: 4723 x 128 x 2048, (1.2 + 1) / 2 + 9 / 32 = 1.38 under the 1.42 that would
 #: tie SIMT; 3079 x 4081 x 257, 1.2 + 9 / 9 = 2.2 over 2.0; 1000^3, (2.3 + 1.2) / 2 + 9 / 16 =
 #: 2.3 over ~2.2 (the float4 weight rests on this case alone).
-MASKED_STEP = {"float4": 2.3, "element": 1.2}
+#: A stage whose masked float4 loads are masked only along rows (M or N; K whole, as after
+#: repack-operands' copies padded along K) drops whole float4s: "rows", no dearer than unmasked
+#: (not measured apart: the fit above had masked K in every float4 case but 1289 x 1024 -> 64).
+MASKED_STEP = {"float4": 2.3, "element": 1.2, "rows": 1.0}
 PADDED_BLOCK_STEPS = 9.0
 
 
@@ -187,18 +190,27 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
 def stage_kind(stage: mma.StageOp) -> str | None:
     """How a stage's masked loads read (None: none is masked): "float4" where every masked load
     runs along K in its innermost dimension (the region's K offset there) over rows of a multiple
-    of 4 floats (materialize-mma's fill reads it as masked float4s), else "element"."""
-    c = stage.body.block.args[1]
+    of 4 floats (materialize-mma's fill reads it as masked float4s), "rows" if moreover none is
+    masked along that innermost dimension (whole float4s in or out), else "element"."""
     masked = [o for o in stage.body.walk() if isinstance(o, loop.LoadOp) and tile.is_masked(o)]
     if not masked:
         return None
 
     def float4(o: loop.LoadOp) -> bool:
-        k_dims = {i for i, v in enumerate(o.indices) if v is c}
-        inner = o.map.data.results[-1].used_dims()
-        return bool(k_dims & inner) and o.memref.type.get_shape()[-1] % 4 == 0  # type: ignore[union-attr]
+        return k_contiguous(stage, o) and o.memref.type.get_shape()[-1] % 4 == 0  # type: ignore[union-attr]
 
-    return "float4" if all(float4(o) for o in masked) else "element"
+    if not all(float4(o) for o in masked):
+        return "element"
+    inner = any(len(o.memref.type.get_shape()) - 1 in tile.masked_dims(o) for o in masked)  # type: ignore[union-attr]
+    return "float4" if inner else "rows"
+
+
+def k_contiguous(stage: mma.StageOp, o: loop.LoadOp) -> bool:
+    """Whether load `o` of `stage` runs along K in its innermost dimension (the region's K offset
+    there): materialize-mma's fill reads such a load as float4s where its rows allow."""
+    c = stage.body.block.args[1]
+    k_dims = {i for i, v in enumerate(o.indices) if v is c}
+    return bool(k_dims & o.map.data.results[-1].used_dims())
 
 
 def padded_step(dot: mma.DotOp) -> float:

@@ -53,7 +53,9 @@ automatically, whose launch would gain < 10% from a split (modeled) or whose K-o
 s >= 2 leaving >= `min_split_trips` trips per split.
 
 Where the splits that divide the trips leave half the GPU idle (194 trips = 2 x 97 for a
-32 x 4096 output) and the K loop may run past its end (the accumulated value vanishes there: a
+32 x 4096 output), or none of them beats the unsplit launch while that leaves SMs idle (178 =
+2 x 89 trips on the 84 tiles of 128 x 128 of an 853 x 1536 output, 132 SMs: 2 splits take two
+rounds and gain nothing), and the K loop may run past its end (the accumulated value vanishes there: a
 product with a factor read past its buffer, as pad-matmul checks), a split whose trips round up
 by at most a sixteenth (one trip below 16 trips: 11 as 2 splits of 6) is tried too (12 splits of
 17 trips, 204 in all); taken when the model says it saves 10% more, the K-outer loop runs the
@@ -140,7 +142,7 @@ def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -
     """The automatic split count for `blocks` blocks and `trips` K-outer trips and the trips
     the K-outer loop then runs (more than `trips` when padded), or why none. Splits divide the
     trips; with `pad` (the K loop may run past its end, masked), where those leave half the GPU
-    idle, a split whose trips round up by at most a sixteenth is taken if it saves 10% more (194
+    idle or none beats the unsplit launch, which leaves SMs idle, a split whose trips round up by at most a sixteenth is taken if it saves 10% more (194
     trips = 2 x 97 of 32 blocks: 12 splits of 17, 204 trips, rather than 2 of 97)."""
     at_once = p.sms * p.blocks_per_sm
     cost = {1: split_time(blocks, trips, 1, at_once, p.atomic_trips, p.contention_trips)}
@@ -157,7 +159,8 @@ def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -
     if len(runs) == 1 and not padded:
         return f"no split of the {trips} K-outer trips leaves >= {least} per block (min-trips = {p.min_trips})"
     best = min(cost, key=lambda s: (cost[s], s))
-    if padded and 2 * blocks * best < at_once:  # the splits that divide leave half the GPU idle
+    idle = 2 * blocks * best < at_once or (best == 1 and blocks % at_once)  # (by the splits that divide)
+    if padded and idle:
         pad_cost = {s: split_time(blocks, n, s, at_once, p.atomic_trips, p.contention_trips) for s, n in padded.items()}
         best_pad = min(pad_cost, key=lambda s: (pad_cost[s], s))
         if pad_cost[best_pad] <= 0.9 * cost[best]:

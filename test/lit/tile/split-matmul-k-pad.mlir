@@ -87,3 +87,33 @@ func.func @main(%x: memref<4x544xf64>, %w: memref<544x4xf64>) -> memref<4x4xf64>
 // CHECK-LABEL: tile.kernel @k_plus
 // CHECK:         tile.tile (%ks : 2 = block, %i : 4 = thread, %j : 4 = thread) {
 // CHECK-NEXT:      %acc = loop.for reduce %ko < 17 -> f64 {
+
+// -----
+
+// No split that divides the trips beats the unsplit launch, which leaves SMs idle: 10 blocks of
+// an 8 x 20 output on 16 at once, 34 trips; 2 splits (17 each) take two rounds and gain nothing.
+// 3 splits of 12 trips (36, two past the end) are taken.
+func.func @main(%x: memref<8x544xf64>, %w: memref<544x20xf64>) -> memref<8x20xf64> {
+  %out = memref.alloc() : memref<8x20xf64>
+  tile.kernel @k_part_filled ins(%x, %w : memref<8x544xf64>, memref<544x20xf64>) outs(%out : memref<8x20xf64>) {
+    tile.tile (%i : 8 = thread, %j : 20 = thread) {
+      %acc = loop.for reduce %ko < 34 -> f64 {
+        %acc_k = loop.for reduce %ki < 16 -> f64 {
+          %a = loop.load %x[%i, %ko * 16 + %ki] : memref<8x544xf64>
+          %b = loop.load %w[%ko * 16 + %ki, %j] : memref<544x20xf64>
+          %p = arith.mulf %a, %b : f64
+          loop.accumulate add %p : f64
+        }
+        loop.accumulate add %acc_k : f64
+      }
+      loop.store %acc, %out[%i, %j] : memref<8x20xf64>
+    }
+  }
+  func.return %out : memref<8x20xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_part_filled
+// CHECK-NEXT:    tile.tile (%ks : 3 = block, %i : 8 = thread, %j : 20 = thread) {
+// CHECK-NEXT:      %acc = loop.for reduce %ko < 12 -> f64 {
+// CHECK:             %a = loop.load %x[%i, %ks * 192 + %ko * 16 + %ki] {tile.masked = [1 : i64]} : memref<8x544xf64>
+// CHECK:           tile.atomic add %acc, %out[%i, %j] : memref<8x20xf64>
