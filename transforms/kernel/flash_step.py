@@ -39,10 +39,12 @@ from dpl.dialects import attn, mma, tile
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.kernel.kernel_twin import kernel_twin
-from dpl.transforms.kernel.lowering import Emitter, dims
+from dpl.transforms.kernel.lowering import Emitter, amap, dims
 
 GROUP = 4
 """n-tiles whose MMAs are issued term by term together (independent accumulators in flight)."""
+WIDE_GROUP = 1
+"""n-tiles of the scores whose B fragments of a wide k-group (4 k-steps) are loaded together."""
 _OEQ = 1
 PRESPLIT_DEPTH = 128
 """Value depths from which the key and value tiles are split into TF32 parts once per tile in
@@ -104,9 +106,21 @@ class FlashStep(Emitter):
         # per tile in shared memory (the hi part in place, 3xTF32's lo parts in ks_lo and vs_lo),
         # not per warp per MMA
         self.presplit = not self.simt and self.DVP >= PRESPLIT_DEPTH
+        # 128-bit fragment loads (attn.wide_fragments_decline): the scores' (groups of 4 k-steps),
+        # and at wide 2 P @ V's (groups of 4 column tiles, whose columns are permuted within each
+        # group; ptxas: 247 registers at rows 64 tile 32 with chains of 4 and 8, spilling with both)
+        self.wide = op.wide_level >= 1
+        self.wide_pv = op.wide_level == 2
         self.split_lo = self.presplit and self.precision == mma.Precision.TF32X3
         self.vm: dict[SSAValue, SSAValue] = {}
         """Tile-level values (the kernel's arguments, axes, constants) -> their kernel values."""
+
+    def column(self, j: AffineExpr, t: AffineExpr, e: int) -> AffineExpr:
+        """The value column of o[4 j + 2 h + e] for the thread of quad lane t: column 2t + e of
+        8-column tile j, or where P @ V's fragments are wide, 32 (j / 4) + 4 (2t + e) + j % 4."""
+        if self.wide_pv:
+            return (j // 4) * 32 + t * 8 + 4 * e + j % 4
+        return j * 8 + t * 2 + e
 
     def error(self, what: str) -> NoReturn:
         raise AttentionLoweringError(f"materialize-attention: @{self.name}: {what}")
@@ -168,6 +182,20 @@ class FlashStep(Emitter):
         hi = self.load(buf, indices, *exprs)
         return hi, (self.load(lo, indices, *exprs) if lo is not None else None)
 
+    def load4(self, buf: SSAValue, indices: Sequence[SSAValue], *exprs: AffineExpr | int) -> list[SSAValue]:
+        """The 4 consecutive floats at buf[exprs] (one 16-byte load)."""
+        v = self.named(K.LoadOp(buf, list(indices), amap(len(indices), *exprs), vector=4))
+        return [self.named(K.ExtractOp(v, e)) for e in range(4)]
+
+    def split_operand4(self, buf: SSAValue, lo: SSAValue | None, indices: Sequence[SSAValue],
+                       *exprs: AffineExpr | int) -> list[tuple[SSAValue, SSAValue | None]]:
+        """split_operand of the 4 consecutive floats at buf[exprs], each part one 16-byte load."""
+        if not self.presplit:
+            return [self.split(x) for x in self.load4(buf, indices, *exprs)]
+        his = self.load4(buf, indices, *exprs)
+        los = self.load4(lo, indices, *exprs) if lo is not None else [None] * 4
+        return list(zip(his, los))
+
     def mma_terms(self, a: list, bs: dict[int, list], acc: SSAValue, slot) -> None:
         """For each n of `bs`: acc[slot(n, 0..3)] += A * B_n (3xTF32: lo*hi, hi*lo, hi*hi)."""
         ahi = [x[0] for x in a]
@@ -228,7 +256,11 @@ class FlashStep(Emitter):
                         ]  # fmt: skip
                     self.mma_terms(a, bs, dst, lambda n, i: ([], 4 * n + i))
 
-            self.for_(self.chain_s, kstep, unroll=True, name="kk")
+            if self.wide:
+                self.for_(self.chain_s // 4, lambda q: self.wide_kgroup(ch, q, dst), unroll=True,
+                          name="kq")  # fmt: skip
+            else:
+                self.for_(self.chain_s, kstep, unroll=True, name="kk")
             if nch > 1:
                 self.add_into(self.sc, dst, self.N // 2)
 
@@ -236,6 +268,31 @@ class FlashStep(Emitter):
             self.for_(nch, chain, unroll=True, name="ch")
         else:
             chain(None)
+
+    def wide_kgroup(self, ch: SSAValue | None, q: SSAValue, dst: SSAValue) -> None:
+        """dst += Q K^T over the 4 k-steps of depth group k32 = ch chain_s / 4 + q (32 columns):
+        thread t holds depth columns 32 k32 + 8t + 4u + e (u, e < 4: two 16-byte loads, u = 0
+        then 1) of its rows and keys, and k-step s = 2u + e / 2 takes e = 0, 2 as the fragment's
+        k = t and e = 1, 3 as k = t + 4 (A and B agree on the order, so the sum over the depth
+        is the same)."""
+        d0, d1, d2, d3 = dims(4)
+        k32 = q if ch is None else self.expr_value(d0 * (self.chain_s // 4) + d1, [ch, q], "k32")
+        for u in range(2):
+            # A: xs[h][e], rows g + 8h
+            xs = [[self.split(x) for x in self.load4(self.qs, [self.w, self.g, self.t, k32],
+                                                     d0 * 16 + d1 + 8 * h, d3 * 32 + d2 * 8 + 4 * u)]
+                  for h in range(2)]  # fmt: skip
+            # a0 (g, k=t), a1 (g+8, k=t), a2 (g, k=t+4), a3 (g+8, k=t+4) of k-steps 2u, 2u + 1
+            a = [[xs[h][2 * s + p] for p in range(2) for h in range(2)] for s in range(2)]
+            for start in range(0, self.N // 8, WIDE_GROUP):
+                bs = {}
+                for n in range(start, min(start + WIDE_GROUP, self.N // 8)):
+                    # b0 (k=t, n=g), b1 (k=t+4): key 8n + g
+                    bs[n] = self.split_operand4(self.ks, self.ks_lo, [self.g, self.t, k32], d0 + 8 * n,
+                                                d2 * 32 + d1 * 8 + 4 * u)  # fmt: skip
+                for s in range(2):
+                    self.mma_terms(a[s], {n: b[2 * s: 2 * s + 2] for n, b in bs.items()}, dst,
+                                   lambda n, i: ([], 4 * n + i))  # fmt: skip
 
     def simt_scores(self) -> None:
         d0, d1, d2 = dims(3)
@@ -350,7 +407,13 @@ class FlashStep(Emitter):
                     dk, dt, dg = dims(len(at))[len(first):]
                     for start in range(0, group, GROUP):
                         bs = {}
-                        for j in range(start, min(start + GROUP, group)):
+                        if self.wide_pv:  # tile j's fragment column g is column 32 quad + 4g + j % 4
+                            parts = [self.split_operand4(self.vs, self.vs_lo, at, dk * 8 + dt * 2 + e,
+                                                         (col0 + start) * 8 + dg * 4)
+                                     for e in range(2)]  # fmt: skip
+                            bs = {j: [parts[0][j - start], parts[1][j - start]]
+                                  for j in range(start, start + GROUP)}  # fmt: skip
+                        for j in [] if self.wide_pv else range(start, min(start + GROUP, group)):
                             # b0: key 2t, b1: key 2t+1; column 8 (first tile + j) + g
                             bs[j] = [
                                 self.split_operand(self.vs, self.vs_lo, at, dk * 8 + dt * 2 + e,

@@ -431,7 +431,7 @@ class FlashLowering(FlashStep):
         def body(j: SSAValue) -> None:
             for i in range(4):
                 h = i // 2
-                c = self.expr_value(d0 * 8 + d1 * 2 + i % 2, [j, self.t], "col")
+                c = self.expr_value(self.column(d0, d1, i % 2), [j, self.t], "col")
                 v = self.named(arith.DivfOp(self.load(self.o, [j], d0 * 4 + i), sums[h]))
                 if split:
                     v = self.named(arith.SelectOp(some[h], v, zero))
