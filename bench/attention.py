@@ -51,9 +51,10 @@ class Sdpa(torch.nn.Module):
 VARIANTS = {
     64: ["default", "rows=32 tile=64", "rows=64 tile=32", "rows=64 tile=128", "rows=128 tile=64"],
     # wide: 128-bit fragment loads (0: none, the kernel before them; 1: the scores', the default;
-    # 2: P @ V's too)
+    # 2: P @ V's too); qsplit=1: the query tile split into TF32 parts once
     128: ["default", "tile=32 wide=0", "rows=64 tile=16 wide=0", "rows=64 tile=16", "rows=64 tile=16 wide=2",
-          "rows=128 tile=32 wide=0", "rows=128 tile=32", "tile=32 chain=8 wide=2"],
+          "rows=64 tile=16 wide=2 qsplit=1", "rows=128 tile=32 wide=0", "rows=128 tile=32",
+          "rows=128 tile=32 qsplit=1", "tile=32 chain=8 wide=2"],
 }
 #: Split-KV choices, for the shapes whose query blocks do not fill the GPU.
 SPLITS = {64: ["tile=64 splits=2", "tile=64 splits=4", "tile=64 splits=8", "tile=64 splits=16"],

@@ -44,7 +44,8 @@ region uses a thread axis) and records the schedule materialize-attention lowers
 tensor-core accumulation chain before it is added into the fp32 registers; 0: one chain per
 product), `wide W` (fragments loaded 128 bits wide, the scores' (W >= 1: their k order permuted
 within groups of 4 k-steps) and P @ V's (W = 2: o's column order permuted within groups of 4
-8-column tiles), `wide_fragments_decline`), `causal` (score(x, l, s) is -inf for s > l: key
+8-column tiles), `wide_fragments_decline`), `qsplit` (the query tile is split into its TF32
+parts once, in shared memory, instead of per key tile; tensor cores only), `causal` (score(x, l, s) is -inf for s > l: key
 tiles past the block's last row are skipped), and an optional split over the keys (split-KV):
 
     attn.flash %l0 rows 64 queries 1 keys 4096 tile 64 depth 128 x 128 chain 4
@@ -232,7 +233,8 @@ _REGIONS = ("query", "key", "value", "score", "output")
 
 @irdl_op_definition
 class FlashOp(IRDLOperation):
-    """`attn.flash %l0 rows R queries L keys S tile N depth D x DV chain C precision P [causal]
+    """`attn.flash %l0 rows R queries L keys S tile N depth D x DV chain C precision P [wide W]
+    [qsplit] [causal]
     [split %sp keys C] query {..} key {..} value {..} score {..} output {..} [lse {..}]`: one
     block's attention over its R query rows from %l0 (module doc).
 
@@ -259,6 +261,7 @@ class FlashOp(IRDLOperation):
     precision = prop_def(PrecisionAttr)
     causal = opt_prop_def(UnitAttr)
     wide = opt_prop_def(IntAttr)
+    qsplit = opt_prop_def(UnitAttr)
     split_keys = opt_prop_def(IntAttr)
     query = region_def("single_block")
     key = region_def("single_block")
@@ -271,10 +274,11 @@ class FlashOp(IRDLOperation):
 
     def __init__(self, first_row: SSAValue, sizes: dict[str, int], chain: int, precision: Precision,
                  causal: bool, regions: Sequence[Region], split: tuple[SSAValue, int] | None = None,
-                 lse: Region | None = None, wide: int = 0):  # fmt: skip
+                 lse: Region | None = None, wide: int = 0, qsplit: bool = False):  # fmt: skip
         """`split`: (the split index, its keys) and `lse` for a split over the keys; `wide`:
         which fragments are loaded 128 bits wide (0: none, 1: the scores', 2: the scores' and
-        P @ V's; `wide_fragments_decline`)."""
+        P @ V's; `wide_fragments_decline`); `qsplit`: the query tile is split into its TF32
+        parts once."""
         props: dict[str, Attribute] = {k: IntAttr(sizes[k]) for k in _SIZES}
         props["chain"] = IntAttr(chain)
         props["precision"] = PrecisionAttr(precision)
@@ -282,6 +286,8 @@ class FlashOp(IRDLOperation):
             props["causal"] = UnitAttr()
         if wide:
             props["wide"] = IntAttr(wide)
+        if qsplit:
+            props["qsplit"] = UnitAttr()
         if split is not None:
             props["split_keys"] = IntAttr(split[1])
         super().__init__(
@@ -299,6 +305,10 @@ class FlashOp(IRDLOperation):
     @property
     def is_causal(self) -> bool:
         return self.causal is not None
+
+    @property
+    def is_qsplit(self) -> bool:
+        return self.qsplit is not None
 
     @property
     def wide_level(self) -> int:
@@ -335,6 +345,8 @@ class FlashOp(IRDLOperation):
             raise VerifyException(f"'attn.flash' tile must be a multiple of 8 keys, got {self.tile.data}")
         if self.chain.data < 0:
             raise VerifyException(f"'attn.flash' chain must be >= 0, got {self.chain.data}")
+        if self.is_qsplit and self.precision.data == Precision.IEEE:
+            raise VerifyException("'attn.flash' qsplit needs a tensor-core precision, got ieee")
         if self.wide is not None and self.wide.data not in (1, 2):
             raise VerifyException(f"'attn.flash' wide must be 1 or 2, got {self.wide.data}")
         if self.wide is not None:
@@ -384,6 +396,7 @@ class FlashOp(IRDLOperation):
         parser.parse_keyword("precision")
         precision = parser.parse_str_enum(Precision)
         wide = parser.parse_integer(allow_boolean=False) if parser.parse_optional_keyword("wide") else 0
+        qsplit = parser.parse_optional_keyword("qsplit") is not None
         causal = parser.parse_optional_keyword("causal") is not None
         split_at = None
         if parser.parse_optional_keyword("split") is not None:
@@ -396,7 +409,7 @@ class FlashOp(IRDLOperation):
             regions.append(parser.parse_region())
         lse = parser.parse_region() if parser.parse_optional_keyword("lse") is not None else None
         attrs = parser.parse_optional_attr_dict()
-        op = cls(first, sizes, chain, precision, causal, regions, split_at, lse, wide)
+        op = cls(first, sizes, chain, precision, causal, regions, split_at, lse, wide, qsplit)
         op.attributes |= attrs
         return op
 
@@ -408,6 +421,7 @@ class FlashOp(IRDLOperation):
             f" rows {s['rows']} queries {s['queries']} keys {s['keys']} tile {s['tile']} "
             f"depth {s['depth']} x {s['value_depth']} chain {self.chain.data} "
             f'precision "{self.precision.data.value}"' + (f" wide {self.wide_level}" if self.wide_level else "")
+            + (" qsplit" if self.is_qsplit else "")
             + (" causal" if self.is_causal else "")
         )
         if self.split is not None:

@@ -76,6 +76,8 @@ class FlashStep(Emitter):
     """m (running max) of the thread's rows 0 and 1, then l (running sum) of each."""
     ks_lo: SSAValue | None
     vs_lo: SSAValue | None
+    qs_lo: SSAValue | None
+    """3xTF32 with the query tile split once (`qsplit`): its lo part (qs then holds the hi part)."""
     """3xTF32: the lo parts of the key and value tiles (ks and vs then hold the hi parts)."""
     tmp: SSAValue | None
     pv: SSAValue | None
@@ -109,6 +111,8 @@ class FlashStep(Emitter):
         # 128-bit fragment loads (attn.wide_fragments_decline): the scores' (groups of 4 k-steps),
         # and at wide 2 P @ V's (groups of 4 column tiles, whose columns are permuted within each
         # group; ptxas: 247 registers at rows 64 tile 32 with chains of 4 and 8, spilling with both)
+        # the query tile split into its TF32 parts once, in shared memory, not per key tile
+        self.qsplit = not self.simt and op.is_qsplit
         self.wide = op.wide_level >= 1
         self.wide_pv = op.wide_level == 2
         self.split_lo = self.presplit and self.precision == mma.Precision.TF32X3
@@ -174,10 +178,11 @@ class FlashStep(Emitter):
         return hi, self.named(mma.Tf32Op(rem))
 
     def split_operand(self, buf: SSAValue, lo: SSAValue | None, indices: Sequence[SSAValue],
-                      *exprs: AffineExpr | int) -> tuple[SSAValue, SSAValue | None]:
+                      *exprs: AffineExpr | int, pre: bool | None = None) -> tuple[SSAValue, SSAValue | None]:
         """The TF32 parts of buf[exprs]: loaded from a pre-split tile (buf: hi, lo: lo) where
-        the tiles are split in shared memory, else split here."""
-        if not self.presplit:
+        the tiles are split in shared memory (`pre`, by default the key and value tiles'
+        `presplit`), else split here."""
+        if not (self.presplit if pre is None else pre):
             return self.split(self.load(buf, indices, *exprs))
         hi = self.load(buf, indices, *exprs)
         return hi, (self.load(lo, indices, *exprs) if lo is not None else None)
@@ -188,9 +193,9 @@ class FlashStep(Emitter):
         return [self.named(K.ExtractOp(v, e)) for e in range(4)]
 
     def split_operand4(self, buf: SSAValue, lo: SSAValue | None, indices: Sequence[SSAValue],
-                       *exprs: AffineExpr | int) -> list[tuple[SSAValue, SSAValue | None]]:
+                       *exprs: AffineExpr | int, pre: bool | None = None) -> list[tuple[SSAValue, SSAValue | None]]:
         """split_operand of the 4 consecutive floats at buf[exprs], each part one 16-byte load."""
-        if not self.presplit:
+        if not (self.presplit if pre is None else pre):
             return [self.split(x) for x in self.load4(buf, indices, *exprs)]
         his = self.load4(buf, indices, *exprs)
         los = self.load4(lo, indices, *exprs) if lo is not None else [None] * 4
@@ -242,9 +247,9 @@ class FlashStep(Emitter):
                 k8 = kk if ch is None else self.expr_value(d0 * self.chain_s + d1, [ch, kk], "k8")
                 a = []
                 for i in range(4):  # a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
-                    v = self.load(self.qs, [self.w, self.g, self.t, k8], d0 * 16 + d1 + 8 * (i % 2),
-                                  d3 * 8 + d2 + 4 * (i // 2))  # fmt: skip
-                    a.append(self.split(v))
+                    a.append(self.split_operand(self.qs, self.qs_lo, [self.w, self.g, self.t, k8],
+                                                d0 * 16 + d1 + 8 * (i % 2), d3 * 8 + d2 + 4 * (i // 2),
+                                                pre=self.qsplit))  # fmt: skip
                 for start in range(0, self.N // 8, GROUP):
                     bs = {}
                     for n in range(start, min(start + GROUP, self.N // 8)):
@@ -279,8 +284,8 @@ class FlashStep(Emitter):
         k32 = q if ch is None else self.expr_value(d0 * (self.chain_s // 4) + d1, [ch, q], "k32")
         for u in range(2):
             # A: xs[h][e], rows g + 8h
-            xs = [[self.split(x) for x in self.load4(self.qs, [self.w, self.g, self.t, k32],
-                                                     d0 * 16 + d1 + 8 * h, d3 * 32 + d2 * 8 + 4 * u)]
+            xs = [self.split_operand4(self.qs, self.qs_lo, [self.w, self.g, self.t, k32], d0 * 16 + d1 + 8 * h,
+                                      d3 * 32 + d2 * 8 + 4 * u, pre=self.qsplit)
                   for h in range(2)]  # fmt: skip
             # a0 (g, k=t), a1 (g+8, k=t), a2 (g, k=t+4), a3 (g+8, k=t+4) of k-steps 2u, 2u + 1
             a = [[xs[h][2 * s + p] for p in range(2) for h in range(2)] for s in range(2)]

@@ -144,13 +144,14 @@ func.func @main(%x: memref<1x1x13x128xf32>, %y: memref<1x1x13x128xf32>, %z: memr
 // of Q and of K's hi and lo parts with two 16-byte loads each (k-step s takes columns 8t + 2s and
 // 8t + 2s + 1 as the fragment's k = t and t + 4), P @ V reads the B values of 4 column tiles with
 // one 16-byte load (tile j's fragment column g is column 32 (j / 4) + 4g + j % 4), and the
-// epilogue stores o[4j + 2h + e] to column 32 (j / 4) + 8t + 4e + j % 4.
+// epilogue stores o[4j + 2h + e] to column 32 (j / 4) + 8t + 4e + j % 4. `qsplit`: the query
+// tile is split once before the key-tile loop (hi in qs, lo in qs_lo), its fragments loaded.
 func.func @main(%x: memref<1x1x13x128xf32>, %y: memref<1x1x13x128xf32>, %z: memref<1x1x13x128xf32>) -> memref<1x1x13x128xf32> {
   %scaled_dot_product_attention = memref.alloc() : memref<1x1x13x128xf32>
   tile.kernel @k_scaled_dot_product_attention ins(%x, %y, %z : memref<1x1x13x128xf32>, memref<1x1x13x128xf32>, memref<1x1x13x128xf32>) outs(%scaled_dot_product_attention : memref<1x1x13x128xf32>) {
     tile.tile (%a0 : 1 = block, %a1 : 1 = block, %qb : 1 = block, %w : 1 = thread, %g : 8 = thread, %t : 4 = thread) {
       %l0 = affine.apply affine_map<(d0) -> ((d0 * 16))> (%qb)
-      attn.flash %l0 rows 16 queries 13 keys 13 tile 8 depth 128 x 128 chain 4 precision "3xtf32" wide 2 causal query {
+      attn.flash %l0 rows 16 queries 13 keys 13 tile 8 depth 128 x 128 chain 4 precision "3xtf32" wide 2 qsplit causal query {
       ^bb0(%l: index, %c: index):
         %in = loop.load %x[%a0, %a1, %l, %c] : memref<1x1x13x128xf32>
         attn.yield %in : f32
@@ -180,9 +181,18 @@ func.func @main(%x: memref<1x1x13x128xf32>, %y: memref<1x1x13x128xf32>, %z: memr
   func.return %scaled_dot_product_attention : memref<1x1x13x128xf32>
 }
 // CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
+// CHECK-SAME:    smem 33792
+// CHECK:         %qs_lo = kernel.smem dynamic offset 25344 : memref<16x132xf32, #kernel.smem>
+// CHECK:         kernel.cp_async_wait 0
+// CHECK-NEXT:    kernel.barrier
+// CHECK-NEXT:    kernel.for %si = 0 to 16 step 1 unroll {
+// CHECK:           kernel.store {{.*}}, %qs_lo[%r{{.*}}, %c{{.*}}] vector 4
+// CHECK:         kernel.barrier
 // CHECK:         kernel.for %j = 0 to %tiles step 1 {
 // CHECK:           kernel.for %kq = 0 to 1 step 1 unroll {
 // CHECK:             kernel.load %qs[{{.*}}] vector 4
+// CHECK-NEXT:        kernel.extract
+// CHECK:             kernel.load %qs_lo[{{.*}}] vector 4
 // CHECK:             kernel.load %ks[{{.*}}] vector 4
 // CHECK:             kernel.load %ks_lo[{{.*}}] vector 4
 // CHECK:             mma.sync m16n8k8

@@ -1,8 +1,11 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='tile-attention{rows=32 tile=8 wide=2}' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='tile-attention{rows=32 tile=8 qsplit=1}' | filecheck %s --check-prefix=QSPLIT
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='tile-attention{rows=32 tile=8 qsplit=1 precision=ieee}' | filecheck %s --check-prefix=IEEE
 // tile-attention{wide=2}: where the depth and value depth are multiples of 32 and the chains
 // (4 k-steps by default) hold whole groups of 4 k-steps, the attn.flash records `wide 2`
 // (materialize-attention loads the scores' and P @ V's fragments 128 bits wide); else it declines
-// to (no `wide`). tests/test_attention.py runs the wide kernels against the loop level.
+// to (no `wide`). `qsplit=1` records `qsplit` (the query tile split into TF32 parts once), except
+// on SIMT fp32 (ieee). tests/test_attention.py runs the wide kernels against the loop level.
 
 // Causal SDPA, depth 32: wide 2.
 func.func @main(%x: memref<1x2x13x32xf32>, %y: memref<1x2x13x32xf32>, %z: memref<1x2x13x32xf32>) -> memref<1x2x13x32xf32> {
@@ -42,6 +45,10 @@ func.func @main(%x: memref<1x2x13x32xf32>, %y: memref<1x2x13x32xf32>, %z: memref
 
 // CHECK-LABEL: tile.kernel @k_scaled_dot_product_attention
 // CHECK:         attn.flash %l0 rows 32 queries 13 keys 13 tile 8 depth 32 x 32 chain 4 precision "3xtf32" wide 2 causal query {
+// QSPLIT-LABEL: tile.kernel @k_scaled_dot_product_attention
+// QSPLIT:         attn.flash %l0 rows 32 queries 13 keys 13 tile 8 depth 32 x 32 chain 4 precision "3xtf32" wide 1 qsplit causal query {
+// IEEE-LABEL:   tile.kernel @k_scaled_dot_product_attention
+// IEEE:           attn.flash %l0 rows 32 queries 13 keys 13 tile 8 depth 32 x 32 chain 4 precision "ieee" causal query {
 
 // -----
 
