@@ -12,7 +12,7 @@ eager. Runs in about 2 minutes on an H100; torch.compile is left out ("-") past 
 `--variants` times, per shape (28 heads causal at seq 128/512/1024/2048, head dim 64 and 128;
 GQA 32 over 4 heads; one non-causal case; two decode-like shapes), the default schedule
 (`default`) and each choice of tile-attention's options in VARIANTS (`rows` query rows per block,
-`tile` keys per step) and, where the query blocks do not fill the GPU, SPLITS (`splits`: split-KV
+`tile` keys per step, `wide` 128-bit fragment loads, `qsplit` the query tile split once) and, where the query blocks do not fill the GPU, SPLITS (`splits`: split-KV
 and its combine kernel), each forced by a pipeline `tile-attention{..},schedule`; eager and
 torch.compile once per shape. A row: the variant, ms, x eager, x torch.compile, relative error
 against float64 (eager's in the shape's header line), the kernel count. About 6 minutes on an
