@@ -18,6 +18,10 @@ g + 8 of the warp's 16, columns 2t and 2t + 1 of every 8-column tile):
 
 Where the kernel builder splits the key and value tiles in shared memory (`presplit`), the B
 fragments load their hi part from ks / vs and their lo part from ks_lo / vs_lo (split_operand).
+With `qsplit` the query tile is split once likewise (qs / qs_lo); with several column groups in
+P @ V (head dim > 64) P is split once per key tile (hi in sc, lo in sc_lo), not once per group.
+With `wide` the scores' fragments (and at wide 2 P @ V's B values) are 16-byte loads: `wide_kgroup`
+and `column`.
 A row whose scores are all -inf so far uses 0 as its max (no NaN from -inf - -inf).
 `precision ieee` computes the same fragments with fp32 FMAs (simt_scores, simt_pv: the P @ V
 rows shared within each quad by shuffles). The attn.flash regions are cloned into kernel ops
@@ -80,6 +84,9 @@ class FlashStep(Emitter):
     """3xTF32 with the query tile split once (`qsplit`): its lo part (qs then holds the hi part)."""
     """3xTF32: the lo parts of the key and value tiles (ks and vs then hold the hi parts)."""
     tmp: SSAValue | None
+    sc_lo: SSAValue | None
+    """Where P @ V has several column groups (pv_groups > 1): P's lo part (sc then holds its hi
+    part), split once per key tile instead of once per group."""
     pv: SSAValue | None
     """The P @ V chain fragment of one column group (4 pv_group registers)."""
     w: SSAValue
@@ -396,6 +403,21 @@ class FlashStep(Emitter):
         group = self.pv_group
         pv = self.pv
         assert pv is not None
+        if self.sc_lo is not None:  # several column groups: split P once, hi in place
+            def split_p(i: SSAValue) -> None:
+                hi, lo = self.split(self.load(self.sc, [i], AffineExpr.dimension(0)))
+                self.store(hi, self.sc, [i], AffineExpr.dimension(0))
+                if lo is not None:
+                    self.store(lo, self.sc_lo, [i], AffineExpr.dimension(0))
+
+            self.for_(self.N // 2, split_p, unroll=True, name="z")
+
+        def p_parts(k8: SSAValue, i: int) -> tuple[SSAValue, SSAValue | None]:
+            """The TF32 parts of P's value i of k-step k8 (split here, or loaded once split)."""
+            x = self.load(self.sc, [k8], d0 * 4 + i)
+            if self.sc_lo is None:
+                return self.split(x)
+            return x, (self.load(self.sc_lo, [k8], d0 * 4 + i) if self.precision == mma.Precision.TF32X3 else None)
 
         def column_group(gr: SSAValue | None) -> None:
             first = [] if gr is None else [gr]  # the group's first 8-column tile: 8 group gr
@@ -407,7 +429,7 @@ class FlashStep(Emitter):
                 def kstep(kk: SSAValue) -> None:
                     k8 = kk if ch is None else self.expr_value(d0 * self.chain_v + d1, [ch, kk], "k8")
                     # A = P: a0 (g, k=t) = key 2t, a1 (g+8, t), a2 (g, t+4) = key 2t+1, a3 (g+8, t+4)
-                    a = [self.split(self.load(self.sc, [k8], d0 * 4 + i)) for i in (0, 2, 1, 3)]
+                    a = [p_parts(k8, i) for i in (0, 2, 1, 3)]
                     at = [*first, k8, self.t, self.g]
                     dk, dt, dg = dims(len(at))[len(first):]
                     for start in range(0, group, GROUP):

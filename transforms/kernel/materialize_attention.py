@@ -242,6 +242,8 @@ class FlashLowering(FlashStep):
         chained = not self.simt and self.chain_s < self.DP // 8
         self.tmp = regs(self.N // 2, "sc_chain") if chained else None
         self.pv = regs(4 * self.pv_group, "pv") if not self.simt else None
+        several = not self.simt and self.DVP // 8 > self.pv_group
+        self.sc_lo = regs(self.N // 2, "sc_lo") if several else None
 
     # -- fills ----------------------------------------------------------------------------------
 

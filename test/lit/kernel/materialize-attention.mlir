@@ -146,6 +146,7 @@ func.func @main(%x: memref<1x1x13x128xf32>, %y: memref<1x1x13x128xf32>, %z: memr
 // one 16-byte load (tile j's fragment column g is column 32 (j / 4) + 4g + j % 4), and the
 // epilogue stores o[4j + 2h + e] to column 32 (j / 4) + 8t + 4e + j % 4. `qsplit`: the query
 // tile is split once before the key-tile loop (hi in qs, lo in qs_lo), its fragments loaded.
+// P @ V has 4 column groups here: P is split once per key tile (hi in sc, lo in sc_lo), not per group.
 func.func @main(%x: memref<1x1x13x128xf32>, %y: memref<1x1x13x128xf32>, %z: memref<1x1x13x128xf32>) -> memref<1x1x13x128xf32> {
   %scaled_dot_product_attention = memref.alloc() : memref<1x1x13x128xf32>
   tile.kernel @k_scaled_dot_product_attention ins(%x, %y, %z : memref<1x1x13x128xf32>, memref<1x1x13x128xf32>, memref<1x1x13x128xf32>) outs(%scaled_dot_product_attention : memref<1x1x13x128xf32>) {
@@ -183,6 +184,7 @@ func.func @main(%x: memref<1x1x13x128xf32>, %y: memref<1x1x13x128xf32>, %z: memr
 // CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
 // CHECK-SAME:    smem 33792
 // CHECK:         %qs_lo = kernel.smem dynamic offset 25344 : memref<16x132xf32, #kernel.smem>
+// CHECK:         %sc_lo = kernel.alloca : memref<4xf32>
 // CHECK:         kernel.cp_async_wait 0
 // CHECK-NEXT:    kernel.barrier
 // CHECK-NEXT:    kernel.for %si = 0 to 16 step 1 unroll {
@@ -196,6 +198,8 @@ func.func @main(%x: memref<1x1x13x128xf32>, %y: memref<1x1x13x128xf32>, %z: memr
 // CHECK:             kernel.load %ks[{{.*}}] vector 4
 // CHECK:             kernel.load %ks_lo[{{.*}}] vector 4
 // CHECK:             mma.sync m16n8k8
+// CHECK:           kernel.store %{{.*}}, %sc_lo[%z{{.*}}]
+// CHECK:           kernel.load %sc_lo[%kk * 4]
 // CHECK:           kernel.load %vs[{{.*}}] vector 4
 // CHECK:           kernel.load %vs_lo[{{.*}}] vector 4
 // CHECK:           mma.sync m16n8k8
