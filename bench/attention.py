@@ -12,7 +12,7 @@ eager. Runs in about 2 minutes on an H100; torch.compile is left out ("-") past 
 `--variants` times, per shape (28 heads causal at seq 128/512/1024/2048, head dim 64 and 128;
 GQA 32 over 4 heads; one non-causal case; two decode-like shapes), the default schedule
 (`default`) and each choice of tile-attention's options in VARIANTS (`rows` query rows per block,
-`tile` keys per step) and, where the query blocks do not fill the GPU, SPLITS (`splits`: split-KV
+`tile` keys per step, `wide` 128-bit fragment loads, `qsplit` the query tile split once) and, where the query blocks do not fill the GPU, SPLITS (`splits`: split-KV
 and its combine kernel), each forced by a pipeline `tile-attention{..},schedule`; eager and
 torch.compile once per shape. A row: the variant, ms, x eager, x torch.compile, relative error
 against float64 (eager's in the shape's header line), the kernel count. About 6 minutes on an
@@ -50,8 +50,11 @@ class Sdpa(torch.nn.Module):
 #: --variants: tile-attention options per head dim ("default": the schedule's own pick).
 VARIANTS = {
     64: ["default", "rows=32 tile=64", "rows=64 tile=32", "rows=64 tile=128", "rows=128 tile=64"],
-    128: ["default", "rows=32 tile=32", "rows=64 tile=16", "rows=64 tile=64", "rows=128 tile=32",
-          "rows=128 tile=64", "tile=32 chain=8"],
+    # wide: 128-bit fragment loads (0: none, the kernel before them; 1: the scores', the default;
+    # 2: P @ V's too); qsplit=1: the query tile split into TF32 parts once
+    128: ["default", "tile=32 wide=0", "rows=64 tile=16 wide=0", "rows=64 tile=16", "rows=64 tile=16 wide=2",
+          "rows=64 tile=16 wide=2 qsplit=1", "rows=128 tile=32 wide=0", "rows=128 tile=32",
+          "rows=128 tile=32 qsplit=1", "tile=32 chain=8 wide=2"],
 }
 #: Split-KV choices, for the shapes whose query blocks do not fill the GPU.
 SPLITS = {64: ["tile=64 splits=2", "tile=64 splits=4", "tile=64 splits=8", "tile=64 splits=16"],

@@ -42,8 +42,11 @@ region uses a thread axis) and records the schedule materialize-attention lowers
 (`tile` keys per step: streamed, double-buffered), the tensor-core `precision` (`3xtf32`,
 `tf32`; `ieee`: SIMT fp32 FMA in the same fragment layout), `chain` (k-steps of 8 per
 tensor-core accumulation chain before it is added into the fp32 registers; 0: one chain per
-product), `causal` (score(x, l, s) is -inf for s > l: key tiles past the block's last row
-are skipped), and an optional split over the keys (split-KV):
+product), `wide W` (fragments loaded 128 bits wide, the scores' (W >= 1: their k order permuted
+within groups of 4 k-steps) and P @ V's (W = 2: o's column order permuted within groups of 4
+8-column tiles), `wide_fragments_decline`), `qsplit` (the query tile is split into its TF32
+parts once, in shared memory, instead of per key tile; tensor cores only), `causal` (score(x, l, s) is -inf for s > l: key
+tiles past the block's last row are skipped), and an optional split over the keys (split-KV):
 
     attn.flash %l0 rows 64 queries 1 keys 4096 tile 64 depth 128 x 128 chain 4
         precision "3xtf32" split %sp keys 1024 query {..} key {..} value {..} score {..}
@@ -85,6 +88,28 @@ from dpl.dialects import tile
 from dpl.dialects.mma import Precision, PrecisionAttr
 
 MMA_ROWS = 16
+
+
+def chain_steps(steps: int, chain: int) -> int:
+    """The k-steps per tensor-core accumulation chain over `steps` k-steps of 8: the largest
+    divisor of `steps` up to `chain` (0: all of them)."""
+    at_most = chain or steps
+    return max(d for d in range(1, min(steps, at_most) + 1) if steps % d == 0)
+
+
+def wide_fragments_decline(depth: int, value_depth: int, chain: int, precision: Precision) -> str:
+    """Why an attn.flash of these sizes cannot load its fragments 128 bits wide ('' if it can):
+    the scores' k-steps come in groups of 4 (32 depth columns, each thread's 8 of them one
+    pair of 16-byte loads) inside each accumulation chain, and P @ V's 8-column tiles of o in
+    groups of 4 (each thread's B values of 4 tiles one 16-byte load); tensor cores only."""
+    d8, dv8 = -(-depth // 8) * 8, -(-value_depth // 8) * 8
+    if precision == Precision.IEEE:
+        return "a tensor-core precision"
+    if d8 % 32 or dv8 % 32:
+        return f"depth and value depth in multiples of 32 (rounded up to 8), got {depth} x {value_depth}"
+    if chain_steps(d8 // 8, chain) % 4:
+        return f"accumulation chains of a multiple of 4 k-steps, got chain {chain} over depth {depth}"
+    return ""
 """Query rows per warp: the m16n8k8 fragment's."""
 
 
@@ -208,7 +233,8 @@ _REGIONS = ("query", "key", "value", "score", "output")
 
 @irdl_op_definition
 class FlashOp(IRDLOperation):
-    """`attn.flash %l0 rows R queries L keys S tile N depth D x DV chain C precision P [causal]
+    """`attn.flash %l0 rows R queries L keys S tile N depth D x DV chain C precision P [wide W]
+    [qsplit] [causal]
     [split %sp keys C] query {..} key {..} value {..} score {..} output {..} [lse {..}]`: one
     block's attention over its R query rows from %l0 (module doc).
 
@@ -234,6 +260,8 @@ class FlashOp(IRDLOperation):
     chain = prop_def(IntAttr)
     precision = prop_def(PrecisionAttr)
     causal = opt_prop_def(UnitAttr)
+    wide = opt_prop_def(IntAttr)
+    qsplit = opt_prop_def(UnitAttr)
     split_keys = opt_prop_def(IntAttr)
     query = region_def("single_block")
     key = region_def("single_block")
@@ -246,13 +274,20 @@ class FlashOp(IRDLOperation):
 
     def __init__(self, first_row: SSAValue, sizes: dict[str, int], chain: int, precision: Precision,
                  causal: bool, regions: Sequence[Region], split: tuple[SSAValue, int] | None = None,
-                 lse: Region | None = None):  # fmt: skip
-        """`split`: (the split index, its keys) and `lse` for a split over the keys."""
+                 lse: Region | None = None, wide: int = 0, qsplit: bool = False):  # fmt: skip
+        """`split`: (the split index, its keys) and `lse` for a split over the keys; `wide`:
+        which fragments are loaded 128 bits wide (0: none, 1: the scores', 2: the scores' and
+        P @ V's; `wide_fragments_decline`); `qsplit`: the query tile is split into its TF32
+        parts once."""
         props: dict[str, Attribute] = {k: IntAttr(sizes[k]) for k in _SIZES}
         props["chain"] = IntAttr(chain)
         props["precision"] = PrecisionAttr(precision)
         if causal:
             props["causal"] = UnitAttr()
+        if wide:
+            props["wide"] = IntAttr(wide)
+        if qsplit:
+            props["qsplit"] = UnitAttr()
         if split is not None:
             props["split_keys"] = IntAttr(split[1])
         super().__init__(
@@ -270,6 +305,15 @@ class FlashOp(IRDLOperation):
     @property
     def is_causal(self) -> bool:
         return self.causal is not None
+
+    @property
+    def is_qsplit(self) -> bool:
+        return self.qsplit is not None
+
+    @property
+    def wide_level(self) -> int:
+        """0: 32-bit fragment loads; 1: the scores' 128 bits wide; 2: P @ V's as well."""
+        return self.wide.data if self.wide is not None else 0
 
     def region(self, name: str) -> Region:
         return getattr(self, name)
@@ -301,6 +345,15 @@ class FlashOp(IRDLOperation):
             raise VerifyException(f"'attn.flash' tile must be a multiple of 8 keys, got {self.tile.data}")
         if self.chain.data < 0:
             raise VerifyException(f"'attn.flash' chain must be >= 0, got {self.chain.data}")
+        if self.is_qsplit and self.precision.data == Precision.IEEE:
+            raise VerifyException("'attn.flash' qsplit needs a tensor-core precision, got ieee")
+        if self.wide is not None and self.wide.data not in (1, 2):
+            raise VerifyException(f"'attn.flash' wide must be 1 or 2, got {self.wide.data}")
+        if self.wide is not None:
+            why = wide_fragments_decline(self.depth.data, self.value_depth.data, self.chain.data,
+                                         self.precision.data)  # fmt: skip
+            if why:
+                raise VerifyException(f"'attn.flash' wide needs {why}")
         parts = (self.split is not None, self.split_keys is not None, self.lse is not None)
         if any(parts) and not all(parts):
             raise VerifyException("'attn.flash' split needs its index, its keys and an lse region together")
@@ -342,6 +395,8 @@ class FlashOp(IRDLOperation):
         chain = parser.parse_integer(allow_boolean=False)
         parser.parse_keyword("precision")
         precision = parser.parse_str_enum(Precision)
+        wide = parser.parse_integer(allow_boolean=False) if parser.parse_optional_keyword("wide") else 0
+        qsplit = parser.parse_optional_keyword("qsplit") is not None
         causal = parser.parse_optional_keyword("causal") is not None
         split_at = None
         if parser.parse_optional_keyword("split") is not None:
@@ -354,7 +409,7 @@ class FlashOp(IRDLOperation):
             regions.append(parser.parse_region())
         lse = parser.parse_region() if parser.parse_optional_keyword("lse") is not None else None
         attrs = parser.parse_optional_attr_dict()
-        op = cls(first, sizes, chain, precision, causal, regions, split_at, lse)
+        op = cls(first, sizes, chain, precision, causal, regions, split_at, lse, wide, qsplit)
         op.attributes |= attrs
         return op
 
@@ -365,7 +420,9 @@ class FlashOp(IRDLOperation):
         printer.print_string(
             f" rows {s['rows']} queries {s['queries']} keys {s['keys']} tile {s['tile']} "
             f"depth {s['depth']} x {s['value_depth']} chain {self.chain.data} "
-            f'precision "{self.precision.data.value}"' + (" causal" if self.is_causal else "")
+            f'precision "{self.precision.data.value}"' + (f" wide {self.wide_level}" if self.wide_level else "")
+            + (" qsplit" if self.is_qsplit else "")
+            + (" causal" if self.is_causal else "")
         )
         if self.split is not None:
             printer.print_string(" split ")

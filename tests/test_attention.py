@@ -25,7 +25,7 @@ from dpl.backend.cuda_printer import print_cuda
 from dpl.dialects import kernel as K
 from dpl.frontend import capture
 from dpl.interpreters import exec_kernel, exec_loop
-from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline, with_precision
+from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline, with_precision
 
 NVCC = shutil.which("nvcc")
 
@@ -133,6 +133,59 @@ def test_split_keys_match_reference(b, h, hkv, lq, s, d, causal, opts):
     assert _rel(out, at_loop) < 1e-6
 
 
+#: 128-bit fragment loads (tile-attention `wide`: 1 the scores', 2 P @ V's too) and the query
+#: tile split once (`qsplit`) against the loop level: odd lengths, causal and not, GQA, a split,
+#: head dim 128 (pre-split tiles) and 64, plain TF32.
+WIDE_CASES = [
+    (1, 2, 2, 37, 37, 128, True, "rows=64 tile=32 wide=1"),
+    (1, 2, 2, 37, 37, 128, True, "rows=64 tile=32 wide=2"),
+    (1, 1, 1, 45, 77, 128, False, "rows=32 tile=16 chain=8 wide=2"),  # cross, ragged key tiles
+    (1, 4, 2, 21, 21, 64, True, "rows=16 tile=16 wide=2"),  # GQA, head dim 64 (split per MMA)
+    (1, 2, 2, 37, 77, 128, True, "rows=64 tile=32 splits=2 wide=2"),  # split-KV + combine
+    (1, 2, 2, 29, 29, 96, True, "rows=32 tile=16 wide=2"),  # depth 96: chains of 4 k-steps
+    (1, 2, 2, 37, 37, 128, True, "rows=64 tile=32 wide=0 qsplit=1"),
+    (1, 4, 2, 21, 21, 64, True, "rows=16 tile=16 wide=2 qsplit=1"),
+    (1, 2, 2, 37, 77, 128, True, "rows=64 tile=32 splits=2 wide=2 qsplit=1"),
+    (1, 1, 1, 19, 33, 128, False, "rows=32 tile=16 precision=tf32 qsplit=1"),  # no lo part
+]
+
+
+@pytest.mark.parametrize("b,h,hkv,lq,s,d,causal,opts", WIDE_CASES)
+def test_wide_fragments_and_query_split_match_reference(b, h, hkv, lq, s, d, causal, opts):
+    xs = _inputs(b, h, hkv, lq, s, d, seed=5)
+    prog = capture(Sdpa(causal, gqa=h != hkv), *xs)
+    loop_module = prog.module.clone()
+    run_pipeline(loop_module, IR_PIPELINES["loop"])
+    ins = [x.double().numpy() for x in xs]
+    at_loop = exec_loop.run(loop_module, [x.copy() for x in ins])[0]
+    module = _split_module(prog, opts)
+    out = exec_kernel.run(module, [x.copy() for x in ins])[0]
+    assert not np.isnan(out).any()
+    assert _rel(out, at_loop) < (1e-3 if "tf32" in opts else 1e-6)
+
+
+def test_wide_is_recorded_where_the_sizes_allow(pass_log):
+    """tile-attention records `wide` on the attn.flash (head dim 128: 1 by default) and leaves it
+    off where the depth is no multiple of 32 or the chain splits a group of 4 k-steps."""
+    def flash(d: int, opts: str) -> str:
+        module = capture(Sdpa(True), *_inputs(1, 2, 2, 13, 13, d)).module.clone()
+        run_pipeline(module, IR_PIPELINES["loop"] + f",split-nests,tile-attention{{{opts}}}")
+        return next(str(op).splitlines()[0] for op in module.walk() if op.name == "attn.flash")
+
+    assert " wide 1 " in flash(128, "rows=16 tile=8")
+    assert " wide 2 " in flash(64, "rows=16 tile=8 wide=2")
+    assert " wide" not in flash(128, "rows=16 tile=8 wide=0")
+    assert " wide" not in flash(40, "rows=16 tile=8 wide=2")  # depth 40
+    assert " wide" not in flash(128, "rows=16 tile=8 chain=2 wide=2")  # chains of 2 k-steps
+    assert " wide" not in flash(128, "rows=16 tile=8 precision=ieee wide=2")
+    prog = capture(Sdpa(True), *_inputs(1, 2, 2, 13, 13, 128))
+    # 16-byte shared loads in the key-tile loop: the tiles' split (2) and, per 4 k-steps, the scores'
+    # (2 rows of Q, 2 per key n-tile), and per k-step P @ V's (2 keys x hi, lo)
+    loads = [print_cuda(_split_module(prog, f"rows=16 tile=8 wide={w}")).count("*reinterpret_cast<const float4*>(&")
+             for w in range(3)]  # fmt: skip
+    assert loads[0] < loads[1] < loads[2], loads
+
+
 def test_schedule_splits_the_keys_where_the_query_blocks_do_not_fill_the_gpu(pass_log):
     """Decode-like (one query row, 8 heads, 2048 keys): the default schedule splits the keys
     (two kernels); 32 heads of 512 queries fill the GPU: one kernel."""
@@ -186,6 +239,30 @@ def test_flash_parity_on_gpu(b, h, hkv, lq, d, causal, kernels):
     mod = Sdpa(causal, gqa=h != hkv)
     c = dpl_compile(mod, *xs)
     assert c.num_kernels == kernels
+    gs = [x.cuda() for x in xs]
+    out = c(*gs, poison=True).double()
+    ref = mod(*(x.double() for x in gs))
+    eager = mod(*gs).double()
+    err = float((out - ref).norm() / ref.norm())
+    eager_err = float((eager - ref).norm() / ref.norm())
+    assert err <= max(2 * eager_err, 2e-6), (err, eager_err)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
+@pytest.mark.parametrize("opts", ["rows=64 tile=16 wide=2", "tile=32 chain=8 wide=2", "rows=128 tile=32 wide=1",
+                                  "rows=32 tile=16 wide=2", "rows=128 tile=32 qsplit=1",
+                                  "rows=64 tile=16 wide=2 qsplit=1"])  # fmt: skip
+def test_wide_fragments_parity_on_gpu(opts):
+    """128-bit fragment loads and the query tile split once (d 128, causal, 333 rows: ragged blocks and key tiles; GQA 8 over 2)
+    on the GPU: one launch, relative error against float64 at most 2x eager's (or under 2e-6)."""
+    from dpl.driver.compile import compile as dpl_compile
+
+    xs = _inputs(1, 8, 2, 333, 333, 128)
+    mod = Sdpa(True, gqa=True)
+    spec = kernel_schedule().replace("split-nests,schedule,", f"split-nests,tile-attention{{{opts}}},schedule,", 1)
+    c = dpl_compile(mod, *xs, pipeline=spec, tune_cache=False)
+    assert c.num_kernels == 1
     gs = [x.cuda() for x in xs]
     out = c(*gs, poison=True).double()
     ref = mod(*(x.double() for x in gs))

@@ -18,6 +18,10 @@ g + 8 of the warp's 16, columns 2t and 2t + 1 of every 8-column tile):
 
 Where the kernel builder splits the key and value tiles in shared memory (`presplit`), the B
 fragments load their hi part from ks / vs and their lo part from ks_lo / vs_lo (split_operand).
+With `qsplit` the query tile is split once likewise (qs / qs_lo); with several column groups in
+P @ V (head dim > 64) P is split once per key tile (hi in sc, lo in sc_lo), not once per group.
+With `wide` the scores' fragments (and at wide 2 P @ V's B values) are 16-byte loads: `wide_kgroup`
+and `column`.
 A row whose scores are all -inf so far uses 0 as its max (no NaN from -inf - -inf).
 `precision ieee` computes the same fragments with fp32 FMAs (simt_scores, simt_pv: the P @ V
 rows shared within each quad by shuffles). The attn.flash regions are cloned into kernel ops
@@ -39,10 +43,12 @@ from dpl.dialects import attn, mma, tile
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.kernel.kernel_twin import kernel_twin
-from dpl.transforms.kernel.lowering import Emitter, dims
+from dpl.transforms.kernel.lowering import Emitter, amap, dims
 
 GROUP = 4
 """n-tiles whose MMAs are issued term by term together (independent accumulators in flight)."""
+WIDE_GROUP = 1
+"""n-tiles of the scores whose B fragments of a wide k-group (4 k-steps) are loaded together."""
 _OEQ = 1
 PRESPLIT_DEPTH = 128
 """Value depths from which the key and value tiles are split into TF32 parts once per tile in
@@ -74,8 +80,13 @@ class FlashStep(Emitter):
     """m (running max) of the thread's rows 0 and 1, then l (running sum) of each."""
     ks_lo: SSAValue | None
     vs_lo: SSAValue | None
+    qs_lo: SSAValue | None
+    """3xTF32 with the query tile split once (`qsplit`): its lo part (qs then holds the hi part)."""
     """3xTF32: the lo parts of the key and value tiles (ks and vs then hold the hi parts)."""
     tmp: SSAValue | None
+    sc_lo: SSAValue | None
+    """Where P @ V has several column groups (pv_groups > 1): P's lo part (sc then holds its hi
+    part), split once per key tile instead of once per group."""
     pv: SSAValue | None
     """The P @ V chain fragment of one column group (4 pv_group registers)."""
     w: SSAValue
@@ -104,9 +115,23 @@ class FlashStep(Emitter):
         # per tile in shared memory (the hi part in place, 3xTF32's lo parts in ks_lo and vs_lo),
         # not per warp per MMA
         self.presplit = not self.simt and self.DVP >= PRESPLIT_DEPTH
+        # 128-bit fragment loads (attn.wide_fragments_decline): the scores' (groups of 4 k-steps),
+        # and at wide 2 P @ V's (groups of 4 column tiles, whose columns are permuted within each
+        # group; ptxas: 247 registers at rows 64 tile 32 with chains of 4 and 8, spilling with both)
+        # the query tile split into its TF32 parts once, in shared memory, not per key tile
+        self.qsplit = not self.simt and op.is_qsplit
+        self.wide = op.wide_level >= 1
+        self.wide_pv = op.wide_level == 2
         self.split_lo = self.presplit and self.precision == mma.Precision.TF32X3
         self.vm: dict[SSAValue, SSAValue] = {}
         """Tile-level values (the kernel's arguments, axes, constants) -> their kernel values."""
+
+    def column(self, j: AffineExpr, t: AffineExpr, e: int) -> AffineExpr:
+        """The value column of o[4 j + 2 h + e] for the thread of quad lane t: column 2t + e of
+        8-column tile j, or where P @ V's fragments are wide, 32 (j / 4) + 4 (2t + e) + j % 4."""
+        if self.wide_pv:
+            return (j // 4) * 32 + t * 8 + 4 * e + j % 4
+        return j * 8 + t * 2 + e
 
     def error(self, what: str) -> NoReturn:
         raise AttentionLoweringError(f"materialize-attention: @{self.name}: {what}")
@@ -160,13 +185,28 @@ class FlashStep(Emitter):
         return hi, self.named(mma.Tf32Op(rem))
 
     def split_operand(self, buf: SSAValue, lo: SSAValue | None, indices: Sequence[SSAValue],
-                      *exprs: AffineExpr | int) -> tuple[SSAValue, SSAValue | None]:
+                      *exprs: AffineExpr | int, pre: bool | None = None) -> tuple[SSAValue, SSAValue | None]:
         """The TF32 parts of buf[exprs]: loaded from a pre-split tile (buf: hi, lo: lo) where
-        the tiles are split in shared memory, else split here."""
-        if not self.presplit:
+        the tiles are split in shared memory (`pre`, by default the key and value tiles'
+        `presplit`), else split here."""
+        if not (self.presplit if pre is None else pre):
             return self.split(self.load(buf, indices, *exprs))
         hi = self.load(buf, indices, *exprs)
         return hi, (self.load(lo, indices, *exprs) if lo is not None else None)
+
+    def load4(self, buf: SSAValue, indices: Sequence[SSAValue], *exprs: AffineExpr | int) -> list[SSAValue]:
+        """The 4 consecutive floats at buf[exprs] (one 16-byte load)."""
+        v = self.named(K.LoadOp(buf, list(indices), amap(len(indices), *exprs), vector=4))
+        return [self.named(K.ExtractOp(v, e)) for e in range(4)]
+
+    def split_operand4(self, buf: SSAValue, lo: SSAValue | None, indices: Sequence[SSAValue],
+                       *exprs: AffineExpr | int, pre: bool | None = None) -> list[tuple[SSAValue, SSAValue | None]]:
+        """split_operand of the 4 consecutive floats at buf[exprs], each part one 16-byte load."""
+        if not (self.presplit if pre is None else pre):
+            return [self.split(x) for x in self.load4(buf, indices, *exprs)]
+        his = self.load4(buf, indices, *exprs)
+        los = self.load4(lo, indices, *exprs) if lo is not None else [None] * 4
+        return list(zip(his, los))
 
     def mma_terms(self, a: list, bs: dict[int, list], acc: SSAValue, slot) -> None:
         """For each n of `bs`: acc[slot(n, 0..3)] += A * B_n (3xTF32: lo*hi, hi*lo, hi*hi)."""
@@ -214,9 +254,9 @@ class FlashStep(Emitter):
                 k8 = kk if ch is None else self.expr_value(d0 * self.chain_s + d1, [ch, kk], "k8")
                 a = []
                 for i in range(4):  # a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
-                    v = self.load(self.qs, [self.w, self.g, self.t, k8], d0 * 16 + d1 + 8 * (i % 2),
-                                  d3 * 8 + d2 + 4 * (i // 2))  # fmt: skip
-                    a.append(self.split(v))
+                    a.append(self.split_operand(self.qs, self.qs_lo, [self.w, self.g, self.t, k8],
+                                                d0 * 16 + d1 + 8 * (i % 2), d3 * 8 + d2 + 4 * (i // 2),
+                                                pre=self.qsplit))  # fmt: skip
                 for start in range(0, self.N // 8, GROUP):
                     bs = {}
                     for n in range(start, min(start + GROUP, self.N // 8)):
@@ -228,7 +268,11 @@ class FlashStep(Emitter):
                         ]  # fmt: skip
                     self.mma_terms(a, bs, dst, lambda n, i: ([], 4 * n + i))
 
-            self.for_(self.chain_s, kstep, unroll=True, name="kk")
+            if self.wide:
+                self.for_(self.chain_s // 4, lambda q: self.wide_kgroup(ch, q, dst), unroll=True,
+                          name="kq")  # fmt: skip
+            else:
+                self.for_(self.chain_s, kstep, unroll=True, name="kk")
             if nch > 1:
                 self.add_into(self.sc, dst, self.N // 2)
 
@@ -236,6 +280,31 @@ class FlashStep(Emitter):
             self.for_(nch, chain, unroll=True, name="ch")
         else:
             chain(None)
+
+    def wide_kgroup(self, ch: SSAValue | None, q: SSAValue, dst: SSAValue) -> None:
+        """dst += Q K^T over the 4 k-steps of depth group k32 = ch chain_s / 4 + q (32 columns):
+        thread t holds depth columns 32 k32 + 8t + 4u + e (u, e < 4: two 16-byte loads, u = 0
+        then 1) of its rows and keys, and k-step s = 2u + e / 2 takes e = 0, 2 as the fragment's
+        k = t and e = 1, 3 as k = t + 4 (A and B agree on the order, so the sum over the depth
+        is the same)."""
+        d0, d1, d2, d3 = dims(4)
+        k32 = q if ch is None else self.expr_value(d0 * (self.chain_s // 4) + d1, [ch, q], "k32")
+        for u in range(2):
+            # A: xs[h][e], rows g + 8h
+            xs = [self.split_operand4(self.qs, self.qs_lo, [self.w, self.g, self.t, k32], d0 * 16 + d1 + 8 * h,
+                                      d3 * 32 + d2 * 8 + 4 * u, pre=self.qsplit)
+                  for h in range(2)]  # fmt: skip
+            # a0 (g, k=t), a1 (g+8, k=t), a2 (g, k=t+4), a3 (g+8, k=t+4) of k-steps 2u, 2u + 1
+            a = [[xs[h][2 * s + p] for p in range(2) for h in range(2)] for s in range(2)]
+            for start in range(0, self.N // 8, WIDE_GROUP):
+                bs = {}
+                for n in range(start, min(start + WIDE_GROUP, self.N // 8)):
+                    # b0 (k=t, n=g), b1 (k=t+4): key 8n + g
+                    bs[n] = self.split_operand4(self.ks, self.ks_lo, [self.g, self.t, k32], d0 + 8 * n,
+                                                d2 * 32 + d1 * 8 + 4 * u)  # fmt: skip
+                for s in range(2):
+                    self.mma_terms(a[s], {n: b[2 * s: 2 * s + 2] for n, b in bs.items()}, dst,
+                                   lambda n, i: ([], 4 * n + i))  # fmt: skip
 
     def simt_scores(self) -> None:
         d0, d1, d2 = dims(3)
@@ -334,6 +403,21 @@ class FlashStep(Emitter):
         group = self.pv_group
         pv = self.pv
         assert pv is not None
+        if self.sc_lo is not None:  # several column groups: split P once, hi in place
+            def split_p(i: SSAValue) -> None:
+                hi, lo = self.split(self.load(self.sc, [i], AffineExpr.dimension(0)))
+                self.store(hi, self.sc, [i], AffineExpr.dimension(0))
+                if lo is not None:
+                    self.store(lo, self.sc_lo, [i], AffineExpr.dimension(0))
+
+            self.for_(self.N // 2, split_p, unroll=True, name="z")
+
+        def p_parts(k8: SSAValue, i: int) -> tuple[SSAValue, SSAValue | None]:
+            """The TF32 parts of P's value i of k-step k8 (split here, or loaded once split)."""
+            x = self.load(self.sc, [k8], d0 * 4 + i)
+            if self.sc_lo is None:
+                return self.split(x)
+            return x, (self.load(self.sc_lo, [k8], d0 * 4 + i) if self.precision == mma.Precision.TF32X3 else None)
 
         def column_group(gr: SSAValue | None) -> None:
             first = [] if gr is None else [gr]  # the group's first 8-column tile: 8 group gr
@@ -345,12 +429,18 @@ class FlashStep(Emitter):
                 def kstep(kk: SSAValue) -> None:
                     k8 = kk if ch is None else self.expr_value(d0 * self.chain_v + d1, [ch, kk], "k8")
                     # A = P: a0 (g, k=t) = key 2t, a1 (g+8, t), a2 (g, t+4) = key 2t+1, a3 (g+8, t+4)
-                    a = [self.split(self.load(self.sc, [k8], d0 * 4 + i)) for i in (0, 2, 1, 3)]
+                    a = [p_parts(k8, i) for i in (0, 2, 1, 3)]
                     at = [*first, k8, self.t, self.g]
                     dk, dt, dg = dims(len(at))[len(first):]
                     for start in range(0, group, GROUP):
                         bs = {}
-                        for j in range(start, min(start + GROUP, group)):
+                        if self.wide_pv:  # tile j's fragment column g is column 32 quad + 4g + j % 4
+                            parts = [self.split_operand4(self.vs, self.vs_lo, at, dk * 8 + dt * 2 + e,
+                                                         (col0 + start) * 8 + dg * 4)
+                                     for e in range(2)]  # fmt: skip
+                            bs = {j: [parts[0][j - start], parts[1][j - start]]
+                                  for j in range(start, start + GROUP)}  # fmt: skip
+                        for j in [] if self.wide_pv else range(start, min(start + GROUP, group)):
                             # b0: key 2t, b1: key 2t+1; column 8 (first tile + j) + g
                             bs[j] = [
                                 self.split_operand(self.vs, self.vs_lo, at, dk * 8 + dt * 2 + e,

@@ -39,6 +39,10 @@ Presplit (value depth >= flash_step.PRESPLIT_DEPTH, tensor cores): each key and 
 split into its TF32 parts once, 16 bytes per thread in turn, the hi part in place and 3xTF32's
 lo part in ks_lo [N][D8 + 4] / vs_lo [N][DV8 + 4] (twice the key and value shared memory), so
 the MMAs load ready parts instead of each warp splitting the same elements per MMA.
+`qsplit` on the attn.flash splits the query tile the same way once, after it lands (qs: hi,
+qs_lo [R][D8 + 4]: lo), instead of every warp splitting its query fragments per key tile.
+`wide` loads the fragments 128 bits wide (flash_step: the scores' k order and, at wide 2,
+o's column order permuted within groups of 4; the epilogue stores o by `FlashStep.column`).
 
 The steps of one key tile (scores, score epilogue, online softmax, rescale, P @ V) are
 flash_step.py's; tensor-core accumulation chains are kept short there (the tensor cores round
@@ -62,7 +66,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineDimExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from dpl.dialects import attn, tile
+from dpl.dialects import attn, mma, tile
 from dpl.dialects import kernel as K
 from dpl.dialects.loop import LoadOp
 from dpl.transforms.kernel.flash_step import AttentionLoweringError, FlashStep
@@ -151,6 +155,8 @@ class FlashLowering(FlashStep):
         smem = 4 * ((self.R + self.N) * (self.DP + PAD) + self.N * (self.DVP + PAD))
         if self.split_lo:
             smem += 4 * self.N * (self.DP + self.DVP + 2 * PAD)
+        if self.qsplit and self.precision == mma.Precision.TF32X3:
+            smem += 4 * self.R * (self.DP + PAD)
         if smem > max_smem:
             self.error(f"needs {smem} bytes of shared memory, more than {max_smem}")
         self.func.smem = IntAttr(smem)
@@ -222,6 +228,10 @@ class FlashLowering(FlashStep):
         if self.split_lo:
             self.ks_lo = smem([self.N, self.DP + PAD], 4 * (rows_q + rows_k + rows_v), "ks_lo")
             self.vs_lo = smem([self.N, self.DVP + PAD], 4 * (rows_q + 2 * rows_k + rows_v), "vs_lo")
+        self.qs_lo = None
+        if self.qsplit and self.precision == mma.Precision.TF32X3:
+            end = rows_q + rows_k + rows_v + (rows_k + rows_v if self.split_lo else 0)
+            self.qs_lo = smem([self.R, self.DP + PAD], 4 * end, "qs_lo")
 
         def regs(n, name):
             return self.named(K.AllocaOp(MemRefType(f32, [n])), name)
@@ -232,6 +242,8 @@ class FlashLowering(FlashStep):
         chained = not self.simt and self.chain_s < self.DP // 8
         self.tmp = regs(self.N // 2, "sc_chain") if chained else None
         self.pv = regs(4 * self.pv_group, "pv") if not self.simt else None
+        several = not self.simt and self.DVP // 8 > self.pv_group
+        self.sc_lo = regs(self.N // 2, "sc_lo") if several else None
 
     # -- fills ----------------------------------------------------------------------------------
 
@@ -332,6 +344,11 @@ class FlashLowering(FlashStep):
         self.fill(self.ks, "key", self.const(0) if first is None else key(self.const(0), "k0"), self.N,
                   self.D, self.DP, self.S)  # fmt: skip
         self.commit()
+        if self.qsplit:  # the query tile (and the first key tile) landed: split it once
+            self.wait()
+            self.emit(K.BarrierOp())
+            self.split_tile(self.qs, self.qs_lo, self.DP, self.R)
+            self.emit(K.BarrierOp())
 
         def step(j: SSAValue) -> None:
             s0 = key(j, "s0")
@@ -370,13 +387,13 @@ class FlashLowering(FlashStep):
             self.wait()  # a split without key tiles for the block still loaded its first
         self.epilogue()
 
-    def split_tile(self, buf: SSAValue, lo: SSAValue | None, cols: int) -> None:
-        """Split a landed key or value tile (N rows, `cols` columns, a multiple of 8) once for
-        the block's MMAs: buf = tf32(x) (the hi part, in place) and lo = tf32(x - hi), 16 bytes
-        per thread in turn."""
+    def split_tile(self, buf: SSAValue, lo: SSAValue | None, cols: int, rows: int | None = None) -> None:
+        """Split a landed key or value tile (N rows, `cols` columns, a multiple of 8), or the
+        query tile (`rows` R), once for the block's MMAs: buf = tf32(x) (the hi part, in place)
+        and lo = tf32(x - hi), 16 bytes per thread in turn."""
         d0, d1 = dims(2)
         per_row = cols // 4
-        total = self.N * per_row
+        total = (rows or self.N) * per_row
 
         def body(i: SSAValue) -> None:
             q = self.expr_value(d0 + d1 * self.NT, [self.tid, i], "q")
@@ -431,7 +448,7 @@ class FlashLowering(FlashStep):
         def body(j: SSAValue) -> None:
             for i in range(4):
                 h = i // 2
-                c = self.expr_value(d0 * 8 + d1 * 2 + i % 2, [j, self.t], "col")
+                c = self.expr_value(self.column(d0, d1, i % 2), [j, self.t], "col")
                 v = self.named(arith.DivfOp(self.load(self.o, [j], d0 * 4 + i), sums[h]))
                 if split:
                     v = self.named(arith.SelectOp(some[h], v, zero))

@@ -387,11 +387,13 @@ class Schedule(ModulePass):
         keeps d 128's registers from spilling), and the keys split (split-KV) where the query
         tiles fill under a quarter of the SMs: into the power of two (at most 16) that brings the
         blocks nearest the SM count without going over, each split keeping at least
-        FLASH_SPLIT_TILES key tiles."""
+        FLASH_SPLIT_TILES key tiles. Past head dim 64 the scores' fragments are loaded 128 bits
+        wide (tile-attention `wide=1`)."""
         nest = match_attention(kernel)
         depth = 0 if isinstance(nest, str) else max(nest.sizes["depth"], nest.sizes["value_depth"])
         precision = check_precision(self.precision, self.target)
         keys_tile = 64 if depth <= 64 else 32
+        wide = 0 if depth <= 64 else 1  # 128-bit score fragments: measured at head dim 128 only
         splits = 1
         if not isinstance(nest, str):
             rows = TileAttention().rows
@@ -402,7 +404,7 @@ class Schedule(ModulePass):
                        and tiles >= 2 * splits * FLASH_SPLIT_TILES):  # fmt: skip
                     splits *= 2
         return PIPELINES["flash attention"].format(tile=keys_tile, precision=precision, splits=splits,
-                                                   target=self.target, sms=self.sms)  # fmt: skip
+                                                   wide=wide, target=self.target, sms=self.sms)  # fmt: skip
 
     def schedule_matmul(self, ctx: Context, kernel: loop.KernelOp) -> None:
         """Schedule `kernel` with each tensor-core candidate (schedule_mma.mma_candidates), each

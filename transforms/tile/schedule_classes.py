@@ -39,7 +39,7 @@ PIPELINES: dict[str, str] = {
     "row reduction": ROW,
     "attention": ROW,
     # the nested schedule takes the combine kernel of a split over the keys (splits > 1)
-    "flash attention": "tile-attention{{tile={tile} precision={precision} splits={splits}}},"
+    "flash attention": "tile-attention{{tile={tile} precision={precision} splits={splits} wide={wide}}},"
     "schedule{{target={target} sms={sms} precision={precision}}}",
     "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
     "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} short-k-splits=4 tile-elements={tile_elements}}},"

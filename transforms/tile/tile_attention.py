@@ -11,7 +11,7 @@ flash-attention tile: `attn.flash` in a `tile.tile` of one block per `rows` quer
     tile.kernel @k ins(..) outs(..) {
       tile.tile (%b.. = block, %qb : ceil(L / rows) = block, %w : rows / 16 = thread, %g : 8 = thread, %t : 4 = thread) {
         %l0 = affine.apply (d0 * rows)(%qb)
-        attn.flash %l0 rows R queries L keys S tile N depth D x DV chain C precision P [causal]
+        attn.flash %l0 rows R queries L keys S tile N depth D x DV chain C precision P [wide W] [qsplit] [causal]
           query {(l, c): the query operand} key {(s, c): the key operand} value {(s, c): v}
           score {(x, l, s): the epilogue on x = q . k} output {(o, l, c): the store of f(o)}
       }
@@ -38,7 +38,10 @@ written out over the splits (a pointwise kernel; the schedule after tile-attenti
 Options (`rows`, `tile`, `splits` tunable: the flash kernel's tuning space): `rows` (query rows
 per block, a multiple of 16 up to 128), `tile` (keys per step, a multiple of 8 up to 128),
 `splits` (at most this many splits of the keys, 1: none), `chain` (k-steps per tensor-core accumulation chain, 0: one chain),
-`precision` (3xtf32 | tf32 on the tensor cores, ieee: SIMT fp32).
+`precision` (3xtf32 | tf32 on the tensor cores, ieee: SIMT fp32), `wide` (where the sizes allow,
+`attn.wide_fragments_decline`, the attn.flash loads fragments 128 bits wide: 1 the scores', 2
+P @ V's too; 0: 32-bit fragment loads), `qsplit` (1: the attn.flash splits its query tile into
+TF32 parts once, in shared memory, not per key tile; more shared memory).
 Declines (logged to `dpl.passes`): a kernel that is not an attention nest, or one the flash
 kernel cannot take (`attention.flash_declines`), with the reason.
 """
@@ -93,9 +96,12 @@ def split_count(keys: int, keys_tile: int, splits: int) -> tuple[int, int]:
 
 
 def build_flash(nest: AttentionNest, rows: int, keys_tile: int, chain: int, precision: mma.Precision,
-                split: tuple[int, int, SSAValue, SSAValue] | None = None) -> tile.KernelOp:  # fmt: skip
+                split: tuple[int, int, SSAValue, SSAValue] | None = None, wide: int = 0,
+                qsplit: bool = False) -> tile.KernelOp:  # fmt: skip
     """The tile.kernel of `nest` (see the module doc); `split` (splits, keys per split, the
-    partial output and log-sum-exp buffers) makes it the split-KV kernel."""
+    partial output and log-sum-exp buffers) makes it the split-KV kernel; `wide` (1: the
+    scores', 2: P @ V's too): 128-bit fragment loads where the sizes allow them
+    (attn.wide_fragments_decline); `qsplit`: the query tile split once (tensor cores only)."""
     kernel = nest.kernel
     sizes = nest.sizes
     body = Block()
@@ -173,7 +179,10 @@ def build_flash(nest: AttentionNest, rows: int, keys_tile: int, chain: int, prec
         assert sp is not None
         split_at, lse = (sp, split[1]), partial(split[3], ["x", "l"], [nest.row])
     flash_sizes = dict(sizes, rows=rows, tile=keys_tile)
-    flash = attn.FlashOp(l0.result, flash_sizes, chain, precision, is_causal(regions[3]), regions, split_at, lse)
+    if attn.wide_fragments_decline(sizes["depth"], sizes["value_depth"], chain, precision):
+        wide = 0
+    flash = attn.FlashOp(l0.result, flash_sizes, chain, precision, is_causal(regions[3]), regions, split_at,
+                         lse, wide, qsplit and precision != mma.Precision.IEEE)  # fmt: skip
     t.body.block.add_op(flash)
     body.add_op(t)
     outs = [split[2], split[3]] if split else list(kernel.outs)
@@ -243,6 +252,8 @@ class TileAttention(ModulePass):
     chain: int = 4
     precision: str = "3xtf32"
     splits: int = tunable(1, (1, 2, 4, 8, 16))
+    wide: int = 1
+    qsplit: int = 0
 
     def __post_init__(self):
         check_option(self, "rows", 16, 128)
@@ -250,6 +261,8 @@ class TileAttention(ModulePass):
         check_option(self, "chain", 0, 64)
         check_option(self, "precision", choices=mma.PRECISIONS)
         check_option(self, "splits", 1, 64)
+        check_option(self, "wide", 0, 2)
+        check_option(self, "qsplit", 0, 1)
         if self.rows % 16:
             raise ValueError(f"tile-attention: option rows must be a multiple of 16, got {self.rows}")
         if self.tile % 8:
@@ -279,7 +292,8 @@ class TileAttention(ModulePass):
                 lse.memref.name_hint = f"{name}_lse"
                 parent.insert_ops_before([part, lse], kernel)
                 split = (splits, per, part.memref, lse.memref)
-            new = build_flash(nest, self.rows, self.tile, self.chain, mma.Precision(self.precision), split)
+            new = build_flash(nest, self.rows, self.tile, self.chain, mma.Precision(self.precision), split,
+                              self.wide, bool(self.qsplit))  # fmt: skip
             if split is not None:
                 parent.insert_op_after(combine_kernel(nest, split[2], split[3], splits), kernel)
             Rewriter.replace_op(kernel, new)

@@ -140,6 +140,81 @@ func.func @main(%x: memref<1x1x13x128xf32>, %y: memref<1x1x13x128xf32>, %z: memr
 
 // -----
 
+// Head dim 128, `wide 2`: each thread reads its 8 depth columns of a key-tile group (4 k-steps)
+// of Q and of K's hi and lo parts with two 16-byte loads each (k-step s takes columns 8t + 2s and
+// 8t + 2s + 1 as the fragment's k = t and t + 4), P @ V reads the B values of 4 column tiles with
+// one 16-byte load (tile j's fragment column g is column 32 (j / 4) + 4g + j % 4), and the
+// epilogue stores o[4j + 2h + e] to column 32 (j / 4) + 8t + 4e + j % 4. `qsplit`: the query
+// tile is split once before the key-tile loop (hi in qs, lo in qs_lo), its fragments loaded.
+// P @ V has 4 column groups here: P is split once per key tile (hi in sc, lo in sc_lo), not per group.
+func.func @main(%x: memref<1x1x13x128xf32>, %y: memref<1x1x13x128xf32>, %z: memref<1x1x13x128xf32>) -> memref<1x1x13x128xf32> {
+  %scaled_dot_product_attention = memref.alloc() : memref<1x1x13x128xf32>
+  tile.kernel @k_scaled_dot_product_attention ins(%x, %y, %z : memref<1x1x13x128xf32>, memref<1x1x13x128xf32>, memref<1x1x13x128xf32>) outs(%scaled_dot_product_attention : memref<1x1x13x128xf32>) {
+    tile.tile (%a0 : 1 = block, %a1 : 1 = block, %qb : 1 = block, %w : 1 = thread, %g : 8 = thread, %t : 4 = thread) {
+      %l0 = affine.apply affine_map<(d0) -> ((d0 * 16))> (%qb)
+      attn.flash %l0 rows 16 queries 13 keys 13 tile 8 depth 128 x 128 chain 4 precision "3xtf32" wide 2 qsplit causal query {
+      ^bb0(%l: index, %c: index):
+        %in = loop.load %x[%a0, %a1, %l, %c] : memref<1x1x13x128xf32>
+        attn.yield %in : f32
+      } key {
+      ^bb0(%s: index, %c_1: index):
+        %in_1 = loop.load %y[%a0, %a1, %s, %c_1] : memref<1x1x13x128xf32>
+        attn.yield %in_1 : f32
+      } value {
+      ^bb0(%s_1: index, %c_2: index):
+        %in_2 = loop.load %z[%a0, %a1, %s_1, %c_2] : memref<1x1x13x128xf32>
+        attn.yield %in_2 : f32
+      } score {
+      ^bb0(%x_1: f32, %l_1: index, %s_2: index):
+        %0 = arith.constant 0xff800000 : f32
+        %1 = arith.constant 0.0883883461 : f32
+        %2 = arith.cmpi ugt, %s_2, %l_1 : index
+        %3 = arith.mulf %x_1, %1 : f32
+        %a = arith.select %2, %0, %3 : f32
+        attn.yield %a : f32
+      } output {
+      ^bb0(%o: f32, %l_2: index, %c_3: index):
+        loop.store %o, %scaled_dot_product_attention[%a0, %a1, %l_2, %c_3] : memref<1x1x13x128xf32>
+        attn.yield
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x1x13x128xf32>
+}
+// CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
+// CHECK-SAME:    smem 33792
+// CHECK:         %qs_lo = kernel.smem dynamic offset 25344 : memref<16x132xf32, #kernel.smem>
+// CHECK:         %sc_lo = kernel.alloca : memref<4xf32>
+// CHECK:         kernel.cp_async_wait 0
+// CHECK-NEXT:    kernel.barrier
+// CHECK-NEXT:    kernel.for %si = 0 to 16 step 1 unroll {
+// CHECK:           kernel.store {{.*}}, %qs_lo[%r{{.*}}, %c{{.*}}] vector 4
+// CHECK:         kernel.barrier
+// CHECK:         kernel.for %j = 0 to %tiles step 1 {
+// CHECK:           kernel.for %kq = 0 to 1 step 1 unroll {
+// CHECK:             kernel.load %qs[{{.*}}] vector 4
+// CHECK-NEXT:        kernel.extract
+// CHECK:             kernel.load %qs_lo[{{.*}}] vector 4
+// CHECK:             kernel.load %ks[{{.*}}] vector 4
+// CHECK:             kernel.load %ks_lo[{{.*}}] vector 4
+// CHECK:             mma.sync m16n8k8
+// CHECK:           kernel.store %{{.*}}, %sc_lo[%z{{.*}}]
+// CHECK:           kernel.load %sc_lo[%kk * 4]
+// CHECK:           kernel.load %vs[{{.*}}] vector 4
+// CHECK:           kernel.load %vs_lo[{{.*}}] vector 4
+// CHECK:           mma.sync m16n8k8
+// CUDA:          float4 {{.*}} = *reinterpret_cast<const float4*>(&qs[(w * 16 + g + 8) * 132 + k32 * 32 + t * 8]);
+// CUDA:          float4 {{.*}} = *reinterpret_cast<const float4*>(&ks_lo[g * 132 + k32 * 32 + t * 8]);
+// CUDA:          float4 {{.*}} = *reinterpret_cast<const float4*>(&vs[(kk * 8 + t * 2 + 1) * 132 + gr * 32 + g * 4]);
+// CUDA:          int [[Q:.*]] = j_2 / 4;
+// CUDA-NEXT:     int [[Q32:.*]] = [[Q]] * 32;
+// CUDA-NEXT:     int [[T8:.*]] = t * 8;
+// CUDA-NEXT:     int [[S:.*]] = [[Q32]] + [[T8]];
+// CUDA-NEXT:     int [[J4:.*]] = j_2 % 4;
+// CUDA-NEXT:     int col = [[S]] + [[J4]];
+
+// -----
+
 // Not causal, SIMT fp32 (precision ieee), depth 6 (not a multiple of 4: element-wise fills, the
 // padding columns zero): a fixed trip count, no tensor-core op.
 func.func @main(%x: memref<1x2x13x6xf32>, %y: memref<1x2x13x6xf32>, %z: memref<1x2x13x6xf32>) -> memref<1x2x13x6xf32> {

@@ -105,7 +105,7 @@ func.func @split(%q: memref<40x16xf32>, %k: memref<40x16xf32>, %v: memref<40x8xf
   tile.kernel @k ins(%q, %k, %v : memref<40x16xf32>, memref<40x16xf32>, memref<40x8xf32>) outs(%out, %lse : memref<40x8xf32>, memref<2x40xf32>) {
     tile.tile (%sp : 2 = block, %qb : 1 = block, %w : 4 = thread, %g : 8 = thread, %t : 4 = thread) {
       %l0 = arith.muli %qb, %qb : index
-      attn.flash %l0 rows 64 queries 40 keys 40 tile 32 depth 16 x 8 chain 2 precision "3xtf32" split %sp keys 32 query {
+      attn.flash %l0 rows 64 queries 40 keys 40 tile 32 depth 16 x 8 chain 2 precision "3xtf32" qsplit split %sp keys 32 query {
       ^bb0(%l: index, %c: index):
         %x = loop.load %q[%l, %c] : memref<40x16xf32>
         attn.yield %x : f32
@@ -134,7 +134,7 @@ func.func @split(%q: memref<40x16xf32>, %k: memref<40x16xf32>, %v: memref<40x8xf
   func.return %out : memref<40x8xf32>
 }
 // CHECK-LABEL: func.func @split
-// CHECK:       attn.flash %l0 rows 64 queries 40 keys 40 tile 32 depth 16 x 8 chain 2 precision "3xtf32" split %sp keys 32 query {
+// CHECK:       attn.flash %l0 rows 64 queries 40 keys 40 tile 32 depth 16 x 8 chain 2 precision "3xtf32" qsplit split %sp keys 32 query {
 // CHECK:       } output {
 // CHECK:       } lse {
 // CHECK-NEXT:  ^bb0(%m: f32, %l_3: index):
