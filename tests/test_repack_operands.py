@@ -13,6 +13,7 @@ import pytest
 import torch
 
 from dpl.backend.cuda_printer import print_cuda
+from dpl.dialects import kernel as K
 from dpl.dialects import loop
 from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_loop
@@ -114,3 +115,15 @@ def test_schedule_repack_option(repack: str, chosen: str, pass_log):
     line = [ln for ln in pass_log.lines if "@k_matmul is matmul" in ln][-1]
     assert f"is matmul, {chosen}" in line, line
     assert (repack == "true") == ("operands repacked" in line), line
+
+
+def test_copies_of_operands_named_alike_are_two_kernels():
+    """A plain function's inputs are captured as `inputs`, `inputs_1`: each copy kernel gets a
+    name of its own (one name for both made the second launch call the first's kernel)."""
+    from dpl.driver.compile import compile as dpl_compile
+
+    a, b = torch.empty(3079, 257), torch.empty(257, 4081)
+    c = dpl_compile(lambda a, b: a @ b, a, b, tune_cache=False)
+    names = [k.sym_name.data for k in c.module.walk() if isinstance(k, K.KernelFuncOp)]
+    pads = [n for n in names if "_pad_" in n]
+    assert len(names) == len(set(names)) and len(pads) == 1 and pads[0].count("_pad_") == 2, names

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntAttr, IntegerAttr, MemRefType, ModuleOp
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -185,6 +185,19 @@ def copy_kernel(name: str, src: SSAValue, dst: SSAValue) -> loop.KernelOp:
     return loop.KernelOp(name, [src], [dst], Region(body))
 
 
+def free_name(kernel: loop.KernelOp, base: str) -> str:
+    """`base`, or `base_1`, `base_2`, .. : a kernel name not yet taken in `kernel`'s module (two
+    operands named alike, `x @ x.T` or captured `inputs` and `inputs_1`, get two copies)."""
+    root: Operation = kernel
+    while (parent := root.parent_op()) is not None:
+        root = parent
+    used = {k.sym_name.data for k in root.walk() if isinstance(k, loop.KernelOp)}
+    name, n = base, 1
+    while name in used:
+        name, n = f"{base}_{n}", n + 1
+    return name
+
+
 def repack(kernel: loop.KernelOp, align: int = 16, k_tile: int = 32) -> str | None:
     """Repack `kernel`'s misaligned operands (see the module doc) and replace it by the copy
     kernels and the kernel reading the copies; None if done, else why not."""
@@ -200,7 +213,7 @@ def repack(kernel: loop.KernelOp, align: int = 16, k_tile: int = 32) -> str | No
         alloc = memref.AllocOp.get(t.element_type, shape=shape)
         hint = buf.name_hint or "in"
         alloc.memref.name_hint = f"{hint}_pad"
-        copy = copy_kernel(f"{name}_pad_{hint}", buf, alloc.memref)
+        copy = copy_kernel(free_name(kernel, f"{name}_pad_{hint}"), buf, alloc.memref)
         Rewriter.insert_op([alloc, copy], InsertPoint.before(kernel))
         if counted:
             count(copy)
