@@ -32,7 +32,8 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   A matmul reading an operand whose rows are not a multiple of 16 bytes (K = 257 floats; its
   tiles are then copied one element at a time, a SIMT trip costing `ELEMENT_TRIP`) is also tried
   with those operands copied into zero-padded aligned buffers first (repack-operands), the
-  copies modeled as pointwise kernels (their bytes read and written, a launch).
+  copies modeled as pointwise kernels (their bytes read and written, a launch); they are taken
+  where they model at most `REPACK_MARGIN` (0.82) of the best time without them;
   A matmul with an epilogue that rules out split-K (SwiGLU's `silu(gate) * up`) is also tried
   with the epilogue split off into a pointwise kernel (split-epilogue), modeled as its bytes over
   the copy bandwidth plus a launch; TinyLlama's up projection at seq 128 takes that;
@@ -229,6 +230,15 @@ def modeled_us(block: Block, sms: int, smem: int) -> float:
 #: The choice of a matmul schedule that copies misaligned operands aligned first (repack-operands;
 #: the copies and the matmul on them modeled together, `modeled_us`).
 REPACK = "operands repacked"
+#: Where the model decides, the copies are taken only if they model at most this share of the best
+#: schedule without them: their kernel runs before the matmul, and the model of a misaligned
+#: matmul (ELEMENT_TRIP) is rough. On the H100 sweep (2026-11-24, session 3, modeled share ->
+#: measured): 0.55-0.65 paid 1.08-1.7x (bmm 3 x 1023x1025x4099, 3079x4081x257, 4493x541 -> 8192
+#: + amax), 0.76-0.79 paid 1.14-1.7x (853x5669 -> 1536 + sum, 4544x239x271), 0.85 did not (bmm 21 x
+#: 25x1381x101: 17 -> 22 us, 512x2741x79: 13 -> 14 us, bmm 36 x 433x256x32: 19 -> 19.5 us); two
+#: transposed bmms lost 10 % at 0.69 and 0.76 (13 x 89x2048x593, 4 x 1024x2635x23), which the
+#: margin does not catch.
+REPACK_MARGIN = 0.82
 
 
 #: Shared memory a row may take when stage-inputs keeps it for the row's later reads.
@@ -478,7 +488,9 @@ class Schedule(ModulePass):
         for i, (_, _, block, _, choice) in enumerate(tried):
             if isinstance(choice, MmaChoice) and not any(isinstance(o, mma.DotOp) for o in block.walk()):
                 costs[i] = math.inf  # tensorize-matmul declined after the split (its log says why)
-        best = min(range(len(tried)), key=lambda i: (costs[i], i))
+        rank = [c / REPACK_MARGIN if t[4] == REPACK and self.repack is None else c
+                for t, c in zip(tried, costs)]  # fmt: skip
+        best = min(range(len(tried)), key=lambda i: (rank[i], i))
         what, spec, block, _, _ = tried[best]
         modeled = ", ".join(f"{w}{_split(b)}: {c:.0f} us" for (w, _, b, _, _), c in zip(tried, costs))
         LOG.info(f"schedule: @{name} is matmul, {what}{_split(block)} (modeled {modeled}): {spec}")
