@@ -466,6 +466,10 @@ class TileOp(IRDLOperation):
         for e in self.extents:
             if e.data < 1:
                 raise VerifyException(f"'tile.tile' axis extent must be positive, got {e.data}")
+        if not isinstance(self.parent_op(), KernelOp):  # inside a kernel.func (tile.kernel checks its own)
+            for op in self.walk():
+                if MASKED in op.attributes:
+                    KernelOp._verify_masked("'tile.tile'", op)
         cells = self.count(AxisKind.CELL)
         if cells > MAX_CELLS:
             raise VerifyException(

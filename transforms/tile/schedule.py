@@ -72,7 +72,7 @@ import math
 from dataclasses import dataclass, replace
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
@@ -265,7 +265,9 @@ def long_row_smem(kernel: loop.KernelOp, smem: int) -> int | None:
     loops = [o for o in block.ops if isinstance(o, loop.ForOp)]
     if len(loops) < 2:
         return None
-    row_bytes = 4 * max(_trips(f) for f in loops)
+    loads = [o.memref.type for o in block.walk() if isinstance(o, loop.LoadOp)]
+    width = max((t.element_type.bitwidth // 8 for t in loads if isinstance(t, MemRefType)), default=4)
+    row_bytes = width * max(_trips(f) for f in loops)
     room = smem - LONG_ROW_SPARE
     return room if ROW_SMEM_BYTES < row_bytes <= room else None
 

@@ -836,6 +836,19 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
 
 // -----
 
+// A tile.tile inside a kernel.func (after materialize's tiling) checks its masks itself.
+kernel.func @k(%x: memref<37x8xf32>, %y: memref<37x8xf32>) grid [5, 1, 1] block [8, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  tile.tile (%ta : 8 = thread at %t, %ba : 5 = block at %b) thread_id %t {
+    %v = loop.load %x[%ba * 8 + %ta, 0] {tile.masked = [0 : i64]} : memref<37x8xf32>
+    loop.store %v, %y[%ba * 8 + %ta, 0] {tile.masked = [65537 : i64]} : memref<37x8xf32>
+  }
+}
+// CHECK: 'tile.tile': 'tile.masked' must list increasing dims of the rank-2 buffer, got [65537 : i64]
+
+// -----
+
 func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
     tile.tile (%a0 : 64 = thread, %a1 : 8 = block) {
