@@ -71,7 +71,12 @@ _UGT, _ULT, _SGT, _SLT = 8, 6, 4, 2
 def is_causal(score: Region) -> bool:
     """Whether the score region yields `select(s > l, -inf, ..)` (args x, l, s)."""
     _, l, s = score.block.args
-    sel = score.block.last_op.values[0].owner  # type: ignore[union-attr]
+    return causal_select(score.block.last_op.values[0], l, s)  # type: ignore[union-attr]
+
+
+def causal_select(score: SSAValue, l: SSAValue, s: SSAValue) -> bool:
+    """Whether `score` is `select(s > l, -inf, ..)`: key s masked past query row l."""
+    sel = score.owner
     if not isinstance(sel, arith.SelectOp):
         return False
     ninf = sel.lhs.owner
