@@ -122,6 +122,17 @@ def test_schedule_takes_the_tensor_cores_for_large_ragged_matmuls(pass_log):
     assert "M x N x K = 67 x 45 x 100 is too small (M, N >= 64, K >= 128)" in pass_log.text
 
 
+def rel_to_torch(prog, module, seed: int) -> float:
+    """`module` (kernel IR) on the CPU executor against `prog`'s PyTorch function in f64, on
+    random f32 inputs: the relative error."""
+    rng = np.random.default_rng(seed)
+    inputs = [rng.standard_normal(tuple(a.type.get_shape())).astype(np.float32)
+              for a in main_func(module).body.block.args]  # fmt: skip
+    (out,) = exec_kernel.run(module, inputs)
+    ref = prog.fn(*[torch.from_numpy(x).double() for x in inputs]).numpy()
+    return float(np.linalg.norm(out - ref) / np.linalg.norm(ref))
+
+
 def test_default_pipeline_on_a_ragged_matmul():
     """The whole kernel pipeline (schedule with the tensor cores, materialize-mma, the kernel
     passes after it: vectorize-access, fuse-launches, ...) on a ragged bmm with transposed B, on
@@ -131,12 +142,7 @@ def test_default_pipeline_on_a_ragged_matmul():
     run_pipeline(module, IR_PIPELINES["loop"])
     run_pipeline(module, re.sub(r"\bschedule\b(?!\{)", "schedule{sms=1 tensor-cores=true}", kernel_schedule()))
     assert any(o.name == "mma.wgmma" for o in module.walk())
-    rng = np.random.default_rng(6)
-    inputs = [rng.standard_normal(tuple(a.type.get_shape())).astype(np.float32)
-              for a in main_func(module).body.block.args]  # fmt: skip
-    (out,) = exec_kernel.run(module, inputs)
-    ref = prog.fn(*[torch.from_numpy(x).double() for x in inputs]).numpy()
-    assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5
+    assert rel_to_torch(prog, module, seed=6) < 1e-5
 
 
 NVCC = shutil.which("nvcc") or "/usr/local/bin/nvcc"
@@ -175,9 +181,4 @@ def test_batched_ragged_matmul_splits_only_where_the_grid_holds_it(pass_log):
     run_pipeline(module, re.sub(r"\bschedule\b(?!\{)", "schedule{tensor-cores=true}", kernel_schedule()))
     assert "split K leaves too many block axes, unsplit" in pass_log.text
     assert any(o.name == "mma.wgmma" for o in module.walk())
-    rng = np.random.default_rng(7)
-    inputs = [rng.standard_normal(tuple(a.type.get_shape())).astype(np.float32)
-              for a in main_func(module).body.block.args]  # fmt: skip
-    (out,) = exec_kernel.run(module, inputs)
-    ref = prog.fn(*[torch.from_numpy(x).double() for x in inputs]).numpy()
-    assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5
+    assert rel_to_torch(prog, module, seed=7) < 1e-5

@@ -199,14 +199,10 @@ def test_default_point_of_a_tile_kept_unsplit_is_what_the_heuristics_do():
     assert "%ks" not in str(heuristic) and "tile.atomic" not in str(heuristic)
 
 
-@pytest.mark.parametrize("point", [
-    {TENSOR_CORES: True, "bm": 64, "bn": 32, "splits": 2},
-    {TENSOR_CORES: True, "bm": 64, "bn": 64},
-    {TENSOR_CORES: False, "rows": 2, "cols": 4, "k_tile": 16},
-])  # fmt: skip
-def test_tensor_core_points_keep_meaning(point: dict):
-    base = tc_module()
-    nprng = np.random.default_rng(3)
+def scheduled_at(base, point: dict, seed: int):
+    """(`base`'s one kernel scheduled at `point` down to kernel IR, random f32 inputs, the loop
+    IR's outputs on them in f64)."""
+    nprng = np.random.default_rng(seed)
     inputs = [nprng.standard_normal(tuple(a.type.get_shape())).astype(np.float32)
               for a in main_func(base).body.block.args]  # fmt: skip
     expected = exec_loop.run(base.clone(), [x.astype(np.float64) for x in inputs])
@@ -214,6 +210,16 @@ def test_tensor_core_points_keep_meaning(point: dict):
     (k,) = kernels(module)
     k.attributes[POINT] = point_attr(point)
     run_pipeline(module, kernel_schedule().replace(",fuse-launches", ""))
+    return module, inputs, expected
+
+
+@pytest.mark.parametrize("point", [
+    {TENSOR_CORES: True, "bm": 64, "bn": 32, "splits": 2},
+    {TENSOR_CORES: True, "bm": 64, "bn": 64},
+    {TENSOR_CORES: False, "rows": 2, "cols": 4, "k_tile": 16},
+])  # fmt: skip
+def test_tensor_core_points_keep_meaning(point: dict):
+    module, inputs, expected = scheduled_at(tc_module(), point, seed=3)
     assert ("mma" in str(module)) is point[TENSOR_CORES]
     (out,) = exec_kernel.run(module, inputs)
     (ref,) = expected
@@ -298,15 +304,7 @@ def test_flash_default_point_is_what_the_heuristics_do():
 def test_flash_points_keep_meaning(point: dict, tmp_path: Path):
     """A point's kernels (a split over the keys: the flash kernel and its combine) against the loop
     IR on the CPU executors, and through nvcc."""
-    base = flash_module()
-    nprng = np.random.default_rng(5)
-    inputs = [nprng.standard_normal(tuple(a.type.get_shape())).astype(np.float32)
-              for a in main_func(base).body.block.args]  # fmt: skip
-    expected = exec_loop.run(base.clone(), [x.astype(np.float64) for x in inputs])
-    module = base.clone()
-    (k,) = kernels(module)
-    k.attributes[POINT] = point_attr(point)
-    run_pipeline(module, kernel_schedule().replace(",fuse-launches", ""))
+    module, inputs, expected = scheduled_at(flash_module(), point, seed=5)
     funcs = [o for o in module.walk() if o.name == "kernel.func"]
     assert len(funcs) == (2 if point.get("splits", 1) > 1 else 1)
     (out,) = exec_kernel.run(module, [x.astype(np.float64) for x in inputs])
