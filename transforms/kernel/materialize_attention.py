@@ -55,6 +55,7 @@ a one-line AttentionLoweringError (a ValueError).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -298,14 +299,7 @@ class FlashLowering(FlashStep):
             else:
                 copy()
 
-        def guarded(i: SSAValue) -> None:
-            if total % self.NT:
-                q = self.expr_value(d0 + d1 * self.NT, [self.tid, i], "q")
-                self.if_(self.cmp(q, total, "ult"), lambda: body(i))
-            else:
-                body(i)
-
-        self.for_(-(-total // self.NT), guarded, unroll=True, name=f"{name[0]}i")
+        self.for_chunks(total, body, f"{name[0]}i")
 
     # -- the main loop --------------------------------------------------------------------------
 
@@ -407,6 +401,13 @@ class FlashLowering(FlashStep):
                 assert all(v is not None for v in rests)
                 self.emit(K.StoreOp(self.named(K.PackOp(rests)), lo, [r, c], amap(2, d0, d1)))  # type: ignore[arg-type]
 
+        self.for_chunks(total, body, "si")
+
+    def for_chunks(self, total: int, body: Callable[[SSAValue], None], name: str) -> None:
+        """`body(i)` over ceil(total / NT) unrolled trips, each thread's chunk of trip i being
+        tid + i NT, skipped past `total` where NT does not divide it."""
+        d0, d1 = dims(2)
+
         def guarded(i: SSAValue) -> None:
             if total % self.NT:
                 q = self.expr_value(d0 + d1 * self.NT, [self.tid, i], "q")
@@ -414,7 +415,7 @@ class FlashLowering(FlashStep):
             else:
                 body(i)
 
-        self.for_(-(-total // self.NT), guarded, unroll=True, name="si")
+        self.for_(-(-total // self.NT), guarded, unroll=True, name=name)
 
     def all_of(self, conds: list[SSAValue]) -> SSAValue:
         cond = conds[0]
