@@ -5,7 +5,7 @@ along the contiguous axis, pad-columns' column axis, the per-channel weight asid
 random odd-sized inputs: the loop and kernel executors against PyTorch in float64, the kernel
 count, and nvcc compiling the CUDA; the @gpu test runs the kernels against eager. A LayerNorm
 over two dims packs its rows a warp each with only the rounded-up row dim masked (the collapsed
-row index `r floordiv 8, r mod 8` stays within the buffer: padding.expr_range).
+row index `r floordiv 8, r mod 8` stays within the buffer: padding.operand_range).
 
     python3 -m pytest -q tests/test_norm_schedule.py
 """

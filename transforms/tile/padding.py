@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, MemRefType
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
+from xdsl.ir.affine import AffineExpr
 
 from dpl.dialects import loop, tile
-from dpl.transforms.tile.common import Linear, rebuild_tile
+from dpl.transforms.tile.common import Linear, expr_range, rebuild_tile
 from dpl.transforms.tile.matmul import ACCESSES, dim_forms
 
 Ranges = dict[SSAValue, tuple[int, int]]
@@ -53,39 +53,15 @@ def value_range(v: SSAValue, ranges: Ranges) -> tuple[int, int] | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data, owner.value.value.data
     if isinstance(owner, affine.ApplyOp) and owner.map.data.num_symbols == 0:
-        return expr_range(owner.map.data.results[0], list(owner.mapOperands), ranges)
+        return operand_range(owner.map.data.results[0], list(owner.mapOperands), ranges)
     return None
 
 
-def expr_range(expr: AffineExpr, operands: list[SSAValue], ranges: Ranges) -> tuple[int, int] | None:
-    """The smallest and largest value of an affine index over `operands` (interval arithmetic:
-    sums, products by a constant, floordiv and mod by a positive constant; None if unknown), so
-    `%r floordiv 8` and `%r mod 8` of a collapsed loop %r < 512 stay within 64 x 8."""
-    if isinstance(expr, AffineConstantExpr):
-        return expr.value, expr.value
-    if isinstance(expr, AffineDimExpr):
-        return value_range(operands[expr.position], ranges)
-    if not isinstance(expr, AffineBinaryOpExpr):
-        return None
-    a = expr_range(expr.lhs, operands, ranges)
-    b = expr_range(expr.rhs, operands, ranges)
-    if a is None or b is None:
-        return None
-    if expr.kind == AffineBinaryOpKind.Add:
-        return a[0] + b[0], a[1] + b[1]
-    if expr.kind == AffineBinaryOpKind.Mul:
-        ends = [x * y for x in a for y in b]
-        return min(ends), max(ends)
-    if b[0] != b[1] or b[0] <= 0:
-        return None
-    k = b[0]
-    if expr.kind == AffineBinaryOpKind.FloorDiv:
-        return a[0] // k, a[1] // k
-    if expr.kind == AffineBinaryOpKind.CeilDiv:
-        return -(-a[0] // k), -(-a[1] // k)
-    if expr.kind == AffineBinaryOpKind.Mod:
-        return (a[0] % k, a[1] % k) if a[0] // k == a[1] // k else (0, k - 1)
-    return None
+def operand_range(expr: AffineExpr, operands: list[SSAValue], ranges: Ranges) -> tuple[int, int] | None:
+    """The smallest and largest value of an affine index over `operands` (common.expr_range over
+    their `value_range`s), so `%r floordiv 8` and `%r mod 8` of a collapsed loop %r < 512 stay
+    within 64 x 8."""
+    return expr_range(expr, [value_range(v, ranges) for v in operands])
 
 
 def past_end(op: Operation, value: SSAValue, extent: int, ranges: Ranges) -> bool:
@@ -127,7 +103,7 @@ def leaving_dims(op: Operation, ranges: Ranges) -> list[int]:
     dims = []
     exprs = op.map.data.results
     for d, (form, size) in enumerate(zip(dim_forms(op), t.get_shape())):
-        r = expr_range(exprs[d], list(op.indices), ranges) if form is None else form_range(form, ranges)
+        r = operand_range(exprs[d], list(op.indices), ranges) if form is None else form_range(form, ranges)
         if r is None or r[0] < 0 or r[1] >= size:
             dims.append(d)
     return dims
