@@ -117,18 +117,24 @@ def _split_module(prog, opts: str):
     return module
 
 
-@pytest.mark.parametrize("b,h,hkv,lq,s,d,causal,opts", SPLIT_CASES)
-def test_split_keys_match_reference(b, h, hkv, lq, s, d, causal, opts):
-    """The split flash kernel and its combine (two kernels) against the loop level."""
-    xs = _inputs(b, h, hkv, lq, s, d, seed=3)
+def _kernels_and_loop(b, h, hkv, lq, s, d, causal, opts: str, seed: int):
+    """SDPA at these sizes through the kernel pipeline with `tile-attention{opts}`: (its kernel
+    IR, its output on the CPU executor, the loop level's output), on the same f64 inputs."""
+    xs = _inputs(b, h, hkv, lq, s, d, seed=seed)
     prog = capture(Sdpa(causal, gqa=h != hkv), *xs)
     loop_module = prog.module.clone()
     run_pipeline(loop_module, IR_PIPELINES["loop"])
     ins = [x.double().numpy() for x in xs]
     at_loop = exec_loop.run(loop_module, [x.copy() for x in ins])[0]
     module = _split_module(prog, opts)
+    return module, exec_kernel.run(module, [x.copy() for x in ins])[0], at_loop
+
+
+@pytest.mark.parametrize("b,h,hkv,lq,s,d,causal,opts", SPLIT_CASES)
+def test_split_keys_match_reference(b, h, hkv, lq, s, d, causal, opts):
+    """The split flash kernel and its combine (two kernels) against the loop level."""
+    module, out, at_loop = _kernels_and_loop(b, h, hkv, lq, s, d, causal, opts, seed=3)
     assert len([op for op in module.walk() if isinstance(op, K.KernelFuncOp)]) == 2
-    out = exec_kernel.run(module, [x.copy() for x in ins])[0]
     assert not np.isnan(out).any()
     assert _rel(out, at_loop) < 1e-6
 
@@ -153,14 +159,7 @@ WIDE_CASES = [
 
 @pytest.mark.parametrize("b,h,hkv,lq,s,d,causal,opts", WIDE_CASES)
 def test_wide_fragments_and_query_split_match_reference(b, h, hkv, lq, s, d, causal, opts):
-    xs = _inputs(b, h, hkv, lq, s, d, seed=5)
-    prog = capture(Sdpa(causal, gqa=h != hkv), *xs)
-    loop_module = prog.module.clone()
-    run_pipeline(loop_module, IR_PIPELINES["loop"])
-    ins = [x.double().numpy() for x in xs]
-    at_loop = exec_loop.run(loop_module, [x.copy() for x in ins])[0]
-    module = _split_module(prog, opts)
-    out = exec_kernel.run(module, [x.copy() for x in ins])[0]
+    _, out, at_loop = _kernels_and_loop(b, h, hkv, lq, s, d, causal, opts, seed=5)
     assert not np.isnan(out).any()
     assert _rel(out, at_loop) < (1e-3 if "tf32" in opts else 1e-6)
 
