@@ -66,13 +66,19 @@ def _run_kernel_pipeline(prog, spec: str):
     module = prog.module
     run_pipeline(module, IR_PIPELINES["loop"])
     run_pipeline(module, spec)
-    rng = np.random.default_rng(1)
+    return _run_kernel(prog, module, seed=1)
+
+
+def _run_kernel(prog, module, seed: int):
+    """`module` (kernel IR of `prog`) on the CPU executor on random inputs and `prog`'s
+    parameters, and PyTorch's result: (out, ref)."""
+    rng = np.random.default_rng(seed)
     args = main_func(module).body.block.args[: prog.num_inputs]
     inputs = [rng.standard_normal(tuple(a.type.get_shape())) for a in args]
     inputs += [p.detach().double().numpy() for p in prog.args[prog.num_inputs :]]  # parameters
-    outs = exec_kernel.run(module, inputs)
+    (out,) = exec_kernel.run(module, inputs)  # one output
     ref = prog.fn(*[torch.from_numpy(x) for x in inputs[: prog.num_inputs]])
-    return outs[0], ref.detach().numpy()
+    return out, ref.detach().numpy()
 
 
 # Reductions on a modeled GPU of 1 SM, so that a few short rows count as few and long: column
@@ -220,10 +226,5 @@ def test_packed_rows_keep_meaning(name: str):
     run_pipeline(module, "split-nests,schedule{sms=1}")
     assert "%lane : 32 = thread" in str(module)
     run_pipeline(module, "materialize,vectorize-access{reductions=false},accumulate-in-place")
-    rng = np.random.default_rng(5)
-    args = main_func(module).body.block.args[: prog.num_inputs]
-    inputs = [rng.standard_normal(tuple(a.type.get_shape())) for a in args]
-    inputs += [p.detach().double().numpy() for p in prog.args[prog.num_inputs :]]
-    (out,) = exec_kernel.run(module, inputs)
-    ref = prog.fn(*[torch.from_numpy(x) for x in inputs[: prog.num_inputs]])
-    np.testing.assert_allclose(out, ref.detach().numpy(), rtol=1e-10, atol=1e-10)
+    out, ref = _run_kernel(prog, module, seed=5)
+    np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-10)
