@@ -49,6 +49,17 @@ MEASURING = "measuring"
 """The error of a trial whose measurement started and never finished."""
 
 
+BUSY_S = 30.0
+"""How long opening the cache waits for another process's lock (the connections' busy timeout)."""
+
+
+def _busy(e: sqlite3.Error) -> bool:
+    """Whether `e` is another connection holding the database (SQLITE_BUSY, SQLITE_LOCKED, or
+    one of their extended codes: SQLITE_BUSY_RECOVERY while another opener rebuilds the WAL index)."""
+    code = getattr(e, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
 class TuneCacheWarning(UserWarning):
     """The tuning cache could not be used; schedules fall back to the defaults."""
 
@@ -144,12 +155,17 @@ class TuneCache:
         if not write and not self.path.exists():
             return None
         try:
-            self._db = self._connect(write)
+            self._db = self._connect_when_free(write)
             self._broken = False
         except _Empty:  # created by a writer that has not made its tables yet
             return None
         except sqlite3.DatabaseError as e:
             self._close()
+            if _busy(e):  # another process kept it locked past BUSY_S: not damage, never moved aside
+                if write:
+                    raise  # as _write: the caller's to see
+                _warn(f"tuning cache {self.path} is busy ({e}); using the default schedules")
+                return None
             if not write:
                 self._broken = True
                 _warn(f"tuning cache {self.path} cannot be read ({e}); using the default schedules")
@@ -158,11 +174,24 @@ class TuneCache:
             self._db = self._connect(write)
         return self._db
 
+    def _connect_when_free(self, write: bool) -> sqlite3.Connection:
+        """`_connect`, tried again while another process holds the file locked, for up to BUSY_S:
+        switching to WAL (and reading the tables while another tuner creates them) can fail at
+        once with SQLITE_BUSY / SQLITE_LOCKED instead of waiting on the busy timeout."""
+        deadline = time.monotonic() + BUSY_S
+        while True:
+            try:
+                return self._connect(write)
+            except sqlite3.OperationalError as e:
+                if not _busy(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
+
     def _connect(self, write: bool) -> sqlite3.Connection:
         assert self.path is not None
-        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        db = sqlite3.connect(self.path, timeout=BUSY_S, isolation_level=None)
         try:
-            db.execute("PRAGMA busy_timeout = 30000")
+            db.execute(f"PRAGMA busy_timeout = {int(BUSY_S * 1000)}")
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if not tables and not write:
                 raise _Empty()

@@ -203,6 +203,31 @@ def test_concurrent_tuners_do_not_corrupt_the_cache(tmp_path: Path):
     assert cache.pick("shared", "gpu").point in ({"w": "a"}, {"w": "b"})
 
 
+def test_a_cache_another_tuner_holds_is_waited_for_not_moved_aside(tmp_path: Path, monkeypatch):
+    """Opening the cache while another tuner switches it to WAL can fail at once with
+    SQLITE_BUSY ("database is locked", seen in test_concurrent_tuners...): the open is tried
+    again, the cache is never taken for damaged and moved aside, and nothing is lost."""
+    db = tmp_path / "tune.sqlite"
+    TuneCache(db).record("k", "gpu", {"i": 0}, us=1.0)
+    connect, fails = TuneCache._connect, [2]
+
+    def busy_twice(self, write):
+        if fails[0]:
+            fails[0] -= 1
+            e = sqlite3.OperationalError("database is locked")
+            e.sqlite_errorcode = sqlite3.SQLITE_BUSY
+            raise e
+        return connect(self, write)
+
+    monkeypatch.setattr(TuneCache, "_connect", busy_twice)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TuneCacheWarning)
+        cache = TuneCache(db)
+        cache.record("k", "gpu", {"i": 1}, us=2.0)
+    assert fails == [0] and not (tmp_path / "tune.sqlite.bad").exists()
+    assert sorted(t.us for t in cache.trials("k", "gpu")) == [1.0, 2.0]
+
+
 def test_corrupt_foreign_and_old_caches_are_ignored_with_a_warning(tmp_path: Path):
     db = tmp_path / "tune.sqlite"
     db.write_bytes(b"\x00garbage" * 500)
