@@ -22,7 +22,9 @@ attention's head-major output read by the o-projection, `[k floordiv 128, k mod 
 so stage-inputs can stage it too.
 
 Declines (logged to `dpl.passes`) a tile that is not a matmul, whose K is already chunked, or whose
-K is smaller than, or not a multiple of, `k-tile`.
+K is smaller than, equal to, or not a multiple of, `k-tile`. K equal to one k-tile is left as it
+is: one K-outer trip would only give double-buffer a second slab to allocate and nothing to
+overlap (a batched x.T @ w over K = 32 then held two blocks fewer per SM).
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ def chunk_k(t: tile.TileOp, kt: int) -> str | None:
     k = red.extent.data
     if k < kt:
         return f"K = {k} is smaller than k-tile {kt}"
+    if k == kt:
+        return f"K = {k} is one k-tile: nothing to chunk (stage-inputs stages it once)"
     if k % kt:
         return f"K = {k} is not a multiple of k-tile {kt}"
     types = [r.type for r in red.res]

@@ -106,3 +106,26 @@ func.func @main(%x: memref<4x64xf64>) -> memref<4xf64> {
 // CHECK-LABEL: tile.kernel @k_rowsum
 // CHECK-NEXT:    tile.tile (%i : 4 = thread) {
 // CHECK-NEXT:      %acc = loop.for reduce %k < 64 -> f64 {
+
+// -----
+
+func.func @main(%x: memref<8x16xf64>, %w: memref<16x8xf64>) -> memref<8x8xf64> {
+  %out = memref.alloc() : memref<8x8xf64>
+  tile.kernel @k_one_tile ins(%x, %w : memref<8x16xf64>, memref<16x8xf64>) outs(%out : memref<8x8xf64>) {
+    tile.tile (%i : 8 = thread, %j : 8 = thread) {
+      %acc = loop.for reduce %k < 16 -> f64 {
+        %a = loop.load %x[%i, %k] : memref<8x16xf64>
+        %b = loop.load %w[%k, %j] : memref<16x8xf64>
+        %p = arith.mulf %a, %b : f64
+        loop.accumulate add %p : f64
+      }
+      loop.store %acc, %out[%i, %j] : memref<8x8xf64>
+    }
+  }
+  func.return %out : memref<8x8xf64>
+}
+
+// K = 16 is one k-tile: declined, no K-outer loop of one trip.
+// CHECK-LABEL: tile.kernel @k_one_tile
+// CHECK:         %acc = loop.for reduce %k < 16 -> f64 {
+// CHECK-NEXT:      %a = loop.load %x[%i, %k] : memref<8x16xf64>

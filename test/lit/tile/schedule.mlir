@@ -141,10 +141,9 @@ func.func @main(%x: memref<1x2x8x16xf64>, %y: memref<1x2x8x16xf64>, %z: memref<1
 // CHECK:         tile.combine add %acc_part across [%lane] warp_shuffle
 // CHECK-LABEL: tile.kernel @k_linear
 // CHECK:         tile.tile (%a0 : 8 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
-// CHECK:         loop.for reduce %ko < 1
-// CHECK:         tile.stage %x origin [0, %ko * 32]
-// CHECK:         tile.stage %p_weight origin [%a1_b * 32, %ko * 32]
-// CHECK:         loop.for reduce %ki < 32
+// CHECK:         tile.stage %x origin [0, 0]
+// CHECK:         tile.stage %p_weight origin [%a1_b * 32, 0]
+// CHECK:         loop.for reduce %r0 < 32
 // CHECK-LABEL: tile.kernel @k_red
 // CHECK:         %a2_c : 2 = cell, %a4_c : 2 = cell
 // CHECK-LABEL: tile.kernel @k_scaled_dot_product_attention
