@@ -36,6 +36,8 @@ CASES = {
                          "torch.randn(5,39), torch.randn(21,39), torch.randn(21)))",
     # a batched matmul, B transposed
     "bmm_nt": "torch.randn(3,19,40) @ torch.randn(3,23,40).transpose(1,2)",
+    # a batched a.T @ b over K = 32, one k-tile: not chunked, staged once (M ragged)
+    "bmm_tn_one_k_tile": "torch.randn(3,32,70).transpose(1,2) @ torch.randn(3,32,36)",
     # sum over a linear's outputs: a matmul kernel, then a row sum
     "linear_sum": "(torch.randn(9,70) @ torch.randn(70,41)).sum(dim=1)",
     # pointwise on a prime size: flat threads over blocks of 256
