@@ -210,23 +210,27 @@ def test_vectorized_channel_weight_keeps_meaning():
     np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
 
 
-# Short rows packed a warp per row, 8 rows per block (blockify-launch; many rows on a modeled GPU
-# of 1 SM): 13 rows masked to 16, rows on two axes, 2 rows on the fastest row axis.
+# Short rows packed 8, 16 or 32 lanes per row (blockify-launch.row_lanes), 256 / lanes rows per
+# block (blockify-launch; many rows on a modeled GPU of 1 SM): 13 rows masked to 16, rows on two
+# axes, 2 rows on the fastest row axis; the combines shuffle within the row's lanes.
 PACKED = {
-    "layernorm": "torch.nn.functional.layer_norm(torch.randn(13,37), (37,))",
-    "rmsnorm": "torch.nn.functional.rms_norm(torch.randn(3,7,45), (45,), torch.randn(45))",
-    "softmax": "torch.softmax(torch.randn(21,100), dim=-1)",
-    "sum_two_rows": "torch.randn(5,2,50).sum(dim=-1)",
+    "layernorm": ("torch.nn.functional.layer_norm(torch.randn(13,37), (37,))", 8),
+    "rmsnorm": ("torch.nn.functional.rms_norm(torch.randn(3,7,45), (45,), torch.randn(45))", 16),
+    "softmax": ("torch.softmax(torch.randn(21,100), dim=-1)", 16),
+    "softmax_warp": ("torch.softmax(torch.randn(40,64), dim=-1)", 32),
+    "sum_two_rows": ("torch.randn(5,2,50).sum(dim=-1)", 8),
 }
 
 
 @pytest.mark.parametrize("name", list(PACKED))
 def test_packed_rows_keep_meaning(name: str):
-    prog = capture_expression(PACKED[name], dtype=torch.float64)
+    expr, lanes = PACKED[name]
+    prog = capture_expression(expr, dtype=torch.float64)
     module = prog.module
     run_pipeline(module, IR_PIPELINES["loop"])
     run_pipeline(module, "split-nests,schedule{sms=1}")
-    assert "%lane : 32 = thread" in str(module)
+    assert f"%lane : {lanes} = thread" in str(module)
+    assert " tree " not in str(module)
     run_pipeline(module, "materialize,vectorize-access{reductions=false},accumulate-in-place")
     out, ref = _run_kernel(prog, module, seed=5)
     np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-10)

@@ -25,10 +25,12 @@ Three cases:
   16 elements per pass; the loops flat, not a row reduction over a column axis) that are many
   (a block per row would fill every SM of `sms` with `SM_THREADS` threads: 1056 rows on an
   H100; fewer rows keep a block each, whose 256 lanes shorten each row's latency) are packed
-  instead: a warp per row, the lane axis of 32 threads the fastest, and `block-size / 32` rows
-  per block along the fastest row axis (`a = a_b * 8 + a_t`; that axis rounded up to a multiple
-  of the rows per block, the accesses past its end masked). Each row's reduce is then warp
-  shuffles alone, with no barrier and no block of 256 threads idling on 301 elements (LayerNorm
+  instead: a warp per row, or 8 or 16 lanes where those pass over the row in fewer lane slots
+  (`row_lanes`: a row of 41 takes 16 lanes, 3 passes, not a warp's 2 passes with 23 of 64 slots
+  idle), the lane axis the fastest, and `block-size / lanes` rows per block along the fastest
+  row axis (`a = a_b * 8 + a_t`; that axis rounded up to a multiple of the rows per block, the
+  accesses past its end masked). Each row's reduce is then warp shuffles alone (within the
+  row's lanes), with no barrier and no block of 256 threads idling on 301 elements (LayerNorm
   over 301, RMSNorm over 359: one block per row left most lanes without work).
 - Otherwise (pointwise body): axes are taken from the last (fastest) as `thread` while they fit
   in `block-size`; an axis that does not fit is split into a `block` part and a `thread` part
@@ -74,6 +76,9 @@ WARP = 32
 SM_THREADS = 2048
 #: The longest row packed a warp per row (16 elements per lane per pass).
 PACK_ROW_MAX = 16 * WARP
+#: Packed rows take fewer lanes than a warp where that wastes fewer lane slots by more than this
+#: factor (row_lanes).
+ROW_SLOTS_SLACK = 1.1
 
 K = tile.AxisKind
 
@@ -211,16 +216,18 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int, sms: int
 
 
 def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> bool:
-    """Pack short rows a warp per row, `block_size / 32` rows per block along the fastest row
-    axis (rounded up to a multiple of them, the accesses past its end masked); False (the tile
-    untouched) where the rows are too long, a loop holds loops, the fastest row axis has
-    fewer than 2 rows, or a store does not index it past its buffer (a mask could not guard it)."""
+    """Pack short rows `row_lanes` lanes per row, `block_size / lanes` rows per block along the
+    fastest row axis (rounded up to a multiple of them, the accesses past its end masked); False
+    (the tile untouched) where the rows are too long, a loop holds loops, the fastest row axis
+    has fewer than 2 rows, or a store does not index it past its buffer (a mask could not guard
+    it)."""
     if max(f.extent.data for f in top_loops) > PACK_ROW_MAX or block_size < 2 * WARP:
         return False
     if any(isinstance(o, loop.ForOp) for f in top_loops for o in f.body.block.ops):
         return False
+    lanes = row_lanes(max(f.extent.data for f in top_loops))
     v, e, _ = t.axes[-1]
-    rows = min(block_size // WARP, _pow2_at_least(e))
+    rows = min(block_size // lanes, _pow2_at_least(e))
     if rows < 2:
         return False
     size = -(-e // rows) * rows
@@ -232,7 +239,7 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -
         t, _ = grow(t, {v: size})
     names = [w.name_hint or f"a{i}" for i, (w, _, _) in enumerate(t.axes)]
     axes = [(x, K.BLOCK, n) for (_, x, _), n in zip(t.axes[:-1], names)]
-    axes += [(size // rows, K.BLOCK, names[-1] + "_b"), (rows, K.THREAD, names[-1] + "_t"), (WARP, K.THREAD, "lane")]
+    axes += [(size // rows, K.BLOCK, names[-1] + "_b"), (rows, K.THREAD, names[-1] + "_t"), (lanes, K.THREAD, "lane")]
 
     def replacement(block: Block):
         amap = AffineMap(2, 0, (AffineDimExpr(0) * rows + AffineDimExpr(1),))
@@ -242,8 +249,17 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -
 
     new = rebuild_tile(t, axes, replacement)
     fold_applies(new)
-    _stride_free_loops(top_loops, new.body.block.args[-1], WARP)
+    _stride_free_loops(top_loops, new.body.block.args[-1], lanes)
     return True
+
+
+def row_lanes(n: int) -> int:
+    """The lanes a packed row of `n` elements takes: of 8, 16 and 32, the most whose passes
+    over the row (ceil(n / lanes) * lanes lane slots) are within ROW_SLOTS_SLACK of the fewest.
+    A row of 41 takes 16 lanes (48 slots; a warp would idle 23 of 64), a row of 301 a warp."""
+    slots = {lanes: -(-n // lanes) * lanes for lanes in (8, 16, WARP)}
+    least = min(slots.values())
+    return max(lanes for lanes, s in slots.items() if s <= least * ROW_SLOTS_SLACK)
 
 
 def _stride_free_loops(top_loops: list[loop.ForOp], lane: SSAValue, lanes: int) -> None:

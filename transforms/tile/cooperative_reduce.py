@@ -4,7 +4,9 @@ A top-level `loop.for reduce` of a tile body that does not depend on some of the
 axes is computed identically by all threads along them. Those idle axes (flattened row-major
 into one lane index, extent T) share it: the loop becomes `tile.strided_for reduce` from the lane
 index with step T, and each result a `tile.combine` across the idle axes (`warp_shuffle` when T
-is a multiple of 32, else `tree`), whose value every thread sees.
+is a multiple of 32 or a power of two below it, else `tree`), whose value every thread sees.
+lower-combines shuffles where the idle threads are whole warps or lanes of one warp (16 lanes
+per packed row) and falls back to the tree otherwise.
 
 Declines (logged to `dpl.passes`) a reduce that depends on every thread axis of its tile (no
 idle threads), whose idle threads number 1 or more than 1024, or one nested inside another loop.
@@ -63,9 +65,8 @@ def share(t: tile.TileOp, f: loop.ForOp) -> str | None:
     strided.attributes |= f.attributes
     acc = strided.body.block.last_op
     assert isinstance(acc, loop.AccumulateOp)
-    strategy = (
-        tile.CombineStrategy.WARP_SHUFFLE if lanes % 32 == 0 else tile.CombineStrategy.TREE
-    )
+    shuffle = lanes % 32 == 0 or lanes & (lanes - 1) == 0
+    strategy = tile.CombineStrategy.WARP_SHUFFLE if shuffle else tile.CombineStrategy.TREE
     combines = []
     for old, part, kind in zip(f.res, strided.res, acc.kinds):
         part.name_hint = (old.name_hint or "acc") + "_part"

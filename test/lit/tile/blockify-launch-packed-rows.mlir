@@ -1,34 +1,36 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='blockify-launch{sms=1}' | filecheck %s
 // blockify-launch packs short rows (at most 512 elements), where there are many (on 1 SM: at
-// least 2048 / 256 = 8), a warp per row: a lane axis of 32 threads, the fastest, and 8 rows per
-// block (256 / 32) along the fastest row axis, rounded up to a multiple of 8 with the accesses
-// past its end masked (13 rows -> 2 blocks of 8). A row longer than 512, or fewer rows (4), keep
-// a block per row (a lane axis of 256 threads first, rows on blocks).
+// least 2048 / 256 = 8): a lane axis, the fastest, of a warp per row (a row of 64), or of 8 or
+// 16 lanes where those pass over the row in fewer lane slots (37: 5 passes of 8 lanes, 40 slots
+// against a warp's 64; 48: 3 of 16), and 256 / lanes rows per block along the fastest row axis,
+// rounded up to a multiple of them with the accesses past its end masked (13 rows -> 2 blocks
+// of 8, or 1 of 16). A row longer than 512, or fewer rows (4), keep a block per row (a lane
+// axis of 256 threads first, rows on blocks).
 
-func.func @main(%x: memref<13x37xf32>) -> memref<13x37xf32> {
-  %y = memref.alloc() : memref<13x37xf32>
-  tile.kernel @k_scale ins(%x : memref<13x37xf32>) outs(%y : memref<13x37xf32>) {
+func.func @main(%x: memref<13x64xf64>) -> memref<13x64xf64> {
+  %y = memref.alloc() : memref<13x64xf64>
+  tile.kernel @k_scale ins(%x : memref<13x64xf64>) outs(%y : memref<13x64xf64>) {
     tile.tile (%a0 : 13 = thread) {
-      %acc = loop.for reduce %r0 < 37 -> f32 {
-        %v = loop.load %x[%a0, %r0] : memref<13x37xf32>
-        loop.accumulate add %v : f32
+      %acc = loop.for reduce %r0 < 64 -> f64 {
+        %v = loop.load %x[%a0, %r0] : memref<13x64xf64>
+        loop.accumulate add %v : f64
       }
-      loop.for free %a1 < 37 {
-        %v1 = loop.load %x[%a0, %a1] : memref<13x37xf32>
-        %q = arith.divf %v1, %acc : f32
-        loop.store %q, %y[%a0, %a1] : memref<13x37xf32>
+      loop.for free %a1 < 64 {
+        %v1 = loop.load %x[%a0, %a1] : memref<13x64xf64>
+        %q = arith.divf %v1, %acc : f64
+        loop.store %q, %y[%a0, %a1] : memref<13x64xf64>
       }
     }
   }
-  func.return %y : memref<13x37xf32>
+  func.return %y : memref<13x64xf64>
 }
 // CHECK-LABEL: tile.kernel @k_scale
 // CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 8 = thread, %lane : 32 = thread) {
-// CHECK-NEXT:      %acc = loop.for reduce %r0 < 37 -> f32 {
-// CHECK-NEXT:        %v = loop.load %x[%a0_b * 8 + %a0_t, %r0] {tile.masked = [0 : i64]} : memref<13x37xf32>
-// CHECK:           tile.strided_for free %a1 = %lane to 37 step 32 {
-// CHECK-NEXT:        %v1 = loop.load %x[%a0_b * 8 + %a0_t, %a1] {tile.masked = [0 : i64]} : memref<13x37xf32>
-// CHECK:             loop.store %q, %y[%a0_b * 8 + %a0_t, %a1] {tile.masked = [0 : i64]} : memref<13x37xf32>
+// CHECK-NEXT:      %acc = loop.for reduce %r0 < 64 -> f64 {
+// CHECK-NEXT:        %v = loop.load %x[%a0_b * 8 + %a0_t, %r0] {tile.masked = [0 : i64]} : memref<13x64xf64>
+// CHECK:           tile.strided_for free %a1 = %lane to 64 step 32 {
+// CHECK-NEXT:        %v1 = loop.load %x[%a0_b * 8 + %a0_t, %a1] {tile.masked = [0 : i64]} : memref<13x64xf64>
+// CHECK:             loop.store %q, %y[%a0_b * 8 + %a0_t, %a1] {tile.masked = [0 : i64]} : memref<13x64xf64>
 
 // -----
 
@@ -101,7 +103,32 @@ func.func @main(%x: memref<13x6x8xf32>) -> memref<13x6x8xf32> {
   func.return %y : memref<13x6x8xf32>
 }
 // CHECK-LABEL: tile.kernel @k_collapsed
-// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 8 = thread, %lane : 32 = thread) {
+// CHECK:         tile.tile (%a0_b : 1 = block, %a0_t : 16 = thread, %lane : 16 = thread) {
 // CHECK-NEXT:      %acc = loop.for reduce %r0 < 48 -> f32 {
-// CHECK-NEXT:        %v = loop.load %x[%a0_b * 8 + %a0_t, %r0 floordiv 8, %r0 mod 8] {tile.masked = [0 : i64]} : memref<13x6x8xf32>
-// CHECK:             loop.store %q, %y[%a0_b * 8 + %a0_t, %a1 floordiv 8, %a1 mod 8] {tile.masked = [0 : i64]} : memref<13x6x8xf32>
+// CHECK-NEXT:        %v = loop.load %x[%a0_b * 16 + %a0_t, %r0 floordiv 8, %r0 mod 8] {tile.masked = [0 : i64]} : memref<13x6x8xf32>
+// CHECK:             loop.store %q, %y[%a0_b * 16 + %a0_t, %a1 floordiv 8, %a1 mod 8] {tile.masked = [0 : i64]} : memref<13x6x8xf32>
+
+// -----
+
+func.func @main(%x: memref<13x37xf32>) -> memref<13x37xf32> {
+  %y = memref.alloc() : memref<13x37xf32>
+  tile.kernel @k_short ins(%x : memref<13x37xf32>) outs(%y : memref<13x37xf32>) {
+    tile.tile (%a0 : 13 = thread) {
+      %acc = loop.for reduce %r0 < 37 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<13x37xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 37 {
+        %v1 = loop.load %x[%a0, %a1] : memref<13x37xf32>
+        %q = arith.divf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<13x37xf32>
+      }
+    }
+  }
+  func.return %y : memref<13x37xf32>
+}
+// CHECK-LABEL: tile.kernel @k_short
+// CHECK:         tile.tile (%a0_b : 1 = block, %a0_t : 16 = thread, %lane : 8 = thread) {
+// CHECK-NEXT:      %acc = loop.for reduce %r0 < 37 -> f32 {
+// CHECK-NEXT:        %v = loop.load %x[%a0_b * 16 + %a0_t, %r0] {tile.masked = [0 : i64]} : memref<13x37xf32>
+// CHECK:           tile.strided_for free %a1 = %lane to 37 step 8 {

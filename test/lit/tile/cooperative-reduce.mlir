@@ -1,7 +1,8 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='cooperative-reduce' | filecheck %s
 // cooperative-reduce: the RMSNorm row sum, which no lane depends on, is shared by the lanes: a
-// strided reduce from the lane plus a combine seen by all of them. A reduce that depends on the
-// only thread axis (each thread owns a row) is declined.
+// strided reduce from the lane plus a combine seen by all of them, by warp shuffles for 16
+// lanes (a power of two), by a shared-memory tree for 12. A reduce that depends on the only
+// thread axis (each thread owns a row) is declined.
 
 func.func @main(%x: memref<1x4x64xf64>, %w: memref<64xf64>) -> memref<1x4x64xf64> {
   %out = memref.alloc() : memref<1x4x64xf64>
@@ -36,7 +37,7 @@ func.func @main(%x: memref<1x4x64xf64>, %w: memref<64xf64>) -> memref<1x4x64xf64
 // CHECK-NEXT:      %in2 = loop.load %x[0, %a1, %r0] : memref<1x4x64xf64>
 // CHECK:           loop.accumulate add %v1 : f64
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %acc = tile.combine add %acc_part across [%lane] tree : f64
+// CHECK-NEXT:    %acc = tile.combine add %acc_part across [%lane] warp_shuffle : f64
 // CHECK-NEXT:    %v2 = arith.mulf %acc, %c : f64
 
 // -----
@@ -72,3 +73,23 @@ func.func @main(%x: memref<1x4x64xf64>, %w: memref<64xf64>) -> memref<1x4x64xf64
 // CHECK:       tile.tile (%a1 : 4 = thread) {
 // CHECK-NEXT:    %acc = loop.for reduce %r0 < 64 -> f64 {
 // CHECK-NOT:   tile.combine
+
+// -----
+
+func.func @main(%x: memref<4x48xf64>) -> memref<4xf64> {
+  %out = memref.alloc() : memref<4xf64>
+  tile.kernel @k_sum12 ins(%x : memref<4x48xf64>) outs(%out : memref<4xf64>) {
+    tile.tile (%lane : 12 = thread, %a0 : 4 = block) {
+      %acc = loop.for reduce %r0 < 48 -> f64 {
+        %v = loop.load %x[%a0, %r0] : memref<4x48xf64>
+        loop.accumulate add %v : f64
+      }
+      loop.store %acc, %out[%a0] : memref<4xf64>
+    }
+  }
+  func.return %out : memref<4xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_sum12
+// CHECK:         %acc_part = tile.strided_for reduce %r0 = %lane to 48 step 12 -> f64 {
+// CHECK:         %acc = tile.combine add %acc_part across [%lane] tree : f64

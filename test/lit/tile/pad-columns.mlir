@@ -28,7 +28,7 @@ func.func @main(%x: memref<3x40x45xf64>) -> memref<3x45xf64> {
 // CHECK:         tile.tile (%lane : 8 = thread, %a : 3 = block, %c_b : 2 = block, %c_t : 32 = thread) {
 // CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 40 step 8 -> f64 {
 // CHECK-NEXT:        %v = loop.load %x[%a, %r, %c_b * 32 + %c_t] {tile.masked = [2 : i64]} : memref<3x40x45xf64>
-// CHECK:           %s = tile.combine add %s_part across [%lane] tree : f64
+// CHECK:           %s = tile.combine add %s_part across [%lane] warp_shuffle : f64
 // CHECK-NEXT:      loop.store %s, %y[%a, %c_b * 32 + %c_t] {tile.masked = [1 : i64]} : memref<3x45xf64>
 
 // -----
@@ -100,7 +100,7 @@ func.func @main(%x: memref<2x40x7x4xf64>) -> memref<2x7x4xf64> {
 // CHECK:         tile.tile (%lane : 8 = thread, %a : 2 = block, %b : 8 = thread, %c : 4 = thread) {
 // CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 40 step 8 -> f64 {
 // CHECK-NEXT:        %v = loop.load %x[%a, %r, %b, %c] {tile.masked = [2 : i64]} : memref<2x40x7x4xf64>
-// CHECK:           %s = tile.combine add %s_part across [%lane] tree : f64
+// CHECK:           %s = tile.combine add %s_part across [%lane] warp_shuffle : f64
 // CHECK-NEXT:      loop.store %s, %y[%a, %b, %c] {tile.masked = [1 : i64]} : memref<2x7x4xf64>
 
 // -----

@@ -27,7 +27,7 @@ func.func @main(%x: memref<2x100xf64>) -> memref<2xf64> {
 // CHECK:         tile.tile (%rs : 2 = block, %lane : 8 = thread, %a : 2 = block) {
 // CHECK-NEXT:      %start = affine.apply affine_map<(d0, d1) -> (((d0 * 8) + d1))> (%rs, %lane)
 // CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %start to 100 step 16 -> f64 {
-// CHECK:           %s = tile.combine add %s_part across [%lane] tree : f64
+// CHECK:           %s = tile.combine add %s_part across [%lane] warp_shuffle : f64
 // CHECK-NEXT:      %m = arith.mulf %s, %c : f64
 // CHECK-NEXT:      tile.atomic add %m, %y[%a] : memref<2xf64>
 // CHECK:         } {tile.zero_init = [0 : i64]}
@@ -53,7 +53,7 @@ func.func @main(%x: memref<2x100xf64>) -> memref<2xf64> {
 }
 // CHECK-LABEL: tile.kernel @k_max
 // CHECK:         tile.tile (%rs : 2 = block, %lane : 8 = thread, %a : 2 = block) {
-// CHECK:           %s = tile.combine max %s_part across [%lane] tree : f64
+// CHECK:           %s = tile.combine max %s_part across [%lane] warp_shuffle : f64
 // CHECK-NEXT:      tile.atomic max %s, %y[%a] : memref<2xf64>
 
 // -----
