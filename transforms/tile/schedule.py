@@ -33,7 +33,7 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   tiles are then copied one element at a time, a SIMT trip costing `ELEMENT_TRIP`) is also tried
   with those operands copied into zero-padded aligned buffers first (repack-operands), the
   copies modeled as pointwise kernels (their bytes read and written, a launch); they are taken
-  where they model at most `REPACK_MARGIN` (0.82) of the best time without them;
+  where they model at most `REPACK_MARGIN` (0.89) of the best time without them;
   A matmul with an epilogue that rules out split-K (SwiGLU's `silu(gate) * up`) is also tried
   with the epilogue split off into a pointwise kernel (split-epilogue), modeled as its bytes over
   the copy bandwidth plus a launch; TinyLlama's up projection at seq 128 takes that;
@@ -198,11 +198,26 @@ def _k_outer(op: Operation) -> bool:
 
 
 def pointwise_us(t: tile.TileOp) -> float:
-    """The modeled time of a pointwise tile: the bytes its loads and stores move over COPY_GBS."""
+    """The modeled time of a pointwise tile: the bytes its loads and stores move over COPY_GBS
+    (an access runs once per point of the tile's axes and of the loops around it in the tile:
+    vectorize-pointwise's lanes of 4)."""
     elements = math.prod(e for _, e, _ in t.axes)
-    accesses = [o for o in t.walk() if isinstance(o, loop.LoadOp | loop.StoreOp)]
-    nbytes = sum(elements * (o.memref.type.element_type.bitwidth // 8) for o in accesses)
+    nbytes = 0
+    for o in t.walk():
+        if isinstance(o, loop.LoadOp | loop.StoreOp):
+            trips = math.prod(f.extent.data for f in _loops_around(o, t))
+            nbytes += elements * trips * (o.memref.type.element_type.bitwidth // 8)
     return LAUNCH_US + nbytes / (COPY_GBS * 1e3)
+
+
+def _loops_around(op: Operation, t: tile.TileOp) -> list[loop.ForOp]:
+    """The `loop.for`s enclosing `op` inside tile `t`."""
+    out, parent = [], op.parent_op()
+    while parent is not None and parent is not t:
+        if isinstance(parent, loop.ForOp):
+            out.append(parent)
+        parent = parent.parent_op()
+    return out
 
 
 def modeled_us(block: Block, sms: int, smem: int) -> float:
@@ -232,13 +247,14 @@ def modeled_us(block: Block, sms: int, smem: int) -> float:
 REPACK = "operands repacked"
 #: Where the model decides, the copies are taken only if they model at most this share of the best
 #: schedule without them: their kernel runs before the matmul, and the model of a misaligned
-#: matmul (ELEMENT_TRIP) is rough. On the H100 sweep (2026-11-24, session 3, modeled share ->
-#: measured): 0.55-0.65 paid 1.08-1.7x (bmm 3 x 1023x1025x4099, 3079x4081x257, 4493x541 -> 8192
-#: + amax), 0.76-0.79 paid 1.14-1.7x (853x5669 -> 1536 + sum, 4544x239x271), 0.85 did not (bmm 21 x
-#: 25x1381x101: 17 -> 22 us, 512x2741x79: 13 -> 14 us, bmm 36 x 433x256x32: 19 -> 19.5 us); two
-#: transposed bmms lost 10 % at 0.69 and 0.76 (13 x 89x2048x593, 4 x 1024x2635x23), which the
-#: margin does not catch.
-REPACK_MARGIN = 0.82
+#: matmul (ELEMENT_TRIP) is rough. Modeled share (pointwise_us counting every lane of the copies'
+#: float4s; the first fit, of session 3, counted a quarter of their bytes) -> measured on the H100
+#: (2026-11-24, sessions 3 and 4, bench/schedule_ab.py): 0.57-0.66 paid 1.08-1.7x (bmm 3 x
+#: 1023x1025x4099, 3079x4081x257, 4493x541 -> 8192 + amax, 853x5669 -> 1536 + sum), 0.87 paid
+#: 1.15x (4544x239x271: 33.4 against 38.4 us); 0.91-1.09 did not (bmm 13 x 89x2048x593: 136
+#: against 124 us, bmm 36 x 433x256x32, bmm 21 x 25x1381x101, 512x2741x79). One transposed bmm
+#: lost 10 % at 0.76 (4 x 1024x2635x23), which the margin does not catch.
+REPACK_MARGIN = 0.89
 
 
 #: Shared memory a row may take when stage-inputs keeps it for the row's later reads.

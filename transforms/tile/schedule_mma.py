@@ -94,7 +94,10 @@ PROMOTE = {"wgmma": 4, "mma_sync": 1}
 #: 2.3 over ~2.2 (the float4 weight rests on this case alone).
 #: A stage whose masked float4 loads are masked only along rows (M or N; K whole, as after
 #: repack-operands' copies padded along K) drops whole float4s: "rows", no dearer than unmasked
-#: (not measured apart: the fit above had masked K in every float4 case but 1289 x 1024 -> 64).
+#: (not measured apart: the fit above had masked K in every float4 case but 1289 x 1024 -> 64),
+#: and so is one masked along K only past a K that is a multiple of 32 (split-matmul-k's padded
+#: trips: 4665 x 256 x 2333 nt, repacked to K 2336 and split 5 over 75 trips, measured 0.141 ms
+#: on the tensor cores against 0.186 on SIMT, which "float4" had modeled 218 against 163 us).
 MASKED_STEP = {"float4": 2.3, "element": 1.2, "rows": 1.0}
 PADDED_BLOCK_STEPS = 9.0
 
@@ -201,8 +204,16 @@ def stage_kind(stage: mma.StageOp) -> str | None:
 
     if not all(float4(o) for o in masked):
         return "element"
-    inner = any(len(o.memref.type.get_shape()) - 1 in tile.masked_dims(o) for o in masked)  # type: ignore[union-attr]
+    inner = any(_masked_within_steps(o) for o in masked)
     return "float4" if inner else "rows"
+
+
+def _masked_within_steps(o: loop.LoadOp) -> bool:
+    """Whether K-contiguous load `o` is masked along its innermost dimension (K) inside a K step:
+    an extent not a multiple of K_STEP. A multiple of it is masked only in whole K steps past its
+    end (split-matmul-k's padded trips, after repack-operands padded K), which load nothing."""
+    shape = o.memref.type.get_shape()  # type: ignore[union-attr]
+    return len(shape) - 1 in tile.masked_dims(o) and shape[-1] % K_STEP != 0
 
 
 def k_contiguous(stage: mma.StageOp, o: loop.LoadOp) -> bool:
