@@ -21,8 +21,8 @@ Three cases:
   is a multiple of it: `a2 = a2_b * 4 + a2_t` beside 8 threads of a3 in a sum over dim 1 of
   (64, 64, 91 -> 92, 8)), so a warp reads 32 consecutive elements, and the lanes take the rest of
   the block (256 / 32 = 8).
-  Short rows (the longest top-level loop at most `PACK_ROW_MAX` = 512, so a lane takes at most
-  16 elements per pass; the loops flat, not a row reduction over a column axis) that are many
+  Short rows (the longest top-level loop at most `PACK_ROW_MAX` = 768, so a lane takes at most
+  24 elements per pass; the loops flat, not a row reduction over a column axis) that are many
   (a block per row would fill every SM of `sms` with `SM_THREADS` threads: 1056 rows on an
   H100; fewer rows keep a block each, whose 256 lanes shorten each row's latency) are packed
   instead: a warp per row, or 8 or 16 lanes where those pass over the row in fewer lane slots
@@ -74,8 +74,13 @@ from dpl.transforms.tile.target import target_sms
 WARP = 32
 #: Threads one SM holds at once (sm_80 and up: 2048).
 SM_THREADS = 2048
-#: The longest row packed a warp per row (16 elements per lane per pass).
-PACK_ROW_MAX = 16 * WARP
+#: The longest row packed a warp per row (24 elements per lane per pass). On the H100
+#: (2026-11-24, bench/rows_ab.py, a block of 256 lanes per row -> a warp per row, ms): RMSNorm
+#: 11877 x 583 0.0353 -> 0.0307, softmax 32768 x 520 0.0714 -> 0.0614, sum 16384 x 700 0.0200 ->
+#: 0.0185, LayerNorm 4096 x 768 0.0092 -> 0.0091; past 768 a row's block was faster: RMSNorm
+#: 2048 x 896 0.0062 -> 0.0068, softmax 8192 x 1000 0.0273 -> 0.0347, LayerNorm 16384 x 1024
+#: 0.0488 -> 0.0764.
+PACK_ROW_MAX = 24 * WARP
 #: Packed rows take fewer lanes than a warp where that wastes fewer lane slots by more than this
 #: factor (row_lanes).
 ROW_SLOTS_SLACK = 1.1

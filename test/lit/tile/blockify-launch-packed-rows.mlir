@@ -1,10 +1,10 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='blockify-launch{sms=1}' | filecheck %s
-// blockify-launch packs short rows (at most 512 elements), where there are many (on 1 SM: at
+// blockify-launch packs short rows (at most 768 elements), where there are many (on 1 SM: at
 // least 2048 / 256 = 8): a lane axis, the fastest, of a warp per row (a row of 64), or of 8 or
 // 16 lanes where those pass over the row in fewer lane slots (37: 5 passes of 8 lanes, 40 slots
 // against a warp's 64; 48: 3 of 16), and 256 / lanes rows per block along the fastest row axis,
 // rounded up to a multiple of them with the accesses past its end masked (13 rows -> 2 blocks
-// of 8, or 1 of 16). A row longer than 512, or fewer rows (4), keep a block per row (a lane
+// of 8, or 1 of 16). A row longer than 768, or fewer rows (4), keep a block per row (a lane
 // axis of 256 threads first, rows on blocks).
 
 func.func @main(%x: memref<13x64xf64>) -> memref<13x64xf64> {
@@ -34,27 +34,27 @@ func.func @main(%x: memref<13x64xf64>) -> memref<13x64xf64> {
 
 // -----
 
-func.func @main(%x: memref<13x600xf32>) -> memref<13x600xf32> {
-  %y = memref.alloc() : memref<13x600xf32>
-  tile.kernel @k_long ins(%x : memref<13x600xf32>) outs(%y : memref<13x600xf32>) {
+func.func @main(%x: memref<13x800xf32>) -> memref<13x800xf32> {
+  %y = memref.alloc() : memref<13x800xf32>
+  tile.kernel @k_long ins(%x : memref<13x800xf32>) outs(%y : memref<13x800xf32>) {
     tile.tile (%a0 : 13 = thread) {
-      %acc = loop.for reduce %r0 < 600 -> f32 {
-        %v = loop.load %x[%a0, %r0] : memref<13x600xf32>
+      %acc = loop.for reduce %r0 < 800 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<13x800xf32>
         loop.accumulate add %v : f32
       }
-      loop.for free %a1 < 600 {
-        %v1 = loop.load %x[%a0, %a1] : memref<13x600xf32>
+      loop.for free %a1 < 800 {
+        %v1 = loop.load %x[%a0, %a1] : memref<13x800xf32>
         %q = arith.divf %v1, %acc : f32
-        loop.store %q, %y[%a0, %a1] : memref<13x600xf32>
+        loop.store %q, %y[%a0, %a1] : memref<13x800xf32>
       }
     }
   }
-  func.return %y : memref<13x600xf32>
+  func.return %y : memref<13x800xf32>
 }
 // CHECK-LABEL: tile.kernel @k_long
 // CHECK:         tile.tile (%lane : 256 = thread, %a0 : 13 = block) {
-// CHECK:           tile.strided_for free %a1 = %lane to 600 step 256 {
-// CHECK-NEXT:        %v1 = loop.load %x[%a0, %a1] : memref<13x600xf32>
+// CHECK:           tile.strided_for free %a1 = %lane to 800 step 256 {
+// CHECK-NEXT:        %v1 = loop.load %x[%a0, %a1] : memref<13x800xf32>
 
 // -----
 
