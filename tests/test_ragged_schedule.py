@@ -107,10 +107,11 @@ def test_reductions_keep_meaning(name: str):
 
 def test_128x128_tile_of_a_transposed_operand_keeps_meaning():
     """A.T @ B with 8 x 8 registers (a one-SM model picks 128 x 128): both operands are stored
-    along M / N, so permute-register-tile keeps runs of 4 cells per thread (cell axes 2 x 4)."""
+    along M / N, so permute-register-tile keeps runs of 4 cells per thread (cell axes 2 x 4;
+    K = 96, past its short-k)."""
     from dpl.dialects import tile
 
-    prog = capture_expression("torch.randn(64,250).T @ torch.randn(64,200)", dtype=torch.float64)
+    prog = capture_expression("torch.randn(96,250).T @ torch.randn(96,200)", dtype=torch.float64)
     module = prog.module
     run_pipeline(module, IR_PIPELINES["loop"])
     run_pipeline(module, "split-nests,schedule{sms=1}")

@@ -1,7 +1,11 @@
-// RUN: dpl-opt %s --split-input-file --pass-pipeline='permute-register-tile' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='permute-register-tile{short-k=0}' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='permute-register-tile' | filecheck %s --check-prefix=SHORT
 // permute-register-tile: in a register-tiled, blockified matmul every index a * 4 + c (thread a of
 // 4, cell c of 4) becomes c * 4 + a, in loads and stores alike (block parts stay). Declined: a
-// tile without cell axes; a cell axis also used on its own.
+// tile without cell axes; a cell axis also used on its own. The first RUN keeps runs of 4 on a
+// side stored along M or N at any K (short-k=0); the second, with the default short-k = 64,
+// interleaves the N side of a.T @ b over K = 32 (SHORT, the last case), whose output stores
+// then cover a warp's 16 columns at once, and keeps A's runs.
 
 func.func @main(%x: memref<32x16xf64>, %wt: memref<32x16xf64>, %b: memref<32xf64>) -> memref<32x32xf64> {
   %out = memref.alloc() : memref<32x32xf64>
@@ -150,3 +154,30 @@ func.func @main(%x: memref<16x16xf64>, %w: memref<16x16xf64>) -> memref<16x16xf6
 // CHECK:           %a = loop.load %x[%m_c * 4 + %m_t, %k] : memref<16x16xf64>
 // CHECK-NEXT:      %b = loop.load %w[%k, %n_t * 4 + %n_c] : memref<16x16xf64>
 // CHECK:         loop.store %acc, %out[%m_c * 4 + %m_t, %n_t * 4 + %n_c] : memref<16x16xf64>
+
+// -----
+
+func.func @main(%a: memref<32x64xf64>, %b: memref<32x64xf64>) -> memref<64x64xf64> {
+  %out = memref.alloc() : memref<64x64xf64>
+  tile.kernel @k_tn_short ins(%a, %b : memref<32x64xf64>, memref<32x64xf64>) outs(%out : memref<64x64xf64>) {
+    tile.tile (%m_t : 16 = thread, %n_t : 16 = thread, %m_c : 4 = cell, %n_c : 4 = cell) {
+      %acc = loop.for reduce %k < 32 -> f64 {
+        %x = loop.load %a[%k, %m_t * 4 + %m_c] : memref<32x64xf64>
+        %y = loop.load %b[%k, %n_t * 4 + %n_c] : memref<32x64xf64>
+        %p = arith.mulf %x, %y : f64
+        loop.accumulate add %p : f64
+      }
+      loop.store %acc, %out[%m_t * 4 + %m_c, %n_t * 4 + %n_c] : memref<64x64xf64>
+    }
+  }
+  func.return %out : memref<64x64xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_tn_short
+// CHECK:           %x = loop.load %a[%k, %m_t * 4 + %m_c] : memref<32x64xf64>
+// CHECK-NEXT:      %y = loop.load %b[%k, %n_t * 4 + %n_c] : memref<32x64xf64>
+// CHECK:         loop.store %acc, %out[%m_t * 4 + %m_c, %n_t * 4 + %n_c] : memref<64x64xf64>
+// SHORT-LABEL: tile.kernel @k_tn_short
+// SHORT:           %x = loop.load %a[%k, %m_t * 4 + %m_c] : memref<32x64xf64>
+// SHORT-NEXT:      %y = loop.load %b[%k, %n_c * 16 + %n_t] : memref<32x64xf64>
+// SHORT:         loop.store %acc, %out[%m_t * 4 + %m_c, %n_c * 16 + %n_t] : memref<64x64xf64>
