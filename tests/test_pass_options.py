@@ -40,6 +40,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("repack-operands", "align"): (1, INF),
     ("repack-operands", "k-tile"): (1, INF),
     ("permute-register-tile", "group"): (1, INF),
+    ("permute-register-tile", "short-k"): (0, INF),
     ("pipeline-k-outer", "depth"): (2, INF),
     ("register-tile", "rows"): (1, 16),
     ("register-tile", "cols"): (1, 16),
