@@ -24,7 +24,7 @@ so stage-inputs can stage it too.
 Declines (logged to `dpl.passes`) a tile that is not a matmul, whose K is already chunked, or whose
 K is smaller than, equal to, or not a multiple of, `k-tile`. K equal to one k-tile is left as it
 is: one K-outer trip would only give double-buffer a second slab to allocate and nothing to
-overlap (a batched x.T @ w over K = 32 then held two blocks fewer per SM).
+overlap (a batched x.T @ w over K = 32 then held fewer blocks per SM and ran in two waves).
 """
 
 from __future__ import annotations
