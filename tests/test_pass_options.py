@@ -56,6 +56,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("split-matmul-k", "min-trips"): (1, INF),
     ("split-matmul-k", "short-k-splits"): (0, INF),
     ("split-matmul-k", "tile-elements"): (1, INF),
+    ("split-matmul-k", "sparse-tile"): (0, INF),
     ("split-reduce", "sms"): (1, INF),
     ("split-reduce", "blocks-per-sm"): (1, INF),
     ("split-reduce", "min-trips"): (1, INF),

@@ -149,13 +149,14 @@ def test_padded_split_k_keeps_meaning_through_materialize(case: int, name: str):
 # (2 x 2 registers) and, for a short K, a split of up to 4 (short-k-splits; K-outer padded where
 # the splits do not divide it), or keeps the tile unsplit where it models that faster.
 SKINNY = {
-    # A stored transposed, N = 19, K = 347 (11 trips: 3 splits of 4, one trip past K masked)
-    "tn_n19": ("torch.randn(347,117).T @ torch.randn(347,19)", "SIMT 32 x 32, split 3"),
-    # B stored transposed, M = 5 (10 trips: 2 splits of 5)
-    "nt_m5": ("torch.randn(5,300) @ torch.randn(21,300).T", "SIMT 32 x 32, split 2"),
-    # a linear then a max over its outputs (the matmul kernel; 15 trips: 3 splits of 5)
+    # A stored transposed, N = 19, K = 347 (11 trips: 4 splits of 3, one trip past K masked; a
+    # launch left on under a quarter of the SMs tries splits down to 2 trips: sparse-tile)
+    "tn_n19": ("torch.randn(347,117).T @ torch.randn(347,19)", "SIMT 32 x 32, split 4"),
+    # B stored transposed, M = 5 (10 trips: 5 splits of 2)
+    "nt_m5": ("torch.randn(5,300) @ torch.randn(21,300).T", "SIMT 32 x 32, split 5"),
+    # a linear then a max over its outputs (the matmul kernel; 15 trips: 5 splits of 3)
     "linear_amax": ("torch.nn.functional.linear(torch.randn(7,449), torch.randn(45,449), "
-                    "torch.randn(45)).amax(dim=1)", "SIMT 32 x 32, split 3"),
+                    "torch.randn(45)).amax(dim=1)", "SIMT 32 x 32, split 5"),
     # batched, K = 101 (4 trips): the 32 x 32 tile split 4 ways models slower than unsplit
     "bmm_k101": ("torch.randn(3,9,101) @ torch.randn(3,101,45)", "SIMT 32 x 32 ("),
 }

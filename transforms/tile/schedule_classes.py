@@ -42,7 +42,8 @@ PIPELINES: dict[str, str] = {
     "flash attention": "tile-attention{{tile={tile} precision={precision} splits={splits} wide={wide}}},"
     "schedule{{target={target} sms={sms} precision={precision}}}",
     "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
-    "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} short-k-splits=4 tile-elements={tile_elements}}},"
+    "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} short-k-splits=4 sparse-tile=4096"
+    " tile-elements={tile_elements}}},"
     "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
     "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"
     "async-copy{{target={target}}},pad-smem{{pad=4}},pipeline-k-outer",

@@ -128,6 +128,15 @@ def adders(blocks: int, splits: int, at_once: int) -> float:
     return min(float(splits), max(1.0, at_once / blocks))
 
 
+#: A split launch left on at most 1 / SPARSE_GRID of the SMs (one 128 x 97 tile over K = 1181,
+#: two of 256 x 64 over K = 783: 3 and 8 blocks on 132 SMs, 0.2x and 0.4x eager on the H100)
+#: also tries splits down to SPARSE_MIN_TRIPS trips, with any padding of the K loop (the last
+#: split's masked trips add no round): the model (split_time, the tile's contention_trips) then
+#: picks the count.
+SPARSE_GRID = 4
+SPARSE_MIN_TRIPS = 2
+
+
 def min_split_trips(trips: int, min_trips: int, short_k_splits: int = 0) -> int:
     """The fewest K-outer trips a split keeps: `min_trips`, or, given `short_k_splits` = S, for a
     K-outer loop too short to split so (under S x `min_trips` trips) 1 / S of its trips (S = 4,
@@ -142,19 +151,36 @@ def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -
     """The automatic split count for `blocks` blocks and `trips` K-outer trips and the trips
     the K-outer loop then runs (more than `trips` when padded), or why none. Splits divide the
     trips; with `pad` (the K loop may run past its end, masked), where those leave half the GPU
-    idle or none beats the unsplit launch, which leaves SMs idle, a split whose trips round up by at most a sixteenth is taken if it saves 10% more (194
-    trips = 2 x 97 of 32 blocks: 12 splits of 17, 204 trips, rather than 2 of 97)."""
+    idle or none beats the unsplit launch, which leaves SMs idle, a split whose trips round up by
+    at most a sixteenth is taken if it saves 10% more (194 trips = 2 x 97 of 32 blocks: 12
+    splits of 17, 204 trips, rather than 2 of 97). Where the pick leaves the launch on at most
+    1 / SPARSE_GRID of the SMs (tiles of at most `sparse-tile` elements), splits down to
+    SPARSE_MIN_TRIPS trips, padded as far as need be, are tried as well and taken if they save
+    10% more."""
+    least = min_split_trips(trips, p.min_trips, p.short_k_splits)
+    first = _choose(blocks, trips, p, pad, least, strict_pad=True)
+    used = 1 if isinstance(first, str) else first[0]
+    if blocks * used * SPARSE_GRID <= p.sms and least > SPARSE_MIN_TRIPS and p.tile_elements <= p.sparse_tile:
+        sparse = _choose(blocks, trips, p, pad, SPARSE_MIN_TRIPS, strict_pad=False)
+        if not isinstance(sparse, str) and (isinstance(first, str) or sparse[2] <= 0.9 * first[2]):
+            return sparse[0], sparse[1]
+    return first if isinstance(first, str) else (first[0], first[1])
+
+
+def _choose(blocks: int, trips: int, p: SplitMatmulK, pad: bool, least: int,
+            strict_pad: bool) -> tuple[int, int, float] | str:  # fmt: skip
+    """choose_splits' pick among splits of at least `least` trips (padded by at most a
+    sixteenth where `strict_pad`): (splits, trips run, modeled time), or why none."""
     at_once = p.sms * p.blocks_per_sm
     cost = {1: split_time(blocks, trips, 1, at_once, p.atomic_trips, p.contention_trips)}
     runs = {1: trips}
     padded: dict[int, int] = {}
-    least = min_split_trips(trips, p.min_trips, p.short_k_splits)
     for s in range(2, trips // least + 1):
         per = -(-trips // s)
         if per * s == trips:
             runs[s] = trips
             cost[s] = split_time(blocks, trips, s, at_once, p.atomic_trips, p.contention_trips)
-        elif pad and per >= least and per * s - trips <= max(1, trips // 16):
+        elif pad and per >= least and (not strict_pad or per * s - trips <= max(1, trips // 16)):
             padded[s] = per * s
     if len(runs) == 1 and not padded:
         return f"no split of the {trips} K-outer trips leaves >= {least} per block (min-trips = {p.min_trips})"
@@ -170,7 +196,7 @@ def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -
             f"{blocks} blocks ({at_once} at once) gain < 10% from any split "
             f"(best {best}: {cost[best] / cost[1]:.2f} of the unsplit time)"
         )
-    return best, runs[best]
+    return best, runs[best], cost[best]
 
 
 def epilogue(acc: SSAValue, t: tile.TileOp) -> loop.StoreOp | str:
@@ -305,6 +331,13 @@ class SplitMatmulK(ModulePass):
     this many ways, each keeping 1 / short-k-splits of its trips (`min_split_trips`; 0: never)."""
     tile_elements: int = 64 * 64
     """Automatic: output elements per block when the tile has no block axes yet."""
+    sparse_tile: int = 0
+    """Automatic: tiles of at most this many output elements left on at most 1 / SPARSE_GRID of
+    the SMs also try splits of SPARSE_MIN_TRIPS trips (0: never). The SIMT pipeline of 64 x 64
+    and 32 x 32 tiles sets 4096 (schedule_classes.PIPELINES); on the H100, SIMT 128 x 128 tiles
+    and wgmma 64 x 64 ones split so ran slower than the plans they displaced (TinyLlama's k/v
+    projection at seq 128: 0.270 -> 0.286 ms a layer; 389 x 239 x 896 nt 12.3 -> 13.7 us;
+    1024 x 384 -> 128 + mean 9.8 -> 10.5 us), their per-block cost not being modeled."""
 
     def __post_init__(self):
         check_option(self, "splits", 0)
@@ -315,6 +348,7 @@ class SplitMatmulK(ModulePass):
         check_option(self, "min_trips", 1)
         check_option(self, "short_k_splits", 0)
         check_option(self, "tile_elements", 1)
+        check_option(self, "sparse_tile", 0)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.sms is None:

@@ -31,7 +31,7 @@ func.func @main(%x: memref<2048x256xf64>, %w: memref<2048x256xf64>) -> memref<20
 }
 // CHECK-LABEL: tile.kernel @k_big
 // CHECK:         tile.tile (%a0_b : 16 = block, %a0_t : 16 = thread, %a1_b : 16 = block, %a1_t : 16 = thread, %a0_c : 8 = cell, %a1_c : 8 = cell)
-// CHECK:       } {tile.schedule = "tileify,pad-matmul{rows=8 cols=8},chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=1 short-k-splits=4 tile-elements=16384},register-tile{rows=8 cols=8},blockify-launch,permute-register-tile,cooperative-reduce,stage-inputs,mark-unroll{max-extent=32},double-buffer,async-copy{target=sm_90},pad-smem{pad=4},pipeline-k-outer"}
+// CHECK:       } {tile.schedule = "tileify,pad-matmul{rows=8 cols=8},chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=1 short-k-splits=4 sparse-tile=4096 tile-elements=16384},register-tile{rows=8 cols=8},blockify-launch,permute-register-tile,cooperative-reduce,stage-inputs,mark-unroll{max-extent=32},double-buffer,async-copy{target=sm_90},pad-smem{pad=4},pipeline-k-outer"}
 
 // -----
 
