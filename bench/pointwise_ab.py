@@ -5,7 +5,7 @@ flat schedule with other block sizes or two float4s per thread, beside eager and
 
     python bench/pointwise_ab.py [--cases pw_] [--variants rows,flat,flat-b512] [--json out.json]
 
-Each program is timed by `dpl.bench.harness.benchmark` (CUDA graph replays, median, inputs
+Each program is timed by `dpl.bench.ab` (harness.benchmark: CUDA graph replays, median, inputs
 rotated past L2) with its output checked against PyTorch in float64 (rel_err, 1e-5 is the bar);
 the table gives each variant's median and its ratio to torch.compile (> 1: faster).
 """
@@ -15,10 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-import torch
-
-from dpl.bench import harness as B
-from dpl.driver.compile import compile as dpl_compile
+from dpl.bench import ab
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import sweep  # noqa: E402
@@ -56,47 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         raise SystemExit(f"pointwise_ab: unknown variant '{unknown[0]}' (known: {', '.join(VARIANTS)})")
-    rows = []
-    for case in sweep.select(sweep.all_cases(), args.cases):
-        fn, inputs = case.build("cuda")
-        row: dict = {"name": case.name}
-        for i, label in enumerate(variants):
-            spec = VARIANTS[label]
-            res = B.benchmark(case.name, fn, inputs, modes=("eager", "compile") if i == 0 else (),
-                              ceilings=False, target_ms=args.target_ms,
-                              dpl=lambda f, *xs, s=spec: dpl_compile(f, *xs, pipeline=s))  # fmt: skip
-            for mode in ("eager", "compile"):
-                if mode in res["variants"]:
-                    row[mode] = res["variants"][mode].get("median_ms")
-            d = res["variants"]["dpl"]
-            row[label] = {"median_ms": d.get("median_ms"), "rel_err": d.get("rel_err"),
-                          "launches": res.get("num_kernels"), "error": d.get("error")}  # fmt: skip
-        rows.append(row)
-        print(_line(row, variants), flush=True)
-    print()
-    print(f"{'case':36} {'eager':>8} {'compile':>8} " + " ".join(f"{v:>16}" for v in variants))
-    for row in rows:
-        print(_line(row, variants))
-    for v in variants:
-        ratios = [row["compile"] / row[v]["median_ms"] for row in rows
-                  if row.get("compile") and row[v].get("median_ms")]  # fmt: skip
-        print(f"geomean x compile, {v}: {B.geomean(ratios) or 0:.3f}")
-    if args.json:
-        B.write_json(args.json, {"device": torch.cuda.get_device_name(), "cases": rows})
+    cases = sweep.select(sweep.all_cases(), args.cases)
+    rows = ab.time_variants(cases, {v: VARIANTS[v] for v in variants}, "compile", args.target_ms, 36)
+    ab.report(rows, variants, "compile", 36, args.json)
     return 0
-
-
-def _line(row: dict, variants: list[str]) -> str:
-    cells = []
-    for v in variants:
-        d = row[v]
-        if d.get("error") or not d.get("median_ms"):
-            cells.append(f"{'error':>16}")
-            continue
-        x = row["compile"] / d["median_ms"] if row.get("compile") else 0.0
-        bad = "!" if (d.get("rel_err") or 0) > 1e-5 else " "
-        cells.append(f"{d['median_ms']:8.4f} x{x:5.2f}{bad}")
-    return f"{row['name']:36} {row.get('eager') or 0:8.4f} {row.get('compile') or 0:8.4f} " + " ".join(cells)
 
 
 if __name__ == "__main__":
