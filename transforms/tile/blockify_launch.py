@@ -226,11 +226,12 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -
     (the tile untouched) where the rows are too long, a loop holds loops, the fastest row axis
     has fewer than 2 rows, or a store does not index it past its buffer (a mask could not guard
     it)."""
-    if max(f.extent.data for f in top_loops) > PACK_ROW_MAX or block_size < 2 * WARP:
+    longest = max(f.extent.data for f in top_loops)
+    if longest > PACK_ROW_MAX or block_size < 2 * WARP:
         return False
     if any(isinstance(o, loop.ForOp) for f in top_loops for o in f.body.block.ops):
         return False
-    lanes = row_lanes(max(f.extent.data for f in top_loops))
+    lanes = row_lanes(longest)
     v, e, _ = t.axes[-1]
     rows = min(block_size // lanes, _pow2_at_least(e))
     if rows < 2:

@@ -125,6 +125,7 @@ from dpl.transforms.tile.schedule_space import (
     unused_options,
 )
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
+from dpl.transforms.tile.stages import enclosing_loops
 from dpl.transforms.tile.target import DEFAULT_ARCH, arch_smem, parse_target, target_arch, target_sms
 from dpl.transforms.tile.tile_attention import TileAttention, causal_select
 from dpl.transforms.tunable import tunable
@@ -205,19 +206,9 @@ def pointwise_us(t: tile.TileOp) -> float:
     nbytes = 0
     for o in t.walk():
         if isinstance(o, loop.LoadOp | loop.StoreOp):
-            trips = math.prod(f.extent.data for f in _loops_around(o, t))
+            trips = math.prod(f.extent.data for f in enclosing_loops(o))
             nbytes += elements * trips * (o.memref.type.element_type.bitwidth // 8)
     return LAUNCH_US + nbytes / (COPY_GBS * 1e3)
-
-
-def _loops_around(op: Operation, t: tile.TileOp) -> list[loop.ForOp]:
-    """The `loop.for`s enclosing `op` inside tile `t`."""
-    out, parent = [], op.parent_op()
-    while parent is not None and parent is not t:
-        if isinstance(parent, loop.ForOp):
-            out.append(parent)
-        parent = parent.parent_op()
-    return out
 
 
 def modeled_us(block: Block, sms: int, smem: int) -> float:
