@@ -743,7 +743,14 @@ class KernelPrinter(MmaPrinterMixin):
     def op_kernel_load(self, op: Operation) -> None:
         if K.is_float4(op.results[0].type):
             return self.vector_load(op)
-        self.define(op, self.access(op.memref, op.map.data, op.indices))  # type: ignore[attr-defined]
+        src = self.access(op.memref, op.map.data, op.indices)  # type: ignore[attr-defined]
+        mask = getattr(op, "mask", None)
+        if mask is None:
+            return self.define(op, src)
+        # a predicated load: `v = inside ? x[i] : 0` would wait for the load at the select
+        t = op.results[0].type
+        self.define(op, "0" if isinstance(t, IntegerType | IndexType) else float_literal(0.0, t))
+        self.emit(f"if ({self.value(mask)}) {self.names(op.results[0])} = {src};")
 
     def op_kernel_store(self, op: Operation) -> None:
         if K.is_float4(op.value.type):  # type: ignore[attr-defined]
@@ -864,7 +871,11 @@ class KernelPrinter(MmaPrinterMixin):
     def vector_load(self, op: Operation) -> None:
         src = self.access(op.memref, op.map.data, op.indices)  # type: ignore[attr-defined]
         name = self.names(op.results[0])
-        self.emit(f"float4 {name} = *reinterpret_cast<const float4*>(&{src});")
+        mask = getattr(op, "mask", None)
+        if mask is None:
+            return self.emit(f"float4 {name} = *reinterpret_cast<const float4*>(&{src});")
+        self.emit(f"float4 {name} = make_float4(0.0f, 0.0f, 0.0f, 0.0f);")
+        self.emit(f"if ({self.value(mask)}) {name} = *reinterpret_cast<const float4*>(&{src});")
 
     def vector_store(self, op: Operation) -> None:
         dst = self.access(op.memref, op.map.data, op.indices)  # type: ignore[attr-defined]

@@ -926,17 +926,25 @@ class LoadOp(IRDLOperation):
 
     `%v = kernel.load %x[0, %a1, %f * 4] vector 4 : ...` reads the 4 consecutive f32 elements
     starting there as one `vector<4xf32>` (a 16-byte `float4` load; see `_verify_vector`).
+
+    `%v = kernel.load %x[...] if %inside : ...` is a masked load: it reads only where `%inside`
+    (an i1) holds and is 0 (every lane 0) elsewhere. On the GPU it is a predicated load, whose
+    result nothing waits for until it is used, where `select(%inside, load, 0)` makes the thread
+    wait for the load at the select (ptxas places it at the load when registers are short: a
+    register-staged tensor-core stage then waited for each of its 16 loads in turn).
     """
 
     name = "kernel.load"
 
     memref = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
+    mask = opt_operand_def(i1)
     map = prop_def(AffineMapAttr)
     gather = opt_prop_def(UnitAttr)
     """`kernel.load %b[...] gather`: read once per lane where vectorize-access makes float4 the
     other accesses of its loop (`tile.gather`: a bias along an odd last dim)."""
     result = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self,
@@ -945,6 +953,7 @@ class LoadOp(IRDLOperation):
         amap: AffineMap,
         vector: int | None = None,
         gather: bool = False,
+        mask: SSAValue | None = None,
     ):
         assert isinstance(memref.type, MemRefType)
         t = memref.type.element_type
@@ -952,7 +961,7 @@ class LoadOp(IRDLOperation):
         if gather:
             props["gather"] = UnitAttr()
         super().__init__(
-            operands=[memref, indices],
+            operands=[memref, indices, [mask] if mask is not None else []],
             properties=props,
             result_types=[t if vector is None else VectorType(t, [vector])],
         )
@@ -975,9 +984,12 @@ class LoadOp(IRDLOperation):
         memref, amap, indices = _parse_access(parser)
         vector = _parse_vector_width(parser)
         gather = parser.parse_optional_keyword("gather") is not None
+        mask = None
+        if parser.parse_optional_keyword("if"):
+            mask = parser.resolve_operand(parser.parse_unresolved_operand(), i1)
         parser.parse_punctuation(":")
         t = _parse_memref_type(parser, cls.name)
-        return cls(parser.resolve_operand(memref, t), indices, amap, vector, gather)
+        return cls(parser.resolve_operand(memref, t), indices, amap, vector, gather, mask)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -985,6 +997,9 @@ class LoadOp(IRDLOperation):
         _print_vector_width(printer, self.result.type)
         if self.gather is not None:
             printer.print_string(" gather")
+        if self.mask is not None:
+            printer.print_string(" if ")
+            printer.print_ssa_value(self.mask)
         printer.print_string(" : ")
         printer.print_attribute(self.memref.type)
 

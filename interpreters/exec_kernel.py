@@ -564,6 +564,17 @@ class _Grid(MmaExecMixin):
             idx = self.index(op, buf, op.map.data, op.indices, self.active & inside)
             v = self.load(op, buf, idx)
             env[op.result] = np.where(inside, v, np.zeros((), v.dtype))
+        elif isinstance(op, K.LoadOp) and op.mask is not None:  # 0 where the mask is off
+            buf = self.buffer(op.memref, op)
+            on = self.full(np.asarray(self.value(op.mask))).astype(bool)
+            idx = self.index(op, buf, op.map.data, op.indices, self.active & on)
+            if isinstance(op.result.type, VectorType):
+                lanes = self.vector_lanes(op, buf, idx, op.result.type)
+                v = np.stack([self.load(op, buf, i) for i in lanes], axis=-1)
+                on = on[..., None]
+            else:
+                v = self.load(op, buf, idx)
+            env[op.result] = np.where(on, v, np.zeros((), v.dtype))
         elif isinstance(op, (K.LoadOp, loop.LoadOp)):
             buf = self.buffer(op.memref, op)
             idx = self.index(op, buf, op.map.data, op.indices, self.active)

@@ -337,6 +337,20 @@ def test_out_of_bounds_load_raises_but_masked_threads_do_not():
              block="[32, 1, 1]")  # fmt: skip
 
 
+def test_masked_load_is_zero_where_off_and_reads_nothing_there():
+    """`kernel.load ... if %ok`: threads with the mask off get 0 and their index is not checked
+    (it may lie outside the buffer); threads with it on read."""
+    body = """
+  %t = kernel.thread_id x
+  %c31 = arith.constant 31 : index
+  %ok = arith.cmpi ult, %t, %c31 : index
+  %v = kernel.load %x[%t + 1] if %ok : memref<32xf64>
+  kernel.store %v, %y[%t] : memref<32xf64>"""
+    x, y = np.arange(1.0, 33.0), np.full(32, np.nan)
+    run1(body, "%x: memref<32xf64>, %y: memref<32xf64>", [x, y], block="[32, 1, 1]")
+    np.testing.assert_array_equal(y, np.concatenate([x[1:], [0.0]]))
+
+
 def test_cp_async_vector_copy_and_alloca():
     x = np.arange(64, dtype=np.float32).reshape(4, 16)
     out = np.full((4, 16), np.nan, np.float32)
@@ -522,6 +536,13 @@ def _collapsed_index_ref(b):
 
 #: What each runnable kernel of the kernel-IR lit files computes, from its (float64) arguments:
 #: {argument index: expected value after the kernel}. A new kernel in those files needs an entry.
+def _masked_load_ref(x: np.ndarray) -> np.ndarray:
+    y = np.zeros((64, 8), x.dtype)
+    y[:37, :4] = x[:, :4]
+    y[:37, 4:] = x[:, 4:5]
+    return y
+
+
 REFERENCES = {
     ("dialects/kernel/roundtrip.mlir", "k_rms_norm"): lambda b: {2: rms_ref(b[0], b[1])},
     ("translate/rms_norm.mlir", "k_rms_norm"): lambda b: {2: rms_ref(b[0], b[1])},
@@ -529,6 +550,7 @@ REFERENCES = {
     ("dialects/kernel/launch.mlir", "k_copy"): lambda b: {1: b[0]},
     ("dialects/kernel/launch.mlir", "k_flat"): lambda b: {0: b[0]},
     ("dialects/kernel/vector.mlir", "k_vec"): lambda b: {1: b[0][:, ::-1]},
+    ("dialects/kernel/masked-load.mlir", "k_masked"): lambda b: {1: _masked_load_ref(b[0])},
     ("translate/atomic.mlir", "k_atomic"): _atomic_ref,
     ("translate/f64_ops.mlir", "k_f64_ops"): _f64_ops_ref,
     ("translate/tma.mlir", "k_tma_scale"): lambda b: {1: 2 * b[0]},

@@ -57,7 +57,7 @@ def _flat_access(op: K.LoadOp | K.StoreOp, new_arg) -> Operation:
     assert flat is not None
     new_map = AffineMap(amap.num_dims, amap.num_symbols, (flat,))
     if isinstance(op, K.LoadOp):
-        new: Operation = K.LoadOp(new_arg, op.indices, new_map, gather=op.gather is not None)
+        new: Operation = K.LoadOp(new_arg, op.indices, new_map, gather=op.gather is not None, mask=op.mask)
         new.results[0].name_hint = op.result.name_hint
     else:
         new = K.StoreOp(op.value, new_arg, op.indices, new_map)

@@ -5,9 +5,10 @@ A masked access (pad-matmul's ragged tiles, pad-columns' rounded axes) may leave
 along the listed dims; on the GPU each such index is compared with the dim's size (`i < size`,
 the indices are non-negative):
 
-- a load reads `size - 1` clamped indices, so its address is always valid, and selects 0 when
-  the access is outside: `v = in ? x[min(i, size - 1)] : 0.0f` (a float4 load clamps its
-  innermost index to `size - 4`, which keeps it aligned, and selects per lane);
+- a load is masked, `v = kernel.load x[min(i, size - 1)] if in`: 0 outside, a predicated load
+  on the GPU (`v = 0.0f; if (in) v = x[...]`), its indices clamped all the same so that its
+  address stays valid (a float4 load, wholly inside or outside, clamps its innermost index to
+  `size - 4`, which keeps it aligned);
 - a store or an atomic runs under `if (in)`;
 - a stage's fill copies under `if (in)` and writes zeros into shared memory otherwise (one guard
   per copy: a 16-byte copy is wholly inside or outside, since its run starts at a multiple of
@@ -80,14 +81,14 @@ def zero(low: IndexEmitter, t: Attribute) -> SSAValue:
 
 
 def masked_load(low: IndexEmitter, memref: SSAValue, amap: AffineMap, leaves: Sequence[SSAValue],
-                dims: Sequence[int]) -> SSAValue:  # fmt: skip
-    """`in ? memref[clamped] : 0`."""
+                dims: Sequence[int], width: int = 1) -> SSAValue:  # fmt: skip
+    """`kernel.load memref[clamped] if in` (`width` 4: a float4, its lanes wholly inside or
+    outside): 0 outside."""
     t = memref.type
     assert isinstance(t, MemRefType)
     cond = in_bounds(low, t, amap, leaves, dims)
-    cmap, cleaves = clamped(low, t, amap, leaves, dims)
-    v = low.emit(K.LoadOp(memref, cleaves, cmap)).results[0]
-    return low.emit(arith.SelectOp(cond, v, zero(low, t.element_type))).results[0]
+    cmap, cleaves = clamped(low, t, amap, leaves, dims, width)
+    return low.emit(K.LoadOp(memref, cleaves, cmap, width if width > 1 else None, mask=cond)).results[0]
 
 
 def guarded(low: Emitter, cond: SSAValue, then: Callable[[], None], otherwise: Callable[[], None] | None = None) -> None:

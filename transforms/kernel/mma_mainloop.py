@@ -1,7 +1,7 @@
 """Operand staging and the K loop of materialize-mma's lowering (materialize_mma.py), for both
 layouts: fill (a stage region evaluated into registers a K step ahead, float4 loads where
-contiguous along K; a masked float4, which is wholly inside or outside its buffer, reads a
-clamped address and selects 0 per lane: masking.py), split-store (tf32 hi / lo halves, the 3xTF32
+contiguous along K; a masked float4, which is wholly inside or outside its buffer, is one
+masked load: masking.py), split-store (tf32 hi / lo halves, the 3xTF32
 split, stored as float4s into the swizzled shared-memory stage), the wgmma main loop
 (asynchronous chains, promoted into acc) and the mma.sync main loop (fragments loaded and split
 in registers, m16n8k8 chains).
@@ -130,17 +130,13 @@ class MmaMainLoop(MmaKernelBuilder):
             if isinstance(op, loop.LoadOp) and self._vector_rest(op, cv) is not None:
                 memref, amap = self.vm[op.memref], op.map.data
                 idx = [lanes[0][v] if v in lanes[0] else self.vm[v] for v in op.indices]
-                inside = None
                 if tile.is_masked(op):  # the 4 lanes are all inside or all outside
-                    dims = tile.masked_dims(op)
-                    inside = masking.in_bounds(self, memref.type, amap, idx, dims)  # type: ignore[arg-type]
-                    amap, idx = masking.clamped(self, memref.type, amap, idx, dims, width=4)  # type: ignore[arg-type]
-                vec = self.emit(K.LoadOp(memref, idx, amap, vector=4)).results[0]
+                    vec = masking.masked_load(self, memref, amap, idx, tile.masked_dims(op), width=4)  # type: ignore[arg-type]
+                else:
+                    vec = self.emit(K.LoadOp(memref, idx, amap, vector=4)).results[0]
                 vec.name_hint = (op.result.name_hint or "v") + "4"
                 for lane, m in enumerate(lanes):
                     ext = self.emit(K.ExtractOp(vec, lane)).results[0]
-                    if inside is not None:
-                        ext = self.emit(arith.SelectOp(inside, ext, masking.zero(self, ext.type))).results[0]
                     ext.name_hint = op.result.name_hint
                     m[op.result] = ext
                 continue

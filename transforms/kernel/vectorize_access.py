@@ -25,7 +25,8 @@ Rewritten when it is provable that:
   static and 16-byte-offset dynamic shared memory), every group starts on a 16-byte boundary;
 - a buffer the loop writes is accessed in the loop only at that one index (lanes of different
   groups never touch the same element);
-- the body holds only loads, stores, `arith`/`math` and the loop terminator.
+- the body holds only loads, stores, `arith`/`math` and the loop terminator, and no masked load
+  (`kernel.load ... if %in`) is indexed by `%i` (its lanes' masks may differ).
 
 Otherwise the loop is left scalar and the reason is logged to `dpl.passes`.
 """

@@ -99,8 +99,7 @@ kernel.func @k_masked(%x: memref<37x5xf32>, %y: memref<37x5xf32>, %s: memref<37x
 // CHECK-NEXT:      %[[I:.*]] = arith.addi %{{.*}}, %l : index
 // CHECK-NEXT:      %inside = arith.cmpi ult, %[[I]], %{{.*}} : index
 // CHECK:           %[[C:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
-// CHECK-NEXT:      %[[L:.*]] = kernel.load %x[%[[C]], %r] : memref<37x5xf32>
-// CHECK-NEXT:      %v = arith.select %inside, %[[L]], %{{.*}} : f32
+// CHECK-NEXT:      %v = kernel.load %x[%[[C]], %r] if %inside : memref<37x5xf32>
 // CHECK:           %[[IN2:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:      kernel.if %[[IN2]] {
 // CHECK-NEXT:        kernel.store %v, %y[%b * 8 + %l, %r] : memref<37x5xf32>

@@ -170,22 +170,19 @@ func.func @main(%x: memref<67x152xf32>, %y: memref<152x45xf32>, %z: memref<45xf3
 // CHECK-NEXT:    %[[INA:.*]] = arith.andi %[[RA]], %[[KA]] : i1
 // CHECK:         %[[CR:.*]] = arith.minsi %{{.*}}, %c66 : index
 // CHECK:         %[[CK:.*]] = arith.minsi %{{.*}}, %c148 : index
-// CHECK-NEXT:    %in4 = kernel.load %x[%[[CR]], %[[CK]]] vector 4 : memref<67x152xf32>
-// CHECK-NEXT:    %[[L0:.*]] = kernel.extract %in4[0] : vector<4xf32>
-// CHECK-NEXT:    %in = arith.select %[[INA]], %[[L0]], %{{.*}} : f32
+// CHECK-NEXT:    %in4 = kernel.load %x[%[[CR]], %[[CK]]] vector 4 if %[[INA]] : memref<67x152xf32>
+// CHECK-NEXT:    %in = kernel.extract %in4[0] : vector<4xf32>
 // CHECK:         %[[KB:.*]] = arith.cmpi ult, %{{.*}}, %c152 : index
 // CHECK:         %[[NB:.*]] = arith.cmpi ult, %{{.*}}, %c45 : index
 // CHECK-NEXT:    %[[INB:.*]] = arith.andi %[[KB]], %[[NB]] : i1
 // CHECK:         %[[CKB:.*]] = arith.minsi %{{.*}}, %c151 : index
 // CHECK:         %[[CNB:.*]] = arith.minsi %{{.*}}, %c44 : index
-// CHECK-NEXT:    %[[VB:.*]] = kernel.load %y[%[[CKB]], %[[CNB]]] : memref<152x45xf32>
-// CHECK-NEXT:    %{{.*}} = arith.select %[[INB]], %[[VB]], %{{.*}} : f32
+// CHECK-NEXT:    %{{.*}} = kernel.load %y[%[[CKB]], %[[CNB]]] if %[[INB]] : memref<152x45xf32>
 // CHECK:         kernel.for %ko = 0 to 5 step 1 {
 // CHECK:         %d = kernel.load %acc[0] : memref<16xf32>
 // CHECK:         %[[INZ:.*]] = arith.cmpi ult, %{{.*}}, %c45 : index
 // CHECK:         %[[CZ:.*]] = arith.minsi %{{.*}}, %c44 : index
-// CHECK-NEXT:    %[[VZ:.*]] = kernel.load %z[%[[CZ]]] : memref<45xf32>
-// CHECK-NEXT:    %bias = arith.select %[[INZ]], %[[VZ]], %{{.*}} : f32
+// CHECK-NEXT:    %bias = kernel.load %z[%[[CZ]]] if %[[INZ]] : memref<45xf32>
 // CHECK:         %[[INO:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT:    kernel.if %[[INO]] {
 // CHECK-NEXT:      kernel.store %{{.*}}, %add[{{.*}}] : memref<67x45xf32>

@@ -170,6 +170,23 @@ kernel.func @k_f64(%x: memref<64xf64>, %y: memref<64xf64>) grid [1, 1, 1] block 
 
 // -----
 
+// Declined: a masked load indexed by the loop variable (each lane has its own mask).
+kernel.func @k_masked(%x: memref<64xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %n = arith.constant 61 : index
+  kernel.for %i = %t to 64 step 16 {
+    %in = arith.cmpi ult, %i, %n : index
+    %v = kernel.load %x[%i] if %in : memref<64xf32>
+    kernel.store %v, %y[%i] : memref<64xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_masked
+// CHECK:         kernel.for %i = %t to 64 step 16 {
+// CHECK-NEXT:      %in = arith.cmpi ult, %i, %n : index
+// CHECK-NEXT:      %v = kernel.load %x[%i] if %in : memref<64xf32>
+
+// -----
+
 // Declined: an upper bound that is not a multiple of 4.
 kernel.func @k_odd(%x: memref<66xf32>, %y: memref<66xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
   %t = kernel.thread_id x

@@ -169,7 +169,7 @@ kernel.func @k(%x: memref<64xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [64,
 
 kernel.func @k(%x: memref<64xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
   %t = kernel.thread_id x
-  %v = "kernel.load"(%x, %t) <{map = affine_map<()[s0, s1] -> (s0 + s1)>}> : (memref<64xf32>, index) -> f32
+  %v = "kernel.load"(%x, %t) <{map = affine_map<()[s0, s1] -> (s0 + s1)>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<64xf32>, index) -> f32
 }
 // CHECK: 'kernel.load' index map takes 2 values but 1 were given
 
@@ -177,7 +177,7 @@ kernel.func @k(%x: memref<64xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [64,
 
 kernel.func @k(%x: memref<64xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
   %t = kernel.thread_id x
-  %v = "kernel.load"(%x, %t) <{map = affine_map<()[s0] -> (s0)>}> : (memref<64xf32>, index) -> f64
+  %v = "kernel.load"(%x, %t) <{map = affine_map<()[s0] -> (s0)>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<64xf32>, index) -> f64
 }
 // CHECK: 'kernel.load' result type f64 differs from the element type of memref<64xf32>
 
@@ -459,3 +459,12 @@ func.func @main(%x: memref<3x4xf32>) {
   func.return
 }
 // CHECK: 'kernel.launch' @k argument types ['memref<3x4xf32>'] do not match the kernel's ['memref<8xf32>']
+
+// -----
+
+// A masked load's mask is an i1.
+kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = "kernel.load"(%x, %t, %t) <{map = affine_map<()[s0] -> (s0)>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (memref<64xf32>, index, index) -> f32
+}
+// CHECK: operand 'mask' at position 2 does not verify
