@@ -214,13 +214,18 @@ def test_vectorized_channel_weight_keeps_meaning():
 
 # Short rows packed 8, 16 or 32 lanes per row (blockify-launch.row_lanes), 256 / lanes rows per
 # block (blockify-launch; many rows on a modeled GPU of 1 SM): 13 rows masked to 16, rows on two
-# axes, 2 rows on the fastest row axis; the combines shuffle within the row's lanes.
+# axes, 2 rows on the fastest row axis, rows of 5..21 (below a warp); the combines shuffle within
+# the row's lanes.
 PACKED = {
     "layernorm": ("torch.nn.functional.layer_norm(torch.randn(13,37), (37,))", 8),
     "rmsnorm": ("torch.nn.functional.rms_norm(torch.randn(3,7,45), (45,), torch.randn(45))", 16),
     "softmax": ("torch.softmax(torch.randn(21,100), dim=-1)", 16),
     "softmax_warp": ("torch.softmax(torch.randn(40,64), dim=-1)", 32),
     "sum_two_rows": ("torch.randn(5,2,50).sum(dim=-1)", 8),
+    # rows shorter than 32, packed where the op passes over them twice or more (PACK_ROW_MIN)
+    "softmax_short": ("torch.softmax(torch.randn(3,5,13,21), dim=-1)", 8),
+    "layernorm_short": ("torch.nn.functional.layer_norm(torch.randn(41,9), (9,))", 16),
+    "rmsnorm_short": ("torch.nn.functional.rms_norm(torch.randn(37,5), (5,), torch.randn(5))", 8),
 }
 
 

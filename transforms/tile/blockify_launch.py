@@ -31,7 +31,10 @@ Three cases:
   row axis (`a = a_b * 8 + a_t`; that axis rounded up to a multiple of the rows per block, the
   accesses past its end masked). Each row's reduce is then warp shuffles alone (within the
   row's lanes), with no barrier and no block of 256 threads idling on 301 elements (LayerNorm
-  over 301, RMSNorm over 359: one block per row left most lanes without work).
+  over 301, RMSNorm over 359: one block per row left most lanes without work). Rows shorter
+  than a top-level loop of ROW_LOOP_MIN are packed so too, from PACK_ROW_MIN, where the op
+  passes over each row more than once (softmax over 21, LayerNorm over 24); otherwise they run
+  whole in each thread, as a pointwise body.
 - Otherwise (pointwise body): axes are taken from the last (fastest) as `thread` while they fit
   in `block-size`; an axis that does not fit is split into a `block` part and a `thread` part
   (`a = ab * T + at`) of T = gcd(extent, remaining budget) threads, if that is the whole budget or
@@ -81,6 +84,15 @@ SM_THREADS = 2048
 #: 2048 x 896 0.0062 -> 0.0068, softmax 8192 x 1000 0.0273 -> 0.0347, LayerNorm 16384 x 1024
 #: 0.0488 -> 0.0764.
 PACK_ROW_MAX = 24 * WARP
+#: The shortest row packed (8 lanes); shorter rows run whole in each thread. Rows of
+#: PACK_ROW_MIN..ROW_LOOP_MIN - 1 are packed only where they are many (as longer rows) and the
+#: op passes over each row more than once (`_short_rows`). On the H100 (2026-11-24,
+#: bench/rows_ab.py short, a thread per row -> packed, ms): softmax 57024 x 21 0.0220 -> 0.0060,
+#: LayerNorm 65536 x 24 0.0091 -> 0.0051, RMSNorm 77777 x 9 0.0108 -> 0.0056, softmax 4096 x 7
+#: 0.0028 -> 0.0020, softmax 100003 x 12 0.0059 -> 0.0087; one-pass reductions ran slower packed:
+#: sum 1048576 x 16 0.0372 -> 0.0490, amax 210000 x 31 0.0141 -> 0.0226, mean 262144 x 8 0.0050
+#: -> 0.0071, sum 500000 x 5 0.0052 -> 0.0127.
+PACK_ROW_MIN = 4
 #: Packed rows take fewer lanes than a warp where that wastes fewer lane slots by more than this
 #: factor (row_lanes).
 ROW_SLOTS_SLACK = 1.1
@@ -105,8 +117,12 @@ def blockify(t: tile.TileOp, block_size: int, sms: int) -> str | None:
     if any(k != K.THREAD for k in kinds):
         return "the tile already has block or cell axes"
     top_loops = [op for op in t.body.block.ops if isinstance(op, loop.ForOp)]
-    if top_loops and max(f.extent.data for f in top_loops) >= ROW_LOOP_MIN:
+    longest = max((f.extent.data for f in top_loops), default=0)
+    if longest >= ROW_LOOP_MIN:
         return _rows(t, top_loops, block_size, sms)
+    if longest >= PACK_ROW_MIN and _short_rows(t, top_loops) and _many_rows(t, block_size, sms) \
+            and _packed_rows(t, top_loops, block_size):  # fmt: skip
+        return None
     return _pointwise(t, block_size)
 
 
@@ -181,10 +197,23 @@ def _column_threads(t: tile.TileOp) -> dict[SSAValue, int]:
     return {}
 
 
+def _short_rows(t: tile.TileOp, top_loops: list[loop.ForOp]) -> bool:
+    """Short rows worth packing: a row reduction (a top-level reduce loop; not a column
+    reduction, whose threads read along a column axis while each loops over a slower dim) that
+    passes over the row more than once (softmax, a norm: a thread per row waits for each pass's
+    statistic before the next; a one-pass sum keeps all of its row's loads in flight)."""
+    return (len(top_loops) > 1 and any(f.is_reduce for f in top_loops)
+            and not isinstance(column_axis(t), SSAValue))  # fmt: skip
+
+
+def _many_rows(t: tile.TileOp, block_size: int, sms: int) -> bool:
+    """Rows enough for a block each to fill every SM with SM_THREADS threads."""
+    return math.prod(e for _, e, _ in t.axes) >= sms * (SM_THREADS // block_size)
+
+
 def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int, sms: int) -> None:
     threads = _column_threads(t)
-    many = math.prod(e for _, e, _ in t.axes) >= sms * (SM_THREADS // block_size)
-    if not threads and many and _packed_rows(t, top_loops, block_size):
+    if not threads and _many_rows(t, block_size, sms) and _packed_rows(t, top_loops, block_size):
         return None
     lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(max(f.extent.data for f in top_loops)))
     axes = [(lanes, K.THREAD, "lane")]

@@ -132,3 +132,75 @@ func.func @main(%x: memref<13x37xf32>) -> memref<13x37xf32> {
 // CHECK-NEXT:      %acc = loop.for reduce %r0 < 37 -> f32 {
 // CHECK-NEXT:        %v = loop.load %x[%a0_b * 16 + %a0_t, %r0] {tile.masked = [0 : i64]} : memref<13x37xf32>
 // CHECK:           tile.strided_for free %a1 = %lane to 37 step 8 {
+
+// -----
+
+// Rows shorter than 32 (ROW_LOOP_MIN), from 4 (PACK_ROW_MIN), are packed where the op passes
+// over each row more than once (here a scale by the row's sum: 21 elements, 8 lanes, 32 rows a
+// block, 40 rows rounded up to 64 with the accesses past 40 masked).
+func.func @main(%x: memref<40x21xf32>) -> memref<40x21xf32> {
+  %y = memref.alloc() : memref<40x21xf32>
+  tile.kernel @k_short ins(%x : memref<40x21xf32>) outs(%y : memref<40x21xf32>) {
+    tile.tile (%a0 : 40 = thread) {
+      %acc = loop.for reduce %r0 < 21 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<40x21xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 21 {
+        %v1 = loop.load %x[%a0, %a1] : memref<40x21xf32>
+        %q = arith.divf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<40x21xf32>
+      }
+    }
+  }
+  func.return %y : memref<40x21xf32>
+}
+// CHECK-LABEL: tile.kernel @k_short
+// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 32 = thread, %lane : 8 = thread) {
+// CHECK-NEXT:      %acc = loop.for reduce %r0 < 21 -> f32 {
+// CHECK-NEXT:        %v = loop.load %x[%a0_b * 32 + %a0_t, %r0] {tile.masked = [0 : i64]} : memref<40x21xf32>
+// CHECK:           tile.strided_for free %a1 = %lane to 21 step 8 {
+
+// -----
+
+// Declined: a one-pass reduction of short rows (a sum over 16) keeps a thread per row, its loads
+// all in flight at once (packed, it ran slower on the H100).
+func.func @main(%x: memref<40x16xf32>) -> memref<40xf32> {
+  %y = memref.alloc() : memref<40xf32>
+  tile.kernel @k_sum16 ins(%x : memref<40x16xf32>) outs(%y : memref<40xf32>) {
+    tile.tile (%a0 : 40 = thread) {
+      %acc = loop.for reduce %r0 < 16 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<40x16xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.store %acc, %y[%a0] : memref<40xf32>
+    }
+  }
+  func.return %y : memref<40xf32>
+}
+// CHECK-LABEL: tile.kernel @k_sum16
+// CHECK:         tile.tile (%a0 : 40 = thread) {
+// CHECK-NEXT:      %acc = loop.for reduce %r0 < 16 -> f32 {
+
+// -----
+
+// Declined: rows of 3 (below PACK_ROW_MIN) run whole in each thread.
+func.func @main(%x: memref<40x3xf32>) -> memref<40x3xf32> {
+  %y = memref.alloc() : memref<40x3xf32>
+  tile.kernel @k_three ins(%x : memref<40x3xf32>) outs(%y : memref<40x3xf32>) {
+    tile.tile (%a0 : 40 = thread) {
+      %acc = loop.for reduce %r0 < 3 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<40x3xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 3 {
+        %v1 = loop.load %x[%a0, %a1] : memref<40x3xf32>
+        %q = arith.divf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<40x3xf32>
+      }
+    }
+  }
+  func.return %y : memref<40x3xf32>
+}
+// CHECK-LABEL: tile.kernel @k_three
+// CHECK:         tile.tile (%a0 : 40 = thread) {
