@@ -23,7 +23,7 @@
 //   0.098 ms);
 // - 192 x 96 x 256: of the MMA's granularity, but no tile divides N = 96; the padded tiles
 //   (13 us before their masking costs) lose to SIMT 64 x 64 split 4 over its 8 K steps;
-// - declined: ragged and small (67 x 45 x 100, below M, N >= 64 and K >= 128) stays SIMT.
+// - declined: ragged and small (67 x 45 x 100, below K >= 128) stays SIMT.
 
 func.func @main(%x: memref<128x3584xf32>, %w: memref<3584x3584xf32>) -> memref<128x3584xf32> {
   %y = memref.alloc() : memref<128x3584xf32>
