@@ -25,8 +25,9 @@ Rewritten when it is provable that:
   static and 16-byte-offset dynamic shared memory), every group starts on a 16-byte boundary;
 - a buffer the loop writes is accessed in the loop only at that one index (lanes of different
   groups never touch the same element);
-- the body holds only loads, stores, `arith`/`math` and the loop terminator, and no masked load
-  (`kernel.load ... if %in`) is indexed by `%i` (its lanes' masks may differ).
+- the body holds only loads, stores, `arith`/`math` and the loop terminator, and a masked load
+  (`kernel.load ... if %in`) indexed by `%i` has a mask that does not vary with `%i` (a row
+  inside or outside its buffer: the float4 keeps the mask; one per element would differ by lane).
 
 Otherwise the loop is left scalar and the reason is logged to `dpl.passes`.
 """
@@ -175,7 +176,8 @@ class _Rewriter:
         assert access.vector_map is not None
         indices = [self.iv if v is self.elem else self.lane(v, 0) for v in op.indices]
         if isinstance(op, K.LoadOp):
-            load = self.add(K.LoadOp(op.memref, indices, access.vector_map, vector=W))
+            mask = None if op.mask is None else self.lane(op.mask, 0)  # the same for the 4 lanes
+            load = self.add(K.LoadOp(op.memref, indices, access.vector_map, vector=W, mask=mask))
             vec = load.results[0]
             vec.name_hint = op.result.name_hint
             extracts = []

@@ -277,8 +277,8 @@ def analyse_body(loop: K.ForOp, shape: Shape) -> dict[Operation, Access]:
             if isinstance(moved, VectorType):
                 raise Decline("the loop is already vectorised")
             accesses[op] = _classify(op, iv, varying)
-            if isinstance(op, K.LoadOp) and op.mask is not None and accesses[op].vector_map is not None:
-                raise Decline("a masked load is indexed by the loop variable (its lanes' masks differ)")
+            if isinstance(op, K.LoadOp) and op.mask in varying and accesses[op].vector_map is not None:
+                raise Decline("a masked load's mask varies with the loop variable (its lanes' masks differ)")
         if any(o in varying for o in op.operands) or (
             op in accesses and accesses[op].vector_map is not None
         ):

@@ -170,6 +170,30 @@ kernel.func @k_f64(%x: memref<64xf64>, %y: memref<64xf64>) grid [1, 1, 1] block 
 
 // -----
 
+// A masked load whose mask does not vary with the loop (the row is inside its buffer or not):
+// the float4 load keeps the mask.
+kernel.func @k_masked_row(%x: memref<3x64xf32>, %y: memref<4x64xf32>) grid [4, 1, 1] block [16, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  %c3 = arith.constant 3 : index
+  %c2 = arith.constant 2 : index
+  %in = arith.cmpi ult, %b, %c3 : index
+  %r = arith.minsi %b, %c2 : index
+  kernel.for %i = %t to 64 step 16 {
+    %v = kernel.load %x[%r, %i] if %in : memref<3x64xf32>
+    kernel.store %v, %y[%b, %i] : memref<4x64xf32>
+  }
+}
+// CHECK-LABEL: kernel.func @k_masked_row
+// CHECK:         kernel.for %i = %t to 16 step 16 {
+// CHECK-NEXT:      %v = kernel.load %x[%r, %i * 4] vector 4 if %in : memref<3x64xf32>
+// CHECK-NEXT:      kernel.store %v, %y[%b, %i * 4] vector 4 : memref<4x64xf32>
+// CUDA-LABEL: void k_masked_row(
+// CUDA:         float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+// CUDA-NEXT:    if (in) v = *reinterpret_cast<const float4*>(&x[r * 64 + i * 4]);
+
+// -----
+
 // Declined: a masked load indexed by the loop variable (each lane has its own mask).
 kernel.func @k_masked(%x: memref<64xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
   %t = kernel.thread_id x
