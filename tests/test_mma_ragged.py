@@ -104,8 +104,9 @@ def test_padding_contributes_exactly_zero():
 def test_schedule_takes_the_tensor_cores_for_large_ragged_matmuls(pass_log):
     """The default schedule (sm_90, 132 SMs) pads a long-K ragged matmul (853 x 5669 x 1536, B
     stored [N, K]) onto wgmma tiles and says so; 1000 x 1000 x 1000 (16 K steps a block split 2)
-    pays its masked stages and fixed cost per block and stays SIMT (measured faster on the H100);
-    a small ragged one stays SIMT, `-v` saying why."""
+    does too since masked loads are predicated (its masked float4 stages cost as unmasked ones:
+    measured 0.044 against SIMT's 0.069 ms on the H100); a small ragged one stays SIMT, `-v`
+    saying why."""
     prog = capture_expression("torch.randn(853,5669) @ torch.randn(1536,5669).t()")
     module = prog.module
     run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests,schedule")
@@ -114,8 +115,8 @@ def test_schedule_takes_the_tensor_cores_for_large_ragged_matmuls(pass_log):
     assert "padded 128 x 128 tile: a K step costs 1.20, a block 9 K steps more" in pass_log.text
     square = capture_expression("torch.randn(1000,1000) @ torch.randn(1000,1000)").module
     run_pipeline(square, IR_PIPELINES["loop"] + ",split-nests,schedule")
-    assert not any(isinstance(o, mma.DotOp) for o in square.walk())
-    assert "a K step costs 1.75, a block 9 K steps more" in pass_log.text
+    assert any(isinstance(o, mma.DotOp) for o in square.walk())
+    assert "a K step costs 1.10, a block 9 K steps more" in pass_log.text
     small = capture_expression("torch.randn(67,100) @ torch.randn(100,45)").module
     run_pipeline(small, IR_PIPELINES["loop"] + ",split-nests,schedule")
     assert not any(isinstance(o, mma.DotOp) for o in small.walk())

@@ -101,7 +101,13 @@ PROMOTE = {"wgmma": 4, "mma_sync": 1}
 #: and so is one masked along K only past a K that is a multiple of 32 (split-matmul-k's padded
 #: trips: 4665 x 256 x 2333 nt, repacked to K 2336 and split 5 over 75 trips, measured 0.141 ms
 #: on the tensor cores against 0.186 on SIMT, which "float4" had modeled 218 against 163 us).
-MASKED_STEP = {"float4": 2.3, "element": 1.2, "rows": 1.0}
+#: Since masked loads are predicated loads (kernel.load `if`), which nothing waits for before
+#: the split-store, a masked float4 stage costs no more than an unmasked one: "float4" 2.3 -> 1.0
+#: (H100, .gpu/abcases.py, bench/results/h100-2026-11-24-session5.md: 1000^3 0.0687 on SIMT ->
+#: 0.0443 ms padded 128 x 128 split 2, linear + mean 999 x 1000 -> 1001 0.0663 -> 0.0475). Masked
+#: per element keeps 1.2: at 1.0, bmm 63 x 192x32x853 tt moved to the tensor cores and ran 0.0352
+#: -> 0.0539 ms.
+MASKED_STEP = {"float4": 1.0, "element": 1.2, "rows": 1.0}
 PADDED_BLOCK_STEPS = 9.0
 
 
