@@ -564,25 +564,19 @@ class _Grid(MmaExecMixin):
             idx = self.index(op, buf, op.map.data, op.indices, self.active & inside)
             v = self.load(op, buf, idx)
             env[op.result] = np.where(inside, v, np.zeros((), v.dtype))
-        elif isinstance(op, K.LoadOp) and op.mask is not None:  # 0 where the mask is off
+        elif isinstance(op, (K.LoadOp, loop.LoadOp)):
             buf = self.buffer(op.memref, op)
-            on = self.full(np.asarray(self.value(op.mask))).astype(bool)
-            idx = self.index(op, buf, op.map.data, op.indices, self.active & on)
+            mask = op.mask if isinstance(op, K.LoadOp) else None
+            on = None if mask is None else self.full(np.asarray(self.value(mask))).astype(bool)
+            idx = self.index(op, buf, op.map.data, op.indices, self.active if on is None else self.active & on)
             if isinstance(op.result.type, VectorType):
                 lanes = self.vector_lanes(op, buf, idx, op.result.type)
                 v = np.stack([self.load(op, buf, i) for i in lanes], axis=-1)
-                on = on[..., None]
             else:
                 v = self.load(op, buf, idx)
-            env[op.result] = np.where(on, v, np.zeros((), v.dtype))
-        elif isinstance(op, (K.LoadOp, loop.LoadOp)):
-            buf = self.buffer(op.memref, op)
-            idx = self.index(op, buf, op.map.data, op.indices, self.active)
-            if isinstance(op.result.type, VectorType):
-                lanes = self.vector_lanes(op, buf, idx, op.result.type)
-                env[op.result] = np.stack([self.load(op, buf, i) for i in lanes], axis=-1)
-            else:
-                env[op.result] = self.load(op, buf, idx)
+            if on is not None:  # a masked load: 0 (every lane) where the mask is off
+                v = np.where(on.reshape(on.shape + (1,) * (v.ndim - 1)), v, np.zeros((), v.dtype))
+            env[op.result] = v
         elif isinstance(op, loop.StoreOp) and tile.is_masked(op):  # not written outside
             buf = self.buffer(op.memref, op)
             mask = self.active & self.inside(op, buf, op.map.data, op.indices)
