@@ -119,9 +119,9 @@ def blockify(t: tile.TileOp, block_size: int, sms: int) -> str | None:
     top_loops = [op for op in t.body.block.ops if isinstance(op, loop.ForOp)]
     longest = max((f.extent.data for f in top_loops), default=0)
     if longest >= ROW_LOOP_MIN:
-        return _rows(t, top_loops, block_size, sms)
+        return _rows(t, top_loops, longest, block_size, sms)
     if longest >= PACK_ROW_MIN and _short_rows(t, top_loops) and _many_rows(t, block_size, sms) \
-            and _packed_rows(t, top_loops, block_size):  # fmt: skip
+            and _packed_rows(t, top_loops, longest, block_size):  # fmt: skip
         return None
     return _pointwise(t, block_size)
 
@@ -211,11 +211,11 @@ def _many_rows(t: tile.TileOp, block_size: int, sms: int) -> bool:
     return math.prod(e for _, e, _ in t.axes) >= sms * (SM_THREADS // block_size)
 
 
-def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int, sms: int) -> None:
+def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size: int, sms: int) -> None:
     threads = _column_threads(t)
-    if not threads and _many_rows(t, block_size, sms) and _packed_rows(t, top_loops, block_size):
+    if not threads and _many_rows(t, block_size, sms) and _packed_rows(t, top_loops, longest, block_size):
         return None
-    lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(max(f.extent.data for f in top_loops)))
+    lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(longest))
     axes = [(lanes, K.THREAD, "lane")]
     for i, (v, e, _) in enumerate(t.axes):
         name = v.name_hint or f"a{i}"
@@ -249,13 +249,12 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int, sms: int
     return None
 
 
-def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], block_size: int) -> bool:
+def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size: int) -> bool:
     """Pack short rows `row_lanes` lanes per row, `block_size / lanes` rows per block along the
     fastest row axis (rounded up to a multiple of them, the accesses past its end masked); False
     (the tile untouched) where the rows are too long, a loop holds loops, the fastest row axis
     has fewer than 2 rows, or a store does not index it past its buffer (a mask could not guard
-    it)."""
-    longest = max(f.extent.data for f in top_loops)
+    it). `longest`: the longest of `top_loops`."""
     if longest > PACK_ROW_MAX or block_size < 2 * WARP:
         return False
     if any(isinstance(o, loop.ForOp) for f in top_loops for o in f.body.block.ops):
