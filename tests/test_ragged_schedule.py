@@ -224,7 +224,8 @@ PACKED = {
     "sum_two_rows": ("torch.randn(5,2,50).sum(dim=-1)", 8),
     # rows shorter than 32, packed where the op passes over them twice or more (PACK_ROW_MIN)
     "softmax_short": ("torch.softmax(torch.randn(3,5,13,21), dim=-1)", 8),
-    "layernorm_short": ("torch.nn.functional.layer_norm(torch.randn(41,9), (9,))", 16),
+    "layernorm_short": ("torch.nn.functional.layer_norm(torch.randn(41,9), (9,))", 8),  # <= 16: 8 lanes
+    "softmax_short16": ("torch.softmax(torch.randn(19,16), dim=-1)", 8),
     "rmsnorm_short": ("torch.nn.functional.rms_norm(torch.randn(37,5), (5,), torch.randn(5))", 8),
 }
 

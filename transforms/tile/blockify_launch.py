@@ -96,6 +96,12 @@ PACK_ROW_MIN = 4
 #: Packed rows take fewer lanes than a warp where that wastes fewer lane slots by more than this
 #: factor (row_lanes).
 ROW_SLOTS_SLACK = 1.1
+#: Rows up to this long take 8 lanes (at most two elements a lane), not 16 at the same lane
+#: slots: a block then holds twice the rows and no lane idles the whole pass. H100 (2026-11-24,
+#: session 6, bench/rows_ab.py short and the sweep; 16 -> 8 lanes, ms): softmax 256x9x193 x 9
+#: 0.0336 -> 0.0226, RMSNorm 77777 x 9 0.0055 -> 0.0047, softmax 100003 x 12 0.0101 -> 0.0070;
+#: rows of 7, 21 and 24 keep their lanes (unchanged).
+EIGHT_LANE_ROW_MAX = 16
 
 K = tile.AxisKind
 
@@ -288,9 +294,12 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, bloc
 
 
 def row_lanes(n: int) -> int:
-    """The lanes a packed row of `n` elements takes: of 8, 16 and 32, the most whose passes
-    over the row (ceil(n / lanes) * lanes lane slots) are within ROW_SLOTS_SLACK of the fewest.
-    A row of 41 takes 16 lanes (48 slots; a warp would idle 23 of 64), a row of 301 a warp."""
+    """The lanes a packed row of `n` elements takes: 8 up to EIGHT_LANE_ROW_MAX, else of 8, 16
+    and 32 the most whose passes over the row (ceil(n / lanes) * lanes lane slots) are within
+    ROW_SLOTS_SLACK of the fewest. A row of 9 takes 8 lanes, a row of 41 16 (48 slots; a warp
+    would idle 23 of 64), a row of 301 a warp."""
+    if n <= EIGHT_LANE_ROW_MAX:
+        return 8
     slots = {lanes: -(-n // lanes) * lanes for lanes in (8, 16, WARP)}
     least = min(slots.values())
     return max(lanes for lanes, s in slots.items() if s <= least * ROW_SLOTS_SLACK)

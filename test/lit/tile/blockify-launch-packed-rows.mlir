@@ -163,6 +163,31 @@ func.func @main(%x: memref<40x21xf32>) -> memref<40x21xf32> {
 
 // -----
 
+// Rows of at most 16 (EIGHT_LANE_ROW_MAX) take 8 lanes, not 16 at the same lane slots: rows of
+// 9, two passes of 8 lanes (the second on lane 0 only), 32 rows a block.
+func.func @main(%x: memref<40x9xf32>) -> memref<40x9xf32> {
+  %y = memref.alloc() : memref<40x9xf32>
+  tile.kernel @k_nine ins(%x : memref<40x9xf32>) outs(%y : memref<40x9xf32>) {
+    tile.tile (%a0 : 40 = thread) {
+      %acc = loop.for reduce %r0 < 9 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<40x9xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 9 {
+        %v1 = loop.load %x[%a0, %a1] : memref<40x9xf32>
+        %q = arith.divf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<40x9xf32>
+      }
+    }
+  }
+  func.return %y : memref<40x9xf32>
+}
+// CHECK-LABEL: tile.kernel @k_nine
+// CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 32 = thread, %lane : 8 = thread) {
+// CHECK:           tile.strided_for free %a1 = %lane to 9 step 8 {
+
+// -----
+
 // Declined: a one-pass reduction of short rows (a sum over 16) keeps a thread per row, its loads
 // all in flight at once (packed, it ran slower on the H100).
 func.func @main(%x: memref<40x16xf32>) -> memref<40xf32> {
