@@ -313,6 +313,10 @@ class MmaChoice:
     def what(self) -> str:
         return f"{self.layout} {self.bm} x {self.bn} ({self.precision}{', padded' if self.padded else ''})"
 
+    def fits(self, smem: int) -> bool:
+        """Whether this tile's stages fit `smem` bytes of shared memory per block."""
+        return smem_bytes(self.bm, self.bn, self.precision, self.layout) <= smem
+
 
 #: Tunable options the tensor-core pipeline pins: K is chunked by tensorize-matmul's K step.
 PINNED = ("k_tile",)

@@ -13,7 +13,8 @@
 //   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it (32 x 32 tiles: the
 //   8 blocks of 64 x 64 would leave 124 SMs idle);
 // - 1024 x 1024 x 1024: wgmma 128 x 128 (128 KiB of stages, one block per SM) on sm_90's 227 KiB;
-//   on a #kernel.target of 64 KiB per block (SMEM64) that tile does not fit, so 64 x 128;
+//   on a #kernel.target of 64 KiB per block (SMEM64) neither it nor 64 x 128 (96 KiB) fits, so
+//   64 x 64 (64 KiB);
 // - ragged, 1000 x 1000 x 1000 (w stored [K, N]): pad-matmul rounds M, N up to the 128 x 128
 //   tile and K to 1024, the accesses masked (A's float4s, w's elements); a padded tile's masked
 //   stages and fixed cost per block (schedule_mma.MASKED_STEP, PADDED_BLOCK_STEPS) still leave it
@@ -215,4 +216,4 @@ func.func @main(%x: memref<1024x1024xf32>, %w: memref<1024x1024xf32>) -> memref<
 // CHECK-LABEL: tile.kernel @k_square
 // CHECK:         tile.schedule = "tileify,pad-matmul{rows=128 cols=128 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.59 tile-elements=16384},tensorize-matmul{layout=wgmma bm=128 bn=128 precision=3xtf32 promote=4}"
 // SMEM64-LABEL: tile.kernel @k_square
-// SMEM64:        tile.schedule = "tileify,pad-matmul{rows=64 cols=128 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.42 tile-elements=8192},tensorize-matmul{layout=wgmma bm=64 bn=128 precision=3xtf32 promote=4}"
+// SMEM64:        tile.schedule = "tileify,pad-matmul{rows=64 cols=64 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.15 tile-elements=4096},tensorize-matmul{layout=wgmma bm=64 bn=64 precision=3xtf32 promote=4}"
