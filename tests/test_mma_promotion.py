@@ -212,9 +212,10 @@ def test_promoted_kernels_compile_without_spills(target, op, tmp_path):
     from dpl.frontend import capture_expression
     from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
-    prog = capture_expression("torch.nn.functional.linear(torch.randn(256, 256), torch.randn(256, 256))")
+    # 2048 x 2048 x 256: 256 blocks of 128 x 128 fill the GPU (smaller outputs take 64 x 64 tiles,
+    # schedule_mma.LONE_STEP); held to the tensor cores, as the model may prefer a SIMT split
+    prog = capture_expression("torch.nn.functional.linear(torch.randn(2048, 256), torch.randn(2048, 256))")
     module = prog.module.clone()
-    # held to the tensor cores: at 256 x 256 x 256 the model now prefers a SIMT short-K split
     run_pipeline(module, IR_PIPELINES["kernel"].replace("schedule", f"schedule{{target={target} tensor-cores=true}}"))
     source = print_cuda(module)
     assert op in source

@@ -149,6 +149,9 @@ def test_random_points_keep_meaning(cls: str, tmp_path: Path):
 
 #: An f32 linear whose shape suits the tensor cores (M, N >= 64, K >= 128).
 TC_PROGRAM = "torch.nn.functional.linear(torch.randn(64,128), torch.randn(64,128), torch.randn(64))"
+#: 1024 x 1024 x 512: enough blocks for the tensor cores to win (at 64 x 64 x 128 one block runs
+#: alone, and the launch's fixed cost, schedule_mma.BLOCK_US, leaves it to SIMT).
+TC_FILLED = "torch.nn.functional.linear(torch.randn(1024,512), torch.randn(1024,512), torch.randn(1024))"
 
 
 def tc_module():
@@ -169,7 +172,7 @@ def test_tensor_cores_are_a_dimension_where_they_apply():
 @pytest.mark.parametrize("precision", ["auto", "tf32", "ieee"])
 def test_default_point_on_tensor_cores_is_what_the_heuristics_do(precision: str):
     ctx = make_context()
-    heuristic = tc_module()
+    heuristic = loop_module(TC_FILLED, torch.float32)  # the tensor cores' pick at auto and tf32
     pointed = heuristic.clone()
     schedule = Schedule(precision=precision)
     schedule.apply(ctx, heuristic)

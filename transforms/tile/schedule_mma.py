@@ -109,6 +109,24 @@ PROMOTE = {"wgmma": 4, "mma_sync": 1}
 #: -> 0.0539 ms.
 MASKED_STEP = {"float4": 1.0, "element": 1.2, "rows": 1.0}
 PADDED_BLOCK_STEPS = 9.0
+#: An unsplit launch of fewer wgmma blocks than fill the GPU once (`blocks_per_sm` on every SM).
+#: Each SM then holds ceil(blocks / SMs) of them, and a lone block's K step takes LONE_STEP of
+#: `step_us` (which shares the SM among `blocks_per_sm` blocks), not 1 / blocks_per_sm of it: one
+#: 64 x 64 warpgroup does not keep the SM's tensor cores busy. And the launch pays BLOCK_US that
+#: no K step hides: the first stage's loads, the epilogue's stores, the launch itself. Fitted on
+#: the H100 (bench/mma_candidates.py, bench/results/h100-2026-11-24-session6.md: y = x @ w.T at
+#: 128 x 2048 x 192 / 256, 256 x 1024 x 256, 64 x 2048 x 512, 128 x 1024 x 1024, each tile
+#: unsplit over 6 to 32 K steps in one round): measured = BLOCK_US + trips x lone step, 64 x 64
+#: 0.8 us a step (step_us 1.63) + 6.5 us, 64 x 128 1.1 (1.77) + 7.8, 128 x 128 1.57 (its step_us:
+#: one block an SM already) + 10.2. Before, the model ranked 16 blocks of 128 x 128 (18.3 us
+#: measured, modeled 9.4) over 64 of 64 x 64 (11.3 us, modeled 9.8) at 128 x 2048 x 192. Not for
+#: split launches: split-matmul-k's atomic and contention costs were fitted to measured split
+#: times that hold these costs already (with them, 3584 -> 512 at seq 512 moved from 128 x 128
+#: split 8, 0.0380 ms, to 64 x 64 split 4, 0.0431). Not for padded tiles either: they keep
+#: PADDED_BLOCK_STEPS, and lone padded 64 x 64 blocks measured slower than this (17 of 30 sweep
+#: plans it moved from SIMT ran 1.1-1.8x slower). mma.sync tiles have not been measured.
+LONE_STEP = {(64, 64): 0.49, (64, 128): 0.62, (128, 128): 1.0}
+BLOCK_US = {(64, 64): 6.5, (64, 128): 7.8, (128, 128): 10.2}
 
 
 def check_precision(precision: str, target: str) -> str:
@@ -178,7 +196,9 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     axes, split-matmul-k's `ks` among them) in rounds of sms x blocks_per_sm blocks, each running
     its K-outer trips at `step_us`, plus the split's atomic adds as split-matmul-k counts them
     (its `atomic-trips` and this tile's `contention_trips`). A padded tile's trips cost
-    `padded_step` each, and each block PADDED_BLOCK_STEPS more."""
+    `padded_step` each, and each block PADDED_BLOCK_STEPS more. An unsplit, unpadded wgmma launch
+    that does not fill the GPU once runs its blocks' steps at LONE_STEP, and each launch pays
+    BLOCK_US."""
     dot = next((o for o in t.walk() if isinstance(o, mma.DotOp)), None)
     if dot is None or not isinstance(dot.a.owner, mma.StageOp) or not isinstance(dot.b.owner, mma.StageOp):
         return None
@@ -196,7 +216,13 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     if fixed:
         LOG.info(f"schedule: padded {bm} x {bn} tile: a K step costs {step:.2f}, a block {fixed:g} K steps more")
     per_trip = split_time(blocks // splits, work, splits, at_once, SplitMatmulK().atomic_trips, wait)  # type: ignore[arg-type]
-    return per_trip * step_us(bm, bn, precision, sms, layout, smem)
+    step = step_us(bm, bn, precision, sms, layout, smem)
+    if layout != "wgmma" or fixed or splits > 1:
+        return per_trip * step
+    if blocks < at_once:  # one round, part-filled: ceil(blocks / sms) blocks an SM
+        bps = blocks_per_sm(bm, bn, precision, layout, smem)
+        step *= max(LONE_STEP.get((bm, bn), 1.0), -(-blocks // sms) / bps)
+    return per_trip * step + BLOCK_US.get((bm, bn), max(BLOCK_US.values()))
 
 
 def stage_kind(stage: mma.StageOp) -> str | None:
