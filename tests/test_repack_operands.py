@@ -111,7 +111,7 @@ def test_repacked_cuda_compiles(spec: str, tmp_path: Path):
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("repack, chosen", [("false", "SIMT 64 x 64"), ("true", "operands repacked")])
+@pytest.mark.parametrize("repack, chosen", [("false", "wgmma 64 x 128 (3xtf32, padded)"), ("true", "operands repacked")])
 def test_schedule_repack_option(repack: str, chosen: str, pass_log):
     """`schedule{repack=false}` never tries the copies; `repack=true` takes them where it can."""
     prog = capture_expression("torch.randn(3079,257) @ torch.randn(257,4081)", dtype=torch.float32)

@@ -92,7 +92,7 @@ PROMOTE = {"wgmma": 4, "mma_sync": 1}
 #: 3.6x (1000^3, split 2: 16 steps, A float4, B element), 4.2x (3079 x 4081 x 257, 9 steps,
 #: element), 1.2x (1289 x 1024 -> 64, split 4: 8 steps, float4): these three go back to SIMT
 #: (measured 0.069 against 0.109 ms, 0.314 against 0.404, 0.014 against 0.025). The bounds that
-#: fix the constants: 4723 x 128 x 2048, (1.2 + 1) / 2 + 9 / 32 = 1.38 under the 1.42 that would
+#: fix the constants (then): 4723 x 128 x 2048, (1.2 + 1) / 2 + 9 / 32 = 1.38 under the 1.42 that would
 #: tie SIMT; 3079 x 4081 x 257, 1.2 + 9 / 9 = 2.2 over 2.0; 1000^3, (2.3 + 1.2) / 2 + 9 / 16 =
 #: 2.3 over ~2.2 (the float4 weight rests on this case alone).
 #: A stage whose masked float4 loads are masked only along rows (M or N; K whole, as after
@@ -107,8 +107,16 @@ PROMOTE = {"wgmma": 4, "mma_sync": 1}
 #: 0.0443 ms padded 128 x 128 split 2, linear + mean 999 x 1000 -> 1001 0.0663 -> 0.0475). Masked
 #: per element keeps 1.2: at 1.0, bmm 63 x 192x32x853 tt moved to the tensor cores and ran 0.0352
 #: -> 0.0539 ms.
+#: PADDED_BLOCK_STEPS 9 -> 5, refitted after the mask fix (session 6; H100, the 11 sweep plans of
+#: seeds 0-8 it moves, ms before -> after, bench/results/h100-2026-11-24-session6.md): a short K
+#: no longer leaves ragged matmuls on SIMT where padded tensor cores are faster: 3079 x 4081 x
+#: 257 0.2436 -> 0.1781 (repacked, then wgmma), bmm 17 x 1613x87x253 tt 0.0821 -> 0.0514,
+#: 4544 x 239 x 271 nt 0.0333 -> 0.0304, linear + ReLU 151 x 903 -> 1024 0.0278 -> 0.0200, and 5
+#: more 1.1-1.3x faster. Two lost: bmm 63 x 192x32x853 tt 0.0350 -> 0.0537 (again: N = 32 on a
+#: 128-wide tile; its SIMT split runs at 0.6 of its model) and linear + SiLU*mul 7873 x 679 -> 59
+#: 0.0376 -> 0.0419.
 MASKED_STEP = {"float4": 1.0, "element": 1.2, "rows": 1.0}
-PADDED_BLOCK_STEPS = 9.0
+PADDED_BLOCK_STEPS = 5.0
 #: An unsplit launch of fewer wgmma blocks than fill the GPU once (`blocks_per_sm` on every SM).
 #: Each SM then holds ceil(blocks / SMs) of them, and a lone block's K step takes LONE_STEP of
 #: `step_us` (which shares the SM among `blocks_per_sm` blocks), not 1 / blocks_per_sm of it: one
