@@ -131,8 +131,9 @@ PADDED_BLOCK_STEPS = 5.0
 #: split launches: split-matmul-k's atomic and contention costs were fitted to measured split
 #: times that hold these costs already (with them, 3584 -> 512 at seq 512 moved from 128 x 128
 #: split 8, 0.0380 ms, to 64 x 64 split 4, 0.0431). Not for padded tiles either: they keep
-#: PADDED_BLOCK_STEPS, and lone padded 64 x 64 blocks measured slower than this (17 of 30 sweep
-#: plans it moved from SIMT ran 1.1-1.8x slower). mma.sync tiles have not been measured.
+#: PADDED_BLOCK_STEPS, and lone padded 64 x 64 blocks measured slower than this (applied to all,
+#: 18 of the 37 sweep plans it moved ran 1.05-1.8x slower, mostly SIMT moved to padded 64 x 64,
+#: and 13 faster). mma.sync tiles have not been measured.
 LONE_STEP = {(64, 64): 0.49, (64, 128): 0.62, (128, 128): 1.0}
 BLOCK_US = {(64, 64): 6.5, (64, 128): 7.8, (128, 128): 10.2}
 
