@@ -458,9 +458,6 @@ class Schedule(ModulePass):
                 LOG.info(f"schedule: @{name}: no tensor cores: {cands}")
                 cands = []
             for choice in cands:
-                if not choice.fits(smem):
-                    LOG.info(f"schedule: @{name}: {choice.what()}: its stages do not fit {smem} bytes of shared memory")
-                    continue
                 spec = choice.spec(self.sms, smem)
                 block, back = scratch(ctx, kernel, spec)
                 if not launchable(block):  # the split axis made a fourth block axis (a batch)

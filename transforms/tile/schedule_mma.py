@@ -51,7 +51,7 @@ from dpl.transforms.tile.common import LOG, grid_fits
 from dpl.transforms.tile.matmul import matmul_info
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.tensorize_matmul import K_STEP, tensorize
-from dpl.transforms.tile.target import parse_target
+from dpl.transforms.tile.target import arch_smem, parse_target
 
 WGMMA_TARGET = 90
 TENSOR_CORES = 80
@@ -217,7 +217,8 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
     red = dot.parent_op()
     trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
-    at_once = sms * blocks_per_sm(bm, bn, precision, layout, smem)
+    bps = blocks_per_sm(bm, bn, precision, layout, smem)
+    at_once = sms * bps
     wait = contention_trips(bm, bn, precision, sms, smem, layout)
     step = padded_step(dot)
     fixed = PADDED_BLOCK_STEPS if step > 1 or any(tile.is_masked(o) for o in t.walk()) else 0.0
@@ -225,13 +226,12 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     if fixed:
         LOG.info(f"schedule: padded {bm} x {bn} tile: a K step costs {step:.2f}, a block {fixed:g} K steps more")
     per_trip = split_time(blocks // splits, work, splits, at_once, SplitMatmulK().atomic_trips, wait)  # type: ignore[arg-type]
-    step = step_us(bm, bn, precision, sms, layout, smem)
+    us = step_us(bm, bn, precision, sms, layout, smem)  # of a K step
     if layout != "wgmma" or fixed or splits > 1:
-        return per_trip * step
+        return per_trip * us
     if blocks < at_once:  # one round, part-filled: ceil(blocks / sms) blocks an SM
-        bps = blocks_per_sm(bm, bn, precision, layout, smem)
-        step *= max(LONE_STEP.get((bm, bn), 1.0), -(-blocks // sms) / bps)
-    return per_trip * step + BLOCK_US.get((bm, bn), max(BLOCK_US.values()))
+        us *= max(LONE_STEP.get((bm, bn), 1.0), -(-blocks // sms) / bps)
+    return per_trip * us + BLOCK_US.get((bm, bn), max(BLOCK_US.values()))
 
 
 def stage_kind(stage: mma.StageOp) -> str | None:
@@ -348,10 +348,6 @@ class MmaChoice:
     def what(self) -> str:
         return f"{self.layout} {self.bm} x {self.bn} ({self.precision}{', padded' if self.padded else ''})"
 
-    def fits(self, smem: int) -> bool:
-        """Whether this tile's stages fit `smem` bytes of shared memory per block."""
-        return smem_bytes(self.bm, self.bn, self.precision, self.layout) <= smem
-
 
 #: Tunable options the tensor-core pipeline pins: K is chunked by tensorize-matmul's K step.
 PINNED = ("k_tile",)
@@ -367,9 +363,10 @@ def mma_layout(precision: str, target: str) -> str | None:
 
 def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
                    scratch) -> list[MmaChoice] | str:  # fmt: skip
-    """The tensor-core schedules to try for loop kernel `kernel`, one per block tile (those that
-    divide M x N, else all of them, padded; split-matmul-k picks each one's split), or why it
-    stays on SIMT. `scratch(ctx, kernel, spec)` schedules a copy (schedule.scratch)."""
+    """The tensor-core schedules to try for loop kernel `kernel`, one per block tile whose
+    registers and stages fit the target (those that divide M x N, else all of them, padded;
+    split-matmul-k picks each one's split), or why it stays on SIMT. `scratch(ctx, kernel, spec)`
+    schedules a copy (schedule.scratch)."""
     if precision == "ieee":
         return "precision ieee (SIMT fp32)"
     layout = mma_layout(precision, target)
@@ -383,7 +380,11 @@ def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
     if isinstance(shape, str):
         return shape
     m, n, k, _ = shape
-    fit = [(bm, bn) for bm, bn, _ in (TILES if layout == "wgmma" else SYNC_TILES) if registers(bm, bn, layout) <= 255]
+    smem = arch_smem(target, kernel)
+    fit = [(bm, bn) for bm, bn, _ in (TILES if layout == "wgmma" else SYNC_TILES)
+           if registers(bm, bn, layout) <= 255 and smem_bytes(bm, bn, precision, layout) <= smem]  # fmt: skip
+    if not fit:
+        return f"no tile's stages fit {smem} bytes of shared memory"
     sizes = [(bm, bn) for bm, bn in fit if m % bm == 0 and n % bn == 0]
     padded = bool(m % 64 or n % 32 or k % K_STEP or not sizes)  # ragged, or no tile divides it
     if padded:
