@@ -47,6 +47,8 @@ CASES = {
     # a column axis of 4 continued by one of 7 (-> 8, masked) and of 8 by 8: warps of 32 columns
     "colsum_narrow_columns": "torch.randn(3,40,7,4).sum(dim=1)",
     "softmax_narrow_columns": "torch.softmax(torch.randn(2,37,8,8), dim=1)",
+    # a sum over two leading dims (one collapsed loop, %r floordiv 9, %r mod 9): a column reduction
+    "colsum_leading_dims": "torch.randn(4,9,3,37).sum(dim=(0,1))",
 }
 
 

@@ -44,7 +44,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import loop, tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, tiles
-from dpl.transforms.tile.matmul import dim_forms, kernel_name
+from dpl.transforms.tile.matmul import dim_forms, dim_values, kernel_name
 from dpl.transforms.tile.padding import grow, past_end, ranges_of
 
 K = tile.AxisKind
@@ -70,9 +70,11 @@ def column_axis(t: tile.TileOp) -> SSAValue | str:
             inner = forms[-1] if forms else None
             if inner is None:
                 return "a load with a non-linear innermost index"
-            if not ivs & {v for d in forms if d is not None for v in d[0]}:
+            used = {v for d in forms if d is not None for v in d[0]}
+            used |= {v for i, d in enumerate(forms) if d is None for v in dim_values(ld, i)}
+            if not ivs & used:  # (a collapsed loop reads %r floordiv 64, %r mod 64)
                 continue  # read once per row (a statistic), not along the loop
-            if not axes & {v for d in forms if d is not None for v in d[0]}:
+            if not axes & used:
                 continue  # the same for every column (a norm's weight per channel)
             if ivs & set(inner[0]):
                 return "the loops read along their own index (a row reduction)"

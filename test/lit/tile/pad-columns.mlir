@@ -33,6 +33,30 @@ func.func @main(%x: memref<3x40x45xf64>) -> memref<3x45xf64> {
 
 // -----
 
+// A reduce over two leading dims, collapsed into one loop (collapse-loops: %r floordiv 40,
+// %r mod 40; the index is not linear in %r): still a column reduction, %c takes the warp.
+
+func.func @main(%x: memref<2x40x45xf64>) -> memref<45xf64> {
+  %y = memref.alloc() : memref<45xf64>
+  loop.kernel @k_collapsed ins(%x : memref<2x40x45xf64>) outs(%y : memref<45xf64>) {
+    loop.for free %c < 45 {
+      %s = loop.for reduce %r < 80 -> f64 {
+        %v = loop.load %x[%r floordiv 40, %r mod 40, %c] : memref<2x40x45xf64>
+        loop.accumulate add %v : f64
+      }
+      loop.store %s, %y[%c] : memref<45xf64>
+    }
+  }
+  func.return %y : memref<45xf64>
+}
+// CHECK-LABEL: tile.kernel @k_collapsed
+// CHECK:         tile.tile (%lane : 8 = thread, %c_b : 2 = block, %c_t : 32 = thread) {
+// CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 80 step 8 -> f64 {
+// CHECK-NEXT:        %v = loop.load %x[%r floordiv 40, %r mod 40, %c_b * 32 + %c_t] {tile.masked = [2 : i64]} : memref<2x40x45xf64>
+// CHECK:           %s = tile.combine add %s_part across [%lane] warp_shuffle : f64
+
+// -----
+
 func.func @main(%x: memref<3x40xf64>) -> memref<3xf64> {
   %y = memref.alloc() : memref<3xf64>
   loop.kernel @k_rowsum ins(%x : memref<3x40xf64>) outs(%y : memref<3xf64>) {
