@@ -4,6 +4,7 @@ split is fastest, and how far the schedule's default pick is from it.
     python3 bench/mma_candidates.py                       # the seq-128 projections, ~2 min on an H100
     python3 bench/mma_candidates.py --shapes 128x3584x3584,512x3584x3584 --tiles 128x128,64x128
     python3 bench/mma_candidates.py --compile-only --ptxas   # no GPU: plans, model, ptxas -v (nvcc)
+    python3 bench/mma_candidates.py --shapes 23x2741x2816 --tiles "" --simt 2x8,4x4,2x2   # SIMT tiles
 
 For each shape M x N x K (y = x @ w.T, x: M x K, w: N x K, fp32; `s128`: the 3584 x 3584 linear
 and TinyLlama's q/o, gate/up, down and k/v projections at M = 128) the matmul kernel is captured
@@ -12,8 +13,10 @@ and listed as the tuner lists it (`driver.tune.program_kernels`), then scheduled
 1 (no split) or any divisor of the K-outer trips (K / 32) that leaves >= `--min-trips` trips per
 split (split-matmul-k takes any split count by hand, not only its tunable choices), plus the
 schedule's default point (its heuristics: maybe SIMT, splits=0 is split-matmul-k's automatic
-choice). Each point is built like a tuner candidate (`driver.tune.build_candidate`, in parallel
-processes, NVRTC included) and then, in this process:
+choice); with `--simt RxC,...` also the SIMT points of those register tiles (rows x cols on
+16 x 16 threads: 2x8 is a 32 x 128 block), split as split-matmul-k chooses and unsplit. Each
+point is built like a tuner candidate (`driver.tune.build_candidate`, in parallel processes,
+NVRTC included) and then, in this process:
 
 - checked: its output (poisoned first) against float64, ‖y − ref‖/‖ref‖ (3xTF32: ~2e-7);
 - timed like the tuner times a candidate (backend.timing.time_launches: a CUDA graph of its
@@ -113,9 +116,20 @@ def linear_kernel(m: int, n: int, k: int):
     return kernel
 
 
-def points_of(kernel, m: int, n: int, k: int, tiles: list[tuple[int, int]], min_trips: int) -> list[dict]:
-    """The default point first, then every tensor-core point of `tiles` x splits."""
+def points_of(kernel, m: int, n: int, k: int, tiles: list[tuple[int, int]], min_trips: int,
+              simt: list[tuple[int, int]] = ()) -> list[dict]:
+    """The default point first, then every SIMT point of register tiles `simt` (rows x cols on
+    16 x 16 threads), split as split-matmul-k chooses and unsplit, then every tensor-core point
+    of `tiles` x splits."""
     points = [dict(kernel.default)]
+    plain = {o: v for o, v in kernel.default.items() if o not in ("tensor_cores", "bm", "bn")}
+    for rows, cols in simt:
+        for s in (0, 1):
+            p = {**plain, "rows": rows, "cols": cols, "splits": s}
+            if "tensor_cores" in kernel.space:
+                p["tensor_cores"] = False
+            if p not in points and {**p, "tensor_cores": False} not in points:
+                points.append(p)
     if "tensor_cores" not in kernel.space:
         return points  # the tensor cores decline this shape: only the default (SIMT)
     for bm, bn in tiles:
@@ -226,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", default="s128", help="s128 and/or MxNxK, comma-separated")
     ap.add_argument("--tiles", default=TILES, help="tensor-core block tiles bm x bn to try")
+    ap.add_argument("--simt", default="", help="SIMT register tiles rows x cols to try (2x8: 32 x 128 blocks)")
     ap.add_argument("--min-trips", type=int, default=4, help="fewest K-outer trips (of 32) a split keeps")
     ap.add_argument("--precision", default="3xtf32")
     ap.add_argument("--compile-only", action="store_true", help="no GPU: the plans and the model")
@@ -237,8 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         shapes = shapes_of(a.shapes)
         tiles = [parse_mnk(t + "x0")[:2] for t in a.tiles.split(",") if t.strip()]
+        a.simt_tiles = [parse_mnk(t + "x0")[:2] for t in a.simt.split(",") if t.strip()]
     except ValueError:
-        print(f"mma_candidates: bad --shapes '{a.shapes}' or --tiles '{a.tiles}' (MxNxK, bmxbn)", file=sys.stderr)
+        print(f"mma_candidates: bad --shapes '{a.shapes}', --tiles '{a.tiles}' or --simt '{a.simt}' (MxNxK, bmxbn)",
+              file=sys.stderr)
         return 2
 
     gpu = not a.compile_only
@@ -275,7 +292,7 @@ def child(a, m: int, n: int, k: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "shape.json")
         cmd = [sys.executable, os.path.abspath(__file__), "--shapes", f"{m}x{n}x{k}", "--tiles", a.tiles,
-               "--min-trips", str(a.min_trips), "--precision", a.precision, "--workers", str(a.workers),
+               "--simt", a.simt, "--min-trips", str(a.min_trips), "--precision", a.precision, "--workers", str(a.workers),
                "--json", out] + (["--ptxas"] if a.ptxas else []) + (["--compile-only"] if a.compile_only else [])  # fmt: skip
         r = subprocess.run(cmd)
         if r.returncode == 0 and os.path.exists(out):
@@ -291,7 +308,7 @@ def one_shape(a, m: int, n: int, k: int, tiles: list[tuple[int, int]], gpu: bool
     if gpu and DEVICE == "cuda":
         arch = runtime.device_arch()
     kernel = linear_kernel(m, n, k)
-    points = points_of(kernel, m, n, k, tiles, a.min_trips)
+    points = points_of(kernel, m, n, k, tiles, a.min_trips, a.simt_tiles)
     with ProcessPoolExecutor(a.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         jobs = [pool.submit(build, kernel.text, p, a.precision, arch, a.ptxas) for p in points]
         rows = [{"point": describe(p), "default": i == 0, **({"tile": [p["bm"], p["bn"]]} if p.get("tensor_cores") else {}),

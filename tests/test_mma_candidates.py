@@ -42,6 +42,17 @@ def test_simt_only_shape_lists_the_default_alone():
     assert mc.describe(kernel.default).startswith("SIMT")
 
 
+def test_simt_register_tiles_are_listed_split_and_unsplit():
+    kernel = mc.linear_kernel(23, 256, 256)
+    points = mc.points_of(kernel, 23, 256, 256, [], 4, simt=[(2, 8), (4, 4)])
+    simt = [(p["rows"], p["cols"], p["splits"]) for p in points[1:]]
+    assert points[0] == kernel.default  # (SIMT 32 x 32: too small for the tensor cores)
+    assert simt == [(2, 8, 0), (2, 8, 1), (4, 4, 0), (4, 4, 1)]
+    assert not any(p.get("tensor_cores") for p in points[1:])
+    assert [mc.describe(p) for p in points[1:3]] == ["SIMT 32x128 splits=auto", "SIMT 32x128 splits=1"]
+    assert mc.main(["--shapes", "16x64x64", "--simt", "2xq", "--compile-only"]) == 2
+
+
 def test_table():
     shape = {"shape": [128, 3584, 3584], "cublas_us": 90.0, "cublas_tf32_us": 40.0, "rows": [
         {"point": "tc 128x128 splits=auto", "default": True, "grids": {"k_linear_init": "1792x1x1", "k_linear": "28x14x1"},
@@ -78,7 +89,7 @@ def test_timing_path_with_fakes(monkeypatch, capsys):
     monkeypatch.setattr(mc, "DEVICE", "cpu")
     monkeypatch.setattr(mc, "measure", measure)
     monkeypatch.setattr(mc, "cublas", lambda x, w, tf32: (20.0 if tf32 else 40.0, x @ w.T))
-    a = argparse.Namespace(min_trips=4, workers=1, precision="3xtf32", ptxas=False)
+    a = argparse.Namespace(min_trips=4, workers=1, precision="3xtf32", ptxas=False, simt_tiles=[])
     shape = mc.one_shape(a, 128, 256, 256, [(64, 64), (128, 128)], gpu=True)
     rows = shape["rows"]
     assert shape["cublas_us"] == 40.0 and shape["cublas_tf32_us"] == 20.0 and shape["cublas_err"] < 1e-6
@@ -91,7 +102,7 @@ def test_timing_path_with_fakes(monkeypatch, capsys):
 
 
 def test_child_process_returns_its_shape():
-    a = argparse.Namespace(tiles="128x128", min_trips=4, precision="3xtf32", workers=1, ptxas=False, compile_only=True)
+    a = argparse.Namespace(tiles="128x128", min_trips=4, precision="3xtf32", workers=1, ptxas=False, compile_only=True, simt="")
     shape = mc.child(a, 128, 256, 256)
     assert shape["shape"] == [128, 256, 256] and len(shape["rows"]) == 3  # the default, split 1 and 2
     assert all("model_us" in r for r in shape["rows"])
