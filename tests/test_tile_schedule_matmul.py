@@ -20,6 +20,7 @@ from dpl.dialects import kernel as K
 from dpl.dialects import tile
 from dpl.frontend import capture_expression
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+from dpl.transforms.tile.schedule_classes import MATMUL_TILES
 
 NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if os.path.exists("/usr/local/bin/nvcc") else None)
 
@@ -56,3 +57,13 @@ def test_small_matmul_takes_32x32_tiles():
     run_pipeline(module, IR_PIPELINES["tile"])  # 132 SMs: 16 blocks of 64 x 64 leave most idle, 64 of 32 x 32 fewer
     cells = [e for t in module.walk() if isinstance(t, tile.TileOp) for _, e, k in t.axes if k == tile.AxisKind.CELL]
     assert cells == [2, 2], cells
+
+
+def test_a_shrunk_tile_runs_more_blocks_at_once():
+    """A 64 x 64 tile that M = 21 shrinks to 8 x 16 threads: an SM holds twice its 3 blocks, as
+    many as its shared memory allows, at the whole block's trip time."""
+    t64 = next(c for c in MATMUL_TILES if (c.rows, c.cols) == (4, 4))
+    assert t64.at_once(256) == 3 and t64.at_once(128) == 6 and t64.at_once(32) == 24
+    assert t64.sm_trip_us(6, 128) == t64.trip_us  # one full round of shrunk blocks
+    assert t64.sm_trip_us(6, 128, smem_fits=3) == 2 * t64.trip_us  # shared memory holds 3: two rounds
+

@@ -140,10 +140,27 @@ COPY_GBS = 3000.0
 LAUNCH_US = 3.0
 
 
-def matmul_us(t: tile.TileOp, sms: int) -> float | None:
+def stage_bytes(t: tile.TileOp) -> int:
+    """The shared memory of tile `t`'s stages: each slab (its rows padded) times its buffers."""
+    total = 0
+    for st in [o for o in t.walk() if isinstance(o, tile.StageOp)]:
+        typ = st.result.type
+        shape = list(typ.get_shape())
+        pads = [p.data for p in st.pad.data] if st.pad is not None else []
+        if len(pads) == len(shape):
+            shape = [e + p for e, p in zip(shape, pads)]
+        elif pads and len(pads) == len(shape) - 1:  # (a buffered stage's leading dim has no pad)
+            shape = [shape[0]] + [e + p for e, p in zip(shape[1:], pads)]
+        total += math.prod(shape) * typ.element_type.bitwidth // 8
+    return total
+
+
+def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     """The modeled time of matmul tile `t` (None if its register tile is not one of
     MATMUL_TILES): its K trips per block times the trip time of the busiest SM (ceil(blocks /
-    sms) blocks: `MatmulTile.sm_trip_us`, so SMs left idle or part-filled are counted), plus, for
+    sms) blocks of its threads: `MatmulTile.sm_trip_us`, so SMs left idle or part-filled are
+    counted, and a tile shrunk to a short M or N runs more blocks at once, as many as the
+    target's `smem` bytes hold), plus, for
     a split K, the split's atomic adds as split-matmul-k counts them (`atomic-trips` trips) and
     the launch that zeroes the output first."""
     cells = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.CELL)  # (a side may be split
@@ -156,7 +173,9 @@ def matmul_us(t: tile.TileOp, sms: int) -> float | None:
     if splits > 1:
         trips += SplitMatmulK().atomic_trips
     element = choice.measured and element_staged(t)  # (the estimated tile's cost is fitted so already)
-    us = trips * choice.sm_trip_us(-(-blocks // sms)) * (ELEMENT_TRIP if element else 1.0)
+    threads = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.THREAD)
+    fits = smem // max(1, stage_bytes(t))
+    us = trips * choice.sm_trip_us(-(-blocks // sms), threads, fits) * (ELEMENT_TRIP if element else 1.0)
     if splits > 1:
         outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
         nbytes = sum(math.prod(v.type.get_shape()) * v.type.element_type.bitwidth // 8 for v in outs)
@@ -222,7 +241,7 @@ def modeled_us(block: Block, sms: int, smem: int) -> float:
             if us is not None and element_staged(t):  # (its weights are relative to SIMT's: ELEMENT_TRIP)
                 us *= ELEMENT_TRIP
         elif any(k == tile.AxisKind.CELL for _, _, k in t.axes):
-            us = matmul_us(t, sms)
+            us = matmul_us(t, sms, smem)
         elif not any(isinstance(o, loop.ForOp) and o.is_reduce for o in t.walk()):
             us = pointwise_us(t)
         else:

@@ -57,6 +57,12 @@ PIPELINES: dict[str, str] = {
 }
 
 
+#: The threads of a SIMT matmul block (16 x 16), for which MatmulTile's costs were measured, and the
+#: most threads an SM runs at once (sm_80 and sm_90).
+BLOCK_THREADS = 256
+SM_THREADS = 2048
+
+
 @dataclass(frozen=True)
 class MatmulTile:
     """A matmul block tile (a rows x cols register tile on 16 x 16 threads) and its cost on an
@@ -88,12 +94,30 @@ class MatmulTile:
             return spec
         return spec.replace(f"tile-elements={elements}}}", f"tile-elements={elements} splits=1}}")
 
-    def sm_trip_us(self, blocks: int) -> float:
-        """The time of one K trip of an SM holding `blocks` of these blocks (in rounds of
-        `blocks_per_sm`; a part-filled round takes its share of `trip_us`, at least `lone_us`)."""
-        full, rest = divmod(blocks, self.blocks_per_sm)
-        part = max(self.lone_us, self.trip_us * rest / self.blocks_per_sm) if rest else 0.0
+    def sm_trip_us(self, blocks: int, threads: int = BLOCK_THREADS, smem_fits: int = 32) -> float:
+        """The time of one K trip of an SM holding `blocks` of these blocks of `threads` threads
+        (in rounds of `at_once`, of which the SM's shared memory holds `smem_fits`; a part-filled
+        round takes its share of `trip_us`, at least `lone_us`)."""
+        at_once = min(self.at_once(threads), max(1, smem_fits))
+        full, rest = divmod(blocks, at_once)
+        part = max(self.lone_us, self.trip_us * rest / at_once) if rest else 0.0
         return full * self.trip_us + part
+
+    def at_once(self, threads: int) -> int:
+        """The blocks of `threads` threads one SM runs at once. The costs are of blocks of 16 x 16
+        threads; a tile that an M or N below its side shrinks (M = 23 on 64 x 64: 32 x 64, 8 x 16
+        threads) keeps each thread's registers and does `threads` / 256 of a block's work a trip,
+        so an SM holds 256 / `threads` times as many (at most SM_THREADS of threads) at the same
+        trip time. H100 (session 7, `bench/mma_candidates.py --simt`, 23 x 2741 x 2816 split 11:
+        473 such blocks of 64 x 64 ran 25.9 us, modeled 52.9 as whole blocks, 28 so; 2048 x 64 x
+        3328 on 128 x 128 shrunk to 128 x 64, split 13: 34.5 us, modeled 34). On the 12 sweep
+        matmuls of seeds 0-10 whose pick it moved (.gpu A/B, ms): linear + GELU 21 x 2048 -> 8192
+        0.069 -> 0.044, linear + ReLU 19 x 4736 -> 8192 0.145 -> 0.086, bmm 63 x 192x32x853 tt
+        0.054 -> 0.035, 32x2333x4096 tn 0.051 -> 0.039; slower where it took the SIMT tile from
+        the tensor cores, whose split launches the model reads 1.2-1.4x slow: 2048x64x3328 nt
+        0.026 -> 0.035 (0.98x eager), linear + sum 4096 x 2048 -> 64 0.032 -> 0.038, linear +
+        SwiGLU 32 x 6208 -> 4096 0.060 -> 0.066; four others within 4%."""
+        return max(1, min(self.blocks_per_sm * BLOCK_THREADS // threads, SM_THREADS // threads))
 
 
 #: 64 x 64: 80 registers, 3 blocks/SM, 1.47 ms for 2048 x 3584 x 3584 (5 rounds of 112 trips);

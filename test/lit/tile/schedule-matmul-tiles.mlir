@@ -11,6 +11,9 @@
 //   blocks (10 us), split 4 ways 256 blocks of 2 trips (8 us): 32 x 32, split 4.
 // - a matmul with an epilogue is also tried with the epilogue split off (split-epilogue), when
 //   the split contraction plus a pointwise kernel beat the fused one.
+// - 21 x 8192 (K 2048, f64): M = 21 shrinks 64 x 64 to 32 x 64 (8 x 16 threads), so an SM runs
+//   twice as many (6) at a 256-thread block's trip time: split 4, 512 blocks, one round (49 us),
+//   against 32 x 32 split 2 (62 us). Counted as whole blocks it was 95 us and lost.
 
 func.func @main(%x: memref<2048x256xf64>, %w: memref<2048x256xf64>) -> memref<2048x2048xf64> {
   %y = memref.alloc() : memref<2048x2048xf64>
@@ -92,3 +95,25 @@ func.func @main(%g: memref<128x5632xf64>, %x: memref<128x2048xf64>, %w: memref<5
 // CHECK-NOT:     loop.for reduce
 // CHECK:       } {tile.schedule = "tileify,collapse-pointwise,vectorize-pointwise,blockify-launch,mark-unroll"}
 // CHECK:         func.return
+
+// -----
+
+func.func @main(%x: memref<21x2048xf64>, %w: memref<8192x2048xf64>) -> memref<21x8192xf64> {
+  %y = memref.alloc() : memref<21x8192xf64>
+  loop.kernel @k_skinny ins(%x, %w : memref<21x2048xf64>, memref<8192x2048xf64>) outs(%y : memref<21x8192xf64>) {
+    loop.for free %a0 < 21 {
+      loop.for free %a1 < 8192 {
+        %acc = loop.for reduce %r0 < 2048 -> f64 {
+          %in = loop.load %x[%a0, %r0] : memref<21x2048xf64>
+          %in_1 = loop.load %w[%a1, %r0] : memref<8192x2048xf64>
+          %in_2 = arith.mulf %in, %in_1 : f64
+          loop.accumulate add %in_2 : f64
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<21x8192xf64>
+      }
+    }
+  }
+  func.return %y : memref<21x8192xf64>
+}
+// CHECK-LABEL: tile.kernel @k_skinny
+// CHECK:         tile.tile (%ks : 4 = block, %a0 : 8 = thread, %a1_b : 128 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
