@@ -66,4 +66,3 @@ def test_a_shrunk_tile_runs_more_blocks_at_once():
     assert t64.at_once(256) == 3 and t64.at_once(128) == 6 and t64.at_once(32) == 24
     assert t64.sm_trip_us(6, 128) == t64.trip_us  # one full round of shrunk blocks
     assert t64.sm_trip_us(6, 128, smem_fits=3) == 2 * t64.trip_us  # shared memory holds 3: two rounds
-

@@ -160,9 +160,8 @@ def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     MATMUL_TILES): its K trips per block times the trip time of the busiest SM (ceil(blocks /
     sms) blocks of its threads: `MatmulTile.sm_trip_us`, so SMs left idle or part-filled are
     counted, and a tile shrunk to a short M or N runs more blocks at once, as many as the
-    target's `smem` bytes hold), plus, for
-    a split K, the split's atomic adds as split-matmul-k counts them (`atomic-trips` trips) and
-    the launch that zeroes the output first."""
+    target's `smem` bytes hold), plus, for a split K, the split's atomic adds as split-matmul-k
+    counts them (`atomic-trips` trips) and the launch that zeroes the output first."""
     cells = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.CELL)  # (a side may be split
     choice = next((c for c in MATMUL_TILES if cells == c.rows * c.cols), None)  # into vector lanes)
     if choice is None:
