@@ -111,12 +111,12 @@ class MatmulTile:
         trip time. H100 (session 7, `bench/mma_candidates.py --simt`, 23 x 2741 x 2816 split 11:
         473 such blocks of 64 x 64 ran 25.9 us, modeled 52.9 as whole blocks, 28 so; 2048 x 64 x
         3328 on 128 x 128 shrunk to 128 x 64, split 13: 34.5 us, modeled 34). On the 12 sweep
-        matmuls of seeds 0-10 whose pick it moved (ms; bench/results/h100-2026-11-24-session7.md): linear + GELU 21 x 2048 -> 8192
-        0.069 -> 0.044, linear + ReLU 19 x 4736 -> 8192 0.145 -> 0.086, bmm 63 x 192x32x853 tt
-        0.054 -> 0.035, 32x2333x4096 tn 0.051 -> 0.039; slower where it took the SIMT tile from
-        the tensor cores, whose split launches the model reads 1.2-1.4x slow: 2048x64x3328 nt
-        0.026 -> 0.035 (0.98x eager), linear + sum 4096 x 2048 -> 64 0.032 -> 0.038, linear +
-        SwiGLU 32 x 6208 -> 4096 0.060 -> 0.066; four others within 4%."""
+        matmuls of seeds 0-10 whose pick it moved (ms; bench/results/h100-2026-11-24-session7.md):
+        linear + GELU 21 x 2048 -> 8192 0.069 -> 0.044, linear + ReLU 19 x 4736 -> 8192 0.145 ->
+        0.086, bmm 63 x 192x32x853 tt 0.054 -> 0.035, 32x2333x4096 tn 0.051 -> 0.039; slower where
+        it took the SIMT tile from the tensor cores, whose split launches the model reads 1.2-1.4x
+        slow: 2048x64x3328 nt 0.026 -> 0.035 (0.98x eager), linear + sum 4096 x 2048 -> 64 0.032
+        -> 0.038, linear + SwiGLU 32 x 6208 -> 4096 0.060 -> 0.066; four others within 4%."""
         return max(1, min(self.blocks_per_sm * BLOCK_THREADS // threads, SM_THREADS // threads))
 
 
