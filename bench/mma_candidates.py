@@ -128,7 +128,7 @@ def points_of(kernel, m: int, n: int, k: int, tiles: list[tuple[int, int]], min_
             p = {**plain, "rows": rows, "cols": cols, "splits": s}
             if "tensor_cores" in kernel.space:
                 p["tensor_cores"] = False
-            if p not in points and {**p, "tensor_cores": False} not in points:
+            if p not in points:
                 points.append(p)
     if "tensor_cores" not in kernel.space:
         return points  # the tensor cores decline this shape: only the default (SIMT)

@@ -72,11 +72,9 @@ from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis, outer_column
 from dpl.transforms.tile.padding import grow, past_end, ranges_of
-from dpl.transforms.tile.target import target_sms
+from dpl.transforms.tile.target import SM_THREADS, target_sms
 
 WARP = 32
-#: Threads one SM holds at once (sm_80 and up: 2048).
-SM_THREADS = 2048
 #: The longest row packed a warp per row (24 elements per lane per pass). On the H100
 #: (2026-11-24, bench/rows_ab.py, a block of 256 lanes per row -> a warp per row, ms): RMSNorm
 #: 11877 x 583 0.0353 -> 0.0307, softmax 32768 x 520 0.0714 -> 0.0614, sum 16384 x 700 0.0200 ->

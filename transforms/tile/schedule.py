@@ -141,17 +141,13 @@ LAUNCH_US = 3.0
 
 
 def stage_bytes(t: tile.TileOp) -> int:
-    """The shared memory of tile `t`'s stages: each slab (its rows padded) times its buffers."""
+    """The shared memory of tile `t`'s stages: each slab (its dims padded) times its buffers."""
     total = 0
     for st in [o for o in t.walk() if isinstance(o, tile.StageOp)]:
-        typ = st.result.type
-        shape = list(typ.get_shape())
-        pads = [p.data for p in st.pad.data] if st.pad is not None else []
-        if len(pads) == len(shape):
-            shape = [e + p for e, p in zip(shape, pads)]
-        elif pads and len(pads) == len(shape) - 1:  # (a buffered stage's leading dim has no pad)
-            shape = [shape[0]] + [e + p for e, p in zip(shape[1:], pads)]
-        total += math.prod(shape) * typ.element_type.bitwidth // 8
+        pads = [p.data for p in st.pad] if st.pad is not None else [0] * len(st.slab)
+        elements = math.prod(d.extent.data + p for d, p in zip(st.slab, pads))
+        buffers = st.buffers.data if st.buffers is not None else 1
+        total += buffers * elements * st.result.type.element_type.bitwidth // 8
     return total
 
 

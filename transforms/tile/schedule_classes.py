@@ -23,7 +23,7 @@ from dpl.dialects import attn, loop, tile
 from dpl.dialects.kernel import TARGET_KEY
 from dpl.transforms import all_passes
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
-from dpl.transforms.tile.target import target_of
+from dpl.transforms.tile.target import SM_THREADS, target_of
 
 SCHEDULE = "tile.schedule"
 """`tile.kernel` attribute: the pipeline string that scheduled it."""
@@ -57,10 +57,8 @@ PIPELINES: dict[str, str] = {
 }
 
 
-#: The threads of a SIMT matmul block (16 x 16), for which MatmulTile's costs were measured, and the
-#: most threads an SM runs at once (sm_80 and sm_90).
+#: The threads of a SIMT matmul block (16 x 16), for which MatmulTile's costs were measured.
 BLOCK_THREADS = 256
-SM_THREADS = 2048
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ from dpl.transforms.tile.common import LOG, grid_fits
 from dpl.transforms.tile.matmul import matmul_info
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.tensorize_matmul import K_STEP, tensorize
-from dpl.transforms.tile.target import arch_smem, parse_target
+from dpl.transforms.tile.target import SM_THREADS, arch_smem, parse_target
 
 WGMMA_TARGET = 90
 TENSOR_CORES = 80
@@ -179,7 +179,7 @@ def blocks_per_sm(bm: int, bn: int, precision: str, layout: str, smem: int) -> i
     per block, transforms/tile/target.py) over the block's."""
     threads = threads_of(bm, bn, layout)
     by_regs = 65536 // (threads * min(255, registers(bm, bn, layout)))
-    return max(1, min(smem // smem_bytes(bm, bn, precision, layout), by_regs, 2048 // threads))
+    return max(1, min(smem // smem_bytes(bm, bn, precision, layout), by_regs, SM_THREADS // threads))
 
 
 def step_us(bm: int, bn: int, precision: str, sms: int, layout: str, smem: int) -> float:

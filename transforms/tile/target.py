@@ -32,6 +32,9 @@ TMA = 90
 DEFAULT_ARCH = "sm_90"
 """The target of a module without `#kernel.target` whose passes name none (an H100 SXM)."""
 
+SM_THREADS = 2048
+"""Threads one SM holds at once (sm_80 and up)."""
+
 
 def parse_target(target: str) -> int:
     """`sm_<N>` -> N (e.g. sm_80 -> 80, sm_120 -> 120); anything else is a ValueError."""
