@@ -32,12 +32,15 @@ acc by ordinary adds keep 3xTF32 at fp32's accuracy (what mma.dot's promote mean
 was last read by the chains of ko - 1, which every warpgroup waited for before the barrier that
 ends ko - 1, so its stores overlap the first chain of ko; the barrier that ends ko publishes it.
 
-fill(k) evaluates both stage regions for K step k: each thread takes chunks of 4 consecutive K
-elements of one row (chunk q = tid + i * threads: row q / 8, K offset 4 (q mod 8); when no load of
-the region is contiguous along K, row q mod rows instead, so a warp reads consecutive rows), values
-that do not depend on K once per chunk, loads contiguous along K as one float4, the rest per
-element, into ra / rb. split-store(s) rounds each to hi = tf32(v), lo = tf32(v - hi) and stores
-them as float4s into stage s.
+fill(k) evaluates both stage regions for K step k into ra / rb, 4 values per chunk i of each
+thread (mma_mainloop.stage_mode): where a load of the region runs along K over rows of a multiple
+of 4 floats, chunk q = tid + i * threads is 4 consecutive K elements of one row (row q / 8, K
+offset 4 (q mod 8)), read as one float4, values that do not depend on K once; where one runs
+along K over other rows ("k-run", K = 541), element e = tid + (4 i + l) * threads of the chunk's
+lane l is row e / 32, K offset e mod 32, so a warp reads 32 consecutive floats of one row; else
+(along M or N) chunk q is row q mod rows, K offset 4 (q / rows), so a warp reads consecutive
+rows. split-store(s) rounds each to hi = tf32(v), lo = tf32(v - hi) and stores them into stage
+s, as float4s (k-run: a float per lane, to its own row).
 
 The mma_sync layout (threads (wm, wn, g, t), cells (mi, ni, h, e)) stages raw values the same way
 (no split on the way in, no proxy fence); per chain each warp loads its fragments of each step

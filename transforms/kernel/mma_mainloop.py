@@ -1,7 +1,8 @@
 """Operand staging and the K loop of materialize-mma's lowering (materialize_mma.py), for both
 layouts: fill (a stage region evaluated into registers a K step ahead, float4 loads where
-contiguous along K; a masked float4, which is wholly inside or outside its buffer, is one
-masked load: masking.py), split-store (tf32 hi / lo halves, the 3xTF32
+contiguous along K, a warp along one row where K-contiguous rows are not float4-aligned; a
+masked float4, which is wholly inside or outside its buffer, is one masked load: masking.py),
+split-store (tf32 hi / lo halves, the 3xTF32
 split, stored as float4s into the swizzled shared-memory stage), the wgmma main loop
 (asynchronous chains, promoted into acc) and the mma.sync main loop (fragments loaded and split
 in registers, m16n8k8 chains).
@@ -51,83 +52,104 @@ class MmaMainLoop(MmaKernelBuilder):
 
     # -- staging --------------------------------------------------------------------------------
 
-    def _k_contiguous(self, stage: mma.StageOp) -> bool:
+    def stage_mode(self, stage: mma.StageOp) -> str:
+        """How fill maps `stage`'s 32 K x rows elements onto the threads: "float4" where a load
+        of the region runs along K over rows of a multiple of 4 floats (chunk q = tid + i nt:
+        row q / 8, K offset 4 (q mod 8), one float4 load); "k-run" where one runs along K but its
+        rows are not float4-aligned (element e = tid + (4 i + l) nt: row e / 32, K offset
+        e mod 32, so a warp reads 32 consecutive floats of one row, not 32 rows); else "rows"
+        (chunk q: row q mod rows, K offset 4 (q / rows): a warp reads consecutive rows)."""
         c = stage.body.block.args[1]
-        for op in stage.body.block.ops:
-            if isinstance(op, loop.LoadOp) and c in op.indices and self._vector_rest(op, c) is not None:
-                return True
-        return False
+        loads = [op for op in stage.body.block.ops if isinstance(op, loop.LoadOp) and c in op.indices]
+        if any(self._vector_rest(op, c) is not None for op in loads):
+            return "float4"
+        exact = stage.rows * 8 % self.nt == 0 and self.nt % 32 == 0  # no thread past the stage
+        if exact and any(self._k_rest(op, c) is not None for op in loads):
+            return "k-run"
+        return "rows"
+
+    def _k_rest(self, op: loop.LoadOp, c: SSAValue) -> AffineExpr | None:
+        """For a load whose innermost index is rest + c (c nowhere else): rest; else None."""
+        amap = op.map.data
+        positions = [i for i, v in enumerate(op.indices) if v is c]
+        if len(positions) != 1 or any(positions[0] in e.used_dims() for e in amap.results[:-1]):
+            return None
+        return _split_add(amap.results[-1], positions[0])
 
     def _vector_rest(self, op: loop.LoadOp, c: SSAValue) -> AffineExpr | None:
         """For a load whose innermost index is rest + c (c nowhere else) with rest a multiple
         of 4 and rows of a multiple of 4: rest; else None."""
-        amap = op.map.data
-        positions = [i for i, v in enumerate(op.indices) if v is c]
-        if len(positions) != 1 or op.memref.type.get_shape()[-1] % 4:  # type: ignore[union-attr]
+        if op.memref.type.get_shape()[-1] % 4:  # type: ignore[union-attr]
             return None
-        d = positions[0]
-        if any(d in e.used_dims() for e in amap.results[:-1]):
-            return None
-        rest = _split_add(amap.results[-1], d)
+        rest = self._k_rest(op, c)
         return rest if rest is not None and multiple_of(rest, 4) else None
+
+    def _lane_rows(self, i: SSAValue) -> list[SSAValue]:
+        """k-run: the row of lane l of register chunk i, (tid + (4 i + l) nt) / 32."""
+        d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
+        return [self.index(d0 // 32 + (d1 * 4 + lane) * (self.nt // 32), [self.tid, i], "r") for lane in range(4)]
 
     def fill(self, side: str, ko: SSAValue) -> None:
         """Evaluate stage `side`'s region for K step `ko` into its registers."""
         stage = self.a_stage if side == "a" else self.b_stage
         rows, n = stage.rows, self.chunks[side]
         regs = self.smem[(side, "regs")]
-        k_major = self._k_contiguous(stage)
+        mode = self.stage_mode(stage)
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
 
         def body(i: SSAValue) -> None:
-            q = self.index(d0 + d1 * self.nt, [self.tid, i], "q")
-            r = self.index(d0 // 8 if k_major else d0 % rows, [q], "r")
-            c4 = self.index(d0 % 8 if k_major else d0 // rows, [q], "c4")
+            if mode == "k-run":
+                c = self.index(d0 % 32, [self.tid], "c")
+                rs, cs = self._lane_rows(i), [c] * 4
+            else:
+                q = self.index(d0 + d1 * self.nt, [self.tid, i], "q")
+                r = self.index(d0 // 8 if mode == "float4" else d0 % rows, [q], "r")
+                c4 = self.index(d0 % 8 if mode == "float4" else d0 // rows, [q], "c4")
+                c = self.index(d0 * 4, [c4], "c")
+                rs, cs = [r] * 4, [c] + [self.index(d0 + lane, [c]) for lane in range(1, 4)]
 
             def chunk() -> None:
-                for lane, v in enumerate(self.region_lanes(stage, r, c4, ko)):
+                for lane, v in enumerate(self.region_lanes(stage, rs, cs, ko)):
                     self.emit(K.StoreOp(v, regs, [i], AffineMap(1, 0, (d0 * 4 + lane,))))
 
             if rows * 8 % self.nt:
+                q = self.index(d0 + d1 * self.nt, [self.tid, i], "q")
                 self.if_(self.emit(arith.CmpiOp(q, self.const(rows * 8), "ult")).results[0], chunk)
             else:
                 chunk()
 
         self.for_(n, body, unroll=True, name=f"{side}_i")
 
-    def region_lanes(self, stage: mma.StageOp, r: SSAValue, c4: SSAValue, ko: SSAValue) -> list[SSAValue]:
-        """The region's value at (r, 4 c4 + l) for l < 4: K-independent values once, loads
-        contiguous along K as one float4, the rest per lane."""
+    def region_lanes(self, stage: mma.StageOp, rs: list[SSAValue], cs: list[SSAValue], ko: SSAValue) -> list[SSAValue]:
+        """The region's value at (rs[l], cs[l]) for lanes l < 4: values that depend on neither
+        a lane's row nor its K offset where these differ once, loads contiguous along K as one
+        float4 (cs consecutive, rs one row), the rest per lane."""
         rv, cv = stage.body.block.args
-        base = {rv: r, self.kloop.body.block.args[0]: ko}
-        c4x4 = self.index(AffineExpr.dimension(0) * 4, [c4], "c")
-        lane_c = [c4x4] + [self.index(AffineExpr.dimension(0) + lane, [c4x4]) for lane in range(1, 4)]
-        lanes = [dict(base, **{}) for _ in range(4)]
-        for m, c in zip(lanes, lane_c):
-            m[cv] = c
+        varying = {v for v, per in ((rv, rs), (cv, cs)) if len(set(per)) > 1}
+        lanes = [{rv: r, cv: c, self.kloop.body.block.args[0]: ko} for r, c in zip(rs, cs)]
         memo: dict = {}
 
-        def on_c(v: SSAValue) -> bool:
-            if v is cv:
+        def varies(v: SSAValue) -> bool:
+            if v in varying:
                 return True
             if v in memo:
                 return memo[v]
             memo[v] = False
             owner = v.owner
-            memo[v] = isinstance(owner, Operation) and any(on_c(o) for o in owner.operands)
+            memo[v] = isinstance(owner, Operation) and any(varies(o) for o in owner.operands)
             return memo[v]
 
         for op in stage.body.block.ops:
             if isinstance(op, mma.StageYieldOp):
                 continue
-            if not any(on_c(r_) for r_ in op.results):
+            if not any(varies(r_) for r_ in op.results):
                 shared = dict(lanes[0])
                 self.clone(op, shared)
                 for m in lanes:
                     for old in op.results:
                         m[old] = shared[old]
                 continue
-            if isinstance(op, loop.LoadOp) and self._vector_rest(op, cv) is not None:
+            if isinstance(op, loop.LoadOp) and self._vector_rest(op, cv) is not None and rv not in varying:
                 memref, amap = self.vm[op.memref], op.map.data
                 idx = [lanes[0][v] if v in lanes[0] else self.vm[v] for v in op.indices]
                 if tile.is_masked(op):  # the 4 lanes are all inside or all outside
@@ -145,11 +167,12 @@ class MmaMainLoop(MmaKernelBuilder):
         return [m[stage.value] if stage.value in m else self.vm[stage.value] for m in lanes]
 
     def split_store(self, side: str, slot: SSAValue) -> None:
-        """Registers of `side` -> tf32 hi (and lo) float4s in stage `slot`."""
+        """Registers of `side` -> tf32 hi (and lo) in stage `slot`: float4s, or (k-run) each
+        lane to its own row."""
         stage = self.a_stage if side == "a" else self.b_stage
         rows, n = stage.rows, self.chunks[side]
         regs = self.smem[(side, "regs")]
-        k_major = self._k_contiguous(stage)
+        mode = self.stage_mode(stage)
         d0, d1, d2 = (AffineExpr.dimension(i) for i in range(3))
 
         def body(i: SSAValue) -> None:
@@ -166,16 +189,21 @@ class MmaMainLoop(MmaKernelBuilder):
                     if self.halves == 2:
                         rem = self.emit(arith.SubfOp(v, hi)).results[0]
                         los.append(self.emit(mma.Tf32Op(rem)).results[0])
-                # smem[slot, r, 4 c4] with q = tid + i * nt
-                r_expr = (d1 + d2 * self.nt) // 8 if k_major else (d1 + d2 * self.nt) % rows
-                c_expr = ((d1 + d2 * self.nt) % 8) * 4 if k_major else ((d1 + d2 * self.nt) // rows) * 4
-                amap = AffineMap(3, 0, (d0, r_expr, c_expr))
                 for half, vs in (("hi", his), ("lo", los)):
                     if not vs:
                         continue
+                    buf = self.smem[(side, half)]
+                    if mode == "k-run":  # smem[slot, (tid + (4 i + l) nt) / 32, tid mod 32]
+                        for lane, v in enumerate(vs):
+                            r_expr = d1 // 32 + (d2 * 4 + lane) * (self.nt // 32)
+                            self.emit(K.StoreOp(v, buf, [slot, self.tid, i], AffineMap(3, 0, (d0, r_expr, d1 % 32))))
+                        continue
+                    # smem[slot, r, 4 c4] with q = tid + i * nt
+                    r_expr = (d1 + d2 * self.nt) // 8 if mode == "float4" else (d1 + d2 * self.nt) % rows
+                    c_expr = ((d1 + d2 * self.nt) % 8) * 4 if mode == "float4" else ((d1 + d2 * self.nt) // rows) * 4
                     pack = self.emit(K.PackOp(vs)).results[0]
                     pack.name_hint = f"{side}_{half}4"
-                    self.emit(K.StoreOp(pack, self.smem[(side, half)], [slot, self.tid, i], amap))
+                    self.emit(K.StoreOp(pack, buf, [slot, self.tid, i], AffineMap(3, 0, (d0, r_expr, c_expr))))
 
             if rows * 8 % self.nt:
                 q = self.index(d0 + d1 * self.nt, [self.tid, i], "q")

@@ -190,6 +190,52 @@ func.func @main(%x: memref<67x152xf32>, %y: memref<152x45xf32>, %z: memref<45xf3
 
 // -----
 
+func.func @main(%x: memref<67x150xf32>, %y: memref<150x45xf32>) -> memref<67x45xf32> {
+  %out = memref.alloc() : memref<67x45xf32>
+  tile.kernel @k_krun ins(%x, %y : memref<67x150xf32>, memref<150x45xf32>) outs(%out : memref<67x45xf32>) {
+    tile.tile (%bm : 2 = block, %bn : 2 = block, %wg : 1 = thread, %w : 4 = thread, %g : 8 = thread, %t : 4 = thread, %h : 2 = cell, %j : 4 = cell, %e : 2 = cell) {
+      %acc = loop.for reduce %ko < 5 -> f32 {
+        %a_st = mma.stage rows 64 k 32 {
+        ^bb0(%r: index, %c: index):
+          %in = loop.load %x[%bm * 64 + %r, %ko * 32 + %c] {tile.masked = [0 : i64, 1 : i64]} : memref<67x150xf32>
+          mma.yield %in : f32
+        } : memref<64x32xf32, #tile.smem>
+        %b_st = mma.stage rows 32 k 32 {
+        ^bb0(%r_1: index, %c_1: index):
+          %in_1 = loop.load %y[%ko * 32 + %c_1, %bn * 32 + %r_1] {tile.masked = [0 : i64, 1 : i64]} : memref<150x45xf32>
+          mma.yield %in_1 : f32
+        } : memref<32x32xf32, #tile.smem>
+        %p = mma.dot %a_st[%wg * 64 + %w * 16 + %h * 8 + %g], %b_st[%j * 8 + %t * 2 + %e] precision "3xtf32" layout wgmma promote 4 : memref<64x32xf32, #tile.smem>, memref<32x32xf32, #tile.smem>
+        loop.accumulate add %p : f32
+      }
+      loop.store %acc, %out[%bm * 64 + %wg * 64 + %w * 16 + %h * 8 + %g, %bn * 32 + %j * 8 + %t * 2 + %e] {tile.masked = [0 : i64, 1 : i64]} : memref<67x45xf32>
+    }
+  }
+  func.return %out : memref<67x45xf32>
+}
+
+// A's rows of 150 floats (K-contiguous, not float4-aligned) are read "k-run": a warp takes 32
+// consecutive K of one row (K offset tid mod 32, row tid / 32 + 16 a_i + 4 l), not 32 rows, and
+// stores each float to its own row. B runs along N: a warp takes 32 consecutive rows (q mod 32).
+// CHECK-LABEL: kernel.func @k_krun(
+// CHECK:         kernel.for %a_i = 0 to 4 step 1 unroll {
+// CHECK-NEXT:      %c = arith.remui %tid, %c32 : index
+// CHECK-NEXT:      %{{.*}} = arith.divui %tid, %c32 : index
+// CHECK-NEXT:      %{{.*}} = arith.muli %a_i, %c16 : index
+// CHECK-NEXT:      %r = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK:           %in = kernel.load %x[%{{.*}}, %{{.*}}] if %inside : memref<67x150xf32>
+// CHECK:           %in_3 = kernel.load %x[%{{.*}}, %{{.*}}] if %inside_3 : memref<67x150xf32>
+// CHECK:         kernel.for %b_i = 0 to 2 step 1 unroll {
+// CHECK:           %q = arith.addi %tid, %{{.*}} : index
+// CHECK-NEXT:      %r_4 = arith.remui %q, %c32 : index
+// CHECK:         kernel.for %a_j = 0 to 4 step 1 unroll {
+// CHECK:           kernel.store %{{.*}}, %a_hi[%c0, %tid floordiv 32 + %a_j * 16, %tid mod 32] : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+// CHECK-NEXT:      kernel.store %{{.*}}, %a_hi[%c0, %tid floordiv 32 + %a_j * 16 + 4, %tid mod 32] : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+// CUDA-LABEL:  void k_krun(
+// CUDA:          a_hi[dpl_swz128(0 * 2048 + (tid / 32 + a_j * 16) * 32 + tid % 32)] =
+
+// -----
+
 func.func @main(%x: memref<64xf32>) -> memref<64xf32> {
   %y = memref.alloc() : memref<64xf32>
   tile.kernel @k_relu ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
