@@ -115,7 +115,15 @@ PROMOTE = {"wgmma": 4, "mma_sync": 1}
 #: more 1.1-1.3x faster. Two lost: bmm 63 x 192x32x853 tt 0.0350 -> 0.0537 (again: N = 32 on a
 #: 128-wide tile; its SIMT split runs at 0.6 of its model) and linear + SiLU*mul 7873 x 679 -> 59
 #: 0.0376 -> 0.0419.
-MASKED_STEP = {"float4": 1.0, "element": 1.2, "rows": 1.0}
+#: "k-run" (session 8): materialize-mma's fill read K-contiguous rows that are not float4-aligned
+#: (K = 541) a row per thread, 32 rows a warp load, until it read 32 consecutive floats of a row
+#: (mma_mainloop.stage_mode). H100 (2026-11-24, bench/mma_candidates.py, y = x @ w.T, both
+#: operands so; bench/results/gemm-sweep/h100-2026-11-24-session8-kruns-candidates.json):
+#: measured over modeled at "element" 1.2, 4493 x 8192 x 541 688 / 1148 us, 853 x 1536 x 5669
+#: 259 / 399, 3079 x 4081 x 257 170 / 268, 256 x 1171 x 1879 51 / 67: at 1.0, as float4. A/B of
+#: the fill (.gpu/abcases.py, ms): bmm 31 x 64x541x1035 nt 0.2161 -> 0.0960, bmm 13 x
+#: 89x2048x593 tt 0.0937 -> 0.0781, linear + SiLU*mul 7873 x 679 -> 59 0.0420 -> 0.0359.
+MASKED_STEP = {"float4": 1.0, "element": 1.2, "rows": 1.0, "k-run": 1.0}
 PADDED_BLOCK_STEPS = 5.0
 #: An unsplit launch of fewer wgmma blocks than fill the GPU once (`blocks_per_sm` on every SM).
 #: Each SM then holds ceil(blocks / SMs) of them, and a lone block's K step takes LONE_STEP of
@@ -238,7 +246,9 @@ def stage_kind(stage: mma.StageOp) -> str | None:
     """How a stage's masked loads read (None: none is masked): "float4" where every masked load
     runs along K in its innermost dimension (the region's K offset there) over rows of a multiple
     of 4 floats (materialize-mma's fill reads it as masked float4s), "rows" if moreover none is
-    masked along that innermost dimension (whole float4s in or out), else "element"."""
+    masked along that innermost dimension (whole float4s in or out), "k-run" where they run
+    along K over other rows (the fill's warps read 32 consecutive floats of a row), else
+    "element" (along M or N)."""
     masked = [o for o in stage.body.walk() if isinstance(o, loop.LoadOp) and tile.is_masked(o)]
     if not masked:
         return None
@@ -247,7 +257,7 @@ def stage_kind(stage: mma.StageOp) -> str | None:
         return k_contiguous(stage, o) and o.memref.type.get_shape()[-1] % 4 == 0  # type: ignore[union-attr]
 
     if not all(float4(o) for o in masked):
-        return "element"
+        return "k-run" if all(k_contiguous(stage, o) for o in masked) else "element"
     inner = any(_masked_within_steps(o) for o in masked)
     return "float4" if inner else "rows"
 
