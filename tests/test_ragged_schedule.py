@@ -229,6 +229,9 @@ PACKED = {
     "layernorm_short": ("torch.nn.functional.layer_norm(torch.randn(41,9), (9,))", 8),  # <= 16: 8 lanes
     "softmax_short16": ("torch.softmax(torch.randn(19,16), dim=-1)", 8),
     "rmsnorm_short": ("torch.nn.functional.rms_norm(torch.randn(37,5), (5,), torch.randn(5))", 8),
+    # <= 32: 8 lanes; the fastest row axis (7) rounds up to 32 rows a block, so the 105 rows run
+    # as one axis (blockify-launch's _flat_rows), the last 23 of 128 masked
+    "softmax_29_flat": ("torch.softmax(torch.randn(3,5,7,29), dim=-1)", 8),
 }
 
 

@@ -29,7 +29,8 @@ Three cases:
   (`row_lanes`: a row of 41 takes 16 lanes, 3 passes, not a warp's 2 passes with 23 of 64 slots
   idle), the lane axis the fastest, and `block-size / lanes` rows per block along the fastest
   row axis (`a = a_b * 8 + a_t`; that axis rounded up to a multiple of the rows per block, the
-  accesses past its end masked). Each row's reduce is then warp shuffles alone (within the
+  accesses past its end masked; where that rounding would add more than 1 / FLAT_ROWS_WASTE,
+  all the row axes first run as one, `row floordiv 640, (row floordiv 5) mod 128, row mod 5`). Each row's reduce is then warp shuffles alone (within the
   row's lanes), with no barrier and no block of 256 threads idling on 301 elements (LayerNorm
   over 301, RMSNorm over 359: one block per row left most lanes without work). Rows shorter
   than a top-level loop of ROW_LOOP_MIN are packed so too, from PACK_ROW_MIN, where the op
@@ -67,8 +68,8 @@ from xdsl.rewriter import Rewriter
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
-from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
-from dpl.transforms.tile.matmul import MatmulInfo, fold_applies, matmul_info
+from dpl.transforms.tile.common import LOG, delinearize, rebuild_tile, tiles
+from dpl.transforms.tile.matmul import ACCESSES, MatmulInfo, compose_applies, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis, outer_column
 from dpl.transforms.tile.padding import grow, past_end, ranges_of
@@ -94,12 +95,21 @@ PACK_ROW_MIN = 4
 #: Packed rows take fewer lanes than a warp where that wastes fewer lane slots by more than this
 #: factor (row_lanes).
 ROW_SLOTS_SLACK = 1.1
-#: Rows up to this long take 8 lanes (at most two elements a lane), not 16 at the same lane
-#: slots: a block then holds twice the rows and no lane idles the whole pass. H100 (2026-11-24,
-#: session 6, bench/rows_ab.py short and the sweep; 16 -> 8 lanes, ms): softmax 256x9x193 x 9
-#: 0.0336 -> 0.0226, RMSNorm 77777 x 9 0.0055 -> 0.0047, softmax 100003 x 12 0.0101 -> 0.0070;
-#: rows of 7, 21 and 24 keep their lanes (unchanged).
-EIGHT_LANE_ROW_MAX = 16
+#: Rows up to this long take 8 lanes (at most four elements a lane, loads in flight together),
+#: not 16 or a warp at the same lane slots: a block then holds more rows and no lane idles the
+#: whole pass. H100 (2026-11-24, session 6, bench/rows_ab.py short and the sweep; 16 -> 8 lanes,
+#: ms): softmax 256x9x193 x 9 0.0336 -> 0.0226, RMSNorm 77777 x 9 0.0055 -> 0.0047, softmax
+#: 100003 x 12 0.0101 -> 0.0070; rows of 7, 21 and 24 keep their lanes (unchanged). Session 8
+#: (.gpu/abcases.py, 16 -> 32; a warp -> 8 lanes): softmax 64x128x5 x 29 0.0103 -> 0.0061,
+#: LayerNorm 81x8x128 x 32 0.0107 -> 0.0072; rows of 41 and 45 (16 lanes) unchanged.
+EIGHT_LANE_ROW_MAX = 32
+#: Packed rows run as one axis where rounding the fastest row axis up to a block's rows adds
+#: more than 1 / FLAT_ROWS_WASTE of it (`_packed_rows`). H100 (2026-11-24, session 8,
+#: .gpu/abcases.py on the sweep's programs, ms): 5.7-31% added rows, flattened: LayerNorm
+#: 1216 x 181 x 16 0.0176 -> 0.0161, softmax 256x9x193 x 9 0.0227 -> 0.0188, 1157x17 x 64
+#: 0.0058 -> 0.0052, 32x64x11 x 128 0.0092 -> 0.0080; 0.2-1.7% added: LayerNorm 64x409 x 64x8
+#: 0.0484 -> 0.0513, the others (softmax 1213x1597 x 64, RMSNorm 271x1073 x 387, ...) within 1%.
+FLAT_ROWS_WASTE = 32
 
 K = tile.AxisKind
 
@@ -258,21 +268,34 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, bloc
     fastest row axis (rounded up to a multiple of them, the accesses past its end masked); False
     (the tile untouched) where the rows are too long, a loop holds loops, the fastest row axis
     has fewer than 2 rows, or a store does not index it past its buffer (a mask could not guard
-    it). `longest`: the longest of `top_loops`."""
+    it). Where rounding the fastest row axis up to the rows a block holds adds more than
+    1 / FLAT_ROWS_WASTE of it (LayerNorm over (181, 16) of (1216, 181, 16): 32 rows a block
+    along 181 run 192), all the row axes run as one (`_flat_rows`, then only the last block
+    part-filled), if the rows are a multiple of a block's or every store indexes the outermost
+    axis past its buffer (as it then is past the last row). `longest`: the longest of
+    `top_loops`."""
     if longest > PACK_ROW_MAX or block_size < 2 * WARP:
         return False
     if any(isinstance(o, loop.ForOp) for f in top_loops for o in f.body.block.ops):
         return False
     lanes = row_lanes(longest)
-    v, e, _ = t.axes[-1]
-    rows = min(block_size // lanes, _pow2_at_least(e))
+    per_block = block_size // lanes
+    stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
+    ranges = ranges_of(t)
+    (outer, outer_e, _), (v, e, _) = t.axes[0], t.axes[-1]
+    rounded = -(-e // per_block) * per_block
+    flat = (rounded - e) * FLAT_ROWS_WASTE > rounded and len(t.axes) > 1 and (
+        math.prod(x for _, x, _ in t.axes) % per_block == 0 or all(past_end(s, outer, outer_e, ranges) for s in stores)
+    )
+    if flat:
+        t = _flat_rows(t)
+        v, e, _ = t.axes[-1]
+    rows = min(per_block, _pow2_at_least(e))
     if rows < 2:
         return False
     size = -(-e // rows) * rows
     if size != e:
-        ranges = ranges_of(t)
-        stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
-        if not all(past_end(s, v, e, ranges) for s in stores):
+        if not flat and not all(past_end(s, v, e, ranges) for s in stores):
             return False
         t, _ = grow(t, {v: size})
     names = [w.name_hint or f"a{i}" for i, (w, _, _) in enumerate(t.axes)]
@@ -289,6 +312,26 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, bloc
     fold_applies(new)
     _stride_free_loops(top_loops, new.body.block.args[-1], lanes)
     return True
+
+
+def _flat_rows(t: tile.TileOp) -> tile.TileOp:
+    """`t` with its axes as one axis `row` over all its points, each old axis its row-major
+    index (`row floordiv 640`, `(row floordiv 5) mod 128`, `row mod 5` for (64, 128, 5)): the
+    same points, each once."""
+    extents = [e for _, e, _ in t.axes]
+
+    def replacement(block: Block):
+        ops = [affine.ApplyOp([block.args[0]], AffineMapAttr(AffineMap(1, 0, (x,))))
+               for x in delinearize(AffineDimExpr(0), extents)]  # fmt: skip
+        for op, (v, _, _) in zip(ops, t.axes):
+            op.result.name_hint = v.name_hint
+        return [op.result for op in ops], list(ops)
+
+    new = rebuild_tile(t, [(math.prod(extents), K.THREAD, "row")], replacement)
+    for op in [o for o in new.walk() if isinstance(o, ACCESSES)]:
+        compose_applies(op)  # into the maps: fold_applies keeps a non-linear apply as a value
+    fold_applies(new)
+    return new
 
 
 def row_lanes(n: int) -> int:

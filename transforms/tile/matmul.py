@@ -140,7 +140,7 @@ def fold_applies(root: Operation) -> None:
             if forms is not None:
                 set_access(op, forms)
             else:
-                _compose(op)
+                compose_applies(op)
     changed = True
     while changed:
         changed = False
@@ -151,7 +151,7 @@ def fold_applies(root: Operation) -> None:
                 changed = True
 
 
-def _compose(op: Operation) -> None:
+def compose_applies(op: Operation) -> None:
     """Substitute the `affine.apply` operands of an access into its (non-linear) map, then
     simplify its floordiv / mod with the loop bounds (`simplify_map`: after chunk-matmul-k,
     `(%ko * 32 + %ki) floordiv 128` is `%ko floordiv 4`). A flat access (collapse-pointwise's

@@ -163,7 +163,7 @@ func.func @main(%x: memref<40x21xf32>) -> memref<40x21xf32> {
 
 // -----
 
-// Rows of at most 16 (EIGHT_LANE_ROW_MAX) take 8 lanes, not 16 at the same lane slots: rows of
+// Rows of at most 32 (EIGHT_LANE_ROW_MAX) take 8 lanes, not 16 at the same lane slots: rows of
 // 9, two passes of 8 lanes (the second on lane 0 only), 32 rows a block.
 func.func @main(%x: memref<40x9xf32>) -> memref<40x9xf32> {
   %y = memref.alloc() : memref<40x9xf32>
@@ -229,3 +229,57 @@ func.func @main(%x: memref<40x3xf32>) -> memref<40x3xf32> {
 }
 // CHECK-LABEL: tile.kernel @k_three
 // CHECK:         tile.tile (%a0 : 40 = thread) {
+
+// -----
+
+// The fastest row axis (5) is not a multiple of the 8 rows a block holds: the row axes run as
+// one of 15 rows (row floordiv 5, row mod 5; 8 mod 5 = 3), 2 blocks of 8, the 16th row masked
+// along dim 0.
+func.func @main(%x: memref<3x5x64xf32>) -> memref<3x5x64xf32> {
+  %y = memref.alloc() : memref<3x5x64xf32>
+  tile.kernel @k_flat ins(%x : memref<3x5x64xf32>) outs(%y : memref<3x5x64xf32>) {
+    tile.tile (%a0 : 3 = thread, %a1 : 5 = thread) {
+      %acc = loop.for reduce %r0 < 64 -> f32 {
+        %v = loop.load %x[%a0, %a1, %r0] : memref<3x5x64xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a2 < 64 {
+        %v1 = loop.load %x[%a0, %a1, %a2] : memref<3x5x64xf32>
+        %q = arith.divf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1, %a2] : memref<3x5x64xf32>
+      }
+    }
+  }
+  func.return %y : memref<3x5x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_flat
+// CHECK:         tile.tile (%row_b : 2 = block, %row_t : 8 = thread, %lane : 32 = thread) {
+// CHECK-NEXT:      %acc = loop.for reduce %r0 < 64 -> f32 {
+// CHECK-NEXT:        %v = loop.load %x[(%row_b * 8 + %row_t) floordiv 5, (%row_b * 3 + %row_t) mod 5, %r0] {tile.masked = [0 : i64]} : memref<3x5x64xf32>
+// CHECK:             loop.store %q, %y[(%row_b * 8 + %row_t) floordiv 5, (%row_b * 3 + %row_t) mod 5, %a2] {tile.masked = [0 : i64]} : memref<3x5x64xf32>
+
+// -----
+
+// Declined: the rows are stored flipped along the outermost axis (y[2 - a0, ..]), so a row past
+// the 15th would not land past the buffer; the fastest axis is rounded up to 8 instead (y[.., 5..7]
+// is past its dim 1).
+func.func @main(%x: memref<3x5x64xf32>) -> memref<3x5x64xf32> {
+  %y = memref.alloc() : memref<3x5x64xf32>
+  tile.kernel @k_not_flat ins(%x : memref<3x5x64xf32>) outs(%y : memref<3x5x64xf32>) {
+    tile.tile (%a0 : 3 = thread, %a1 : 5 = thread) {
+      %acc = loop.for reduce %r0 < 64 -> f32 {
+        %v = loop.load %x[%a0, %a1, %r0] : memref<3x5x64xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a2 < 64 {
+        %v1 = loop.load %x[%a0, %a1, %a2] : memref<3x5x64xf32>
+        %q = arith.divf %v1, %acc : f32
+        loop.store %q, %y[2 - %a0, %a1, %a2] : memref<3x5x64xf32>
+      }
+    }
+  }
+  func.return %y : memref<3x5x64xf32>
+}
+// CHECK-LABEL: tile.kernel @k_not_flat
+// CHECK:         tile.tile (%a0 : 3 = block, %a1_b : 1 = block, %a1_t : 8 = thread, %lane : 32 = thread) {
+// CHECK:             loop.store %q, %y[%a0 * -1 + 2, %a1_b * 8 + %a1_t, %a2] {tile.masked = [1 : i64]} : memref<3x5x64xf32>
