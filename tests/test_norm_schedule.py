@@ -202,3 +202,24 @@ def test_packed_rows_of_a_short_fastest_axis_run_as_one_axis():
     out = exec_kernel.run(module, [x.double().numpy()])[0]
     assert _rel(out, torch.softmax(x.double(), dim=-1).numpy()) < 1e-6
 
+
+def test_a_norm_over_two_dims_stages_its_collapsed_row_and_keeps_its_meaning():
+    """LayerNorm over (24, 41) of (7, 24, 41): collapse-loops reads each row as x[a, r floordiv
+    41, r mod 41] (r < 984), which stage-inputs stages whole (one read of the row, not three).
+    Kernel executor against float64."""
+    mod = torch.nn.LayerNorm((24, 41))
+    with torch.no_grad():
+        mod.weight.normal_()
+        mod.bias.normal_()
+    x = torch.randn(7, 24, 41, generator=torch.Generator().manual_seed(5)) * 3 - 1
+    module = capture(mod, x).module.clone()
+    run_pipeline(module, IR_PIPELINES["tile"])
+    stages = [op for op in module.walk() if isinstance(op, tile.StageOp)]
+    assert [s.result.type.get_shape() for s in stages] == [(24, 41)]
+    module = capture(mod, x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    names = [a.name_hint for a in next(op for op in module.walk() if op.name == "func.func").args]
+    by_name = {"input": x.double().numpy(), "p_bias": mod.bias.detach().double().numpy(),
+               "p_weight": mod.weight.detach().double().numpy()}  # fmt: skip
+    out = exec_kernel.run(module, [by_name[n].copy() for n in names])[0]
+    assert _rel(out, mod.double()(x.double()).detach().numpy()) < 1e-6

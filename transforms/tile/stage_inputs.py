@@ -8,8 +8,13 @@ least `min-reuse` of them, one stage is placed at the top level of the tile body
 of them, and each load reads the stage at its loop indices instead (the seeds' RMSNorm: x staged
 once per row, both strided loops read x_smem).
 
+A norm over several dims reads its row through collapse-loops' one loop, `x[%a1, %r floordiv
+256, %r mod 256]` with %r over all 45 x 256 elements: those trailing dims are staged whole (origin
+0, slab dims of their extents) and each load reads the stage at its own indices there
+(`_flat_suffix`).
+
 Declines (logged to `dpl.passes`) an input read fewer than `min-reuse` times, indexed by a thread
-axis or non-linearly, read with different origins or slab dims, or whose slab (with the stages
+axis or otherwise non-linearly, read with different origins or slab dims, or whose slab (with the stages
 already placed in the tile) would not fit `smem-bytes` (48 KB) of shared memory.
 
 Matmul tiles (`dpl.transforms.tile.matmul`) are staged per K step instead: each input read inside
@@ -57,7 +62,7 @@ from dpl.dialects import loop, tile
 from dpl.dialects.kernel import MAX_SMEM
 from dpl.dialects.types import element_bytes
 from dpl.transforms.options import check_option
-from dpl.transforms.tile.common import LOG, linear, linear_expr, simplify_map, tiles
+from dpl.transforms.tile.common import LOG, flat_offset, linear, linear_expr, simplify_map, tiles
 from dpl.transforms.tile.matmul import MatmulInfo, form_expr, matmul_info, substitute, value_form
 from dpl.transforms.tunable import tunable
 
@@ -72,11 +77,39 @@ def _loop_bound(v: SSAValue) -> int | None:
     return None
 
 
+def _flat_suffix(load: loop.LoadOp) -> int | None:
+    """The first dim k of the trailing dims (two or more) that `load` indexes at the row-major
+    position of one loop variable running over all of them (collapse-loops' `%r floordiv 256,
+    %r mod 256` over dims of (45, 256), %r < 11520), else None. H100 (2026-11-24, session 8,
+    ms, unstaged -> staged): LayerNorm over (45, 256) of (64, 29, 45, 256) 0.1244 -> 0.1147, over
+    (349, 53) of (640, 349, 53) (a row of 74 KB, staged whole by 1024 threads) 0.0551 -> 0.0504;
+    over (384, 17) of (64, 64, 384, 17) 0.1031 -> 0.1089 (filled a float at a time)."""
+    results, indices = load.map.data.results, list(load.indices)
+    shape = load.memref.type.get_shape()  # type: ignore[union-attr]
+    for k in range(len(shape) - 1):
+        flat = flat_offset(results[k:], shape[k:])
+        form = None if flat is None else linear(flat, indices)
+        if form is not None and form[1] == 0 and list(form[0].values()) == [1]:
+            (iv,) = form[0]
+            if _loop_bound(iv) == math.prod(shape[k:]):
+                return k
+    return None
+
+
 def _read(load: loop.LoadOp, blocks: set[SSAValue]):
-    """(origin forms, {source dim: (iv, bound)}) for a stageable load, else a reason."""
+    """(origin forms, {source dim: (iv, bound, the stage's index there)}) for a stageable
+    load, else a reason. The stage's index is the loop variable, or for a flat suffix of dims
+    (`_flat_suffix`: the whole dims, origin 0) the load's own index there."""
     origin, slab = [], {}
-    for d, expr in enumerate(load.map.data.results):
-        form = linear(expr, list(load.indices))
+    results, indices = load.map.data.results, list(load.indices)
+    suffix = _flat_suffix(load)
+    shape = load.memref.type.get_shape()  # type: ignore[union-attr]
+    for d, expr in enumerate(results):
+        if suffix is not None and d >= suffix:
+            slab[d] = (indices[next(iter(AffineMap(len(indices), 0, (expr,)).used_dims()))], shape[d], expr)
+            origin.append(({}, 0))
+            continue
+        form = linear(expr, indices)
         if form is None:
             return "a non-linear index"
         terms, const = form
@@ -87,7 +120,7 @@ def _read(load: loop.LoadOp, blocks: set[SSAValue]):
         if len(ivs) > 1 or (ivs and terms[ivs[0]] != 1):
             return "an index mixing loop variables"
         if ivs:
-            slab[d] = (ivs[0], _loop_bound(ivs[0]))
+            slab[d] = (ivs[0], _loop_bound(ivs[0]), AffineDimExpr(indices.index(ivs[0])))
         origin.append(({v: c for v, c in terms.items() if v not in ivs}, const))
     return origin, slab
 
@@ -150,10 +183,8 @@ def stage_tile(t: tile.TileOp, min_reuse: int, smem_bytes: int) -> list[str]:
         first = min(loads, key=lambda ld: _top_index(t, ld))
         t.body.block.insert_op_before(stage, _top(t, first))
         for ld, (_, sl) in zip(loads, reads):
-            ivs = [sl[d][0] for d in dims]
-            new = loop.LoadOp(
-                stage.result, ivs, AffineMap(len(ivs), 0, tuple(AffineDimExpr(i) for i in range(len(ivs))))
-            )
+            indices = list(ld.indices)
+            new = loop.LoadOp(stage.result, indices, AffineMap(len(indices), 0, tuple(sl[d][2] for d in dims)))
             new.result.name_hint = ld.result.name_hint
             Rewriter.replace_op(ld, new)
         notes.append(f"{name}: staged ({len(loads)} reads)")

@@ -154,3 +154,61 @@ func.func @main(%q: memref<4x8x16xf64>, %k: memref<2x8x16xf64>) -> memref<4x8x8x
 // CHECK-LABEL: tile.kernel @k_gqa
 // CHECK:         %q_smem = tile.stage %q origin [%h, 0, %ko * 8] slab [i_t : 4 at 1, cell : 2 at 1, ki : 8 at 2]
 // CHECK-NEXT:    %k_smem = tile.stage %k origin [%h floordiv 2, 0, %ko * 8] slab [j_t : 4 at 1, cell : 2 at 1, ki : 8 at 2]
+
+// -----
+
+// A norm over two dims: collapse-loops reads x[%a1, %r floordiv 40, %r mod 40] with %r over all
+// 24 x 40 elements of the row (a flat suffix of dims 1 and 2), so x is staged with both dims
+// whole and each loop reads the stage at the same indices.
+func.func @main(%x: memref<7x24x40xf32>) -> memref<7x24x40xf32> {
+  %y = memref.alloc() : memref<7x24x40xf32>
+  tile.kernel @k_flat_row ins(%x : memref<7x24x40xf32>) outs(%y : memref<7x24x40xf32>) {
+    tile.tile (%a0 : 256 = thread, %a1 : 7 = block) {
+      %p = tile.strided_for reduce %r = %a0 to 960 step 256 -> f32 {
+        %v = loop.load %x[%a1, %r floordiv 40, %r mod 40] : memref<7x24x40xf32>
+        %v2 = arith.mulf %v, %v : f32
+        loop.accumulate add %v2 : f32
+      }
+      %s = tile.combine add %p across [%a0] warp_shuffle : f32
+      tile.strided_for free %f = %a0 to 960 step 256 {
+        %w = loop.load %x[%a1, %f floordiv 40, %f mod 40] : memref<7x24x40xf32>
+        %q = arith.divf %w, %s : f32
+        loop.store %q, %y[%a1, %f floordiv 40, %f mod 40] : memref<7x24x40xf32>
+      }
+    }
+  }
+  func.return %y : memref<7x24x40xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_flat_row
+// CHECK:         %x_smem = tile.stage %x origin [%a1, 0, 0] slab [r : 24 at 1, r : 40 at 2] : memref<7x24x40xf32> -> memref<24x40xf32, #tile.smem>
+// CHECK:           %v = loop.load %x_smem[%r floordiv 40, %r mod 40] : memref<24x40xf32, #tile.smem>
+// CHECK:           %w = loop.load %x_smem[%f floordiv 40, %f mod 40] : memref<24x40xf32, #tile.smem>
+
+// -----
+
+// Declined: the loop runs over half the row (480 of 24 x 40), so x[%a1, %r floordiv 40,
+// %r mod 40] is not the whole of dims 1 and 2: a non-linear index.
+func.func @main(%x: memref<7x24x40xf32>) -> memref<7xf32> {
+  %y = memref.alloc() : memref<7xf32>
+  tile.kernel @k_half_row ins(%x : memref<7x24x40xf32>) outs(%y : memref<7xf32>) {
+    tile.tile (%a0 : 256 = thread, %a1 : 7 = block) {
+      %p = tile.strided_for reduce %r = %a0 to 480 step 256 -> f32 {
+        %v = loop.load %x[%a1, %r floordiv 40, %r mod 40] : memref<7x24x40xf32>
+        loop.accumulate add %v : f32
+      }
+      %p2 = tile.strided_for reduce %r2 = %a0 to 480 step 256 -> f32 {
+        %v2 = loop.load %x[%a1, %r2 floordiv 40, %r2 mod 40] : memref<7x24x40xf32>
+        loop.accumulate add %v2 : f32
+      }
+      %s = arith.addf %p, %p2 : f32
+      %t = tile.combine add %s across [%a0] warp_shuffle : f32
+      loop.store %t, %y[%a1] : memref<7xf32>
+    }
+  }
+  func.return %y : memref<7xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_half_row
+// CHECK-NOT:     tile.stage
+// CHECK:         loop.load %x[%a1, %r floordiv 40, %r mod 40]
