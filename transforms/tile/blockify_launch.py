@@ -30,9 +30,10 @@ Three cases:
   idle), the lane axis the fastest, and `block-size / lanes` rows per block along the fastest
   row axis (`a = a_b * 8 + a_t`; that axis rounded up to a multiple of the rows per block, the
   accesses past its end masked; where that rounding would add more than 1 / FLAT_ROWS_WASTE,
-  all the row axes first run as one, `row floordiv 640, (row floordiv 5) mod 128, row mod 5`). Each row's reduce is then warp shuffles alone (within the
-  row's lanes), with no barrier and no block of 256 threads idling on 301 elements (LayerNorm
-  over 301, RMSNorm over 359: one block per row left most lanes without work). Rows shorter
+  all the row axes first run as one, `row floordiv 640, (row floordiv 5) mod 128, row mod 5`).
+  Each row's reduce is then warp shuffles alone (within the row's lanes), with no barrier and
+  no block of 256 threads idling on 301 elements (LayerNorm over 301, RMSNorm over 359: one
+  block per row left most lanes without work). Rows shorter
   than a top-level loop of ROW_LOOP_MIN are packed so too, from PACK_ROW_MIN, where the op
   passes over each row more than once (softmax over 21, LayerNorm over 24); otherwise they run
   whole in each thread, as a pointwise body.
@@ -283,9 +284,9 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, bloc
     stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
     ranges = ranges_of(t)
     (outer, outer_e, _), (v, e, _) = t.axes[0], t.axes[-1]
-    rounded = -(-e // per_block) * per_block
-    flat = (rounded - e) * FLAT_ROWS_WASTE > rounded and len(t.axes) > 1 and (
-        math.prod(x for _, x, _ in t.axes) % per_block == 0 or all(past_end(s, outer, outer_e, ranges) for s in stores)
+    rounded, n = -(-e // per_block) * per_block, math.prod(x for _, x, _ in t.axes)
+    flat = (rounded - e) * FLAT_ROWS_WASTE > rounded and len(t.axes) > 1 and n >= 2 and (
+        n % per_block == 0 or all(past_end(s, outer, outer_e, ranges) for s in stores)
     )
     if flat:
         t = _flat_rows(t)
