@@ -98,8 +98,8 @@ def test_layernorm_over_two_dims_masks_only_the_rounded_rows():
     module = capture(mod, x).module.clone()
     run_pipeline(module, IR_PIPELINES["tile"])
     loads = [op for op in module.walk() if isinstance(op, loop.LoadOp) and op.memref.type.get_shape() == (7, 163, 6, 8)]
-    # the rows (7, 163) run as one axis of 1141 (163 is not a multiple of 8 rows a block): only
-    # its outermost index, 7 past the last row, is masked
+    # the rows (7, 163) run as one axis of 1141 (163 would round up to 176 at 16 rows of 16
+    # lanes a block): only its outermost index, 7 past the last row, is masked
     assert loads and all(tile.masked_dims(ld) == [0] for ld in loads), [tile.masked_dims(ld) for ld in loads]
     module = capture(mod, x).module.clone()
     run_pipeline(module, IR_PIPELINES["kernel"])
