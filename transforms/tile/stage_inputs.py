@@ -77,10 +77,10 @@ def _loop_bound(v: SSAValue) -> int | None:
     return None
 
 
-def _flat_suffix(load: loop.LoadOp) -> int | None:
-    """The first dim k of the trailing dims (two or more) that `load` indexes at the row-major
-    position of one loop variable running over all of them (collapse-loops' `%r floordiv 256,
-    %r mod 256` over dims of (45, 256), %r < 11520), else None. H100 (2026-11-24, session 8,
+def _flat_suffix(load: loop.LoadOp) -> tuple[int, SSAValue] | None:
+    """(k, iv): the first dim k of the trailing dims (two or more) that `load` indexes at the
+    row-major position of one loop variable iv running over all of them (collapse-loops' `%r
+    floordiv 256, %r mod 256` over dims of (45, 256), %r < 11520), else None. H100 (2026-11-24, session 8,
     ms, unstaged -> staged): LayerNorm over (45, 256) of (64, 29, 45, 256) 0.1244 -> 0.1147, over
     (349, 53) of (640, 349, 53) (a row of 74 KB, staged whole by 1024 threads) 0.0551 -> 0.0504;
     over (384, 17) of (64, 64, 384, 17) 0.1031 -> 0.1089 (filled a float at a time)."""
@@ -92,7 +92,7 @@ def _flat_suffix(load: loop.LoadOp) -> int | None:
         if form is not None and form[1] == 0 and list(form[0].values()) == [1]:
             (iv,) = form[0]
             if _loop_bound(iv) == math.prod(shape[k:]):
-                return k
+                return k, iv
     return None
 
 
@@ -105,8 +105,8 @@ def _read(load: loop.LoadOp, blocks: set[SSAValue]):
     suffix = _flat_suffix(load)
     shape = load.memref.type.get_shape()  # type: ignore[union-attr]
     for d, expr in enumerate(results):
-        if suffix is not None and d >= suffix:
-            slab[d] = (indices[next(iter(AffineMap(len(indices), 0, (expr,)).used_dims()))], shape[d], expr)
+        if suffix is not None and d >= suffix[0]:
+            slab[d] = (suffix[1], shape[d], expr)
             origin.append(({}, 0))
             continue
         form = linear(expr, indices)
@@ -183,8 +183,10 @@ def stage_tile(t: tile.TileOp, min_reuse: int, smem_bytes: int) -> list[str]:
         first = min(loads, key=lambda ld: _top_index(t, ld))
         t.body.block.insert_op_before(stage, _top(t, first))
         for ld, (_, sl) in zip(loads, reads):
-            indices = list(ld.indices)
-            new = loop.LoadOp(stage.result, indices, AffineMap(len(indices), 0, tuple(sl[d][2] for d in dims)))
+            ivs = list(dict.fromkeys(sl[d][0] for d in dims))  # the stage is indexed by these alone
+            over_ivs = [AffineDimExpr(ivs.index(v)) if v in ivs else AffineConstantExpr(0) for v in ld.indices]
+            exprs = tuple(sl[d][2].replace_dims_and_symbols(over_ivs, []) for d in dims)
+            new = loop.LoadOp(stage.result, ivs, AffineMap(len(ivs), 0, exprs))
             new.result.name_hint = ld.result.name_hint
             Rewriter.replace_op(ld, new)
         notes.append(f"{name}: staged ({len(loads)} reads)")
