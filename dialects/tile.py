@@ -10,6 +10,7 @@ dialect is reused as is: `loop.for`, `loop.load`, `loop.store`, `loop.accumulate
                        double buffering, padding, cp.async / TMA and swizzle as typed annotations
     tile.combine       a cooperative reduction of a per-thread partial across thread axes
     tile.atomic        an atomic read-modify-write of one output element (split-K partials)
+    tile.hold          a thread's strided elements of an input loaded once into registers
     {tile.unroll}      a unit attribute on a loop: emit `#pragma unroll`
     {tile.pipeline=N}  an integer attribute on a K-outer loop: software-pipeline its async stages
     {tile.masked=[d]}  on an access (load, store, atomic, stage): the buffer dims whose index may
@@ -90,7 +91,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, NoTerminator, RecursiveMemoryEffect
+from xdsl.traits import IsTerminator, MemoryReadEffect, NoTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -1093,6 +1094,91 @@ class AtomicOp(IRDLOperation):
 
 
 @irdl_op_definition
+class HoldOp(IRDLOperation):
+    """`%x_reg = tile.hold %x[%b * 8 + %w, %lane] step 32 : memref<64x733xf32> -> memref<23xf32>`:
+    each thread loads elements of an input into a register array of its own, once.
+
+    Element j of the result is the source at the index with j * step added to its last entry:
+    a thread of lanes 0..31 holds its row's elements lane, lane + 32, ... Outside the source
+    along a dim `{tile.masked}` lists an element reads 0: the last dim where the row's trips run
+    past its end (the loops reading the array drop those trips), others where rows were rounded
+    up past the buffer. The array
+    has no memory space: it is private to the thread (registers once its reads are unrolled), so
+    unlike `tile.stage` the index may use thread axes and nothing is shared or waited for.
+    """
+
+    name = "tile.hold"
+
+    source = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    map = prop_def(AffineMapAttr)
+    step = prop_def(IntAttr)
+    result = result_def(MemRefType)
+    traits = traits_def(MemoryReadEffect())
+
+    def __init__(self, source: SSAValue, amap: AffineMap, indices: Sequence[SSAValue], step: int,
+                 count: int, result_type: Attribute | None = None):  # fmt: skip
+        assert isinstance(source.type, MemRefType)
+        super().__init__(
+            operands=[source, indices],
+            properties={"map": AffineMapAttr(amap), "step": IntAttr(step)},
+            result_types=[result_type or MemRefType(source.type.element_type, [count])],
+        )
+
+    @property
+    def count(self) -> int:
+        assert isinstance(self.result.type, MemRefType)
+        return self.result.type.get_shape()[0]
+
+    def verify_(self) -> None:
+        src, res = self.source.type, self.result.type
+        assert isinstance(src, MemRefType) and isinstance(res, MemRefType)
+        if is_smem(src):
+            raise VerifyException("'tile.hold' source must be a global buffer, not shared memory")
+        rank = src.get_num_dims()
+        if rank < 1 or len(self.map.data.results) != rank:
+            raise VerifyException(
+                f"'tile.hold' index has {len(self.map.data.results)} entries for a rank-{rank} source"
+            )
+        _verify_index_map("tile.hold", "index", self.map.data, self.indices)
+        if self.step.data < 1:
+            raise VerifyException(f"'tile.hold' step must be positive, got {self.step.data}")
+        if (res.get_num_dims() != 1 or not res.has_static_shape() or res.get_shape()[0] < 1
+                or not isinstance(res.memory_space, NoneAttr) or res.element_type != src.element_type):  # fmt: skip
+            raise VerifyException(
+                f"'tile.hold' result must be a 1-d register array of {src.element_type}, got {res}"
+            )
+        if _enclosing(self, TileOp) is None:
+            raise VerifyException("'tile.hold' must be inside a 'tile.tile'")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> HoldOp:
+        source = parser.parse_unresolved_operand()
+        amap, indices = _parse_index_map(parser)
+        parser.parse_keyword("step")
+        step = parser.parse_integer(allow_boolean=False, allow_negative=True)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls(parser.resolve_operand(source, source_type), amap, indices, step, 0, result_type)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.source)
+        _print_affine_map_of_ssa_ids(printer, self.map.data, self.indices)
+        printer.print_string(f" step {self.step.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
 class KernelOp(IRDLOperation):
     """`tile.kernel @k ins(%x : memref<..>) outs(%y : memref<..>) { ... }`: one scheduled kernel.
 
@@ -1142,19 +1228,19 @@ class KernelOp(IRDLOperation):
         buffers = {*self.ins, *self.outs}
         for op in self.body.walk():
             if isinstance(op, loop.LoadOp):
-                if op.memref not in buffers and not isinstance(op.memref.owner, StageOp):
+                if op.memref not in buffers and not isinstance(op.memref.owner, (StageOp, HoldOp)):
                     raise VerifyException(
-                        f"{name}: 'loop.load' reads a buffer that is neither a kernel buffer "
-                        "nor a stage"
+                        f"{name}: 'loop.load' reads a buffer that is neither a kernel buffer, "
+                        "a stage nor a hold"
                     )
             elif isinstance(op, (loop.StoreOp, AtomicOp)):
                 if op.memref not in self.outs:
                     raise VerifyException(
                         f"{name}: '{op.name}' writes a buffer that is not a kernel out"
                     )
-            elif isinstance(op, StageOp) and op.source not in self.ins:
+            elif isinstance(op, (StageOp, HoldOp)) and op.source not in self.ins:
                 raise VerifyException(
-                    f"{name}: 'tile.stage' copies a buffer that is not a kernel in"
+                    f"{name}: '{op.name}' copies a buffer that is not a kernel in"
                 )
             if UNROLL in op.attributes:
                 if not isinstance(op, (loop.ForOp, StridedForOp)):
@@ -1173,16 +1259,16 @@ class KernelOp(IRDLOperation):
 
     @staticmethod
     def _verify_masked(name: str, op: Operation) -> None:
-        if not isinstance(op, (loop.LoadOp, loop.StoreOp, AtomicOp, StageOp)):
+        if not isinstance(op, (loop.LoadOp, loop.StoreOp, AtomicOp, StageOp, HoldOp)):
             raise VerifyException(
-                f"{name}: '{MASKED}' marks loads, stores, atomics and stages only, not '{op.name}'"
+                f"{name}: '{MASKED}' marks loads, stores, atomics, stages and holds only, not '{op.name}'"
             )
         if isinstance(op, loop.LoadOp) and is_smem(op.memref):
             raise VerifyException(
                 f"{name}: '{MASKED}' on a load of a stage (a stage is read inside its slab)"
             )
         attr = op.attributes[MASKED]
-        buf = op.source if isinstance(op, StageOp) else op.memref
+        buf = op.source if isinstance(op, (StageOp, HoldOp)) else op.memref
         assert isinstance(buf.type, MemRefType)
         rank = buf.type.get_num_dims()
         dims = [a.value.data for a in attr] if isinstance(attr, ArrayAttr) and all(
@@ -1222,7 +1308,7 @@ class KernelOp(IRDLOperation):
 
 Tile = Dialect(
     "tile",
-    [KernelOp, TileOp, StridedForOp, StageOp, CombineOp, AtomicOp],
+    [KernelOp, TileOp, StridedForOp, StageOp, HoldOp, CombineOp, AtomicOp],
     [
         AxisKindAttr,
         CopyKindAttr,

@@ -19,6 +19,9 @@ Semantics kept faithfully:
   `pad` (extra elements in the physical layout), `async` / `tma` (how the copy is done) and
   `swizzle` (the physical TMA layout) do not change what a load at an index reads, so they are
   not modelled beyond the verifier's checks.
+- `tile.hold` loads each thread's elements (index + j * step on the last dim, j < count) into
+  an array of its own, read like a stage: outside the source along a masked dim an element is
+  0, along another NaN.
 - `tile.combine` folds each partial over the listed thread axes; every thread of them sees it.
 - `tile.atomic` folds each value into the output element (duplicates accumulate), once per point
   of the axes its value and indices depend on (a block's combined partial: once per block).
@@ -214,6 +217,8 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
             self._write(op.memref, env[op.value], idx, _UFUNCS[op.kind.data], tile.masked_dims(op))
         elif isinstance(op, tile.StageOp):
             self._stage(op)
+        elif isinstance(op, tile.HoldOp):
+            self._hold(op)
         elif isinstance(op, tile.CombineOp):
             axes = tuple(self.axis_of[a] for a in op.axes)
             for result, partial in zip(op.res, op.values):
@@ -305,6 +310,28 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
             assert op.buffer_loop is not None
             data = self._slots(data, op.buffers.data, np.asarray(self.env[op.buffer_loop]))
         self.stages[op.result] = (data, 1 if op.buffers is not None else 0)
+
+    def _hold(self, op: tile.HoldOp) -> None:
+        """Each nest point's held elements: (nest dims..., count), read like a stage."""
+        src = self.env[op.source]
+        n = op.count
+        idx = [self.full(i) for i in eval_map(op.map.data, [self.env[v] for v in op.indices])]
+        idx = [np.asarray(i).reshape(np.shape(i) + (1,)) for i in idx]
+        idx[-1] = idx[-1] + op.step.data * np.arange(n).reshape((1,) * self.rank + (n,))
+        arrays = np.broadcast_arrays(*idx)
+        masked = tile.masked_dims(op)
+        others = np.ones(arrays[0].shape, bool)  # inside along the unmasked dims
+        zero = np.zeros(arrays[0].shape, bool)  # outside along a masked dim: 0
+        for d, (a, size) in enumerate(zip(arrays, src.shape)):
+            out = (a < 0) | (a >= size)
+            if d in masked:
+                zero |= out
+            else:
+                others &= ~out
+        inside = others & ~zero
+        clipped = [np.where(inside, a, 0) for a in arrays]
+        data = np.where(inside, src[tuple(clipped)], np.where(others, 0, np.nan)).astype(src.dtype)
+        self.stages[op.result] = (data, 0)
 
     def _slots(self, data: np.ndarray, n: int, k: np.ndarray) -> np.ndarray:
         """The N slots of a buffered stage along its loop: (nest dims..., N, slab dims...).

@@ -50,6 +50,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.blockify_launch",
     "dpl.transforms.tile.cooperative_reduce",
     "dpl.transforms.tile.stage_inputs",
+    "dpl.transforms.tile.hold_rows",
     "dpl.transforms.tile.mark_unroll",
     "dpl.transforms.tile.schedule",
     "dpl.transforms.kernel.vectorize_access",

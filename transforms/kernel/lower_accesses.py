@@ -11,6 +11,9 @@
   buffer along those dims; each is compared with the dim's size (transforms/kernel/masking.py):
   a load reads clamped indices and selects 0 outside (`in ? x[min(i, size - 1)] : 0`), a store
   or atomic runs under `kernel.if %inside`.
+- `tile.hold` -> a register array (`kernel.alloca`) filled by an unrolled loop of loads,
+  `x_reg[j] = x[.., lane + j * 32]` (masked as the hold is: `in ? x[..] : 0`); its loads read
+  the array.
 - An `affine.apply` still used (by a loop bound or scalar code) becomes index arithmetic.
 
     %m = tile.combine max %part across [%l] warp_shuffle : f64
@@ -31,8 +34,9 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import affine
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -48,7 +52,9 @@ class AccessLowering(TileLowering):
     def run(self) -> None:
         self.deps = tile.axis_deps(self.tile)
         for op in list(self.tile.walk()):
-            if isinstance(op, loop.LoadOp):
+            if isinstance(op, tile.HoldOp):
+                self.lower_hold(op)
+            elif isinstance(op, loop.LoadOp):
                 self.lower_load(op)
             elif isinstance(op, loop.StoreOp | tile.AtomicOp):
                 self.lower_write(op)
@@ -73,6 +79,29 @@ class AccessLowering(TileLowering):
             v = masking.masked_load(self, memref, amap, idx, tile.masked_dims(op))
         v.name_hint = op.result.name_hint
         Rewriter.replace_op(op, [], [v])
+
+    def lower_hold(self, op: tile.HoldOp) -> None:
+        """A register array filled with the thread's elements, 0 past the last dim's end."""
+        amap, idx = self.access(op.map.data, op.indices)
+        memref = self.value(op.source)
+        t = op.result.type
+        assert isinstance(t, MemRefType)
+        with self.at(InsertPoint.before(op)):
+            regs = self.named(K.AllocaOp(MemRefType(t.element_type, t.get_shape())), op.result.name_hint or "")
+            *outer, last = amap.results
+            j = AffineExpr.dimension(len(idx))
+            row = AffineMap(len(idx) + 1, 0, (*outer, last + j * op.step.data))
+
+            def fill(jv: SSAValue) -> None:
+                if tile.is_masked(op):
+                    v = masking.masked_load(self, memref, row, [*idx, jv], tile.masked_dims(op))
+                else:
+                    v = self.emit(K.LoadOp(memref, [*idx, jv], row)).results[0]
+                self.store(v, regs, [jv], AffineExpr.dimension(0))
+
+            self.for_(op.count, fill, unroll=True, name="j")
+        op.result.replace_all_uses_with(regs)
+        Rewriter.erase_op(op)
 
     def lower_write(self, op: loop.StoreOp | tile.AtomicOp) -> None:
         """A store or an atomic, done by the threads at 0 on the thread axes it does not depend

@@ -54,7 +54,7 @@ VIRTUAL_BLOCK = 256
 #: The ops a tile body may hold (besides upstream arith/math scalar ops).
 SUPPORTED = (
     loop.ForOp, loop.LoadOp, loop.StoreOp, loop.YieldOp, loop.AccumulateOp, affine.ApplyOp,
-    tile.StridedForOp, tile.StageOp, tile.CombineOp, tile.AtomicOp,
+    tile.StridedForOp, tile.StageOp, tile.HoldOp, tile.CombineOp, tile.AtomicOp,
 )  # fmt: skip
 
 

@@ -47,7 +47,8 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   one row of queries per block like a row reduction, K/V rows staged;
 - row reduction: the rest (norms, softmax, sums): nested reduce loops collapsed into one
   (collapse-loops), a block per row, the reduce shared by the block's threads (warp shuffles),
-  rows read more than once staged in shared memory; a reduction over a slower dim than an
+  rows read more than once staged in shared memory, or, where a warp (or a group of lanes) owns
+  the row, held in its registers (hold-rows: read from memory once); a reduction over a slower dim than an
   output axis (a column reduction) gives that axis a warp of threads (pad-columns rounds it
   up), and a plain reduction of few long rows is spread over more blocks that combine
   atomically (split-reduce). A norm of rows too few to fill the GPU and too long to keep in

@@ -37,7 +37,7 @@ SCHEDULE = "tile.schedule"
 #: over dim 0 of 256x1409x2 0.0051 -> 0.0058 (both still 1.1x+ eager); 27 others within 3%.
 ROW = (
     "collapse-loops,tileify,pad-columns,blockify-launch{{sms={sms}}},cooperative-reduce,"
-    "split-reduce{{sms={sms}}},stage-inputs,mark-unroll{{max-extent=24}}"
+    "split-reduce{{sms={sms}}},stage-inputs,hold-rows,mark-unroll{{max-extent=24}}"
 )
 
 #: The tile pipeline of each kernel class; `{target}` is the schedule's target.

@@ -130,3 +130,33 @@ kernel.func @k_none(%x: memref<32xf32>) grid [1, 1, 1] block [32, 1, 1] smem 0 {
 // CHECK-NEXT:      %w = arith.negf %v : f32
 // CHECK-NEXT:      kernel.store %w, %x[%t] : memref<32xf32>
 
+
+// -----
+
+// tile.hold: a register array filled by an unrolled loop of loads, masked along the row's last
+// dim (37 elements on 16 lanes, 3 trips), and read at the counted loop's index.
+kernel.func @k_hold(%x: memref<4x37xf32>, %y: memref<4xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %c16 = arith.constant 16 : index
+  %tid = kernel.thread_id x
+  %r = arith.divui %tid, %c16 : index
+  %l = arith.remui %tid, %c16 : index
+  tile.tile (%ra : 4 = thread at %r, %la : 16 = thread at %l) thread_id %tid {
+    %x_reg = tile.hold %x[%ra, %la] step 16 {tile.masked = [1 : i64]} : memref<4x37xf32> -> memref<3xf32>
+    %part = kernel.for %j = 0 to 3 step 1 unroll -> f32 {
+      %v = loop.load %x_reg[%j] : memref<3xf32>
+      kernel.accumulate add %v : f32
+    }
+    %s = tile.combine add %part across [%la] warp_shuffle : f32
+    loop.store %s, %y[%ra] : memref<4xf32>
+  }
+}
+
+// CHECK-LABEL: kernel.func @k_hold
+// CHECK:         %x_reg = kernel.alloca : memref<3xf32>
+// CHECK-NEXT:    kernel.for %j = 0 to 3 step 1 unroll {
+// CHECK:           %inside = arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK:           %[[V:.*]] = kernel.load %x[%r, %{{.*}}] if %inside : memref<4x37xf32>
+// CHECK-NEXT:      kernel.store %[[V]], %x_reg[%j] : memref<3xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %part = kernel.for %j_1 = 0 to 3 step 1 unroll -> f32 {
+// CHECK-NEXT:      %v = kernel.load %x_reg[%j_1] : memref<3xf32>

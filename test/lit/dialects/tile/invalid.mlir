@@ -581,7 +581,7 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   }
   func.return
 }
-// CHECK: 'tile.kernel' @k: 'loop.load' reads a buffer that is neither a kernel buffer nor a stage
+// CHECK: 'tile.kernel' @k: 'loop.load' reads a buffer that is neither a kernel buffer, a stage nor a hold
 
 // -----
 
@@ -820,7 +820,7 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   }
   func.return
 }
-// CHECK: 'tile.kernel' @k: 'tile.masked' marks loads, stores, atomics and stages only, not 'loop.for'
+// CHECK: 'tile.kernel' @k: 'tile.masked' marks loads, stores, atomics, stages and holds only, not 'loop.for'
 
 // -----
 
@@ -885,3 +885,51 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   func.return
 }
 // CHECK: 'tile.kernel' @k: 'tile.gather' is a unit attribute
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 32 = thread, %a1 : 8 = block) {
+      %h = tile.hold %x[%a1, %a0] step 0 : memref<8x64xf32> -> memref<2xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.hold' step must be positive, got 0
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 32 = thread, %a1 : 8 = block) {
+      %h = tile.hold %x[%a0] step 32 : memref<8x64xf32> -> memref<2xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.hold' index has 1 entries for a rank-2 source
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 32 = thread, %a1 : 8 = block) {
+      %h = tile.hold %x[%a1, %a0] step 32 : memref<8x64xf32> -> memref<2xf32, #tile.smem>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.hold' result must be a 1-d register array of f32, got memref<2xf32, #tile.smem>
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 32 = thread, %a1 : 8 = block) {
+      %h = tile.hold %o[%a1, %a0] step 32 : memref<8x64xf32> -> memref<2xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.kernel' @k: 'tile.hold' copies a buffer that is not a kernel in

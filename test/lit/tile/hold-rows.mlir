@@ -1,0 +1,100 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='hold-rows' | filecheck %s
+// hold-rows: a row that two strided loops read is loaded into registers once (tile.hold), and the
+// loops reading it count the thread's trips. Rows of 37 on 16 lanes run 3 whole trips: the
+// accesses past 37 are masked and the max folds -inf there; the weight, read once, stays a global
+// load. Rows of 64 divide evenly (no mask). Declined: x read by one loop only, and x read at two
+// different rows.
+
+func.func @main(%x: memref<8x37xf32>, %w: memref<37xf32>) -> memref<8x37xf32> {
+  %out = memref.alloc() : memref<8x37xf32>
+  tile.kernel @k_scale ins(%x, %w : memref<8x37xf32>, memref<37xf32>) outs(%out : memref<8x37xf32>) {
+    tile.tile (%b : 4 = block, %t : 2 = thread, %lane : 16 = thread) {
+      %m_part = tile.strided_for reduce %r = %lane to 37 step 16 -> f32 {
+        %v = loop.load %x[%b * 2 + %t, %r] : memref<8x37xf32>
+        loop.accumulate max %v : f32
+      }
+      %m = tile.combine max %m_part across [%lane] warp_shuffle : f32
+      tile.strided_for free %c = %lane to 37 step 16 {
+        %v2 = loop.load %x[%b * 2 + %t, %c] : memref<8x37xf32>
+        %wc = loop.load %w[%c] : memref<37xf32>
+        %d = arith.subf %v2, %m : f32
+        %y = arith.mulf %d, %wc : f32
+        loop.store %y, %out[%b * 2 + %t, %c] : memref<8x37xf32>
+      }
+    }
+  }
+  func.return %out : memref<8x37xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_scale
+// CHECK:         %x_reg = tile.hold %x[%b * 2 + %t, %lane] step 16 {tile.masked = [1 : i64]} : memref<8x37xf32> -> memref<3xf32>
+// CHECK-NEXT:    %m_part = loop.for reduce %j < 3 -> f32 {
+// CHECK-NEXT:      %r = affine.apply affine_map<(d0, d1) -> ((d0 + (d1 * 16)))> (%lane, %j)
+// CHECK-NEXT:      %v = loop.load %x_reg[%j] : memref<3xf32>
+// CHECK-NEXT:      %{{.*}} = arith.constant 37 : index
+// CHECK-NEXT:      %[[IN:.*]] = arith.cmpi ult, %r, %{{.*}} : index
+// CHECK-NEXT:      %[[NEG:.*]] = arith.constant 0xff800000 : f32
+// CHECK-NEXT:      %[[SEL:.*]] = arith.select %[[IN]], %v, %[[NEG]] : f32
+// CHECK-NEXT:      loop.accumulate max %[[SEL]] : f32
+// CHECK-NEXT:    } {tile.unroll}
+// CHECK:         loop.for free %j_1 < 3 {
+// CHECK-NEXT:      %c = affine.apply affine_map<(d0, d1) -> ((d0 + (d1 * 16)))> (%lane, %j_1)
+// CHECK-NEXT:      %v2 = loop.load %x_reg[%j_1] : memref<3xf32>
+// CHECK-NEXT:      %wc = loop.load %w[%c] {tile.masked = [0 : i64]} : memref<37xf32>
+// CHECK:           loop.store %y, %out[%b * 2 + %t, %c] {tile.masked = [1 : i64]} : memref<8x37xf32>
+// CHECK-NEXT:    } {tile.unroll}
+
+// -----
+
+func.func @main(%x: memref<8x64xf32>) -> memref<8x64xf32> {
+  %out = memref.alloc() : memref<8x64xf32>
+  tile.kernel @k_even ins(%x : memref<8x64xf32>) outs(%out : memref<8x64xf32>) {
+    tile.tile (%b : 8 = block, %lane : 16 = thread) {
+      %s_part = tile.strided_for reduce %r = %lane to 64 step 16 -> f32 {
+        %v = loop.load %x[%b, %r] : memref<8x64xf32>
+        loop.accumulate add %v : f32
+      }
+      %s = tile.combine add %s_part across [%lane] warp_shuffle : f32
+      tile.strided_for free %c = %lane to 64 step 16 {
+        %v2 = loop.load %x[%b, %c] : memref<8x64xf32>
+        %y = arith.divf %v2, %s : f32
+        loop.store %y, %out[%b, %c] : memref<8x64xf32>
+      }
+    }
+  }
+  func.return %out : memref<8x64xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_even
+// CHECK:         %x_reg = tile.hold %x[%b, %lane] step 16 : memref<8x64xf32> -> memref<4xf32>
+// CHECK-NEXT:    %s_part = loop.for reduce %j < 4 -> f32 {
+// CHECK-NEXT:      %r = affine.apply
+// CHECK-NEXT:      %v = loop.load %x_reg[%j] : memref<4xf32>
+// CHECK-NEXT:      loop.accumulate add %v : f32
+// CHECK:         loop.store %y, %out[%b, %c] : memref<8x64xf32>
+
+// -----
+
+func.func @main(%x: memref<8x64xf32>) -> memref<4x64xf32> {
+  %out = memref.alloc() : memref<4x64xf32>
+  tile.kernel @k_declined ins(%x : memref<8x64xf32>) outs(%out : memref<4x64xf32>) {
+    tile.tile (%b : 4 = block, %lane : 16 = thread) {
+      %s_part = tile.strided_for reduce %r = %lane to 64 step 16 -> f32 {
+        %v = loop.load %x[%b, %r] : memref<8x64xf32>
+        loop.accumulate add %v : f32
+      }
+      %s = tile.combine add %s_part across [%lane] warp_shuffle : f32
+      tile.strided_for free %c = %lane to 64 step 16 {
+        %v2 = loop.load %x[%b + 4, %c] : memref<8x64xf32>
+        %y = arith.divf %v2, %s : f32
+        loop.store %y, %out[%b, %c] : memref<4x64xf32>
+      }
+    }
+  }
+  func.return %out : memref<4x64xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_declined
+// CHECK-NOT:     tile.hold
+// CHECK:         tile.strided_for reduce %r = %lane to 64 step 16 -> f32 {
+// CHECK:         tile.strided_for free %c = %lane to 64 step 16 {

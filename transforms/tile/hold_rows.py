@@ -1,0 +1,255 @@
+"""hold-rows: an input row that several thread-strided loops read is loaded into registers once.
+
+A row kernel gives each warp (or a lane group) a row and reads it in one strided loop per pass:
+softmax reads x three times (max, sum of exp, the output), LayerNorm twice or three times. Where
+stage-inputs did not stage the row in shared memory (the loops' start is a thread axis: a warp
+per row), each pass reads it from global memory again, and the later reads hit L1 or L2 only as
+long as the row stays there. On the H100, softmax over rows of 733-1097 ran 0.68-0.80x eager so
+(bench/results/h100-2026-11-24-session9.md), eager's kernel holding the row in registers.
+
+For the top-level `tile.strided_for %r = %lane to N step S` loops of a tile whose start is a
+thread axis of extent S (each thread has the elements lane, lane + S, ...) and whose trips
+T = ceil(N / S) are at most `max-trips`, an input read by two or more of them at the same index
+with `%r` as its last entry (that dim of size N) is held (masked as the loads were along other
+dims, rows rounded up past the buffer; along the last dim too where the trips pass N):
+
+    %x_reg = tile.hold %x[%row, %lane] step 32 : memref<R x 733 x f32> -> memref<23xf32>
+
+placed before the first of those loops, and each loop reading it becomes a counted loop whose
+element index is the thread's trip:
+
+    %acc = tile.strided_for reduce %r = %lane to 733 step 32 -> f32 {
+      %v = loop.load %x[%row, %r] ...
+ -> %acc = loop.for reduce %j < 23 -> f32 {
+      %r = affine.apply (%lane + %j * 32)
+      %v = loop.load %x_reg[%j] ...
+    } {tile.unroll}
+
+so after unrolling each held element is one register. Where S does not divide N the loop runs
+T whole trips: the accesses at `%r` past N are masked (`{tile.masked}` on that dim: reads give 0,
+writes are dropped) and a reduce loop folds the combiner's identity there
+(`arith.select %r < N`). The held inputs' trips add up to at most `registers` per thread (most
+reads first).
+
+Declines (logged to `dpl.passes`) a tile with no two such loops reading one input, an input also
+read elsewhere or at another index, a loop whose `%r` is used other than as the last index of a
+dim of size N when it would be padded, and rows of more than `max-trips` trips.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import affine, arith
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dpl.dialects import loop, tile
+from dpl.transforms.options import check_option
+from dpl.transforms.tile.common import LOG
+from dpl.transforms.tunable import tunable
+
+_IDENTITY = {
+    loop.CombineKind.ADD: 0.0,
+    loop.CombineKind.MUL: 1.0,
+    loop.CombineKind.MAX: float("-inf"),
+    loop.CombineKind.MIN: float("inf"),
+}
+
+
+def _thread_extents(t: tile.TileOp) -> dict[SSAValue, int]:
+    return {arg: extent for arg, extent, kind in t.axes if kind == tile.AxisKind.THREAD}
+
+
+def _row_loops(t: tile.TileOp, max_trips: int) -> dict[tuple, list[tile.StridedForOp]]:
+    """The tile's top-level strided loops over a thread axis of extent = step, by (start, bound,
+    step), of at most `max_trips` trips and holding no loop."""
+    threads = _thread_extents(t)
+    groups: dict[tuple, list[tile.StridedForOp]] = defaultdict(list)
+    for op in t.body.block.ops:
+        if not isinstance(op, tile.StridedForOp) or threads.get(op.start) != op.step.data:
+            continue
+        if -(-op.bound.data // op.step.data) > max_trips:
+            continue
+        if any(isinstance(o, (loop.ForOp, tile.StridedForOp)) for o in op.body.walk()):
+            continue
+        groups[(op.start, op.bound.data, op.step.data)].append(op)
+    return groups
+
+
+def _row_index(load: loop.LoadOp, iv: SSAValue, bound: int) -> bool:
+    """Whether `load` reads its buffer's last dim (of size `bound`) at exactly `iv`, and no other
+    index uses `iv`."""
+    t = load.memref.type
+    assert isinstance(t, MemRefType)
+    rank = len(t.get_shape())
+    if not rank or t.get_shape()[-1] != bound or rank - 1 in tile.masked_dims(load):
+        return False
+    *others, last = load.map.data.results
+    if not (isinstance(last, AffineDimExpr) and load.indices[last.position] is iv):
+        return False
+    return not any(_uses(e, load.indices, iv) for e in others)
+
+
+def _uses(e: AffineExpr, operands, iv: SSAValue) -> bool:
+    """Whether affine expression `e` over `operands` reads `iv`."""
+    if isinstance(e, AffineDimExpr):
+        return operands[e.position] is iv
+    if isinstance(e, AffineBinaryOpExpr):
+        return _uses(e.lhs, operands, iv) or _uses(e.rhs, operands, iv)
+    return False
+
+
+def _key(load: loop.LoadOp, iv: SSAValue) -> tuple:
+    """What a held load's index is apart from the loop's variable (the same for all loads held)."""
+    return (str(load.map.data), tuple(None if v is iv else v for v in load.indices), tuple(tile.masked_dims(load)))
+
+
+def _paddable(op: tile.StridedForOp, n: int) -> bool:
+    """Whether every use of `op`'s variable is the index of a dim of size `n`, exactly (so
+    masking that dim drops the trips past `n`)."""
+    for use in op.iv.uses:
+        user = use.operation
+        if not isinstance(user, (loop.LoadOp, loop.StoreOp)):
+            return False
+        t = user.memref.type
+        assert isinstance(t, MemRefType)
+        for d, e in enumerate(user.map.data.results):
+            if not _uses(e, user.indices, op.iv):
+                continue
+            if not (isinstance(e, AffineDimExpr) and t.get_shape()[d] == n):
+                return False
+    return True
+
+
+def _defined_before(v: SSAValue, op: Operation) -> bool:
+    owner = v.owner
+    return not (isinstance(owner, Operation) and op.is_ancestor(owner))
+
+
+@dataclass(frozen=True)
+class HoldRows(ModulePass):
+    """Load a row read by several thread-strided loops into registers once (`tile.hold`)."""
+
+    name = "hold-rows"
+
+    max_trips: int = tunable(24, (0, 8, 16, 24, 32))
+    """The most elements a thread holds of one row (0: hold nothing)."""
+    registers: int = 32
+    """The most elements a thread holds of all its held rows together."""
+
+    def __post_init__(self):
+        check_option(self, "max_trips", 0)
+        check_option(self, "registers", 1)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for kernel in [k for k in op.walk() if isinstance(k, tile.KernelOp)]:
+            if self.max_trips:
+                self.hold_kernel(kernel)
+
+    def hold_kernel(self, kernel: tile.KernelOp) -> None:
+        t = kernel.tile
+        name = kernel.sym_name.data
+        for (start, bound, step), loops in _row_loops(t, self.max_trips).items():
+            trips = -(-bound // step)
+            padded = trips * step != bound
+            budget = self.registers
+            held: list[tuple[SSAValue, list[loop.LoadOp]]] = []
+            loads_of = defaultdict(list)
+            for o in t.walk():
+                if isinstance(o, loop.LoadOp):
+                    loads_of[o.memref].append(o)
+            for x in sorted(kernel.ins, key=lambda v: -len(loads_of[v])):
+                loads = loads_of[x]
+                owners = {ld.parent_op() for ld in loads}
+                if len(owners) < 2 or not owners <= set(loops):
+                    continue
+                if not all(_row_index(ld, ld.parent_op().iv, bound) for ld in loads):
+                    LOG.info("hold-rows: @%s: %s is read at an index other than the row's", name, x.name_hint)
+                    continue
+                if len({_key(ld, ld.parent_op().iv) for ld in loads}) != 1:
+                    LOG.info("hold-rows: @%s: %s is read at different rows", name, x.name_hint)
+                    continue
+                first = min(owners, key=lambda f: loops.index(f))
+                if not all(_defined_before(v, first) for v in loads[0].indices if v is not loads[0].parent_op().iv):
+                    continue
+                if trips > budget:
+                    LOG.info("hold-rows: @%s: %s not held (%d registers left)", name, x.name_hint, budget)
+                    continue
+                budget -= trips
+                held.append((x, loads))
+            if not held:
+                continue
+            changed = sorted({ld.parent_op() for _, ls in held for ld in ls}, key=loops.index)
+            if padded and not all(_paddable(f, bound) for f in changed):
+                LOG.info("hold-rows: @%s: a loop uses its row index other than as an index", name)
+                continue
+            if padded and not all(isinstance(v.type, AnyFloat) for f in changed for v in f.res):
+                LOG.info("hold-rows: @%s: a padded loop reduces integers", name)
+                continue
+            first = changed[0]
+            regs: dict[loop.LoadOp, SSAValue] = {}
+            for x, loads in held:
+                iv = loads[0].parent_op().iv
+                indices = [start if v is iv else v for v in loads[0].indices]
+                h = tile.HoldOp(x, loads[0].map.data, indices, step, trips)
+                rank = len(loads[0].map.data.results)  # rows rounded past the buffer stay masked
+                masked = [*tile.masked_dims(loads[0]), *([rank - 1] if padded else [])]
+                if masked:
+                    tile.mark_masked(h, masked)
+                h.result.name_hint = f"{x.name_hint or 'x'}_reg"
+                Rewriter.insert_op(h, InsertPoint.before(first))
+                for ld in loads:
+                    regs[ld] = h.result
+            for f in changed:
+                self.count_loop(f, start, bound, step, trips, regs, padded)
+            LOG.info(
+                "hold-rows: @%s: %s held in %d registers a thread; %d loops counted",
+                name, ", ".join(x.name_hint or "?" for x, _ in held), trips, len(changed),
+            )  # fmt: skip
+
+    @staticmethod
+    def count_loop(f: tile.StridedForOp, start: SSAValue, bound: int, step: int, trips: int,
+                   regs: dict[loop.LoadOp, SSAValue], padded: bool) -> None:  # fmt: skip
+        """`f` as a `loop.for` of `trips` trips whose held loads read their register."""
+        body = Block(arg_types=[IndexType()])
+        j = body.args[0]
+        j.name_hint = "j"
+        d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
+        r = affine.ApplyOp([start, j], AffineMapAttr(AffineMap(2, 0, (d0 + d1 * step,))))
+        r.result.name_hint = f.iv.name_hint
+        body.add_op(r)
+        f.iv.replace_all_uses_with(r.result)
+        for o in list(f.body.block.ops):
+            o.detach()
+            body.add_op(o)
+        for o in list(body.ops):
+            if isinstance(o, loop.LoadOp) and o in regs:
+                new = loop.LoadOp(regs[o], [j], AffineMap(1, 0, (d0,)))
+                Rewriter.replace_op(o, new)
+                new.result.name_hint = o.result.name_hint
+            elif padded and isinstance(o, (loop.LoadOp, loop.StoreOp)) and o.indices and r.result in o.indices:
+                dims = [d for d, e in enumerate(o.map.data.results) if _uses(e, o.indices, r.result)]
+                tile.mark_masked(o, sorted(set(dims) | set(tile.masked_dims(o))))
+        acc = body.last_op
+        if padded and isinstance(acc, loop.AccumulateOp):
+            with_identity = []
+            c = arith.ConstantOp(IntegerAttr(bound, IndexType()))
+            inside = arith.CmpiOp(r.result, c.result, "ult")
+            Rewriter.insert_op([c, inside], InsertPoint.before(acc))
+            for kind, v in zip(acc.kinds, acc.values):
+                ident = arith.ConstantOp(FloatAttr(_IDENTITY[kind.data], v.type))
+                sel = arith.SelectOp(inside.result, v, ident.result)
+                Rewriter.insert_op([ident, sel], InsertPoint.before(acc))
+                with_identity.append(sel.result)
+            Rewriter.replace_op(acc, loop.AccumulateOp([k.data for k in acc.kinds], with_identity))
+        kind = loop.IterKind.REDUCE if f.is_reduce else loop.IterKind.FREE
+        types: list[Attribute] = [res.type for res in f.res]
+        new_loop = loop.ForOp(kind, trips, body, types)
+        tile.mark_unroll(new_loop)
+        Rewriter.replace_op(f, new_loop)
