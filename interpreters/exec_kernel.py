@@ -538,6 +538,8 @@ class _Grid(MmaExecMixin):
             self.tile(op)
         elif isinstance(op, tile.StageOp):
             self.stage(op)
+        elif isinstance(op, tile.HoldOp):
+            self.hold(op)
         elif isinstance(op, tile.CombineOp):
             self.combine(op)
         elif isinstance(op, K.IfOp):
@@ -786,6 +788,23 @@ class _Grid(MmaExecMixin):
             buf.data[live, slot[live]] = data[live]
         else:
             buf.data[live] = data[live]
+
+    def hold(self, op: tile.HoldOp) -> None:
+        """Each thread's elements (index + j * step on the last dim) into an array of its own;
+        outside the source along a masked dim 0, along another NaN."""
+        src = self.buffer(op.source, op)
+        idx = [self.full(np.asarray(i, np.int64)).reshape(self.T, 1)
+               for i in eval_map(op.map.data, [self.value(v) for v in op.indices])]  # fmt: skip
+        idx[-1] = idx[-1] + op.step.data * np.arange(op.count).reshape(1, -1)
+        arrays = np.broadcast_arrays(*idx)
+        inside = np.ones(arrays[0].shape, bool)
+        for a, size in zip(arrays, src.shape):
+            inside &= (a >= 0) & (a < size)
+        clipped = tuple(np.where(inside, a, 0) for a in arrays)
+        data = np.where(inside, src.data[clipped], np.nan).astype(src.data.dtype)
+        for d in tile.masked_dims(op):  # outside the source along a masked dim: 0
+            data[(arrays[d] < 0) | (arrays[d] >= src.shape[d])] = 0
+        self.env[op.result] = _Buffer(data, "thread", False)
 
     def combine(self, op: tile.CombineOp) -> None:
         """Each partial folded over the threads that differ only on the combined axes (in one

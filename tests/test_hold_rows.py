@@ -101,3 +101,24 @@ def test_held_row_cuda_compiles_into_registers(tmp_path):
                             capture_output=True, text=True, timeout=300)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "0 bytes stack frame" in result.stderr, result.stderr
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
+@pytest.mark.parametrize("make,shape", [*CASES, (SoftmaxLast, (1101, 733)), (SoftmaxLast, (8, 281, 15, 8))])
+def test_held_rows_parity_on_gpu(make, shape):
+    """One kernel; relative error against float64 at most 2x eager's (or under 2e-6)."""
+    from dpl.driver.compile import compile as dpl_compile
+
+    mod = make()
+    x = torch.randn(*shape) * 4 - 1
+    c = dpl_compile(mod, x, tune_cache=False)
+    assert c.num_kernels == 1
+    mod = mod.cuda()
+    g = x.cuda()
+    out = c(g, poison=True).double()
+    ref = mod.double()(g.double())
+    eager = mod.float()(g).double()
+    err = float((out - ref).norm() / ref.norm())
+    eager_err = float((eager - ref).norm() / ref.norm())
+    assert err <= max(2 * eager_err, 2e-6), (err, eager_err)

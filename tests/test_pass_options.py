@@ -31,6 +31,8 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("fuse-loops", "max-recompute-reduce"): (0, INF),
     ("fuse-loops", "max-column-reduce"): (0, INF),
     ("mark-unroll", "max-extent"): (0, INF),
+    ("hold-rows", "max-trips"): (0, INF),
+    ("hold-rows", "registers"): (1, INF),
     ("pad-columns", "threads"): (1, INF),
     ("pad-matmul", "rows"): (1, INF),
     ("pad-matmul", "cols"): (1, INF),

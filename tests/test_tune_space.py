@@ -77,7 +77,7 @@ def test_space_is_read_from_the_class_pipeline():
     mm = class_space("matmul")
     assert mm["rows"] == (1, 2, 4, 8) and mm[SPLIT_EPILOGUE] == (False, True)
     assert "width" not in mm and "rows" not in class_space("pointwise")
-    assert set(class_space("row reduction")) == {"block_size", "min_reuse", "max_extent"}
+    assert set(class_space("row reduction")) == {"block_size", "min_reuse", "max_trips", "max_extent"}
     # the split of the epilogue is a dimension only where there is an epilogue to split
     (plain,) = kernels(loop_module("torch.randn(16,64) @ torch.randn(64,32)"))
     assert SPLIT_EPILOGUE not in kernel_space(plain)

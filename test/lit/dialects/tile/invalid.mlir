@@ -933,3 +933,29 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   func.return
 }
 // CHECK: 'tile.kernel' @k: 'tile.hold' copies a buffer that is not a kernel in
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 32 = thread, %a1 : 8 = block) {
+      %s = tile.stage %x origin [%a1, 0] slab [64 at 1] : memref<8x64xf32> -> memref<64xf32, #tile.smem>
+      %h = tile.hold %s[%a0] step 32 : memref<64xf32, #tile.smem> -> memref<2xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.hold' source must be a global buffer, not shared memory
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    %c0 = arith.constant 0 : index
+    %h = tile.hold %x[%c0, %c0] step 32 : memref<8x64xf32> -> memref<2xf32>
+    tile.tile (%a0 : 32 = thread, %a1 : 8 = block) {
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.hold' must be inside a 'tile.tile'
