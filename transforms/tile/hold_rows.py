@@ -30,11 +30,13 @@ T whole trips: the accesses at `%r` past N are masked (`{tile.masked}` on that d
 writes are dropped) and a reduce loop folds the combiner's identity there
 (`arith.select %r < N`). The held inputs' trips add up to at most `registers` per thread (most
 reads first). Where a row has fewer lanes than a warp, a free loop that vectorize-access can make
-float4 (rows of whole 4-element groups) keeps its global reads, so its loads and stores stay
-float4, and does not count among the two: a warp's scalar access there touches the lines of
-several rows. H100 (session 9): LayerNorm over rows of 32 on 8 lanes 0.0072 ms so, 0.0081 with
-its output loop held and scalar; on rows of a whole warp holding that loop too was as fast or
-faster (softmax 1283 x 256 0.0031 -> 0.0027, LayerNorm 256x512 x 256 0.1000 -> 0.0957).
+float4 with a float4 for every lane (rows of whole 4-element groups, at least 4 a lane) keeps its
+global reads, so its loads and stores stay float4, and does not count among the two: a warp's
+scalar access there touches the lines of several rows. H100 (session 9): LayerNorm over rows of
+32 on 8 lanes 0.0072 ms so, 0.0081 with its output loop held and scalar; softmax over rows of 8
+on 8 lanes (a float4 for 2 of the 8 lanes) 0.0030 so, 0.0025 held; on rows of a whole warp
+holding that loop too was as fast or faster (softmax 1283 x 256 0.0031 -> 0.0027, LayerNorm
+256x512 x 256 0.1000 -> 0.0957).
 
 Declines (logged to `dpl.passes`) a tile with no two such loops reading one input, an input also
 read elsewhere or at another index, a loop whose `%r` is used other than as the last index of a
@@ -136,11 +138,12 @@ def _paddable(op: tile.StridedForOp, n: int) -> bool:
 
 def _float4_output(f: tile.StridedForOp) -> bool:
     """Whether `f` is a free loop over a row narrower than a warp (step < 32 lanes: a warp's
-    scalar access touches several rows' lines) that vectorize-access can make float4 (a whole
-    number of 4-element groups per row, each access reading or writing `[..., %r]` of an f32
-    buffer whose rows are whole groups): it keeps its global reads, float4s with its stores."""
+    scalar access touches several rows' lines) that vectorize-access can make float4 with a
+    float4 for every lane (a whole number of 4-element groups per row, at least one a lane;
+    each access reading or writing `[..., %r]` of an f32 buffer whose rows are whole groups):
+    it keeps its global reads, float4s with its stores."""
     bound, step = f.bound.data, f.step.data
-    if f.is_reduce or step >= WARP or bound % 4 or bound % step:
+    if f.is_reduce or step >= WARP or bound % 4 or bound % step or bound < 4 * step:
         return False
     for o in f.body.walk():
         if isinstance(o, (loop.LoadOp, loop.StoreOp)) and f.iv in o.indices:

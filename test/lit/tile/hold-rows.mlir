@@ -3,7 +3,8 @@
 // loops reading it count the thread's trips. Rows of 37 on 16 lanes run 3 whole trips: the
 // accesses past 37 are masked and the max folds -inf there; the weight, read once, stays a global
 // load. Rows of 64 divide evenly (no mask), and the output loop, float4 later, keeps reading x
-// from memory. Declined: x read at two different rows.
+// from memory. Declined: x read at two different rows. Rows of 8 on 8 lanes hold the output loop
+// too.
 
 func.func @main(%x: memref<8x37xf32>, %w: memref<37xf32>) -> memref<8x37xf32> {
   %out = memref.alloc() : memref<8x37xf32>
@@ -109,3 +110,30 @@ func.func @main(%x: memref<8x64xf32>) -> memref<4x64xf32> {
 // CHECK-NOT:     tile.hold
 // CHECK:         tile.strided_for reduce %r = %lane to 64 step 16 -> f32 {
 // CHECK:         tile.strided_for free %c = %lane to 64 step 16 {
+
+// -----
+
+// Rows of 8 on 8 lanes: a float4 output loop would leave 6 of 8 lanes idle, so it is held too.
+func.func @main(%x: memref<16x8xf32>) -> memref<16x8xf32> {
+  %out = memref.alloc() : memref<16x8xf32>
+  tile.kernel @k_short ins(%x : memref<16x8xf32>) outs(%out : memref<16x8xf32>) {
+    tile.tile (%b : 4 = block, %t : 4 = thread, %lane : 8 = thread) {
+      %m_part = tile.strided_for reduce %r = %lane to 8 step 8 -> f32 {
+        %v = loop.load %x[%b * 4 + %t, %r] : memref<16x8xf32>
+        loop.accumulate max %v : f32
+      }
+      %m = tile.combine max %m_part across [%lane] warp_shuffle : f32
+      tile.strided_for free %c = %lane to 8 step 8 {
+        %v2 = loop.load %x[%b * 4 + %t, %c] : memref<16x8xf32>
+        %y = arith.subf %v2, %m : f32
+        loop.store %y, %out[%b * 4 + %t, %c] : memref<16x8xf32>
+      }
+    }
+  }
+  func.return %out : memref<16x8xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_short
+// CHECK:         %x_reg = tile.hold %x[%b * 4 + %t, %lane] step 8 : memref<16x8xf32> -> memref<1xf32>
+// CHECK:         loop.for free %j_1 < 1 {
+// CHECK:           %v2 = loop.load %x_reg[%j_1] : memref<1xf32>
