@@ -15,7 +15,8 @@ A norm over several dims reads its row through collapse-loops' one loop, `x[%a1,
 
 Declines (logged to `dpl.passes`) an input read fewer than `min-reuse` times, indexed by a thread
 axis or otherwise non-linearly, read with different origins or slab dims, or whose slab (with the stages
-already placed in the tile) would not fit `smem-bytes` (48 KB) of shared memory.
+already placed in the tile) would not fit `smem-bytes` (48 KB) of shared memory. A tile bound in a
+`kernel.func` (materialized already) is left as it is.
 
 Matmul tiles (`dpl.transforms.tile.matmul`) are staged per K step instead: each input read inside
 the K reduce (A, B, and K-only operands like the seeds' bias) gets one stage per K-outer
@@ -384,6 +385,7 @@ class StageInputs(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for t in tiles(op):
             kernel = t.parent_op()
-            assert isinstance(kernel, tile.KernelOp)
+            if not isinstance(kernel, tile.KernelOp):  # a bound tile of a kernel.func: lowered already
+                continue
             for note in stage_tile(t, self.min_reuse, self.smem_bytes):
                 LOG.info("stage-inputs: @%s: %s", kernel.sym_name.data, note)
