@@ -17,10 +17,12 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   not): K chunked, K split over blocks when the launch model says it pays (split-matmul-k), a
   register tile per thread on 16 x 16 threads, A and B tiles staged in shared memory (rows padded
   by 4 floats, so both are read as float4 along K) per K step, double-buffered with cp.async
-  (sm_80+) and pipelined. Three block tiles are tried (`MATMUL_TILES`): 64 x 64 (4 x 4
+  (sm_80+) and pipelined. Four block tiles are tried (`MATMUL_TILES`): 64 x 64 (4 x 4
   registers, 3 blocks per SM), 128 x 128 (8 x 8, one block per SM, each A and B value read from
-  shared memory feeds twice the multiply-adds) and 32 x 32 (2 x 2, 5 blocks per SM: four times
-  the blocks of 64 x 64 for an output too small to fill the GPU), each as split-matmul-k splits
+  shared memory feeds twice the multiply-adds), 64 x 32 (4 x 2, 4 blocks per SM; only where the
+  64 x 64 grid is at most a tenth of the SMs: twice its blocks, half the split K needs) and 32 x
+  32 (2 x 2, 5 blocks per SM: four times the blocks of 64 x 64 for an output too small to fill
+  the GPU), each as split-matmul-k splits
   K and, where it did, unsplit too; the one of least modeled time wins (`modeled_us`): each
   block's K trips times the trip time of the busiest SM (ceil(blocks / SMs) blocks: full rounds
   at the tile's measured time per trip, a part-filled round at its share of that but no less
@@ -92,6 +94,7 @@ from dpl.transforms.tile.common import LOG
 from dpl.transforms.tile.schedule_classes import (
     MATMUL_TILES,
     PIPELINES,
+    SMALL_GRID,
     ROW,
     SCHEDULE,
     MatmulTile,
@@ -490,6 +493,9 @@ class Schedule(ModulePass):
                         continue
                     if grid >= self.sms and not tile_choice.measured:
                         LOG.info(f"schedule: @{name}: {what} not tried (an estimated cost; {grid} blocks fill the SMs)")
+                        continue
+                    if tile_choice.small_grid and grid > SMALL_GRID * self.sms:
+                        LOG.info(f"schedule: @{name}: {what} not tried ({grid} blocks of the first tile: not a small grid)")
                         continue
                     spec = tile_choice.spec(self.target, self.sms)
                     tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))

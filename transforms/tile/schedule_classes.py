@@ -79,6 +79,8 @@ class MatmulTile:
     lone_us: float = 0.0
     measured: bool = True
     """Whether the costs were measured; an estimated tile is not weighed against the tensor cores."""
+    small_grid: bool = False
+    """Tried only where the first tile's grid fills under a tenth of the SMs (SMALL_GRID)."""
     unsplit: bool = False
     """split-matmul-k told not to split K (`splits=1`; the schedule weighs a split tile so too)."""
 
@@ -130,9 +132,22 @@ class MatmulTile:
 #: 1.09x eager) and lost where 64 x 64 fills them (a bmm of 924 blocks: 23.3 us against 64 x 64's
 #: 17.5), so the schedule tries it only where a 64 x 64 grid has fewer blocks than SMs, and not
 #: where the tensor cores take the matmul).
+#: 64 x 32 (4 x 2 registers): 56 registers, 4 blocks/SM, 2.45 us a trip of a full SM (2048 x 2048
+#: x 512: 2048 blocks in 4 rounds of 16 trips, 159.6 us; 2048 x 3584 x 3584 1847 us); a lone
+#: block's trip 0.81-0.96 us against 64 x 64's 1.13-1.29 (session 9, unsplit launches of 1-128
+#: blocks), scaled here to the model's lone 64 x 64 (2.62): 1.88. Where the 64 x 64 grid is tiny
+#: its blocks halve the split K needs. On the H100 (bench/results/h100-2026-11-24-session9.md) it
+#: won on all 21 sweep matmuls whose 64 x 64 grid had at most 13 blocks that it moved (up to
+#: 1.51x: linear + amax 29x5991 -> 64, matmul_tn 128x97x1181 1.47x), but lost up to 0.70x on
+#: larger grids, where the model's part-filled rounds are off; so it is tried only there.
 MATMUL_TILES = (
-    MatmulTile(4, 4, 3, 2.62, 2.62), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(2, 2, 5, 2.18, 1.3, measured=False)
+    MatmulTile(4, 4, 3, 2.62, 2.62), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(4, 2, 4, 2.45, 1.88, small_grid=True),
+    MatmulTile(2, 2, 5, 2.18, 1.3, measured=False),
 )
+
+#: A `small_grid` tile is tried where the first tile's grid, its K split left out, has at most
+#: this fraction of the SMs in blocks.
+SMALL_GRID = 0.1
 
 
 def classify(kernel: loop.KernelOp) -> str:

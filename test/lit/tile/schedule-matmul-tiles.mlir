@@ -14,6 +14,9 @@
 // - 21 x 8192 (K 2048, f64): M = 21 shrinks 64 x 64 to 32 x 64 (8 x 16 threads), so an SM runs
 //   twice as many (6) at a 256-thread block's trip time: split 4, 512 blocks, one round (49 us),
 //   against 32 x 32 split 2 (62 us). Counted as whole blocks it was 95 us and lost.
+// - 64 x 32 (4 x 2, 4 blocks per SM, 2.45 / 1.88 us) is tried only where the 64 x 64 grid is at
+//   most a tenth of the SMs: 64 x 64 x 256 (one 64 x 64 block) takes it, split 4; 128 x 512
+//   (16 blocks) does not try it.
 
 func.func @main(%x: memref<2048x256xf64>, %w: memref<2048x256xf64>) -> memref<2048x2048xf64> {
   %y = memref.alloc() : memref<2048x2048xf64>
@@ -117,3 +120,29 @@ func.func @main(%x: memref<21x2048xf64>, %w: memref<8192x2048xf64>) -> memref<21
 }
 // CHECK-LABEL: tile.kernel @k_skinny
 // CHECK:         tile.tile (%ks : 4 = block, %a0 : 8 = thread, %a1_b : 128 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+
+// -----
+
+// 64 x 64 x 256: one 64 x 64 block (a small grid: at most a tenth of the SMs), so 64 x 32
+// (4 x 2 registers) is tried too, and wins (its blocks need half the split).
+func.func @main(%x: memref<64x256xf32>, %w: memref<64x256xf32>) -> memref<64x64xf32> {
+  %y = memref.alloc() : memref<64x64xf32>
+  loop.kernel @k_tiny ins(%x, %w : memref<64x256xf32>, memref<64x256xf32>) outs(%y : memref<64x64xf32>) {
+    loop.for free %a0 < 64 {
+      loop.for free %a1 < 64 {
+        %acc = loop.for reduce %r0 < 256 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<64x256xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<64x256xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<64x64xf32>
+      }
+    }
+  }
+  func.return %y : memref<64x64xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_tiny
+// CHECK:         tile.tile (%ks : 4 = block, %a0 : 16 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 2 = cell)
+// CHECK:       } {tile.zero_init = [0 : i64], tile.schedule = "tileify,pad-matmul{rows=4 cols=2},chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=4 {{.*}}},register-tile{rows=4 cols=2},{{.*}}"}

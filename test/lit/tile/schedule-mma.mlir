@@ -27,7 +27,8 @@
 //   of 128, only A's M masked, K split over 2 (74 us against SIMT's 78; measured 0.074 against
 //   0.098 ms);
 // - 192 x 96 x 256: of the MMA's granularity, but no tile divides N = 96; the padded tiles
-//   (13 us before their masking costs) lose to SIMT 64 x 64 split 4 over its 8 K steps;
+//   (13 us before their masking costs) lose to SIMT 64 x 32 split 4 over its 8 K steps (a
+//   64 x 64 grid of 6 blocks is a small grid: schedule_classes.SMALL_GRID);
 // - declined: ragged and small (67 x 45 x 100, below K >= 128) stays SIMT.
 
 func.func @main(%x: memref<128x3584xf32>, %w: memref<3584x3584xf32>) -> memref<128x3584xf32> {
@@ -217,7 +218,7 @@ func.func @main(%x: memref<192x256xf32>, %w: memref<96x256xf32>) -> memref<192x9
 }
 // CHECK-LABEL: tile.kernel @k_undivided
 // CHECK-NOT:     mma.dot
-// CHECK:         tile.tile (%ks : 4 = block, %a0_b : 3 = block, %a0_t : 16 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK:         tile.tile (%ks : 4 = block, %a0_b : 3 = block, %a0_t : 16 = thread, %a1_b : 3 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 2 = cell)
 // CHECK-NOT:     mma.dot
 
 // -----
