@@ -225,9 +225,9 @@ class HoldRows(ModulePass):
             if padded and not all(isinstance(v.type, AnyFloat) for f in changed for v in f.res):
                 LOG.info("hold-rows: @%s: a padded loop reduces integers", name)
                 continue
-            first = changed[0]
             regs: dict[loop.LoadOp, SSAValue] = {}
             for x, loads in held:
+                first = min({ld.parent_op() for ld in loads}, key=loops.index)  # (its indices are defined there)
                 iv = loads[0].parent_op().iv
                 indices = [start if v is iv else v for v in loads[0].indices]
                 h = tile.HoldOp(x, loads[0].map.data, indices, step, trips)
