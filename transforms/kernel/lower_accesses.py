@@ -81,7 +81,7 @@ class AccessLowering(TileLowering):
         Rewriter.replace_op(op, [], [v])
 
     def lower_hold(self, op: tile.HoldOp) -> None:
-        """A register array filled with the thread's elements, 0 past the last dim's end."""
+        """A register array filled with the thread's elements (0 outside along its masked dims)."""
         amap, idx = self.access(op.map.data, op.indices)
         memref = self.value(op.source)
         t = op.result.type
