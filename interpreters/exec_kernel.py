@@ -219,6 +219,19 @@ def _merge(track: np.ndarray, elems: np.ndarray, who: np.ndarray) -> None:
     t[elems] = np.where((old == -1) | (old == who), who, -2)
 
 
+def _read_within(src: _Buffer, arrays: Sequence[np.ndarray], masked: Sequence[int]) -> np.ndarray:
+    """`src` at the index arrays (one per dim, of one shape): NaN outside the source, 0 where
+    outside along a `masked` dim (a stage's fill, a hold)."""
+    inside = np.ones(arrays[0].shape, bool)
+    for a, size in zip(arrays, src.shape):
+        inside &= (a >= 0) & (a < size)
+    clipped = tuple(np.where(inside, a, 0) for a in arrays)
+    data = np.where(inside, src.data[clipped], np.nan).astype(src.data.dtype)
+    for d in masked:
+        data[(arrays[d] < 0) | (arrays[d] >= src.shape[d])] = 0
+    return data
+
+
 def _poisoned(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     if np.issubdtype(dtype, np.floating):
         return np.full(shape, np.nan, dtype=dtype)
@@ -768,13 +781,7 @@ class _Grid(MmaExecMixin):
             idx[dim] = idx[dim] + stride * np.arange(extent).reshape(shape)
         full_shape = (self.G, *(e for e, _ in slab))
         arrays = np.broadcast_arrays(*idx, np.zeros(full_shape, bool))[:-1]
-        inside = np.ones(full_shape, bool)
-        for a, size in zip(arrays, src.shape):
-            inside &= (a >= 0) & (a < size)
-        clipped = tuple(np.where(inside, a, 0) for a in arrays)
-        data = np.where(inside, src.data[clipped], np.nan).astype(src.data.dtype)
-        for d in tile.masked_dims(op):  # past the source along a masked dim: 0
-            data[(arrays[d] < 0) | (arrays[d] >= src.shape[d])] = 0
+        data = _read_within(src, arrays, tile.masked_dims(op))
         t = op.result.type
         assert isinstance(t, MemRefType)
         buf = self.env.get(op.result)
@@ -796,14 +803,7 @@ class _Grid(MmaExecMixin):
         idx = [self.full(np.asarray(i, np.int64)).reshape(self.T, 1)
                for i in eval_map(op.map.data, [self.value(v) for v in op.indices])]  # fmt: skip
         idx[-1] = idx[-1] + op.step.data * np.arange(op.count).reshape(1, -1)
-        arrays = np.broadcast_arrays(*idx)
-        inside = np.ones(arrays[0].shape, bool)
-        for a, size in zip(arrays, src.shape):
-            inside &= (a >= 0) & (a < size)
-        clipped = tuple(np.where(inside, a, 0) for a in arrays)
-        data = np.where(inside, src.data[clipped], np.nan).astype(src.data.dtype)
-        for d in tile.masked_dims(op):  # outside the source along a masked dim: 0
-            data[(arrays[d] < 0) | (arrays[d] >= src.shape[d])] = 0
+        data = _read_within(src, np.broadcast_arrays(*idx), tile.masked_dims(op))
         self.env[op.result] = _Buffer(data, "thread", False)
 
     def combine(self, op: tile.CombineOp) -> None:

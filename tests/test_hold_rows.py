@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,9 @@ from dpl.frontend import capture
 from dpl.interpreters import exec_kernel, exec_tile
 from dpl.transforms.pipelines import IR_PIPELINES, make_context, run_pipeline
 from dpl.transforms.tile.hold_rows import HoldRows
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_norm_schedule import SoftmaxLast, assert_one_kernel_parity_on_gpu  # noqa: E402
 
 NVCC = shutil.which("nvcc")
 LIT = Path(__file__).parent.parent / "test" / "lit" / "tile" / "hold-rows.mlir"
@@ -53,11 +57,6 @@ def test_hold_rows_keeps_the_meaning_of_the_lit_inputs(index):
     out = exec_tile.run(after, [a.copy() for a in ins])[0]
     assert not np.isnan(out).any()
     np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
-
-
-class SoftmaxLast(torch.nn.Module):
-    def forward(self, x):
-        return torch.softmax(x, dim=-1)
 
 
 def _layer_norm(n: int) -> torch.nn.Module:
@@ -108,17 +107,4 @@ def test_held_row_cuda_compiles_into_registers(tmp_path):
 @pytest.mark.parametrize("make,shape", [*CASES, (SoftmaxLast, (1101, 733)), (SoftmaxLast, (8, 281, 15, 8))])
 def test_held_rows_parity_on_gpu(make, shape):
     """One kernel; relative error against float64 at most 2x eager's (or under 2e-6)."""
-    from dpl.driver.compile import compile as dpl_compile
-
-    mod = make()
-    x = torch.randn(*shape) * 4 - 1
-    c = dpl_compile(mod, x, tune_cache=False)
-    assert c.num_kernels == 1
-    mod = mod.cuda()
-    g = x.cuda()
-    out = c(g, poison=True).double()
-    ref = mod.double()(g.double())
-    eager = mod.float()(g).double()
-    err = float((out - ref).norm() / ref.norm())
-    eager_err = float((eager - ref).norm() / ref.norm())
-    assert err <= max(2 * eager_err, 2e-6), (err, eager_err)
+    assert_one_kernel_parity_on_gpu(make(), torch.randn(*shape) * 4 - 1)

@@ -178,9 +178,14 @@ def test_norm_cuda_compiles(make, shape, tmp_path):
 def test_norm_parity_on_gpu(mod, shape):
     """One kernel (a column norm fused, a long row staged whole); relative error against
     float64 at most 2x eager's (or under 2e-6)."""
+    assert_one_kernel_parity_on_gpu(mod, torch.randn(*shape))
+
+
+def assert_one_kernel_parity_on_gpu(mod: torch.nn.Module, x: torch.Tensor) -> None:
+    """`mod` compiles to one kernel whose relative error against float64 on the GPU is at most
+    2x eager's (or under 2e-6). Also used by test_hold_rows."""
     from dpl.driver.compile import compile as dpl_compile
 
-    x = torch.randn(*shape)
     c = dpl_compile(mod, x, tune_cache=False)
     assert c.num_kernels == 1
     mod = mod.cuda()

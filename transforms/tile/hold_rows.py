@@ -50,9 +50,18 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, FloatAttr, Float32Type, IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    Float32Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -99,19 +108,20 @@ def _row_index(load: loop.LoadOp, iv: SSAValue, bound: int) -> bool:
     rank = len(t.get_shape())
     if not rank or t.get_shape()[-1] != bound or rank - 1 in tile.masked_dims(load):
         return False
-    *others, last = load.map.data.results
-    if not (isinstance(last, AffineDimExpr) and load.indices[last.position] is iv):
+    return _last_index_is(load, iv)
+
+
+def _last_index_is(access: loop.LoadOp | loop.StoreOp, iv: SSAValue) -> bool:
+    """Whether `access`'s last index is exactly `iv` and no other index uses it."""
+    *others, last = access.map.data.results
+    if not (isinstance(last, AffineDimExpr) and access.indices[last.position] is iv):
         return False
-    return not any(_uses(e, load.indices, iv) for e in others)
+    return not any(_uses(e, access.indices, iv) for e in others)
 
 
 def _uses(e: AffineExpr, operands, iv: SSAValue) -> bool:
     """Whether affine expression `e` over `operands` reads `iv`."""
-    if isinstance(e, AffineDimExpr):
-        return operands[e.position] is iv
-    if isinstance(e, AffineBinaryOpExpr):
-        return _uses(e.lhs, operands, iv) or _uses(e.rhs, operands, iv)
-    return False
+    return any(operands[d] is iv for d in e.used_dims())
 
 
 def _key(load: loop.LoadOp, iv: SSAValue) -> tuple:
@@ -149,10 +159,8 @@ def _float4_output(f: tile.StridedForOp) -> bool:
         if isinstance(o, (loop.LoadOp, loop.StoreOp)) and f.iv in o.indices:
             t = o.memref.type
             assert isinstance(t, MemRefType)
-            *others, last = o.map.data.results
             if not (isinstance(t.element_type, Float32Type) and t.get_shape()[-1] % 4 == 0
-                    and isinstance(last, AffineDimExpr) and o.indices[last.position] is f.iv
-                    and not any(_uses(e, o.indices, f.iv) for e in others)):  # fmt: skip
+                    and _last_index_is(o, f.iv)):  # fmt: skip
                 return False
     return True
 
