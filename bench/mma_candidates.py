@@ -4,7 +4,7 @@ split is fastest, and how far the schedule's default pick is from it.
     python3 bench/mma_candidates.py                       # the seq-128 projections, ~2 min on an H100
     python3 bench/mma_candidates.py --shapes 128x3584x3584,512x3584x3584 --tiles 128x128,64x128
     python3 bench/mma_candidates.py --compile-only --ptxas   # no GPU: plans, model, ptxas -v (nvcc)
-    python3 bench/mma_candidates.py --shapes 23x2741x2816 --tiles "" --simt 2x8,4x4,2x2   # SIMT tiles
+    python3 bench/mma_candidates.py --shapes 23x2741x2816 --tiles "" --simt 2x8,4x4,4x4@64   # SIMT tiles
 
 For each shape M x N x K (y = x @ w.T, x: M x K, w: N x K, fp32; `s128`: the 3584 x 3584 linear
 and TinyLlama's q/o, gate/up, down and k/v projections at M = 128) the matmul kernel is captured
@@ -117,15 +117,15 @@ def linear_kernel(m: int, n: int, k: int):
 
 
 def points_of(kernel, m: int, n: int, k: int, tiles: list[tuple[int, int]], min_trips: int,
-              simt: list[tuple[int, int]] = ()) -> list[dict]:
+              simt: list[tuple[int, int, int]] = ()) -> list[dict]:
     """The default point first, then every SIMT point of register tiles `simt` (rows x cols on
-    16 x 16 threads), split as split-matmul-k chooses and unsplit, then every tensor-core point
+    blocks of threads), split as split-matmul-k chooses and unsplit, then every tensor-core point
     of `tiles` x splits."""
     points = [dict(kernel.default)]
-    plain = {o: v for o, v in kernel.default.items() if o not in ("tensor_cores", "bm", "bn")}
-    for rows, cols in simt:
+    plain = {o: v for o, v in kernel.default.items() if o not in ("tensor_cores", "bm", "bn", "block_size")}
+    for rows, cols, threads in simt:
         for s in (0, 1):
-            p = {**plain, "rows": rows, "cols": cols, "splits": s}
+            p = {**plain, "rows": rows, "cols": cols, "splits": s, "block_size": threads}
             if "tensor_cores" in kernel.space:
                 p["tensor_cores"] = False
             if p not in points:
@@ -144,7 +144,8 @@ def points_of(kernel, m: int, n: int, k: int, tiles: list[tuple[int, int]], min_
 
 def describe(point: dict) -> str:
     if not point.get("tensor_cores"):
-        return f"SIMT {point['rows'] * 16}x{point['cols'] * 16} splits={point['splits'] or 'auto'}"
+        side = 8 if point.get("block_size") == 64 else 16
+        return f"SIMT {point['rows'] * side}x{point['cols'] * side} splits={point['splits'] or 'auto'}"
     return f"tc {point['bm']}x{point['bn']} splits={point['splits'] or 'auto'}"
 
 
@@ -240,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shapes", default="s128", help="s128 and/or MxNxK, comma-separated")
     ap.add_argument("--tiles", default=TILES, help="tensor-core block tiles bm x bn to try")
-    ap.add_argument("--simt", default="", help="SIMT register tiles rows x cols to try (2x8: 32 x 128 blocks)")
+    ap.add_argument("--simt", default="", help="SIMT register tiles rows x cols to try (2x8: 32 x 128 blocks; "
+                    "4x4@64: on blocks of 64 threads, 8 x 8, a 32 x 32 block tile)")
     ap.add_argument("--min-trips", type=int, default=4, help="fewest K-outer trips (of 32) a split keeps")
     ap.add_argument("--precision", default="3xtf32")
     ap.add_argument("--compile-only", action="store_true", help="no GPU: the plans and the model")
@@ -252,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         shapes = shapes_of(a.shapes)
         tiles = [parse_mnk(t + "x0")[:2] for t in a.tiles.split(",") if t.strip()]
-        a.simt_tiles = [parse_mnk(t + "x0")[:2] for t in a.simt.split(",") if t.strip()]
+        a.simt_tiles = [(*parse_mnk(t.split("@")[0] + "x0")[:2], int(t.split("@")[1]) if "@" in t else 256)
+                        for t in a.simt.split(",") if t.strip()]
     except ValueError:
         print(f"mma_candidates: bad --shapes '{a.shapes}', --tiles '{a.tiles}' or --simt '{a.simt}' (MxNxK, bmxbn)",
               file=sys.stderr)

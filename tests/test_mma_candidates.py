@@ -44,12 +44,14 @@ def test_simt_only_shape_lists_the_default_alone():
 
 def test_simt_register_tiles_are_listed_split_and_unsplit():
     kernel = mc.linear_kernel(23, 256, 256)
-    points = mc.points_of(kernel, 23, 256, 256, [], 4, simt=[(2, 8), (4, 4)])
+    points = mc.points_of(kernel, 23, 256, 256, [], 4, simt=[(2, 8, 256), (4, 4, 256), (4, 4, 64)])
     simt = [(p["rows"], p["cols"], p["splits"]) for p in points[1:]]
     assert points[0] == kernel.default  # (SIMT 32 x 32: too small for the tensor cores)
-    assert simt == [(2, 8, 0), (2, 8, 1), (4, 4, 0), (4, 4, 1)]
+    assert simt == [(2, 8, 0), (2, 8, 1), (4, 4, 0), (4, 4, 1), (4, 4, 0), (4, 4, 1)]
+    assert [p["block_size"] for p in points[-2:]] == [64, 64]  # 4x4@64: 4 x 4 registers on 8 x 8 threads
     assert not any(p.get("tensor_cores") for p in points[1:])
     assert [mc.describe(p) for p in points[1:3]] == ["SIMT 32x128 splits=auto", "SIMT 32x128 splits=1"]
+    assert mc.describe(points[-1]) == "SIMT 32x32 splits=1"
     assert mc.main(["--shapes", "16x64x64", "--simt", "2xq", "--compile-only"]) == 2
 
 
