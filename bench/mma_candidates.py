@@ -144,7 +144,7 @@ def points_of(kernel, m: int, n: int, k: int, tiles: list[tuple[int, int]], min_
 
 def describe(point: dict) -> str:
     if not point.get("tensor_cores"):
-        side = 8 if point.get("block_size") == 64 else 16
+        side = 1 << (math.isqrt(point.get("block_size", 256)).bit_length() - 1)  # blockify-launch's threads a side
         return f"SIMT {point['rows'] * side}x{point['cols'] * side} splits={point['splits'] or 'auto'}"
     return f"tc {point['bm']}x{point['bn']} splits={point['splits'] or 'auto'}"
 
