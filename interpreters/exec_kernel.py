@@ -219,19 +219,6 @@ def _merge(track: np.ndarray, elems: np.ndarray, who: np.ndarray) -> None:
     t[elems] = np.where((old == -1) | (old == who), who, -2)
 
 
-def _read_within(src: _Buffer, arrays: Sequence[np.ndarray], masked: Sequence[int]) -> np.ndarray:
-    """`src` at the index arrays (one per dim, of one shape): NaN outside the source, 0 where
-    outside along a `masked` dim (a stage's fill, a hold)."""
-    inside = np.ones(arrays[0].shape, bool)
-    for a, size in zip(arrays, src.shape):
-        inside &= (a >= 0) & (a < size)
-    clipped = tuple(np.where(inside, a, 0) for a in arrays)
-    data = np.where(inside, src.data[clipped], np.nan).astype(src.data.dtype)
-    for d in masked:
-        data[(arrays[d] < 0) | (arrays[d] >= src.shape[d])] = 0
-    return data
-
-
 def _poisoned(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     if np.issubdtype(dtype, np.floating):
         return np.full(shape, np.nan, dtype=dtype)
@@ -781,7 +768,7 @@ class _Grid(MmaExecMixin):
             idx[dim] = idx[dim] + stride * np.arange(extent).reshape(shape)
         full_shape = (self.G, *(e for e, _ in slab))
         arrays = np.broadcast_arrays(*idx, np.zeros(full_shape, bool))[:-1]
-        data = _read_within(src, arrays, tile.masked_dims(op))
+        data = exec_tile.read_within(src.data, arrays, tile.masked_dims(op))
         t = op.result.type
         assert isinstance(t, MemRefType)
         buf = self.env.get(op.result)
@@ -803,7 +790,7 @@ class _Grid(MmaExecMixin):
         idx = [self.full(np.asarray(i, np.int64)).reshape(self.T, 1)
                for i in eval_map(op.map.data, [self.value(v) for v in op.indices])]  # fmt: skip
         idx[-1] = idx[-1] + op.step.data * np.arange(op.count).reshape(1, -1)
-        data = _read_within(src, np.broadcast_arrays(*idx), tile.masked_dims(op))
+        data = exec_tile.read_within(src.data, np.broadcast_arrays(*idx), tile.masked_dims(op))
         self.env[op.result] = _Buffer(data, "thread", False)
 
     def combine(self, op: tile.CombineOp) -> None:

@@ -114,6 +114,19 @@ def _zero_init(kernel: tile.KernelOp) -> list[int]:
     return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
 
 
+def read_within(src: np.ndarray, arrays: Sequence[np.ndarray], masked: Sequence[int]) -> np.ndarray:
+    """`src` at the index arrays (one per dim, of one shape), as a stage's fill or a hold reads
+    it: 0 where outside along a `masked` dim (the lowering's `in ? x[..] : 0`), else NaN outside."""
+    inside = np.ones(arrays[0].shape, bool)
+    for a, size in zip(arrays, src.shape):
+        inside &= (a >= 0) & (a < size)
+    clipped = tuple(np.where(inside, a, 0) for a in arrays)
+    data = np.where(inside, src[clipped], np.nan).astype(src.dtype)
+    for d in masked:
+        data[(arrays[d] < 0) | (arrays[d] >= src.shape[d])] = 0
+    return data
+
+
 class _TileNest(TileMmaMixin, TileAttnMixin):
     def __init__(self, rank: int, env: dict[SSAValue, np.ndarray]):
         self.rank = rank
@@ -295,17 +308,7 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
             src_idx[dim] = src_idx[dim] + stride * np.arange(extent).reshape(shape)
         full_shape = tuple(nest_shape) + tuple(e for e, _ in slab)
         arrays = np.broadcast_arrays(*src_idx, np.zeros(full_shape, bool))[:-1]
-        inside = np.ones(full_shape, bool)
-        for d, a in enumerate(arrays):
-            inside &= (a >= 0) & (a < src.shape[d])
-        clipped = [np.where(inside, a, 0) for a in arrays]
-        data = np.where(inside, src[tuple(clipped)], np.nan).astype(src.dtype)
-        masked = tile.masked_dims(op)
-        if masked:  # a fill past the source along a masked dim reads 0
-            past = np.zeros(full_shape, bool)
-            for d in masked:
-                past |= (arrays[d] < 0) | (arrays[d] >= src.shape[d])
-            data = np.where(past, np.zeros((), src.dtype), data)
+        data = read_within(src, arrays, tile.masked_dims(op))
         if op.buffers is not None:
             assert op.buffer_loop is not None
             data = self._slots(data, op.buffers.data, np.asarray(self.env[op.buffer_loop]))
@@ -318,20 +321,7 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
         idx = [self.full(i) for i in eval_map(op.map.data, [self.env[v] for v in op.indices])]
         idx = [np.asarray(i).reshape(np.shape(i) + (1,)) for i in idx]
         idx[-1] = idx[-1] + op.step.data * np.arange(n).reshape((1,) * self.rank + (n,))
-        arrays = np.broadcast_arrays(*idx)
-        masked = tile.masked_dims(op)
-        others = np.ones(arrays[0].shape, bool)  # inside along the unmasked dims
-        zero = np.zeros(arrays[0].shape, bool)  # outside along a masked dim: 0
-        for d, (a, size) in enumerate(zip(arrays, src.shape)):
-            out = (a < 0) | (a >= size)
-            if d in masked:
-                zero |= out
-            else:
-                others &= ~out
-        inside = others & ~zero
-        clipped = [np.where(inside, a, 0) for a in arrays]
-        data = np.where(inside, src[tuple(clipped)], np.where(others, 0, np.nan)).astype(src.dtype)
-        self.stages[op.result] = (data, 0)
+        self.stages[op.result] = (read_within(src, np.broadcast_arrays(*idx), tile.masked_dims(op)), 0)
 
     def _slots(self, data: np.ndarray, n: int, k: np.ndarray) -> np.ndarray:
         """The N slots of a buffered stage along its loop: (nest dims..., N, slab dims...).

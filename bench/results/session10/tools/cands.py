@@ -7,21 +7,15 @@ import torch, sweep
 from dpl.frontend import capture
 from dpl.driver.tune import GpuMeasurer, program_kernels
 from dpl.transforms.tile.schedule import classify
-from dpl.bench.mma_candidates import build
+from dpl.bench.mma_candidates import build, points_of
 from dpl.dialects import make_context, loop
 from dpl.dialects.parsing import parse_module
 logging.disable(logging.WARNING)
 
 def points(k):
-    pts = [dict(k.default)]
-    plain = {o: v for o, v in k.default.items() if o not in ("tensor_cores", "bm", "bn", "block_size")}
-    for r, c, th in ((4, 4, 256), (8, 8, 256), (4, 2, 256), (4, 4, 64)):
-        for s in (0, 1):
-            p = {**plain, "rows": r, "cols": c, "splits": s, "block_size": th}
-            if "tensor_cores" in k.space:
-                p["tensor_cores"] = False
-            if p not in pts:
-                pts.append(p)
+    """The default, each SIMT tile split as split-matmul-k chooses and unsplit (mma_candidates'
+    points), then the tensor-core tiles with split-K's own choice."""
+    pts = points_of(k, 0, 0, 0, [], 4, simt=[(4, 4, 256), (8, 8, 256), (4, 2, 256), (4, 4, 64)])
     if "tensor_cores" in k.space:
         for bm, bn in ((128, 128), (64, 128), (64, 64)):
             p = {**k.default, "tensor_cores": True, "bm": bm, "bn": bn, "splits": 0}
