@@ -19,6 +19,7 @@ import pytest
 import torch
 
 from dpl.backend.cuda_printer import print_cuda
+from dpl.dialects import kernel as K
 from dpl.dialects import loop, make_context, mma, tile
 from dpl.driver.tune import program_kernels
 from dpl.driver.tuned import kernel_key
@@ -29,6 +30,7 @@ from dpl.transforms import all_passes
 from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline
 from dpl.transforms.tile.schedule import (
     POINT,
+    REPACK_OPERANDS,
     SCHEDULE,
     SPLIT_EPILOGUE,
     TENSOR_CORES,
@@ -200,6 +202,67 @@ def test_default_point_of_a_tile_kept_unsplit_is_what_the_heuristics_do():
     schedule.apply(ctx, pointed)
     assert _strip(pointed) == _strip(heuristic)
     assert "%ks" not in str(heuristic) and "tile.atomic" not in str(heuristic)
+
+
+def test_default_point_of_a_batched_tensor_core_tile_kept_unsplit_is_what_the_heuristics_do():
+    """3 x 1024x1024x4096 bmm: split-matmul-k would split K for wgmma 128 x 128, which leaves a
+    fourth block axis, so the schedule keeps the tile unsplit; the default point says so (splits
+    = 1), and a point with the model's split (splits = 0) is kept unsplit alike, not a
+    materialize-mma error."""
+    ctx = make_context()
+    heuristic = loop_module("torch.bmm(torch.randn(3,1024,4096), torch.randn(3,4096,1024))", torch.float32)
+    pointed, auto = heuristic.clone(), heuristic.clone()
+    schedule = Schedule()
+    schedule.apply(ctx, heuristic)
+    (k,) = kernels(pointed)
+    point = schedule.default_point(ctx, k)
+    assert (point[TENSOR_CORES], point["bm"], point["bn"], point["splits"]) == (True, 128, 128, 1)
+    k.attributes[POINT] = point_attr(point)
+    schedule.apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
+    (k,) = kernels(auto)
+    k.attributes[POINT] = point_attr({**point, "splits": 0})
+    schedule.apply(ctx, auto)
+    assert "%ks" not in str(auto) and any(isinstance(o, mma.DotOp) for o in auto.walk())
+
+
+def test_default_point_of_a_repacked_matmul_is_what_the_heuristics_do():
+    """linear + ReLU 2679 x 201 -> 64: rows of 201 floats, which the schedule copies aligned
+    first (repack-operands); the default point says so (repack = true) and scheduling at it gives
+    the heuristics' IR, copies and all. Aligned operands have no such dimension."""
+    ctx = make_context()
+    expr = "torch.nn.functional.relu(torch.nn.functional.linear(torch.randn(2679,201), torch.randn(64,201)))"
+    heuristic = loop_module(expr, torch.float32)
+    pointed = heuristic.clone()
+    schedule = Schedule()
+    schedule.apply(ctx, heuristic)
+    (k,) = kernels(pointed)
+    assert kernel_space(k)[REPACK_OPERANDS] == (False, True)
+    point = schedule.default_point(ctx, k)
+    assert point[REPACK_OPERANDS] is True
+    k.attributes[POINT] = point_attr(point)
+    schedule.apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
+    assert len([o for o in pointed.walk() if isinstance(o, tile.KernelOp)]) == 3  # two copies, the matmul
+    (aligned,) = kernels(tc_module())
+    assert REPACK_OPERANDS not in kernel_space(aligned)
+
+
+@pytest.mark.parametrize("point", [
+    {REPACK_OPERANDS: True, "rows": 2, "cols": 2},
+    {REPACK_OPERANDS: True, "rows": 4, "cols": 2, "splits": 1},
+    {REPACK_OPERANDS: False, "rows": 2, "cols": 4, "k_tile": 16},
+])  # fmt: skip
+def test_repack_points_keep_meaning(point: dict):
+    """40 x 67 @ 67 x 33 (rows of 67 and 33 floats) at points with and without the copies, on
+    the kernel executor against the loop IR."""
+    module, inputs, expected = scheduled_at(loop_module("torch.randn(40,67) @ torch.randn(67,33)", torch.float32),
+                                            point, seed=5)  # fmt: skip
+    copies = [o for o in module.walk() if isinstance(o, K.KernelFuncOp) and "_pad_" in o.sym_name.data]
+    assert bool(copies) is point[REPACK_OPERANDS]
+    outs = exec_kernel.run(module, inputs)
+    (ref,) = expected
+    assert np.linalg.norm(outs[0] - ref) / np.linalg.norm(ref) < 1e-5, point
 
 
 def scheduled_at(base, point: dict, seed: int):

@@ -72,6 +72,7 @@ heuristics; `default_point` is the point the heuristics pick.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from xdsl.context import Context
@@ -109,6 +110,7 @@ from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, k_conti
 from dpl.transforms.tile.schedule_space import (
     POINT,
     SCHEDULE_CHOICES,
+    REPACK_OPERANDS,
     SPLIT_EPILOGUE,
     TENSOR_CORES,
     TUNED,
@@ -352,7 +354,7 @@ class Schedule(ModulePass):
     tensor_cores: bool | None = tunable(None, SCHEDULE_CHOICES[TENSOR_CORES])
     """A matmul: on the tensor cores where the precision, target and shape allow (true or the
     default, None), or on SIMT fp32 (false)."""
-    repack: bool | None = None
+    repack: bool | None = tunable(None, SCHEDULE_CHOICES[REPACK_OPERANDS])
     """A matmul reading operands whose rows are not a multiple of 16 bytes: copy them aligned
     first (true, repack-operands), never (false), or the model decides (None)."""
 
@@ -533,22 +535,12 @@ class Schedule(ModulePass):
     def schedule_point(self, ctx: Context, kernel: loop.KernelOp, point: dict[str, object]) -> None:
         """Schedule `kernel` at `point` of its space (its `tile.point`) instead of the heuristics."""
         name, cls = kernel.sym_name.data, classify(kernel)
-        if point.get(SPLIT_EPILOGUE):  # the contraction gets the rest of the point, the epilogue its default
-            module, back = scratch_module(kernel)
-            block = module_block(module)
-            (copy,) = [k for k in block.ops if isinstance(k, loop.KernelOp)]
-            copy.attributes.pop(POINT)
-            split_epilogue(copy)
-            inner = {k: v for k, v in point.items() if k != SPLIT_EPILOGUE}
-            for part in [k for k in block.ops if isinstance(k, loop.KernelOp)]:
-                if classify(part) == "matmul":
-                    part.attributes[POINT] = point_attr(inner)
-                    if TUNED in kernel.attributes:
-                        part.attributes[TUNED] = kernel.attributes[TUNED]
-            LOG.info(f"schedule: @{name} is matmul, epilogue split off at {format_point(point)}")
-            Schedule(self.target, self.sms, self.precision).apply(ctx, module)
-            commit(kernel, block, back)
-            return
+        for key, rewrite, what in ((REPACK_OPERANDS, repack, "operands repacked"),
+                                   (SPLIT_EPILOGUE, split_epilogue, "epilogue split off")):  # fmt: skip
+            if point.get(key):  # the matmul gets the rest of the point; copies and epilogue their default
+                self.schedule_rewritten(ctx, kernel, {k: v for k, v in point.items() if k != key}, rewrite)
+                LOG.info(f"schedule: @{name} is matmul, {what} at {format_point(point)}")
+                return
         base = self.flash_spec(kernel) if cls == "flash attention" else None
         if cls == "row reduction":
             base = self.long_row_spec(kernel)  # (a point runs the row pipeline, never split)
@@ -559,11 +551,34 @@ class Schedule(ModulePass):
         how = "tuned" if TUNED in kernel.attributes else "given"
         LOG.info(f"schedule: @{name} is {cls}, {how} point {format_point(point)}: {spec}")
         block, back = scratch(ctx, kernel, spec)
+        if point.get(TENSOR_CORES) and not point.get("splits") and not launchable(block):
+            # as the heuristics do (choose_matmul): the model's split K left a fourth block axis
+            LOG.info(f"schedule: @{name}: split K at {format_point(point)} leaves too many block axes, unsplit")
+            spec = point_spec(cls, {**point, "splits": 1}, self.target, self.sms, self.precision, base,
+                              arch_smem(self.target, kernel))  # fmt: skip
+            block, back = scratch(ctx, kernel, spec)
         if point.get(TENSOR_CORES) and not any(isinstance(o, mma.DotOp) for o in block.walk()):
             raise ValueError(
                 f"schedule: @{name}: {POINT}: tensorize-matmul declined the kernel at {format_point(point)} "
                 "(dpl compile -v says why)"
             )
+        commit(kernel, block, back)
+
+    def schedule_rewritten(self, ctx: Context, kernel: loop.KernelOp, inner: dict[str, object],
+                           rewrite: Callable[[loop.KernelOp], object]) -> None:  # fmt: skip
+        """Replace `kernel` by the kernels `rewrite` makes of a copy of it (split_epilogue,
+        repack), its matmul scheduled at point `inner` and the others by the heuristics."""
+        module, back = scratch_module(kernel)
+        block = module_block(module)
+        (copy,) = [k for k in block.ops if isinstance(k, loop.KernelOp)]
+        copy.attributes.pop(POINT)
+        rewrite(copy)
+        for part in [k for k in block.ops if isinstance(k, loop.KernelOp)]:
+            if classify(part) == "matmul":
+                part.attributes[POINT] = point_attr(inner)
+                if TUNED in kernel.attributes:
+                    part.attributes[TUNED] = kernel.attributes[TUNED]
+        Schedule(self.target, self.sms, self.precision).apply(ctx, module)
         commit(kernel, block, back)
 
     def default_point(self, ctx: Context, kernel: loop.KernelOp) -> dict[str, object]:
@@ -588,8 +603,12 @@ class Schedule(ModulePass):
             point[TENSOR_CORES] = isinstance(choice, MmaChoice)
         if SPLIT_EPILOGUE in space:
             point[SPLIT_EPILOGUE] = choice == SPLIT_EPILOGUE
+        if REPACK_OPERANDS in space:
+            point[REPACK_OPERANDS] = choice == REPACK
         if isinstance(choice, MmaChoice):
             point.update(bm=choice.bm, bn=choice.bn)
+            if not choice.split:  # kept unsplit: its split would leave too many block axes
+                point["splits"] = 1
             return point
         if choice in (SPLIT_EPILOGUE, REPACK):  # the point of the matmul the split or copies leave
             module, _ = scratch_module(kernel)
@@ -601,7 +620,8 @@ class Schedule(ModulePass):
             parts = [k for k in module_block(module).ops if isinstance(k, loop.KernelOp)]
             (acc,) = [k for k in parts if classify(k) == "matmul"]
             inner = self.default_point(ctx, acc)
-            point.update({k: v for k, v in inner.items() if k in space and (choice == REPACK or k != SPLIT_EPILOGUE)})
+            kept = {REPACK: REPACK_OPERANDS, SPLIT_EPILOGUE: SPLIT_EPILOGUE}[choice]  # (set above)
+            point.update({k: v for k, v in inner.items() if k in space and k != kept})
             return point
         point.update(rows=choice.rows, cols=choice.cols)
         if choice.unsplit:

@@ -322,7 +322,8 @@ def mma_shape(t) -> tuple[int, int, int, int] | str:
 class MmaChoice:
     """The tensor-core schedule of a matmul: wgmma or mma.sync tiles of bm x bn at `precision`
     (`padded`: the shape is ragged, pad-matmul rounds it up to the tile; `split`: split-matmul-k
-    may split K, off where its split axis would leave more block axes than a grid has)."""
+    may split K, off (`splits=1`) where its split axis would leave more block axes than a grid
+    has)."""
 
     layout: str
     bm: int
@@ -346,11 +347,8 @@ class MmaChoice:
         bps = blocks_per_sm(self.bm, self.bn, self.precision, self.layout, smem)
         wait = contention_trips(self.bm, self.bn, self.precision, sms, smem, self.layout)
         contention = f"contention-trips={wait} " if wait else ""
-        split = (
-            f"split-matmul-k{{sms={sms} blocks-per-sm={bps} {contention}tile-elements={self.bm * self.bn}}},"
-            if self.split
-            else ""
-        )
+        unsplit = "" if self.split else " splits=1"  # (as a tuned point with splits = 1 says it)
+        split = f"split-matmul-k{{sms={sms} blocks-per-sm={bps} {contention}tile-elements={self.bm * self.bn}{unsplit}}},"
         return (
             f"{self.staged()},{split}"
             f"tensorize-matmul{{layout={self.layout} bm={self.bm} bn={self.bn} "

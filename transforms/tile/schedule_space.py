@@ -29,6 +29,7 @@ from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 
 from dpl.dialects import loop
 from dpl.transforms import all_passes
+from dpl.transforms.loop.repack_operands import declines as repack_declines
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.tile.schedule_classes import MATMUL_TILES, PIPELINES, MatmulTile, classify, scratch
 from dpl.transforms.tile.schedule_mma import PINNED, MmaChoice, check_precision, mma_candidates, mma_layout
@@ -45,8 +46,15 @@ TENSOR_CORES = "tensor_cores"
 """The schedule's own dimension: a matmul on the tensor cores (tensorize-matmul's pipeline, at the
 schedule's precision) or on SIMT fp32 (the matmul pipeline); a point without it is on SIMT."""
 
-#: The choices of the schedule's own dimensions (its tunable `split_epilogue` and `tensor_cores`).
-SCHEDULE_CHOICES: dict[str, tuple[object, ...]] = {SPLIT_EPILOGUE: (False, True), TENSOR_CORES: (False, True)}
+REPACK_OPERANDS = "repack"
+"""The schedule's own dimension: a matmul reading operands whose rows are not a multiple of 16
+bytes reads copies of them made aligned first (repack-operands), or reads them as they are."""
+
+#: The choices of the schedule's own dimensions (its tunable `split_epilogue` and `tensor_cores`,
+#: and its `repack`).
+SCHEDULE_CHOICES: dict[str, tuple[object, ...]] = {
+    SPLIT_EPILOGUE: (False, True), TENSOR_CORES: (False, True), REPACK_OPERANDS: (False, True),
+}
 
 
 #: The flash kernel's pipeline before the schedule gives it the kernel's key tile, splits and
@@ -126,14 +134,14 @@ def unused_options(point: Mapping[str, object], space: Mapping[str, object]) -> 
     if TENSOR_CORES not in space:
         return set()
     if point.get(TENSOR_CORES):
-        return set(space) - set(tensor_space()) - {TENSOR_CORES, SPLIT_EPILOGUE}
+        return set(space) - set(tensor_space()) - {TENSOR_CORES, SPLIT_EPILOGUE, REPACK_OPERANDS}
     return tensor_only() & set(space)
 
 
 def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str | None = None,
                  sms: int | None = None) -> dict[str, tuple[object, ...]]:  # fmt: skip
     """The tuning space of `kernel` compiled at `precision` for `target`: its class's, without a
-    split of an epilogue it lacks, and without the tensor cores where the precision, target or
+    split of an epilogue it lacks, without copies of operands it reads aligned already, and without the tensor cores where the precision, target or
     its shape rule them out (schedule_mma.mma_choice). `target` and `sms` default to the
     #kernel.target of `kernel`'s module (transforms/tile/target.py)."""
     target = target_of(kernel).arch.data if target is None else target
@@ -141,6 +149,8 @@ def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str | N
     space = class_space(classify(kernel))
     if SPLIT_EPILOGUE in space and split_epilogue_declines(kernel) is not None:
         del space[SPLIT_EPILOGUE]
+    if REPACK_OPERANDS in space and repack_declines(kernel) is not None:
+        del space[REPACK_OPERANDS]
     if TENSOR_CORES in space:
         cands = mma_candidates(Context(), kernel, check_precision(precision, target), target, sms, scratch)
         if isinstance(cands, str):

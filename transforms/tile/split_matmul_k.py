@@ -256,6 +256,8 @@ def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
             t, _ = grow(t, {}, {red: padded})
             how += f"; K-outer padded {trips} -> {padded} trips"
             trips = padded
+    if splits == 1:
+        return False, "splits = 1: K kept whole"
     if splits < 2 or trips % splits:
         return False, f"K-outer of {trips} trips is not a multiple of splits = {splits} (>= 2)"
     kernel = t.parent_op()
