@@ -90,6 +90,11 @@ def test_bad_points_are_one_line_errors():
         point_spec("matmul", {"width": 2}, "sm_90", 132)
     with pytest.raises(ValueError, match="pipeline-k-outer: option depth must be at least 2, got 1"):
         point_spec("matmul", {"depth": 1}, "sm_90", 132)
+    (k,) = kernels(module := loop_module("torch.randn(24,64) @ torch.randn(64,40)"))  # aligned, no epilogue
+    for key in (REPACK_OPERANDS, SPLIT_EPILOGUE):
+        k.attributes[POINT] = point_attr({key: True})
+        with pytest.raises(ValueError, match=rf"schedule: @k_\w+: tile.point: {key}=true does not apply: "):
+            Schedule().apply(make_context(), module.clone())
 
 
 def _strip(module) -> str:

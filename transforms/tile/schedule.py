@@ -535,9 +535,14 @@ class Schedule(ModulePass):
     def schedule_point(self, ctx: Context, kernel: loop.KernelOp, point: dict[str, object]) -> None:
         """Schedule `kernel` at `point` of its space (its `tile.point`) instead of the heuristics."""
         name, cls = kernel.sym_name.data, classify(kernel)
-        for key, rewrite, what in ((REPACK_OPERANDS, repack, "operands repacked"),
-                                   (SPLIT_EPILOGUE, split_epilogue, "epilogue split off")):  # fmt: skip
+        for key, rewrite, declines, what in (
+            (REPACK_OPERANDS, repack, repack_declines, "operands repacked"),
+            (SPLIT_EPILOGUE, split_epilogue, split_epilogue_declines, "epilogue split off"),
+        ):
             if point.get(key):  # the matmul gets the rest of the point; copies and epilogue their default
+                why = declines(kernel)
+                if why is not None:
+                    raise ValueError(f"schedule: @{name}: {POINT}: {key}=true does not apply: {why}")
                 self.schedule_rewritten(ctx, kernel, {k: v for k, v in point.items() if k != key}, rewrite)
                 LOG.info(f"schedule: @{name} is matmul, {what} at {format_point(point)}")
                 return
