@@ -5,7 +5,7 @@ from concurrent.futures import ProcessPoolExecutor
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
 import torch, sweep
 from dpl.frontend import capture
-from dpl.driver.tune import program_kernels
+from dpl.driver.tune import GpuMeasurer, program_kernels
 from dpl.bench.mma_candidates import build
 logging.disable(logging.WARNING)
 
@@ -31,7 +31,6 @@ def name(p):
 if __name__ == "__main__":
     dry = "--dry" in sys.argv
     if not dry:
-        from dpl.driver.tune import GpuMeasurer
         meas = GpuMeasurer(); arch = meas.arch
     else:
         arch = None

@@ -5,7 +5,7 @@ from concurrent.futures import ProcessPoolExecutor
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
 import torch, sweep
 from dpl.frontend import capture
-from dpl.driver.tune import program_kernels, build_candidate
+from dpl.driver.tune import GpuMeasurer, program_kernels, build_candidate
 logging.disable(logging.WARNING)
 
 def points(k):
@@ -30,7 +30,6 @@ def build(text, p, precision, arch):
     return build_candidate(text, p, arch, precision)
 
 if __name__ == "__main__":
-    from dpl.driver.tune import GpuMeasurer
     meas = GpuMeasurer(); arch = meas.arch
     pool = ProcessPoolExecutor(16, mp_context=multiprocessing.get_context("spawn"))
     t_end = time.time() + float(os.environ.get("BUDGET_S", 500))

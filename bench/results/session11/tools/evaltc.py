@@ -20,18 +20,19 @@ def gated(rs):
         if c==(2,2) and (tcs or grid>=132): continue
         out.append(r)
     return out
-for v in ("5.0","3.0","2.0","1.0","0.0"):
+import itertools
+for v, EF in itertools.product(("5.0","3.0","2.0","1.0","0.0"), (1.6, 1.3, 1.1, 1.0)):
     rat=[]
     for k,rs in by.items():
         cs=gated(rs)
         def m(r, v=v):
             if r["point"].get("tensor_cores"):
                 t=tc[(r['case'],r['kernel'],json.dumps(r['point'],sort_keys=True))]['tiles'][0]
-                return t['alt'][v]*(1.6 if t['element'] else 1.0)
+                return t['alt'][v]*(EF if t['element'] else 1.0)
             return r["model_us"]
         old=min(cs,key=lambda r:r["model_us"]); new=min(cs,key=m)
         rat.append(old["us"]/new["us"])
-        if v in ("2.0","0.0") and abs(math.log(old["us"]/new["us"]))>0.03:
+        if (v, EF) in (("5.0", 1.1), ("2.0", 1.6), ("0.0", 1.6)) and abs(math.log(old["us"]/new["us"]))>0.03:
             print(f"  {v} {k[0]:40s} old {pdesc(old['point']):9s} {old['us']:7.1f} new {pdesc(new['point']):9s} {new['us']:7.1f} x{old['us']/new['us']:.2f}")
     g=math.exp(sum(map(math.log,rat))/len(rat))
-    print(v, "geomean old/new", round(g,3), "min", round(min(rat),2), "moved", sum(abs(math.log(x))>0.03 for x in rat))
+    print(v, EF, "geomean old/new", round(g,3), "min", round(min(rat),2), "moved", sum(abs(math.log(x))>0.03 for x in rat))

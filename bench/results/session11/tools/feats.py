@@ -1,4 +1,5 @@
-"""Features of each measured point (local, no GPU): python .gpu/feats.py data.jsonl out.jsonl [part nparts]"""
+"""Features of each measured point (local, no GPU): python .gpu/feats.py data.jsonl out.jsonl [part nparts] [--tc-alt]
+(--tc-alt: only the tensor-core points, each also modeled at PADDED_BLOCK_STEPS 5, 3, 2, 1, 0)"""
 import json, logging, math, os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
 import torch, sweep
@@ -9,10 +10,13 @@ from dpl.dialects.parsing import parse_module
 from dpl.transforms.tile.schedule import (scratch, point_spec, classify, modeled_us, matmul_us, mma_us, pointwise_us,
     element_staged, stage_bytes, MATMUL_TILES, _k_outer, SPLIT_AXIS)
 from dpl.transforms.tile.target import arch_smem
+import dpl.transforms.tile.schedule_mma as SM
 logging.disable(logging.WARNING)
 SMS, TARGET = 132, "sm_90"
-src, dst = sys.argv[1], sys.argv[2]
-part, nparts = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 4 else (0, 1)
+tc_alt = "--tc-alt" in sys.argv
+args = [a for a in sys.argv[1:] if a != "--tc-alt"]
+src, dst = args[0], args[1]
+part, nparts = (int(args[2]), int(args[3])) if len(args) > 3 else (0, 1)
 rows = [json.loads(l) for l in open(src)]
 rows = [r for r in rows if r.get("us") and "error" not in r]
 cases = sorted({r["case"] for r in rows})[part::nparts]
@@ -24,7 +28,7 @@ for spec in cases:
     fn, inputs = case.build("meta")
     prog = capture(fn, *inputs, dtype=torch.float32)
     kern = {k.name: k for k in program_kernels(prog.module)}
-    for r in [r for r in rows if r["case"] == spec]:
+    for r in [r for r in rows if r["case"] == spec and (not tc_alt or r["point"].get("tensor_cores"))]:
         k = kern[r["kernel"]]
         ctx = make_context()
         (kernel,) = [o for o in parse_module(ctx, k.text, "<k>").walk() if isinstance(o, loop.KernelOp)]
@@ -36,6 +40,12 @@ for spec in cases:
         for t in [t for t in block.walk() if isinstance(t, tile.TileOp)]:
             if any(isinstance(o, mma.DotOp) for o in t.walk()):
                 tiles.append({"kind": "tc", "us": mma_us(t, SMS, smem), "element": element_staged(t)})
+                if tc_alt:
+                    tiles[-1]["alt"] = {}
+                    for v in (5.0, 3.0, 2.0, 1.0, 0.0):
+                        SM.PADDED_BLOCK_STEPS = v
+                        tiles[-1]["alt"][str(v)] = mma_us(t, SMS, smem)
+                    SM.PADDED_BLOCK_STEPS = 5.0
             elif any(kk == tile.AxisKind.CELL for _, _, kk in t.axes):
                 cells = math.prod(e for _, e, kk in t.axes if kk == tile.AxisKind.CELL)
                 blocks = math.prod(e for _, e, kk in t.axes if kk == tile.AxisKind.BLOCK)
