@@ -77,9 +77,15 @@ class Softmax(nn.Module):
         return torch.softmax(x, dim=-1)
 
 
-class CausalSDPA(nn.Module):
+class SDPA(nn.Module):
+    """Scaled dot-product attention, causal or not; GQA where k and v have fewer heads than q."""
+
+    def __init__(self, causal: bool):
+        super().__init__()
+        self.causal = causal
+
     def forward(self, q, k, v):
-        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=self.causal, enable_gqa=k.shape[1] != q.shape[1])
 
 
 def _rmsnorm(shape: tuple[int, ...]):
@@ -104,9 +110,9 @@ def _linear(k: int, n: int, seq: int, bias: bool):
     return make
 
 
-def _sdpa(heads: int, seq: int, d: int):
-    return lambda: (CausalSDPA(), (_randn(1, heads, seq, d), _randn(1, heads, seq, d),
-                                   _randn(1, heads, seq, d)))
+def _sdpa(heads: int, seq: int, d: int, causal: bool = True, kv_heads: int | None = None):
+    kv = kv_heads or heads
+    return lambda: (SDPA(causal), (_randn(1, heads, seq, d), _randn(1, kv, seq, d), _randn(1, kv, seq, d)))
 
 
 def _decoder(name: str, seq: int):
@@ -132,7 +138,9 @@ CASES: list[Case] = [
       for s in (128, 512, 2048)],
     *[Case(f"linear_3584x512_bias_s{s}", _linear(3584, 512, s, bias=True), tags=("linear",))
       for s in (128, 512, 2048)],
-    *[Case(f"sdpa_causal_h28_d128_s{s}", _sdpa(28, s, 128), tags=("attention",)) for s in (128, 512)],
+    *[Case(f"sdpa_causal_h28_d128_s{s}", _sdpa(28, s, 128), tags=("attention",)) for s in (128, 512, 1024, 2048)],
+    Case("sdpa_h28_d128_s1024", _sdpa(28, 1024, 128, causal=False), tags=("attention",)),
+    Case("sdpa_gqa_causal_h32kv4_d128_s2048", _sdpa(32, 2048, 128, kv_heads=4), tags=("attention",)),
     *[Case(f"{m}_layer_s{s}", _decoder(m, s), target_ms=100.0, tags=("decoder",))
       for m in ("tinyllama", "qwen2.5-7b") for s in (128, 512)],
 ]

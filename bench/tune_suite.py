@@ -1,6 +1,6 @@
 """Tune the suite (issue 19's check): tuned against default schedules, on the GPU, in one command.
 
-    python3 bench/tune_suite.py                         # all 17 cases, about 6 minutes on an H100
+    python3 bench/tune_suite.py                         # every suite case, about 6-8 minutes on an H100
     python3 bench/tune_suite.py --cases linear --tune-s 60
 
 Cases: bench/suite.py's 13 operator cases and its 4 decoder layers (`--cases` selects by regular

@@ -198,10 +198,11 @@ def test_chart_markdown_and_png(tmp_path):
 def test_suite_cases():
     suite = _load("suite")
     names = [c.name for c in suite.CASES]
-    assert len(names) == len(set(names)) == 17
+    assert len(names) == len(set(names)) == 21
     for want in ("rmsnorm_1x32x2048", "rmsnorm_1x2048x4096", "softmax_1x28x2048x2048",
                  "relu_matmul_16x64x16", "silu_mul_128x18944", "linear_3584x3584_s2048",
-                 "linear_3584x512_bias_s128", "sdpa_causal_h28_d128_s512",
+                 "linear_3584x512_bias_s128", "sdpa_causal_h28_d128_s512", "sdpa_causal_h28_d128_s2048",
+                 "sdpa_h28_d128_s1024", "sdpa_gqa_causal_h32kv4_d128_s2048",
                  "tinyllama_layer_s128", "qwen2.5-7b_layer_s512"):
         assert want in names
     assert [c.name for c in suite.select("rmsnorm,sdpa.*s128")] == [
