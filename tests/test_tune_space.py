@@ -27,6 +27,10 @@ from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_loop
 from dpl.interpreters.exec_loop import main_func
 from dpl.transforms import all_passes
+from dpl.transforms.loop.repack_operands import declines as repack_declines
+from dpl.transforms.loop.repack_operands import repack
+from dpl.transforms.loop.split_epilogue import declines as split_declines
+from dpl.transforms.loop.split_epilogue import split_epilogue
 from dpl.transforms.pipelines import IR_PIPELINES, kernel_schedule, run_pipeline
 from dpl.transforms.tile.schedule import (
     POINT,
@@ -251,6 +255,27 @@ def test_default_point_of_a_repacked_matmul_is_what_the_heuristics_do():
     assert len([o for o in pointed.walk() if isinstance(o, tile.KernelOp)]) == 3  # two copies, the matmul
     (aligned,) = kernels(tc_module())
     assert REPACK_OPERANDS not in kernel_space(aligned)
+
+
+def test_split_epilogue_and_repack_commute():
+    """A point says whether the epilogue is split off and whether the operands are copied aligned,
+    not in which order: the heuristics split then repack (an "epilogue split off" choice whose
+    matmul repacks) or repack then split (an "operands repacked" choice whose matmul splits), and
+    schedule_point replays the copies first. The two orders must give the same kernels: only the
+    copies' names (which carry the kernel's name when they go first) may differ."""
+    expr = "torch.nn.functional.gelu(torch.nn.functional.linear(torch.randn(301,133), torch.randn(77,133)) + 1.0)"
+    texts = []
+    for first, then in ((split_epilogue, repack), (repack, split_epilogue)):
+        module = loop_module(expr, torch.float32)
+        (k,) = kernels(module)
+        assert split_declines(k) is None and repack_declines(k) is None
+        first(k)
+        declines = repack_declines if then is repack else split_declines
+        (rest,) = [p for p in kernels(module) if declines(p) is None]
+        then(rest)
+        texts.append(sorted(str(p).replace("_acc_pad", "_pad") for p in kernels(module)))
+    assert len(texts[0]) == 4  # two copies, the matmul, the epilogue
+    assert texts[0] == texts[1]
 
 
 @pytest.mark.parametrize("point", [
