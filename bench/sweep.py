@@ -18,11 +18,13 @@ On a GPU each case is:
   worst element at most 8 times eager's worst (or under the bar);
 - timed by `bench.harness.benchmark` (CUDA graphs, events, median, L2 kept out) for dpl and the
   `--modes` variants.
-Results go to `<out>/<device-slug>-<date>.json`, rewritten after every case (a run cut short
+Results go to `<out>/<device-slug>-<date>-seed<N>.json` (the seed in the name: the suite and
+other seeds' runs write to the same folders), rewritten after every case (a run cut short
 keeps what it measured), with a chart next to it (`bench/chart.py` style) once the run ends.
 Cases start round-robin over the classes, so a run cut short by `--budget-s` covers every class;
 `--resume` skips the cases the results file already holds (not those that failed), so the same
-command run again goes on where the last one stopped (the device allows 10 minutes a command).
+command run again goes on where the last one stopped (the device allows 10 minutes a command);
+a results file of another seed is refused (the fixed cases have the same names in every seed).
 
 `--compile-only` needs no GPU: every case is captured on the meta device, compiled by dpl
 through the whole pipeline to CUDA, and the CUDA compiled by nvcc for sm_90 (sm_90a with wgmma; unless
@@ -661,11 +663,15 @@ def run_gpu(args: argparse.Namespace, cases: list[SweepCase], device: str = "cud
     doc = B.environment()
     doc.update(schema="dpl-sweep/1", seed=args.seed, modes=modes, command=" ".join(sys.argv), cases=[])
     os.makedirs(args.out, exist_ok=True)
-    path = args.json or os.path.join(args.out, f"{doc['device_slug']}-{doc['date']}.json")
+    path = args.json or os.path.join(args.out, f"{doc['device_slug']}-{doc['date']}-seed{args.seed}.json")
     kept: dict[str, dict] = {}
     if (args.resume or args.merge) and os.path.exists(path):
         with open(path) as f:
-            kept = {c["name"]: c for c in json.load(f).get("cases", []) if c.get("name")}
+            old = json.load(f)
+        if old.get("seed", args.seed) != args.seed:  # the fixed cases' names repeat across seeds
+            raise SystemExit(f"sweep: {path} holds seed {old.get('seed')}, not {args.seed}: "
+                             "give another --json to --resume or --merge")
+        kept = {c["name"]: c for c in old.get("cases", []) if c.get("name")}
     order = {c.name: i for i, c in enumerate(cases)}
 
     def save() -> None:
@@ -839,7 +845,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="skip the cases the results file already holds (and keep them)")
     p.add_argument("--merge", action="store_true", help="keep the results file's other cases")
     p.add_argument("--out", default=OUT)
-    p.add_argument("--json", help="results file (default <out>/<device>-<date>.json)")
+    p.add_argument("--json", help="results file (default <out>/<device>-<date>-seed<N>.json)")
     p.add_argument("--compile-only", action="store_true", help="no GPU: compile every case to CUDA")
     p.add_argument("--no-nvcc", action="store_true", help="with --compile-only: skip nvcc")
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")

@@ -140,3 +140,11 @@ def test_run_on_cpu_writes_results_and_resumes(tmp_path):
     assert len(calls) == 1
     saved = json.loads((tmp_path / "r.json").read_text())
     assert saved["summary"]["wrong"] == [cases[1].name] and saved["summary"]["errors"] == []
+    # another seed's file is not resumed (the fixed cases have the same names in every seed)
+    args.seed = 1
+    with pytest.raises(SystemExit, match="holds seed 0, not 1"):
+        S.run_gpu(args, cases, device="cpu", compiler=_Stub)
+    # by default the file is named for its seed
+    args.json, args.resume = None, False
+    S.run_gpu(args, cases[:1], device="cpu", compiler=_Stub)
+    assert [p.name for p in tmp_path.glob("*-seed1.json")]
