@@ -3,7 +3,7 @@
     python3 bench/tune_suite.py                         # every suite case, about 6-8 minutes on an H100
     python3 bench/tune_suite.py --cases linear --tune-s 60
 
-Cases: bench/suite.py's 13 operator cases and its 4 decoder layers (`--cases` selects by regular
+Cases: bench/suite.py's 17 operator cases and its 4 decoder layers (`--cases` selects by regular
 expression, as in suite.py). Every case is captured and its distinct loop kernels listed
 (`driver.tune.program_kernels`; a kernel shared by cases is tuned once). Then, within
 `--total-s` seconds of wall time for the whole command (a case the time does not reach is
