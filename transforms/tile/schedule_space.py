@@ -141,9 +141,10 @@ def unused_options(point: Mapping[str, object], space: Mapping[str, object]) -> 
 def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str | None = None,
                  sms: int | None = None) -> dict[str, tuple[object, ...]]:  # fmt: skip
     """The tuning space of `kernel` compiled at `precision` for `target`: its class's, without a
-    split of an epilogue it lacks, without copies of operands it reads aligned already, and without the tensor cores where the precision, target or
-    its shape rule them out (schedule_mma.mma_choice). `target` and `sms` default to the
-    #kernel.target of `kernel`'s module (transforms/tile/target.py)."""
+    split of an epilogue it lacks, without copies of operands it reads aligned already, and
+    without the tensor cores where the precision, target or its shape rule them out
+    (schedule_mma.mma_choice). `target` and `sms` default to the #kernel.target of `kernel`'s
+    module (transforms/tile/target.py)."""
     target = target_of(kernel).arch.data if target is None else target
     sms = target_of(kernel).sms.data if sms is None else sms
     space = class_space(classify(kernel))
