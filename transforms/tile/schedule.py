@@ -20,7 +20,9 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   (sm_80+) and pipelined. Four block tiles are tried (`MATMUL_TILES`): 64 x 64 (4 x 4
   registers, 3 blocks per SM), 128 x 128 (8 x 8, one block per SM, each A and B value read from
   shared memory feeds twice the multiply-adds), 64 x 32 (4 x 2, 4 blocks per SM; only where the
-  64 x 64 grid is at most a tenth of the SMs: twice its blocks, half the split K needs) and 32 x
+  64 x 64 grid is at most a tenth of the SMs: twice its blocks, half the split K needs; and,
+  unsplit, where padded tensor-core tiles win on at most half the SMs over a K of at most 8
+  trips: `small_tc_grid`) and 32 x
   32 (2 x 2, 5 blocks per SM: four times the blocks of 64 x 64 for an output too small to fill
   the GPU), each as split-matmul-k splits
   K and, where it did, unsplit too; the one of least modeled time wins (`modeled_us`): each
@@ -96,6 +98,8 @@ from dpl.transforms.tile.schedule_classes import (
     MATMUL_TILES,
     PIPELINES,
     SMALL_GRID,
+    SMALL_TC_GRID,
+    SMALL_TC_TRIPS,
     ROW,
     SCHEDULE,
     MatmulTile,
@@ -497,8 +501,11 @@ class Schedule(ModulePass):
                         LOG.info(f"schedule: @{name}: {what} not tried (an estimated cost; {grid} blocks fill the SMs)")
                         continue
                     if tile_choice.small_grid and grid > SMALL_GRID * self.sms:
-                        LOG.info(f"schedule: @{name}: {what} not tried ({grid} blocks of the first tile: not a small grid)")
-                        continue
+                        if not small_tc_grid(tried, self.sms, smem):
+                            LOG.info(f"schedule: @{name}: {what} not tried ({grid} blocks of the first tile: not a "
+                                     "small grid, nor a small padded tensor-core grid over a short K)")
+                            continue
+                        tile_choice = replace(tile_choice, unsplit=True)  # (only unsplit won there)
                     spec = tile_choice.spec(self.target, self.sms)
                     tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
                     grid = grid or _grid(tried[-1][2])
@@ -639,6 +646,28 @@ def _grid(block: Block) -> int:
     """The blocks of the matmul tile scheduled in `block`, less its K split."""
     return max((math.prod(e for v, e, k in t.axes if k == tile.AxisKind.BLOCK and v.name_hint != SPLIT_AXIS)
                 for t in block.walk() if isinstance(t, tile.TileOp)), default=0)  # fmt: skip
+
+
+def _k_trips(block: Block) -> int:
+    """The K trips of the matmul tile scheduled in `block`, over all its K splits."""
+    for t in block.walk():
+        if isinstance(t, tile.TileOp):
+            trips = next((o.extent.data for o in t.body.block.ops if _k_outer(o)), 0)
+            if trips:
+                return trips * math.prod(e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS)
+    return 0
+
+
+def small_tc_grid(tried: list[tuple], sms: int, smem: int) -> bool:
+    """Whether padded tensor-core tiles win the matmul so far (the `tried` entry of least modeled
+    time is an MmaChoice on a ragged shape) on a grid of at most SMALL_TC_GRID of the SMs, with
+    a K of at most SMALL_TC_TRIPS trips (read off the first SIMT tile tried): a `small_grid` SIMT
+    tile is then weighed against them too, unsplit, and can only take the matmul from them."""
+    simt = [_k_trips(b) for _, _, b, _, c in tried if isinstance(c, MatmulTile)]
+    if not simt or not 0 < simt[0] <= SMALL_TC_TRIPS:
+        return False
+    _, _, block, _, choice = min(tried, key=lambda t: modeled_us(t[2], sms, smem))
+    return isinstance(choice, MmaChoice) and choice.padded and 0 < _grid(block) <= SMALL_TC_GRID * sms
 
 
 def _split(block: Block) -> str:

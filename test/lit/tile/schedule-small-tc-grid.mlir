@@ -1,0 +1,52 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='schedule' | filecheck %s
+// Where the tensor cores win a matmul's model on a grid of at most half the SMs (their largest
+// tile's blocks) over a K of at most 8 trips of 32, the schedule also weighs SIMT 64 x 32
+// (4 x 2 registers), which it otherwise tries only on grids of at most a tenth of the SMs.
+// - 64 x 3389 x 137 (A transposed): wgmma 128 x 128 is 27 blocks (modeled 17 us), SIMT 64 x 64
+//   53 blocks (21 us); 64 x 32 unsplit, 106 blocks, 5 trips, models 15 us and takes it (on the
+//   H100, session 11: 9.8 us against wgmma's 17.3).
+// - The same at K = 300 (10 trips) is not a short K: 64 x 32 is not tried, wgmma 128 x 128 stays.
+
+func.func @main(%a: memref<137x64xf32>, %b: memref<137x3389xf32>) -> memref<64x3389xf32> {
+  %matmul = memref.alloc() : memref<64x3389xf32>
+  loop.kernel @k_short ins(%a, %b : memref<137x64xf32>, memref<137x3389xf32>) outs(%matmul : memref<64x3389xf32>) {
+    loop.for free %a0 < 64 {
+      loop.for free %a1 < 3389 {
+        %acc = loop.for reduce %r0 < 137 -> f32 {
+          %in = loop.load %a[%r0, %a0] : memref<137x64xf32>
+          %in_1 = loop.load %b[%r0, %a1] : memref<137x3389xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %matmul[%a0, %a1] : memref<64x3389xf32>
+      }
+    }
+  }
+  func.return %matmul : memref<64x3389xf32>
+}
+// CHECK-LABEL: tile.kernel @k_short
+// CHECK:         tile.tile (%a0 : 16 = thread, %a1_b : 106 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 2 = cell)
+// CHECK:       } {tile.schedule = "tileify,pad-matmul{rows=4 cols=2},{{.*}}splits=1},register-tile{rows=4 cols=2},{{.*}}"}
+
+// -----
+
+func.func @main(%a: memref<300x64xf32>, %b: memref<300x3389xf32>) -> memref<64x3389xf32> {
+  %matmul = memref.alloc() : memref<64x3389xf32>
+  loop.kernel @k_longer ins(%a, %b : memref<300x64xf32>, memref<300x3389xf32>) outs(%matmul : memref<64x3389xf32>) {
+    loop.for free %a0 < 64 {
+      loop.for free %a1 < 3389 {
+        %acc = loop.for reduce %r0 < 300 -> f32 {
+          %in = loop.load %a[%r0, %a0] : memref<300x64xf32>
+          %in_1 = loop.load %b[%r0, %a1] : memref<300x3389xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %matmul[%a0, %a1] : memref<64x3389xf32>
+      }
+    }
+  }
+  func.return %matmul : memref<64x3389xf32>
+}
+// CHECK-LABEL: tile.kernel @k_longer
+// CHECK:         tile.tile (%bm : 1 = block, %bn : 27 = block, {{.*}})
+// CHECK:       } {tile.schedule = "{{.*}}tensorize-matmul{layout=wgmma bm=128 bn=128 precision=3xtf32{{.*}}"}
