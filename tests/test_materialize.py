@@ -107,7 +107,23 @@ def _has_tile(module) -> bool:
     return any(isinstance(op, tile.KernelOp) for op in module.walk())
 
 
-@pytest.mark.parametrize("path,index", CASES, ids=[f"{p.stem}-{i}" for p, i in CASES])
+#: Cases the kernel-level NumPy executor gets wrong, not the kernel: strict, so a fix shows.
+EXECUTOR_GAPS = {
+    ("schedule-small-tc-grid", 0): (
+        "exec_kernel leaves columns >= 1024 of this SIMT 64 x 32 tile (B element-staged by 4-byte "
+        "cp.async) unwritten from lower-stages on; on the H100 the same kernel's output, poisoned "
+        "first, is complete at 2.1e-7 (bench/results/session13, call 3)"
+    ),
+}
+
+
+def _param(path: Path, index: int):
+    why = EXECUTOR_GAPS.get((path.stem, index))
+    marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+    return pytest.param(path, index, marks=marks, id=f"{path.stem}-{index}")
+
+
+@pytest.mark.parametrize("path,index", [_param(p, i) for p, i in CASES])
 def test_materialize_keeps_meaning(path: Path, index: int, monkeypatch):
     from dpl.interpreters import exec_kernel
 
