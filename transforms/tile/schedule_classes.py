@@ -154,9 +154,10 @@ SMALL_GRID = 0.1
 #: over a K of at most SMALL_TC_TRIPS trips: there one 3xTF32 tile's block is the kernel's time
 #: (matmul_tn 64x3389x137: 27 blocks of 128 x 128, 17.3 us; 64 x 32 unsplit, 9.8). Replayed on
 #: session 11's 1325 measured points of 80 kernels (bench/results/session13/tools/evalq.py), it
-#: moves that pick alone (1.77x). Split, or over longer K, 64 x 32 lost to the tensor cores there
-#: and in session 9 (linear + residual 211x837 -> 1024: 34.3 against 25.2 us; matmul_tn
-#: 839x128x2885: 39.4 against 26.8), where the model's split and long-K trips are least sure.
+#: moves that pick alone (1.77x). Split, or over longer K, 64 x 32 lost to the tensor cores in
+#: those points (linear + residual 211x837 -> 1024: 34.3 against 25.2 us, as session 9 found too;
+#: matmul_tn 839x128x2885: 39.4 against 26.8), where the model's split and long-K trips are
+#: least sure.
 #: Unpadded, it would move 128x2048x192 (schedule-mma.mlir's @k_few) off tensor cores 64 x 64,
 #: which won such a shape there (bmm_tn 16 x 128x167x192: 12.1 us against 64 x 32's 14.1).
 #: Fractions from a quarter to all of the SMs moved the same picks; a half also takes the 44
