@@ -23,7 +23,7 @@ from dpl.transforms.kernel.accumulate_in_place import AccumulateInPlace
 from dpl.transforms.kernel.drop_redundant_barriers import DropRedundantBarriers
 from dpl.transforms.kernel.flatten_buffers import FlattenBuffers
 from dpl.transforms.kernel.vectorize_access import VectorizeAccess
-from test_materialize import EXECUTOR_GAPS
+from test_materialize import case_param
 from test_tile_passes import MAX_TRIPS, trips
 
 exec_kernel = pytest.importorskip("dpl.interpreters.exec_kernel")
@@ -231,9 +231,7 @@ def _in_float32(text: str) -> str:
 def _tile_cases() -> list[tuple[Path, int]]:
     files = [p for p in sorted((ROOT / "test/lit/tile").glob("*.mlir")) if "--pass-pipeline=" in p.read_text()]
     return [
-        pytest.param(p, i, id=f"{p.stem}-{i}", marks=[pytest.mark.xfail(strict=True, reason=EXECUTOR_GAPS[(p.stem, i)])]
-                     if (p.stem, i) in EXECUTOR_GAPS else [])
-        for p in files for i, c in enumerate(p.read_text().split("// -----"))
+        case_param(p, i) for p in files for i, c in enumerate(p.read_text().split("// -----"))
         if "func.func @main" in c
     ]  # fmt: skip
 

@@ -117,13 +117,14 @@ EXECUTOR_GAPS = {
 }
 
 
-def _param(path: Path, index: int):
+def case_param(path: Path, index: int):
+    """The (path, index) case as a pytest.param, a strict xfail where EXECUTOR_GAPS lists it."""
     why = EXECUTOR_GAPS.get((path.stem, index))
     marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
     return pytest.param(path, index, marks=marks, id=f"{path.stem}-{index}")
 
 
-@pytest.mark.parametrize("path,index", [_param(p, i) for p, i in CASES])
+@pytest.mark.parametrize("path,index", [case_param(p, i) for p, i in CASES])
 def test_materialize_keeps_meaning(path: Path, index: int, monkeypatch):
     from dpl.interpreters import exec_kernel
 

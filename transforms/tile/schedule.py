@@ -161,6 +161,13 @@ def stage_bytes(t: tile.TileOp) -> int:
     return total
 
 
+def tile_k(t: tile.TileOp) -> tuple[int | None, int]:
+    """Matmul tile `t`'s K-outer trips per block (None: no K-outer loop, each split 1 trip)
+    and its K splits."""
+    trips = next((o.extent.data for o in t.body.block.ops if _k_outer(o)), None)
+    return trips, next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
+
+
 def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     """The modeled time of matmul tile `t` (None if its register tile is not one of
     MATMUL_TILES): its K trips per block times the trip time of the busiest SM (ceil(blocks /
@@ -173,8 +180,8 @@ def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     if choice is None:
         return None  # register-tile declined: not a tile whose cost was measured
     blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
-    splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
-    trips = next((o.extent.data for o in t.body.block.ops if _k_outer(o)), 1)  # (none: split 1 trip each)
+    trips, splits = tile_k(t)
+    trips = trips or 1  # (none: split 1 trip each)
     if splits > 1:
         trips += SplitMatmulK().atomic_trips
     element = choice.measured and element_staged(t)  # (the estimated tile's cost is fitted so already)
@@ -649,12 +656,13 @@ def _grid(block: Block) -> int:
 
 
 def _k_trips(block: Block) -> int:
-    """The K trips of the matmul tile scheduled in `block`, over all its K splits."""
+    """The K trips of the matmul tile scheduled in `block`, over all its K splits (0: a tile
+    with no K-outer loop)."""
     for t in block.walk():
         if isinstance(t, tile.TileOp):
-            trips = next((o.extent.data for o in t.body.block.ops if _k_outer(o)), 0)
+            trips, splits = tile_k(t)
             if trips:
-                return trips * math.prod(e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS)
+                return trips * splits
     return 0
 
 
@@ -663,8 +671,8 @@ def small_tc_grid(tried: list[tuple], sms: int, smem: int) -> bool:
     time is an MmaChoice on a ragged shape) on a grid of at most SMALL_TC_GRID of the SMs, with
     a K of at most SMALL_TC_TRIPS trips (read off the first SIMT tile tried): a `small_grid` SIMT
     tile is then weighed against them too, unsplit, and can only take the matmul from them."""
-    simt = [_k_trips(b) for _, _, b, _, c in tried if isinstance(c, MatmulTile)]
-    if not simt or not 0 < simt[0] <= SMALL_TC_TRIPS:
+    first = next((b for _, _, b, _, c in tried if isinstance(c, MatmulTile)), None)
+    if first is None or not 0 < _k_trips(first) <= SMALL_TC_TRIPS:
         return False
     _, _, block, _, choice = min(tried, key=lambda t: modeled_us(t[2], sms, smem))
     return isinstance(choice, MmaChoice) and choice.padded and 0 < _grid(block) <= SMALL_TC_GRID * sms

@@ -1,7 +1,8 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='schedule' | filecheck %s
-// Where the tensor cores win a matmul's model on a grid of at most half the SMs (their largest
-// tile's blocks) over a K of at most 8 trips of 32, the schedule also weighs SIMT 64 x 32
-// (4 x 2 registers), which it otherwise tries only on grids of at most a tenth of the SMs.
+// Where padded tensor-core tiles (a ragged shape) win a matmul's model so far, on a grid of at
+// most half the SMs over a K of at most 8 trips of 32, the schedule also weighs SIMT 64 x 32
+// (4 x 2 registers), unsplit, which it otherwise tries only where the 64 x 64 grid is at most a
+// tenth of the SMs.
 // - 64 x 3389 x 137 (A transposed): wgmma 128 x 128 is 27 blocks (modeled 17 us), SIMT 64 x 64
 //   53 blocks (21 us); 64 x 32 unsplit, 106 blocks, 5 trips, models 15 us and takes it (on the
 //   H100, session 11: 9.8 us against wgmma's 17.3).
