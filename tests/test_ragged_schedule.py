@@ -214,7 +214,7 @@ def test_vectorized_channel_weight_keeps_meaning():
     np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
 
 
-# Short rows packed 8, 16 or 32 lanes per row (blockify-launch.row_lanes), 256 / lanes rows per
+# Short rows packed 2, 4, 8, 16 or 32 lanes per row (blockify-launch.row_lanes), 256 / lanes rows per
 # block (blockify-launch; many rows on a modeled GPU of 1 SM): 13 rows masked to 16, rows on two
 # axes, 2 rows on the fastest row axis, rows of 5..21 (below a warp); the combines shuffle within
 # the row's lanes.
@@ -232,6 +232,10 @@ PACKED = {
     # <= 32: 8 lanes; the fastest row axis (7) rounds up to 32 rows a block, so the 105 rows run
     # as one axis (blockify-launch's _flat_rows), the last 23 of 128 masked
     "softmax_29_flat": ("torch.softmax(torch.randn(3,5,7,29), dim=-1)", 8),
+    # rows many enough to fill the SM twice with 2 or 4 lanes each take those (row_lanes): 3
+    # elements a lane, the last block's rows masked (2050 -> 2176, 1030 -> 1088)
+    "softmax_five_many": ("torch.softmax(torch.randn(2050,5), dim=-1)", 2),
+    "layernorm_nine_many": ("torch.nn.functional.layer_norm(torch.randn(1030,9), (9,))", 4),
 }
 
 

@@ -27,7 +27,9 @@ Three cases:
   H100; fewer rows keep a block each, whose 256 lanes shorten each row's latency) are packed
   instead: a warp per row, or 8 or 16 lanes where those pass over the row in fewer lane slots
   (`row_lanes`: a row of 41 takes 16 lanes, 3 passes, not a warp's 2 passes with 23 of 64 slots
-  idle), the lane axis the fastest, and `block-size / lanes` rows per block along the fastest
+  idle; rows of 32 or fewer take 8 lanes, or 2 or 4 where each lane then holds 2 to 4 elements
+  in fewer slots and the rows are many enough to fill the GPU twice: 3 million rows of 5 take
+  2), the lane axis the fastest, and `block-size / lanes` rows per block along the fastest
   row axis (`a = a_b * 8 + a_t`; that axis rounded up to a multiple of the rows per block, the
   accesses past its end masked; where that rounding would add more than 1 / FLAT_ROWS_WASTE,
   all the row axes first run as one, `row floordiv 640, (row floordiv 5) mod 128, row mod 5`).
@@ -104,6 +106,19 @@ ROW_SLOTS_SLACK = 1.1
 #: (.gpu/abcases.py, 16 -> 32; a warp -> 8 lanes): softmax 64x128x5 x 29 0.0103 -> 0.0061,
 #: LayerNorm 81x8x128 x 32 0.0107 -> 0.0072; rows of 41 and 45 (16 lanes) unchanged.
 EIGHT_LANE_ROW_MAX = 32
+#: Rows of at most EIGHT_LANE_ROW_MAX take 2 or 4 lanes instead of 8 where each lane then passes
+#: over the row two to SHORT_ROW_PASSES times in fewer (or as few) lane slots, and the rows'
+#: threads still fill every SM FILL_WAVES times over (`row_lanes`): 8 lanes on a row of 5 leave
+#: each thread one element or none, too little in flight. H100 (2026-11-25, session 14,
+#: bench/results/session14/tools/lanes.py and abmoved.py, 8 lanes -> the rule's, us): softmax
+#: 64x128x384 x 5 101.1 -> 55.7 (2 lanes), 320x3x277 x 5 10.1 -> 6.6 (4; 2 lanes do not fill
+#: twice: 7.0), 256x9x193 x 9 18.0 -> 15.7 (4; 2 lanes, 5 passes: 25.2), LayerNorm 64x89x37 x 5
+#: 8.2 -> 5.6; kept at 8: RMSNorm 77777 x 9 4.3 (4 lanes, not filling twice: 5.6), softmax
+#: 2000000 x 13 87.6 (4 lanes, the same 16 slots: 101.7), LayerNorm 1000000 x 17 53.2 (4 lanes,
+#: 5 passes: 49.8), softmax 100003 x 12 5.4, RMSNorm 17x320x32 x 8 5.7 (a row of 8 lanes exactly,
+#: one pass with no lane idle; 4 lanes: 6.0).
+SHORT_ROW_PASSES = 4
+FILL_WAVES = 2
 #: Packed rows run as one axis where rounding the fastest row axis up to a block's rows adds
 #: more than 1 / FLAT_ROWS_WASTE of it (`_packed_rows`). H100 (2026-11-24, session 8,
 #: .gpu/abcases.py on the sweep's programs, ms): 5.7-31% added rows, flattened: LayerNorm
@@ -136,7 +151,7 @@ def blockify(t: tile.TileOp, block_size: int, sms: int) -> str | None:
     if longest >= ROW_LOOP_MIN:
         return _rows(t, top_loops, longest, block_size, sms)
     if longest >= PACK_ROW_MIN and _short_rows(t, top_loops) and _many_rows(t, block_size, sms) \
-            and _packed_rows(t, top_loops, longest, block_size):  # fmt: skip
+            and _packed_rows(t, top_loops, longest, block_size, sms):  # fmt: skip
         return None
     return _pointwise(t, block_size)
 
@@ -228,7 +243,7 @@ def _many_rows(t: tile.TileOp, block_size: int, sms: int) -> bool:
 
 def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size: int, sms: int) -> None:
     threads = _column_threads(t)
-    if not threads and _many_rows(t, block_size, sms) and _packed_rows(t, top_loops, longest, block_size):
+    if not threads and _many_rows(t, block_size, sms) and _packed_rows(t, top_loops, longest, block_size, sms):
         return None
     lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(longest))
     axes = [(lanes, K.THREAD, "lane")]
@@ -264,7 +279,7 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size:
     return None
 
 
-def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size: int) -> bool:
+def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size: int, sms: int) -> bool:
     """Pack short rows `row_lanes` lanes per row, `block_size / lanes` rows per block along the
     fastest row axis (rounded up to a multiple of them, the accesses past its end masked); False
     (the tile untouched) where the rows are too long, a loop holds loops, the fastest row axis
@@ -279,7 +294,7 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, bloc
         return False
     if any(isinstance(o, loop.ForOp) for f in top_loops for o in f.body.block.ops):
         return False
-    lanes = row_lanes(longest)
+    lanes = row_lanes(longest, math.prod(e for _, e, _ in t.axes), sms)
     per_block = block_size // lanes
     stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
     ranges = ranges_of(t)
@@ -335,14 +350,27 @@ def _flat_rows(t: tile.TileOp) -> tile.TileOp:
     return new
 
 
-def row_lanes(n: int) -> int:
-    """The lanes a packed row of `n` elements takes: 8 up to EIGHT_LANE_ROW_MAX, else of 8, 16
-    and 32 the most whose passes over the row (ceil(n / lanes) * lanes lane slots) are within
-    ROW_SLOTS_SLACK of the fewest. A row of 9 takes 8 lanes, a row of 41 16 (48 slots; a warp
-    would idle 23 of 64), a row of 301 a warp."""
+def row_lanes(n: int, rows: int, sms: int) -> int:
+    """The lanes each of `rows` packed rows of `n` elements takes, on `sms` multiprocessors.
+
+    Up to EIGHT_LANE_ROW_MAX: of 2, 4 and 8, those that pass over the row 2..SHORT_ROW_PASSES
+    times (or once, with no lane idle: a row of 8 on 8 lanes) and whose `rows * lanes` threads
+    fill every SM FILL_WAVES times over (SM_THREADS each); of them the most whose lane slots
+    (ceil(n / lanes) * lanes) are within ROW_SLOTS_SLACK of the fewest; 8 where none qualify. Longer rows: of 8, 16 and 32, the
+    most within ROW_SLOTS_SLACK of the fewest slots. On 132 SMs, 3 million rows of 5 take 2 lanes
+    (6 slots), 266 thousand 4 (2 lanes would fill the SMs less than twice), 444 thousand rows of
+    9 take 4 (12 slots against 8 lanes' 16; 2 lanes would pass 5 times), 2 million of 13 8 (4
+    lanes: the same 16 slots); a row of 41 16 (48 slots; a warp would idle 23 of 64), a row of
+    301 a warp."""
     if n <= EIGHT_LANE_ROW_MAX:
-        return 8
-    slots = {lanes: -(-n // lanes) * lanes for lanes in (8, 16, WARP)}
+        fill = FILL_WAVES * sms * SM_THREADS
+        choices = [lanes for lanes in (2, 4, 8)
+                   if (n == lanes or 2 <= -(-n // lanes) <= SHORT_ROW_PASSES) and rows * lanes >= fill]  # fmt: skip
+        if not choices:
+            return 8
+    else:
+        choices = [8, 16, WARP]
+    slots = {lanes: -(-n // lanes) * lanes for lanes in choices}
     least = min(slots.values())
     return max(lanes for lanes, s in slots.items() if s <= least * ROW_SLOTS_SLACK)
 

@@ -164,7 +164,8 @@ func.func @main(%x: memref<40x21xf32>) -> memref<40x21xf32> {
 // -----
 
 // Rows of at most 32 (EIGHT_LANE_ROW_MAX) take 8 lanes, not 16 at the same lane slots: rows of
-// 9, two passes of 8 lanes (the second on lane 0 only), 32 rows a block.
+// 9, two passes of 8 lanes (the second on lane 0 only), 32 rows a block (40 rows are too few
+// for 2 or 4 lanes: below).
 func.func @main(%x: memref<40x9xf32>) -> memref<40x9xf32> {
   %y = memref.alloc() : memref<40x9xf32>
   tile.kernel @k_nine ins(%x : memref<40x9xf32>) outs(%y : memref<40x9xf32>) {
@@ -185,6 +186,83 @@ func.func @main(%x: memref<40x9xf32>) -> memref<40x9xf32> {
 // CHECK-LABEL: tile.kernel @k_nine
 // CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 32 = thread, %lane : 8 = thread) {
 // CHECK:           tile.strided_for free %a1 = %lane to 9 step 8 {
+
+// -----
+
+// Rows of 5 take 2 lanes where their threads fill the SMs twice (row_lanes; on 1 SM: 2048
+// rows x 2 lanes = 2 x 2048 threads): each lane holds 3 elements, not 8 lanes' one, in 6 slots,
+// 128 rows a block. (These three subtract the row's sum: a sum of 5 or 9 normals near zero
+// would make the quotient's rounding fail the executor's comparison.)
+func.func @main(%x: memref<2048x5xf32>) -> memref<2048x5xf32> {
+  %y = memref.alloc() : memref<2048x5xf32>
+  tile.kernel @k_five ins(%x : memref<2048x5xf32>) outs(%y : memref<2048x5xf32>) {
+    tile.tile (%a0 : 2048 = thread) {
+      %acc = loop.for reduce %r0 < 5 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<2048x5xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 5 {
+        %v1 = loop.load %x[%a0, %a1] : memref<2048x5xf32>
+        %q = arith.subf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<2048x5xf32>
+      }
+    }
+  }
+  func.return %y : memref<2048x5xf32>
+}
+// CHECK-LABEL: tile.kernel @k_five
+// CHECK:         tile.tile (%a0_b : 16 = block, %a0_t : 128 = thread, %lane : 2 = thread) {
+// CHECK:           tile.strided_for free %a1 = %lane to 5 step 2 {
+
+// -----
+
+// Rows of 9 take 4 lanes there (12 slots against 8 lanes' 16; 2 lanes would pass 5 times),
+// 64 rows a block.
+func.func @main(%x: memref<1024x9xf32>) -> memref<1024x9xf32> {
+  %y = memref.alloc() : memref<1024x9xf32>
+  tile.kernel @k_nine_many ins(%x : memref<1024x9xf32>) outs(%y : memref<1024x9xf32>) {
+    tile.tile (%a0 : 1024 = thread) {
+      %acc = loop.for reduce %r0 < 9 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<1024x9xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 9 {
+        %v1 = loop.load %x[%a0, %a1] : memref<1024x9xf32>
+        %q = arith.subf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<1024x9xf32>
+      }
+    }
+  }
+  func.return %y : memref<1024x9xf32>
+}
+// CHECK-LABEL: tile.kernel @k_nine_many
+// CHECK:         tile.tile (%a0_b : 16 = block, %a0_t : 64 = thread, %lane : 4 = thread) {
+// CHECK:           tile.strided_for free %a1 = %lane to 9 step 4 {
+
+// -----
+
+// Declined: 1000 rows of 5 fill one SM less than twice with 2 or 4 lanes each (2000, 4000
+// threads), so they keep 8 lanes, 32 rows a block, 1000 rounded up to 1024 and masked.
+func.func @main(%x: memref<1000x5xf32>) -> memref<1000x5xf32> {
+  %y = memref.alloc() : memref<1000x5xf32>
+  tile.kernel @k_five_few ins(%x : memref<1000x5xf32>) outs(%y : memref<1000x5xf32>) {
+    tile.tile (%a0 : 1000 = thread) {
+      %acc = loop.for reduce %r0 < 5 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<1000x5xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 5 {
+        %v1 = loop.load %x[%a0, %a1] : memref<1000x5xf32>
+        %q = arith.subf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<1000x5xf32>
+      }
+    }
+  }
+  func.return %y : memref<1000x5xf32>
+}
+// CHECK-LABEL: tile.kernel @k_five_few
+// CHECK:         tile.tile (%a0_b : 32 = block, %a0_t : 32 = thread, %lane : 8 = thread) {
+// CHECK:           tile.strided_for free %a1 = %lane to 5 step 8 {
 
 // -----
 
