@@ -235,6 +235,13 @@ def _same(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return eq
 
 
+def _unravel(flat: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """np.unravel_index of `flat` (any shape), through a 1-D array: NumPy 2.4 returns wrong
+    coordinates for an (N, 1) array of more than 8192 indices (numpy/numpy#31980; a 4-byte
+    cp.async copy by 8200 threads wrote columns past 1024 to row 0)."""
+    return tuple(i.reshape(flat.shape) for i in np.unravel_index(flat.reshape(-1), shape))
+
+
 class _Grid(MmaExecMixin):
     def __init__(self, kfunc: K.KernelFuncOp, env: dict, mode: str | None):
         self.name = f"kernel.func @{kfunc.sym_name.data}"
@@ -484,7 +491,7 @@ class _Grid(MmaExecMixin):
         (dlead, dflat), (slead, sflat) = starts
         m = np.flatnonzero(mask)
         sf = sflat[m][:, None] + offs
-        s_inner = np.unravel_index(sf, src.shape)
+        s_inner = _unravel(sf, src.shape)
         s_full = tuple(l[m][:, None] for l in slead) + tuple(s_inner)
         if src.tracked and self.check and track:  # reads by the issuing threads
             shape = (len(m), n)
@@ -494,7 +501,7 @@ class _Grid(MmaExecMixin):
             )
         vals = src.data[s_full]
         df = dflat[m][:, None] + offs
-        d_inner = np.unravel_index(df, dst.shape)
+        d_inner = _unravel(df, dst.shape)
         d_full = tuple(np.broadcast_to(l[m][:, None], df.shape) for l in dlead) + tuple(d_inner)
         d_full = tuple(np.asarray(a).reshape(-1) for a in d_full)
         vals = vals.reshape(-1)

@@ -726,3 +726,15 @@ def test_scalar_eval_index_constant_zero():
 
     (zero,) = eval_op(arith.ConstantOp.from_int_and_width(0, IndexType()), [])
     assert zero == 0
+
+
+def test_unravel_many_column_indices():
+    """exec_kernel._unravel on an (N, 1) array past NumPy's 8192-element iterator buffer: the
+    coordinates of each index, as a 1-D unravel_index gives them (numpy/numpy#31980 returns
+    repeated ones there; a 4-byte cp.async copy by 8200 threads lost every column past 1024)."""
+    flat = np.arange(10_000, dtype=np.int64)[:, None]
+    got = exec_kernel._unravel(flat, (100, 2, 50))
+    want = np.unravel_index(np.arange(10_000), (100, 2, 50))
+    assert all(g.shape == (10_000, 1) for g in got)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g[:, 0], w)
