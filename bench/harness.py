@@ -8,7 +8,7 @@ Measured the way DESIGN.md's "Measuring" says, the same way for every variant:
 
 * each variant is built (dpl: `dpl.driver.compile.compile`; torch.compile default mode and
   max-autotune, `fullgraph=True` where it captures, `dynamic=False`), run once (its compile time is
-  recorded) and checked against `fn` run in float64 (eager fp32 where that fails; `reference`
+  recorded; dpl's outputs poisoned with NaN first, so an element it never writes fails) and checked against `fn` run in float64 (eager fp32 where that fails; `reference`
   says which), by ‖out − ref‖/‖ref‖ over all outputs (`rel_err`) and per element by
   |out − ref| / (atol + rtol·|ref|) (`elem_err`, <= 1 passes; `elem_bad` elements past it),
   rtol = `tol` (the program's DESIGN.md bar: 1e-5, or 1e-4 with matmul/attention) and atol = tol
@@ -36,6 +36,7 @@ import contextlib
 import copy
 import datetime
 import gc
+import inspect
 import json
 import math
 import re
@@ -480,7 +481,10 @@ def benchmark(
                 t0 = time.perf_counter()
                 if mode == "dpl":
                     call = compiled = dpl_built
-                    out = call(*inputs)
+                    # its outputs start as NaN, so an element it never writes fails the check
+                    # (not last run's answer left in a reused buffer)
+                    poison = "poison" in inspect.signature(call).parameters
+                    out = call(*inputs, poison=True) if poison else call(*inputs)
                     entry["first_call_s"] = time.perf_counter() - t0  # NVRTC + module load
                 elif mode == "eager":
                     call, out = fn, ref

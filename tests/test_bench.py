@@ -133,6 +133,28 @@ def test_benchmark_records_failures():
         B.benchmark("f", lambda x: x, (x,), modes="fast", device="cpu")
 
 
+class StaleProgram(StubProgram):
+    """A program that leaves its last element unwritten, in an output buffer it reuses (as
+    dpl's runtime may): the answer of an earlier call is still there unless poisoned."""
+
+    def __init__(self, fn, *inputs):
+        super().__init__(fn, *inputs)
+        self.buffer = fn(*inputs)  # an earlier run's answer
+
+    def __call__(self, *inputs, poison=False):
+        if poison:
+            self.buffer.fill_(float("nan"))
+        self.buffer[:-1] = self.fn(*inputs)[:-1]
+        return self.buffer
+
+
+def test_benchmark_poisons_dpl_outputs_before_its_check():
+    x = torch.randn(8)
+    r = B.benchmark("stale", lambda x: x * 2, (x,), dpl=StaleProgram, modes=(), device="cpu",
+                    replays=2, warmup=0)
+    assert r["variants"]["dpl"]["rel_err"] == math.inf
+
+
 def test_dpl_backend_mode_plumbing_on_cpu():
     """The `dpl-backend` mode is torch.compile(backend="dpl") (on a CPU its parts cannot load and
     run eagerly, with a warning); its time sits beside dpl's in the summary."""
