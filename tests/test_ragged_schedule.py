@@ -219,11 +219,11 @@ def test_vectorized_channel_weight_keeps_meaning():
 # axes, 2 rows on the fastest row axis, rows of 5..21 (below a warp); the combines shuffle within
 # the row's lanes.
 PACKED = {
-    "layernorm": ("torch.nn.functional.layer_norm(torch.randn(13,37), (37,))", 8),
+    "layernorm": ("torch.nn.functional.layer_norm(torch.randn(13,37), (37,))", 16),  # > 32: not 8
     "rmsnorm": ("torch.nn.functional.rms_norm(torch.randn(3,7,45), (45,), torch.randn(45))", 16),
     "softmax": ("torch.softmax(torch.randn(21,100), dim=-1)", 16),
     "softmax_warp": ("torch.softmax(torch.randn(40,64), dim=-1)", 32),
-    "sum_two_rows": ("torch.randn(5,2,50).sum(dim=-1)", 8),
+    "sum_two_rows": ("torch.randn(5,2,50).sum(dim=-1)", 32),  # 16 and 32 lanes: the same 64 slots
     # rows shorter than 32, packed where the op passes over them twice or more (PACK_ROW_MIN)
     "softmax_short": ("torch.softmax(torch.randn(3,5,13,21), dim=-1)", 8),
     "layernorm_short": ("torch.nn.functional.layer_norm(torch.randn(41,9), (9,))", 8),  # <= 16: 8 lanes

@@ -25,7 +25,7 @@ Three cases:
   24 elements per pass; the loops flat, not a row reduction over a column axis) that are many
   (a block per row would fill every SM of `sms` with `SM_THREADS` threads: 1056 rows on an
   H100; fewer rows keep a block each, whose 256 lanes shorten each row's latency) are packed
-  instead: a warp per row, or 8 or 16 lanes where those pass over the row in fewer lane slots
+  instead: a warp per row, or 16 lanes where those pass over the row in fewer lane slots
   (`row_lanes`: a row of 41 takes 16 lanes, 3 passes, not a warp's 2 passes with 23 of 64 slots
   idle; rows of 32 or fewer take 8 lanes, or 2 or 4 where each lane then holds 2 to 4 elements
   in fewer slots and the rows are many enough to fill the GPU twice: 3 million rows of 5 take
@@ -104,7 +104,11 @@ ROW_SLOTS_SLACK = 1.1
 #: ms): softmax 256x9x193 x 9 0.0336 -> 0.0226, RMSNorm 77777 x 9 0.0055 -> 0.0047, softmax
 #: 100003 x 12 0.0101 -> 0.0070; rows of 7, 21 and 24 keep their lanes (unchanged). Session 8
 #: (.gpu/abcases.py, 16 -> 32; a warp -> 8 lanes): softmax 64x128x5 x 29 0.0103 -> 0.0061,
-#: LayerNorm 81x8x128 x 32 0.0107 -> 0.0072; rows of 41 and 45 (16 lanes) unchanged.
+#: LayerNorm 81x8x128 x 32 0.0107 -> 0.0072; rows of 41 and 45 (16 lanes) unchanged. Longer rows
+#: take 16 lanes or a warp, never 8 (more than four elements a lane). Session 14
+#: (bench/results/session14/tools/lanes.py --long, 8 lanes where their slots were fewest ->
+#: 16 or a warp, us): softmax 64x64x29 x 53 25.3 -> 22.8 (a warp), 200000 x 37 25.6 -> 24.3 (16),
+#: 30000 x 200 17.7 -> 16.8 (a warp, with 8 lanes out of the slots' reckoning).
 EIGHT_LANE_ROW_MAX = 32
 #: Rows of at most EIGHT_LANE_ROW_MAX take 2 or 4 lanes instead of 8 where each lane then passes
 #: over the row two to SHORT_ROW_PASSES times in fewer (or as few) lane slots, and the rows'
@@ -356,12 +360,12 @@ def row_lanes(n: int, rows: int, sms: int) -> int:
     Up to EIGHT_LANE_ROW_MAX: of 2, 4 and 8, those that pass over the row 2..SHORT_ROW_PASSES
     times (or once, with no lane idle: a row of 8 on 8 lanes) and whose `rows * lanes` threads
     fill every SM FILL_WAVES times over (SM_THREADS each); of them the most whose lane slots
-    (ceil(n / lanes) * lanes) are within ROW_SLOTS_SLACK of the fewest; 8 where none qualify. Longer rows: of 8, 16 and 32, the
-    most within ROW_SLOTS_SLACK of the fewest slots. On 132 SMs, 3 million rows of 5 take 2 lanes
-    (6 slots), 266 thousand 4 (2 lanes would fill the SMs less than twice), 444 thousand rows of
-    9 take 4 (12 slots against 8 lanes' 16; 2 lanes would pass 5 times), 2 million of 13 8 (4
-    lanes: the same 16 slots); a row of 41 16 (48 slots; a warp would idle 23 of 64), a row of
-    301 a warp."""
+    (ceil(n / lanes) * lanes) are within ROW_SLOTS_SLACK of the fewest; 8 where none qualify.
+    Longer rows: of 16 and 32, the most within ROW_SLOTS_SLACK of the fewest slots. On 132 SMs,
+    3 million rows of 5 take 2 lanes (6 slots), 266 thousand 4 (2 lanes would fill the SMs less
+    than twice), 444 thousand rows of 9 take 4 (12 slots against 8 lanes' 16; 2 lanes would pass
+    5 times), 2 million of 13 8 (4 lanes: the same 16 slots); a row of 41 16 (48 slots; a warp
+    would idle 23 of 64), a row of 53 a warp (the same 64 slots), a row of 301 a warp."""
     if n <= EIGHT_LANE_ROW_MAX:
         fill = FILL_WAVES * sms * SM_THREADS
         choices = [lanes for lanes in (2, 4, 8)
@@ -369,7 +373,7 @@ def row_lanes(n: int, rows: int, sms: int) -> int:
         if not choices:
             return 8
     else:
-        choices = [8, 16, WARP]
+        choices = [16, WARP]
     slots = {lanes: -(-n // lanes) * lanes for lanes in choices}
     least = min(slots.values())
     return max(lanes for lanes, s in slots.items() if s <= least * ROW_SLOTS_SLACK)

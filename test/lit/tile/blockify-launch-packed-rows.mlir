@@ -1,8 +1,9 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='blockify-launch{sms=1}' | filecheck %s
 // blockify-launch packs short rows (at most 768 elements), where there are many (on 1 SM: at
-// least 2048 / 256 = 8): a lane axis, the fastest, of a warp per row (a row of 64), or of 8 or
-// 16 lanes where those pass over the row in fewer lane slots (37: 5 passes of 8 lanes, 40 slots
-// against a warp's 64; 48: 3 of 16), and 256 / lanes rows per block along the fastest row axis,
+// least 2048 / 256 = 8): a lane axis, the fastest, of a warp per row (a row of 64), or of 16
+// lanes where those pass over the row in fewer lane slots (37: 3 passes of 16 lanes, 48 slots
+// against a warp's 64; 48: 3 of 16; 8 lanes only up to 32 elements), and 256 / lanes rows per
+// block along the fastest row axis,
 // rounded up to a multiple of them with the accesses past its end masked (13 rows -> 2 blocks
 // of 8, or 1 of 16). A row longer than 768, or fewer rows (4), keep a block per row (a lane
 // axis of 256 threads first, rows on blocks).
@@ -128,10 +129,10 @@ func.func @main(%x: memref<13x37xf32>) -> memref<13x37xf32> {
   func.return %y : memref<13x37xf32>
 }
 // CHECK-LABEL: tile.kernel @k_short
-// CHECK:         tile.tile (%a0_b : 1 = block, %a0_t : 16 = thread, %lane : 8 = thread) {
+// CHECK:         tile.tile (%a0_b : 1 = block, %a0_t : 16 = thread, %lane : 16 = thread) {
 // CHECK-NEXT:      %acc = loop.for reduce %r0 < 37 -> f32 {
 // CHECK-NEXT:        %v = loop.load %x[%a0_b * 16 + %a0_t, %r0] {tile.masked = [0 : i64]} : memref<13x37xf32>
-// CHECK:           tile.strided_for free %a1 = %lane to 37 step 8 {
+// CHECK:           tile.strided_for free %a1 = %lane to 37 step 16 {
 
 // -----
 
