@@ -214,8 +214,8 @@ def test_vectorized_channel_weight_keeps_meaning():
     np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
 
 
-# Short rows packed 2, 4, 8, 16 or 32 lanes per row (blockify-launch.row_lanes), 256 / lanes rows per
-# block (blockify-launch; many rows on a modeled GPU of 1 SM): 13 rows masked to 16, rows on two
+# Short rows packed 2, 4, 8, 16 or 32 lanes per row (blockify-launch.row_lanes), 256 / lanes rows
+# per block (blockify-launch; many rows on a modeled GPU of 1 SM): 13 rows masked to 16, rows on two
 # axes, 2 rows on the fastest row axis, rows of 5..21 (below a warp); the combines shuffle within
 # the row's lanes.
 PACKED = {

@@ -369,7 +369,8 @@ def row_lanes(n: int, rows: int, sms: int) -> int:
     if n <= EIGHT_LANE_ROW_MAX:
         fill = FILL_WAVES * sms * SM_THREADS
         choices = [lanes for lanes in (2, 4, 8)
-                   if (n == lanes or 2 <= -(-n // lanes) <= SHORT_ROW_PASSES) and rows * lanes >= fill]  # fmt: skip
+                   if (n == lanes or 2 <= -(-n // lanes) <= SHORT_ROW_PASSES)
+                   and rows * lanes >= fill]  # fmt: skip
         if not choices:
             return 8
     else:

@@ -3,9 +3,8 @@
 // least 2048 / 256 = 8): a lane axis, the fastest, of a warp per row (a row of 64), or of 16
 // lanes where those pass over the row in fewer lane slots (37: 3 passes of 16 lanes, 48 slots
 // against a warp's 64; 48: 3 of 16; 8 lanes only up to 32 elements), and 256 / lanes rows per
-// block along the fastest row axis,
-// rounded up to a multiple of them with the accesses past its end masked (13 rows -> 2 blocks
-// of 8, or 1 of 16). A row longer than 768, or fewer rows (4), keep a block per row (a lane
+// block along the fastest row axis, rounded up to a multiple of them with the accesses past its
+// end masked (13 rows -> 2 blocks of 8, or 1 of 16). A row longer than 768, or fewer rows (4), keep a block per row (a lane
 // axis of 256 threads first, rows on blocks).
 
 func.func @main(%x: memref<13x64xf64>) -> memref<13x64xf64> {
