@@ -9,8 +9,9 @@ Measured the way DESIGN.md's "Measuring" says, the same way for every variant:
 * each variant is built (dpl: `dpl.driver.compile.compile`; torch.compile default mode and
   max-autotune, `fullgraph=True` where it captures, `dynamic=False`), run once (its compile time is
   recorded; dpl's outputs poisoned with NaN first, so an element it never writes fails) and
-  checked against `fn` run in float64 (eager fp32 where that fails; `reference` says which), by ‖out − ref‖/‖ref‖ over all outputs (`rel_err`) and per element by
-  |out − ref| / (atol + rtol·|ref|) (`elem_err`, <= 1 passes; `elem_bad` elements past it),
+  checked against `fn` run in float64 (eager fp32 where that fails; `reference` says which), by
+  ‖out − ref‖/‖ref‖ over all outputs (`rel_err`) and per element by |out − ref| / (atol +
+  rtol·|ref|) (`elem_err`, <= 1 passes; `elem_bad` elements past it),
   rtol = `tol` (the program's DESIGN.md bar: 1e-5, or 1e-4 with matmul/attention) and atol = tol
   × the output's RMS (`dpl.driver.compile.Parity`); eager gets the same numbers (fp32's own);
 * `gpu_time` warms up, captures the calls in one `torch.cuda.CUDAGraph` (falling back to eager

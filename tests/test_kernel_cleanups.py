@@ -23,7 +23,6 @@ from dpl.transforms.kernel.accumulate_in_place import AccumulateInPlace
 from dpl.transforms.kernel.drop_redundant_barriers import DropRedundantBarriers
 from dpl.transforms.kernel.flatten_buffers import FlattenBuffers
 from dpl.transforms.kernel.vectorize_access import VectorizeAccess
-from test_materialize import case_param
 from test_tile_passes import MAX_TRIPS, trips
 
 exec_kernel = pytest.importorskip("dpl.interpreters.exec_kernel")
@@ -231,12 +230,12 @@ def _in_float32(text: str) -> str:
 def _tile_cases() -> list[tuple[Path, int]]:
     files = [p for p in sorted((ROOT / "test/lit/tile").glob("*.mlir")) if "--pass-pipeline=" in p.read_text()]
     return [
-        case_param(p, i) for p in files for i, c in enumerate(p.read_text().split("// -----"))
+        (p, i) for p in files for i, c in enumerate(p.read_text().split("// -----"))
         if "func.func @main" in c
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize("path,index", _tile_cases())
+@pytest.mark.parametrize("path,index", _tile_cases(), ids=lambda x: x.stem if isinstance(x, Path) else str(x))
 def test_cleanups_after_materialize_keep_meaning(path: Path, index: int):
     """Every tile-level lit case, lowered by its pipeline and materialize(-mma) (in float32), means the
     same under the kernel executor after vectorize-access and drop-redundant-barriers."""

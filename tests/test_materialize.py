@@ -107,20 +107,7 @@ def _has_tile(module) -> bool:
     return any(isinstance(op, tile.KernelOp) for op in module.walk())
 
 
-#: Cases the kernel-level NumPy executor gets wrong, not the kernel: strict xfails, so a fix
-#: shows. (Session 13's one, schedule-small-tc-grid-0, was NumPy's unravel_index bug:
-#: exec_kernel._unravel.)
-EXECUTOR_GAPS: dict[tuple[str, int], str] = {}
-
-
-def case_param(path: Path, index: int):
-    """The (path, index) case as a pytest.param, a strict xfail where EXECUTOR_GAPS lists it."""
-    why = EXECUTOR_GAPS.get((path.stem, index))
-    marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
-    return pytest.param(path, index, marks=marks, id=f"{path.stem}-{index}")
-
-
-@pytest.mark.parametrize("path,index", [case_param(p, i) for p, i in CASES])
+@pytest.mark.parametrize("path,index", CASES, ids=[f"{p.stem}-{i}" for p, i in CASES])
 def test_materialize_keeps_meaning(path: Path, index: int, monkeypatch):
     from dpl.interpreters import exec_kernel
 

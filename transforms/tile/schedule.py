@@ -22,9 +22,8 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   shared memory feeds twice the multiply-adds), 64 x 32 (4 x 2, 4 blocks per SM; only where the
   64 x 64 grid is at most a tenth of the SMs: twice its blocks, half the split K needs; and,
   unsplit, where padded tensor-core tiles win on at most half the SMs over a K of at most 8
-  trips: `small_tc_grid`) and 32 x
-  32 (2 x 2, 5 blocks per SM: four times the blocks of 64 x 64 for an output too small to fill
-  the GPU), each as split-matmul-k splits
+  trips: `small_tc_grid`) and 32 x 32 (2 x 2, 5 blocks per SM: four times the blocks of 64 x 64
+  for an output too small to fill the GPU), each as split-matmul-k splits
   K and, where it did, unsplit too; the one of least modeled time wins (`modeled_us`): each
   block's K trips times the trip time of the busiest SM (ceil(blocks / SMs) blocks: full rounds
   at the tile's measured time per trip, a part-filled round at its share of that but no less
