@@ -125,24 +125,27 @@ class MatmulTile:
 #: 128 x 512 x 3584 took 2.53 us a trip, 128 blocks split 8 ways 2.66).
 #: 128 x 128: 246 registers, 1 block/SM, 0.365 ms for 512 x 3584 x 3584 (one round of 112).
 #: 32 x 32 (2 x 2 registers): 48 registers, 5 blocks/SM; each trip reads shared memory 4 times
-#: per 4 multiply-adds against 64 x 64's 8 per 16, so a block's share of a full SM is half a
-#: 64 x 64 block's (5 x 0.44 us), and a lone block's trip, with a third of the instructions of a
-#: 64 x 64 one but the same barriers and copies, about half a lone 64 x 64 block's (1.3 us;
-#: estimated; on the H100 it won where a 64 x 64 grid leaves SMs idle (1117 x 19 x 347 0.38x ->
-#: 1.09x eager) and lost where 64 x 64 fills them (a bmm of 924 blocks: 23.3 us against 64 x 64's
-#: 17.5), so the schedule tries it only where a 64 x 64 grid has fewer blocks than SMs, and not
-#: where the tensor cores take the matmul).
-#: 64 x 32 (4 x 2 registers): 56 registers, 4 blocks/SM, 2.45 us a trip of a full SM (2048 x 2048
-#: x 512: 2048 blocks in 4 rounds of 16 trips, 159.6 us; 2048 x 3584 x 3584 1847 us); a lone
-#: block's trip 0.81-0.96 us against 64 x 64's 1.13-1.29 (session 9, unsplit launches of 1-128
-#: blocks), scaled here to the model's lone 64 x 64 (2.62): 1.88. Where the 64 x 64 grid is tiny
-#: its blocks halve the split K needs. On the H100 (bench/results/h100-2026-11-24-session9.md) it
-#: won on all 21 sweep matmuls whose 64 x 64 grid had at most 13 blocks that it moved (up to
-#: 1.51x: linear + amax 29x5991 -> 64, matmul_tn 128x97x1181 1.47x), but lost up to 0.70x on
-#: larger grids, where the model's part-filled rounds are off; so it is tried only there.
+#: per 4 multiply-adds against 64 x 64's 8 per 16. A lone block's trip, with a third of the
+#: instructions of a 64 x 64 one but the same barriers and copies, is about half a lone 64 x 64
+#: block's (1.3 us, estimated); on the H100 it won where a 64 x 64 grid leaves SMs idle (1117 x
+#: 19 x 347 0.38x -> 1.09x eager) and lost where 64 x 64 fills them (a bmm of 924 blocks: 23.3 us
+#: against 64 x 64's 17.5), so the schedule tries it only where a 64 x 64 grid has fewer blocks
+#: than SMs, and not where the tensor cores take the matmul. Blocks sharing an SM do not overlap:
+#: a full SM's trip is 5 lone trips (6.5 us; it was estimated at 2.18, half a 64 x 64 block's
+#: share). The 2 x 2 cells leave each warp too few independent multiply-adds to hide its
+#: shared-memory reads, so one block already keeps the SM's issue busy (session 12's ncu: about
+#: 65% more instructions an SM than cuBLAS's 32 x 32 tile). Chosen on the 34 sweep programs of
+#: seeds 0-25 that pick 32 x 32 on a 64 x 64 grid of over a quarter of the SMs, each timed on
+#: 32 x 32 and on 64 x 64 (H200): of 2.18, 3, 4, 5, 6.5 and 8 us, 6.5 and 8 ordered them best.
+#: Then every sweep program of seeds 0-25 whose pick 6.5 moves (29), old against new in one
+#: process (H200, 2026-11-28, bench/results/session15/abtrip.*): geomean 1.11x faster (up to
+#: 1.69x: matmul_tt 19x3793x1088 0.70x -> 1.18x eager), x eager 1.19 -> 1.32, below 0.8x eager
+#: 4 -> 1; slower on two, linear + mean 1856x269 -> 29 (0.87x, still 1.04x eager) and linear +
+#: amax 5209x189 -> 16 (0.96x). Of session 11's 15 H100 kernels whose default was 32 x 32 it
+#: moves one, matmul_tn 613x665x64, which 64 x 64 ran 1.33x faster there too.
 MATMUL_TILES = (
     MatmulTile(4, 4, 3, 2.62, 2.62), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(4, 2, 4, 2.45, 1.88, small_grid=True),
-    MatmulTile(2, 2, 5, 2.18, 1.3, measured=False),
+    MatmulTile(2, 2, 5, 6.5, 1.3, measured=False),
 )
 
 #: A `small_grid` tile is tried where the first tile's grid, its K split left out, has at most

@@ -3,12 +3,13 @@
 // 128 x 128 (8 x 8, 1 block per SM) and 32 x 32 (2 x 2, 5 blocks per SM), each as split-matmul-k
 // splits K and, where it did, unsplit too, and keeps the one of least modeled time: K trips per
 // block x the trip time of the busiest SM (ceil(blocks / 132) blocks: full rounds at 2.62 / 3.2 /
-// 2.18 us, a part-filled one at its share but no less than a lone block's 2.62 / 3.2 / 1.3 us),
-// plus a split's atomics and the launch zeroing its output:
+// 6.5 us, a part-filled one at its share but no less than a lone block's 2.62 / 3.2 / 1.3 us;
+// 32 x 32 blocks sharing an SM do not overlap), plus a split's atomics and the launch zeroing
+// its output:
 // - 2048 x 2048 (K 256: 8 trips): 64 x 64 is 1024 blocks, 8 per SM (63 us); 128 x 128 is
 //   256 blocks, 2 per SM (51 us): 128 x 128.
 // - 128 x 512: 64 x 64 is 16 blocks, 116 SMs idle (21 us; 12 us split 4 ways); 32 x 32 is 64
-//   blocks (10 us), split 4 ways 256 blocks of 2 trips (8 us): 32 x 32, split 4.
+//   blocks (10 us; split 4 ways, 256 blocks of 2 trips, two an SM: 12 us): 32 x 32, unsplit.
 // - a matmul with an epilogue is also tried with the epilogue split off (split-epilogue), when
 //   the split contraction plus a pointwise kernel beat the fused one.
 // - 21 x 8192 (K 2048, f64): M = 21 shrinks 64 x 64 to 32 x 64 (8 x 16 threads), so an SM runs
@@ -17,6 +18,10 @@
 // - 64 x 32 (4 x 2, 4 blocks per SM, 2.45 / 1.88 us) is tried only where the 64 x 64 grid is at
 //   most a tenth of the SMs: 64 x 64 x 256 (one 64 x 64 block) takes it, split 4; 128 x 512
 //   (16 blocks) does not try it.
+// - 640 x 512 (K 64): 64 x 64 is 80 blocks (5 us); 32 x 32 is 320 blocks, 3 an SM (8 us):
+//   64 x 64 (at the 32 x 32 tile's old full-SM trip of 2.18 us it modeled 32 x 32 faster,
+//   which measured slower on such shapes). 5120 x 16 (K 192) shrinks 64 x 64 to 64 x 16 (64
+//   threads), 80 blocks of a quarter: 32 x 32 (32 x 16, 160 blocks) still wins there (10 us).
 
 func.func @main(%x: memref<2048x256xf64>, %w: memref<2048x256xf64>) -> memref<2048x2048xf64> {
   %y = memref.alloc() : memref<2048x2048xf64>
@@ -59,7 +64,7 @@ func.func @main(%x: memref<128x256xf64>, %w: memref<512x256xf64>) -> memref<128x
   func.return %y : memref<128x512xf64>
 }
 // CHECK-LABEL: tile.kernel @k_small
-// CHECK:         tile.tile (%ks : 4 = block, %a0_b : 4 = block, %a0_t : 16 = thread, %a1_b : 16 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
+// CHECK:         tile.tile (%a0_b : 4 = block, %a0_t : 16 = thread, %a1_b : 16 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
 
 // -----
 
@@ -146,3 +151,47 @@ func.func @main(%x: memref<64x256xf32>, %w: memref<64x256xf32>) -> memref<64x64x
 // CHECK-LABEL: tile.kernel @k_tiny
 // CHECK:         tile.tile (%ks : 4 = block, %a0 : 16 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 2 = cell)
 // CHECK:       } {tile.zero_init = [0 : i64], tile.schedule = "tileify,pad-matmul{rows=4 cols=2},chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=4 {{.*}}},register-tile{rows=4 cols=2},{{.*}}"}
+
+// -----
+
+func.func @main(%x: memref<640x64xf64>, %w: memref<512x64xf64>) -> memref<640x512xf64> {
+  %y = memref.alloc() : memref<640x512xf64>
+  loop.kernel @k_mid ins(%x, %w : memref<640x64xf64>, memref<512x64xf64>) outs(%y : memref<640x512xf64>) {
+    loop.for free %a0 < 640 {
+      loop.for free %a1 < 512 {
+        %acc = loop.for reduce %r0 < 64 -> f64 {
+          %in = loop.load %x[%a0, %r0] : memref<640x64xf64>
+          %in_1 = loop.load %w[%a1, %r0] : memref<512x64xf64>
+          %in_2 = arith.mulf %in, %in_1 : f64
+          loop.accumulate add %in_2 : f64
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<640x512xf64>
+      }
+    }
+  }
+  func.return %y : memref<640x512xf64>
+}
+// CHECK-LABEL: tile.kernel @k_mid
+// CHECK:         tile.tile (%a0_b : 10 = block, %a0_t : 16 = thread, %a1_b : 8 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+
+// -----
+
+func.func @main(%x: memref<5120x192xf64>, %w: memref<16x192xf64>) -> memref<5120x16xf64> {
+  %y = memref.alloc() : memref<5120x16xf64>
+  loop.kernel @k_narrow ins(%x, %w : memref<5120x192xf64>, memref<16x192xf64>) outs(%y : memref<5120x16xf64>) {
+    loop.for free %a0 < 5120 {
+      loop.for free %a1 < 16 {
+        %acc = loop.for reduce %r0 < 192 -> f64 {
+          %in = loop.load %x[%a0, %r0] : memref<5120x192xf64>
+          %in_1 = loop.load %w[%a1, %r0] : memref<16x192xf64>
+          %in_2 = arith.mulf %in, %in_1 : f64
+          loop.accumulate add %in_2 : f64
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<5120x16xf64>
+      }
+    }
+  }
+  func.return %y : memref<5120x16xf64>
+}
+// CHECK-LABEL: tile.kernel @k_narrow
+// CHECK:         tile.tile (%a0_b : 160 = block, %a0_t : 16 = thread, %a1 : 8 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
