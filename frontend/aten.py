@@ -833,11 +833,13 @@ def _stack(c: Converter, node, tensors, dim=0):
     return c.emit(T.CatOp.create_from(parts, t, {"dim": IntAttr(d)}))
 
 
-@handles("constant_pad_nd", "pad", to="torch.slice, torch.cat")
+@handles("constant_pad_nd", "pad", to="torch.slice, torch.cat, torch.flip, torch.expand")
 def _pad(c: Converter, node, x, pad, mode="constant", value=None):
-    """Constant padding: constant blocks concatenated (negative pads slice).
+    """Constant padding: constant blocks concatenated (negative pads slice); the other modes too.
 
-    `pad` lists (left, right) pairs from the last dim backwards, as F.pad."""
+    Reflect, replicate and circular are `_edge_pad`, as their own ATen ops below. `pad` lists (left, right) pairs from the last dim backwards, as F.pad."""
+    if mode in EDGE_PADS:
+        return _edge_pad(c, x, pad, mode)
     if mode != "constant":
         raise c.fail(f"unsupported pad mode '{mode}'")
     t = c.out_type()
@@ -860,6 +862,84 @@ def _pad(c: Converter, node, x, pad, mode="constant", value=None):
             shape[d] += max(0, lo) + max(0, hi)
             v = c.emit(T.CatOp.create_from(parts, TensorType(t.element_type, shape), {"dim": IntAttr(d)}))
     return v
+
+
+#: Padding from the input's own values: the ATen op of each F.pad mode and its border block of
+#: `width` elements at the front or back of a dim of `size` ((start, end) of the slice, and
+#: whether it is reversed (reflect) or stretched from one element (replicate)).
+EDGE_PADS = {"reflect": "reflection_pad", "replicate": "replication_pad", "circular": "_pad_circular"}
+
+
+def _edge_block(mode: str, width: int, size: int, front: bool) -> tuple[int, int]:
+    if mode == "reflect":  # the edge element is not repeated
+        return (1, width + 1) if front else (size - width - 1, size - 1)
+    if mode == "replicate":
+        return (0, 1) if front else (size - 1, size)
+    return (size - width, size) if front else (0, width)  # circular: the other end
+
+
+def _edge_pad(c: Converter, x, pad, mode: str) -> SSAValue:
+    """`x` padded by its own values, dim by dim from the last (F.pad's `pad` order): each border
+    a slice of x (reversed for reflect, expanded from the edge element for replicate,
+    from the other end for circular) concatenated on."""
+    t = c.out_type()
+    v = c.cast(c.value(x), t.element_type)
+    shape = list(c.shape(x))
+    for i in range(len(pad) // 2):
+        d = len(shape) - 1 - i
+        lo, hi = int(pad[2 * i]), int(pad[2 * i + 1])
+        if min(lo, hi) < 0 or (mode == "reflect" and max(lo, hi) >= shape[d]) or (
+                mode == "circular" and max(lo, hi) > shape[d]):  # fmt: skip
+            raise c.fail(f"unsupported {mode} padding of ({lo}, {hi}) on a dim of {shape[d]}")
+        parts = [v]
+        for width, front in ((lo, True), (hi, False)):
+            if not width:
+                continue
+            start, end = _edge_block(mode, width, shape[d], front)
+            block = _slice_value(c, v, d, start, end)
+            block_shape = list(shape)
+            block_shape[d] = width
+            bt = TensorType(t.element_type, block_shape)
+            if mode == "reflect":
+                block = c.emit(T.FlipOp.create_from([block], bt, {"dims": _dims_attr([d])}))
+            elif mode == "replicate" and width > 1:
+                block = c.emit(T.ExpandOp.create_from([block], bt))
+            parts.insert(0, block) if front else parts.append(block)
+        if len(parts) > 1:
+            shape[d] += lo + hi
+            v = c.emit(T.CatOp.create_from(parts, TensorType(t.element_type, shape), {"dim": IntAttr(d)}))
+    return v
+
+
+@handles("reflection_pad1d", "reflection_pad2d", "reflection_pad3d", to="torch.slice, torch.flip, torch.cat")
+def _reflection_pad(c: Converter, node, x, padding):
+    """F.pad(mode="reflect"): borders mirrored about the edge element (each pad < the size)."""
+    return _edge_pad(c, x, padding, "reflect")
+
+
+@handles("replication_pad1d", "replication_pad2d", "replication_pad3d", to="torch.slice, torch.expand, torch.cat")
+def _replication_pad(c: Converter, node, x, padding):
+    """F.pad(mode="replicate"): the edge element repeated."""
+    return _edge_pad(c, x, padding, "replicate")
+
+
+@handles("_pad_circular", to="torch.slice, torch.cat")
+def _circular_pad(c: Converter, node, x, pad):
+    """F.pad(mode="circular"): each border taken from the other end (each pad <= the size)."""
+    return _edge_pad(c, x, pad, "circular")
+
+
+@handles("tril", "triu", to="torch.where")
+def _tril(c: Converter, node, x, diagonal=0):
+    """x on and below (tril) or above (triu) a diagonal of the last two dims, else 0.
+
+    where(mask, x, 0), the mask a constant of the last two dims (a table when large)."""
+    t = c.out_type()
+    ones = torch.ones(*c.shape(x)[-2:], dtype=torch.bool)
+    upper = node.target._schema.name.endswith("triu")  # type: ignore[union-attr]
+    mask = ones.triu(diagonal) if upper else ones.tril(diagonal)
+    keep = c.constant(mask.numpy(), IntegerType(1), tuple(mask.shape), f"{node.name}_mask")
+    return _scalar_where(c, keep, c.cast(c.value(x), t.element_type), c.constant(0, t.element_type), t)
 
 
 @handles("repeat", to="torch.reshape, torch.expand")
@@ -1149,6 +1229,20 @@ def _adaptive_avg_pool(c: Converter, node, x, output_size):
     props["count_include_pad"] = _bool(True)
     props["divisor"] = IntAttr(0)
     return c.emit(T.AvgPoolOp.create_from([c.value(x)], t, props))
+
+
+@handles("adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", to="torch.max_pool")
+def _adaptive_max_pool(c: Converter, node, x, output_size):
+    """Output sizes that divide the input's: a max_pool with kernel = stride = in / out.
+
+    Values only, not indices."""
+    t = c.out_type(0) if isinstance(node.meta["val"], (tuple, list)) else c.out_type()
+    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    if any(n % o for n, o in zip(sizes, outs)):
+        raise c.fail(f"unsupported adaptive_max_pool from {list(sizes)} to {list(outs)} (not a divisor)")
+    kernel = [n // o for n, o in zip(sizes, outs)]
+    out = c.emit(T.MaxPoolOp.create_from([c.value(x)], t, _window_props(c, len(kernel), kernel, 0, 1, kernel)))
+    return [out, None] if isinstance(node.meta["val"], (tuple, list)) else out
 
 
 @handles("upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d",
