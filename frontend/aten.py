@@ -1219,11 +1219,13 @@ def _avg_pool(c: Converter, node, *args, **kwargs):
 @handles("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
          "_adaptive_avg_pool2d", "_adaptive_avg_pool3d", to="torch.avg_pool")
 def _adaptive_avg_pool(c: Converter, node, x, output_size):
-    """Output sizes that divide the input's: an avg_pool with kernel = stride = in / out."""
+    """Output sizes that divide the input's: an avg_pool with kernel = stride = in / out.
+
+    Other sizes (windows of unequal length) are `_adaptive_pool`'s."""
     t = c.out_type()
     sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
     if any(n % o for n, o in zip(sizes, outs)):
-        raise c.fail(f"unsupported adaptive_avg_pool from {list(sizes)} to {list(outs)} (not a divisor)")
+        return _adaptive_pool(c, node, x, t, "avg")
     kernel = [n // o for n, o in zip(sizes, outs)]
     props = _window_props(c, len(kernel), kernel, 0, 1, kernel)
     props["count_include_pad"] = _bool(True)
@@ -1235,24 +1237,217 @@ def _adaptive_avg_pool(c: Converter, node, x, output_size):
 def _adaptive_max_pool(c: Converter, node, x, output_size):
     """Output sizes that divide the input's: a max_pool with kernel = stride = in / out.
 
-    Values only, not indices."""
+    Other sizes are `_adaptive_pool`'s. Values only, not indices."""
     t = c.out_type(0) if isinstance(node.meta["val"], (tuple, list)) else c.out_type()
     sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
     if any(n % o for n, o in zip(sizes, outs)):
-        raise c.fail(f"unsupported adaptive_max_pool from {list(sizes)} to {list(outs)} (not a divisor)")
+        out = _adaptive_pool(c, node, x, t, "max")
+        return [out, None] if isinstance(node.meta["val"], (tuple, list)) else out
     kernel = [n // o for n, o in zip(sizes, outs)]
     out = c.emit(T.MaxPoolOp.create_from([c.value(x)], t, _window_props(c, len(kernel), kernel, 0, 1, kernel)))
     return [out, None] if isinstance(node.meta["val"], (tuple, list)) else out
 
 
+# ----------------------------------------------------------------------------- index tables
+# Ops that read each output element from a few input elements chosen by position alone: the
+# positions and weights are constants computed here (tables when large), the reads
+# index_selects of them. Each output element reads O(1) inputs (a window's length for pools).
+
+
+def _pick(c: Converter, v: SSAValue, dim: int, index: Sequence[int], name: str) -> SSAValue:
+    """`v`'s slices along `dim` at the constant positions `index`."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    shape[dim] = len(index)
+    idx = c.constant(list(index), IntegerType(64), (len(index),), name)
+    return c.emit(T.IndexSelectOp.create_from([v, idx], TensorType(t.element_type, shape), {"dim": IntAttr(dim)}))
+
+
+def _along(c: Converter, v: SSAValue, dim: int, values: Sequence, elem: Attribute, name: str) -> SSAValue:
+    """A constant of `values` laid along `dim` of `v`'s rank (size 1 elsewhere)."""
+    shape = [1] * len(v.type.get_shape())  # type: ignore[union-attr]
+    shape[dim] = len(values)
+    return c.constant(list(values), elem, tuple(shape), name)
+
+
+def _linear_taps(n_in: int, n_out: int, align_corners: bool, scale: float | None):
+    """PyTorch's linear interpolation along one dim (area_pixel_compute_source_index): per
+    output position the two input positions and their weights."""
+    if align_corners:
+        s = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    else:
+        s = 1.0 / scale if scale and scale > 0 else n_in / n_out
+    lo, hi, w_lo, w_hi = [], [], [], []
+    for dst in range(n_out):
+        src = s * dst if align_corners else max(s * (dst + 0.5) - 0.5, 0.0)
+        i = int(src)
+        lam = src - i
+        lo.append(i)
+        hi.append(i + 1 if i < n_in - 1 else i)
+        w_lo.append(1.0 - lam)
+        w_hi.append(lam)
+    return lo, hi, w_lo, w_hi
+
+
+@handles("upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d",
+         to="torch.index_select, torch.mul, torch.add")
+def _upsample_linear(c: Converter, node, x, *args, **kwargs):
+    """Linear, bilinear, trilinear (align_corners either way): dim by dim from the last, two
+    reads a position weighted as PyTorch weighs them."""
+    a = bound_args(node)
+    t = c.out_type()
+    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    factors = _scale_factors(a, len(sizes))
+    v = c.cast(c.value(x), t.element_type)
+    for d in reversed(range(len(sizes))):
+        if sizes[d] == outs[d] and not a.get("align_corners") and factors[d] in (None, 1.0):
+            continue
+        lo, hi, w_lo, w_hi = _linear_taps(sizes[d], outs[d], bool(a.get("align_corners")), factors[d])
+        dim = d + 2
+        near = c.emit(T.MulOp.create_from([_pick(c, v, dim, lo, f"{node.name}_lo{d}"),
+                                           _along(c, v, dim, w_lo, t.element_type, f"{node.name}_wlo{d}")],
+                                          TensorType(t.element_type, _resized(v, dim, outs[d]))))  # fmt: skip
+        far = c.emit(T.MulOp.create_from([_pick(c, v, dim, hi, f"{node.name}_hi{d}"),
+                                          _along(c, v, dim, w_hi, t.element_type, f"{node.name}_whi{d}")],
+                                         near.type))  # fmt: skip
+        v = c.emit(T.AddOp.create_from([near, far], near.type))
+    return v
+
+
+def _resized(v: SSAValue, dim: int, n: int) -> list[int]:
+    shape = list(v.type.get_shape())  # type: ignore[union-attr]
+    shape[dim] = n
+    return shape
+
+
+def _windows(n_in: int, n_out: int) -> list[tuple[int, int]]:
+    """PyTorch's adaptive pooling windows: [floor(i * in / out), ceil((i + 1) * in / out))."""
+    return [(i * n_in // n_out, -(-(i + 1) * n_in // n_out)) for i in range(n_out)]
+
+
+def _adaptive_pool(c: Converter, node, x, t: TensorType, reduce: str) -> SSAValue:
+    """Adaptive average or max pooling of any output size, dim by dim: each window's k-th
+    element (k below the longest window) picked, and summed where it is inside the window
+    (then divided by its length) or taken the maximum of (positions past a window's end repeat
+    its last)."""
+    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    v = c.value(x)
+    bool_t = IntegerType(1)
+    for d in range(len(sizes)):
+        wins = _windows(sizes[d], outs[d])
+        dim = d + 2
+        out_t = TensorType(t.element_type, _resized(v, dim, outs[d]))
+        acc = None
+        for k in range(max(e - s for s, e in wins)):
+            part = _pick(c, v, dim, [min(s + k, e - 1) for s, e in wins], f"{node.name}_at{d}_{k}")
+            if reduce == "max":
+                acc = part if acc is None else c.emit(T.MaximumOp.create_from([acc, part], out_t))
+                continue
+            inside = [s + k < e for s, e in wins]
+            if not all(inside):
+                keep = _along(c, v, dim, inside, bool_t, f"{node.name}_in{d}_{k}")
+                part = _scalar_where(c, keep, part, c.constant(0, t.element_type), out_t)
+            acc = part if acc is None else c.emit(T.AddOp.create_from([acc, part], out_t))
+        assert acc is not None
+        if reduce == "avg":
+            lengths = _along(c, v, dim, [e - s for s, e in wins], t.element_type, f"{node.name}_n{d}")
+            acc = c.emit(T.DivOp.create_from([acc, lengths], out_t))
+        v = acc
+    return v
+
+
+@handles("diagonal", to="torch.permute, torch.reshape, torch.index_select")
+def _diagonal(c: Converter, node, x, offset=0, dim1=0, dim2=1):
+    """The `offset`-th diagonal of dims dim1, dim2, as the last dim: those two dims moved last
+    and flattened, and the diagonal's positions picked."""
+    t = c.out_type()
+    r = c.rank(x)
+    d1, d2 = norm_dim(dim1, r), norm_dim(dim2, r)
+    rest = [i for i in range(r) if i not in (d1, d2)]
+    shape = c.shape(x)
+    n, m = shape[d1], shape[d2]
+    v = c.value(x)
+    if [*rest, d1, d2] != list(range(r)):
+        v = c.emit(T.PermuteOp.create_from(
+            [v], TensorType(t.element_type, [shape[i] for i in rest] + [n, m]), {"dims": _dims_attr([*rest, d1, d2])}))  # fmt: skip
+    lead = [shape[i] for i in rest]
+    v = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, [*lead, n * m])))
+    rows = range(max(0, -offset), min(n, m - offset))
+    return _pick(c, v, len(lead), [i * m + i + offset for i in rows], f"{node.name}_at")
+
+
+@handles("gather", to="torch.mul, torch.add, torch.reshape, torch.index_select")
+def _gather(c: Converter, node, x, dim, index, *, sparse_grad=False):
+    """out[i][j][k] = x[i][index[i][j][k]][k] (dim 1): x flattened, and each output's flat
+    position (index times dim's stride, plus a constant of the other dims' offsets) picked."""
+    t = c.out_type()
+    shape = c.shape(x)
+    ishape = c.shape(index)
+    d = norm_dim(dim, len(shape))
+    strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+    grid = torch.zeros(ishape, dtype=torch.int64)
+    for i, n in enumerate(ishape):
+        if i != d:
+            view = [1] * len(ishape)
+            view[i] = n
+            grid = grid + torch.arange(n).reshape(view) * strides[i]
+    idx = c.value(index)
+    it = idx.type
+    assert isinstance(it, TensorType)
+    flat_t = TensorType(it.element_type, [math.prod(ishape)])
+    pos = c.emit(T.MulOp.create_from([idx, c.constant(strides[d], it.element_type)], it))
+    pos = c.emit(T.AddOp.create_from([pos, c.constant(grid.numpy(), it.element_type, tuple(ishape), f"{node.name}_at")], it))
+    pos = c.emit(T.ReshapeOp.create_from([pos], flat_t))
+    flat = c.emit(T.ReshapeOp.create_from([c.value(x)], TensorType(t.element_type, [math.prod(shape)])))
+    picked = c.emit(T.IndexSelectOp.create_from([flat, pos], TensorType(t.element_type, [math.prod(ishape)]),
+                                                {"dim": IntAttr(0)}))  # fmt: skip
+    return c.emit(T.ReshapeOp.create_from([picked], t))
+
+
+def _scale_factors(a: dict, rank: int) -> list:
+    """The scale factor given per spatial dim (None where the size was given): `scale_factors`
+    of a .vec overload, else scales_d / scales_h / scales_w (or scales)."""
+    factors = a.get("scale_factors") or [a.get(k) for k in ("scales_d", "scales_h", "scales_w", "scales") if k in a][-rank:]
+    return list(factors) + [None] * (rank - len(factors))
+
+
+def _nearest_taps(n_in: int, n_out: int, scale: float | None, exact: bool) -> list[int]:
+    """PyTorch's nearest source positions (UpSample.h): floor(dst * s), or floor((dst + 0.5) *
+    s) for nearest-exact, in float32, s = 1 / scale or in / out, clamped to the input."""
+    s = torch.tensor(1.0 / scale if scale and scale > 0 else n_in / n_out, dtype=torch.float32)
+    dst = torch.arange(n_out, dtype=torch.float32) + (0.5 if exact else 0.0)
+    return torch.clamp(torch.floor(dst * s).to(torch.int64), max=n_in - 1).tolist()
+
+
+@handles("_upsample_nearest_exact1d", "_upsample_nearest_exact2d", "_upsample_nearest_exact3d",
+         to="torch.index_select")
+def _upsample_nearest_exact(c: Converter, node, x, *args, **kwargs):
+    """mode="nearest-exact": each output reads the input element nearest its centre."""
+    return _nearest_picks(c, node, x, exact=True)
+
+
+def _nearest_picks(c: Converter, node, x, exact: bool) -> SSAValue:
+    t = c.out_type()
+    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    factors = _scale_factors(bound_args(node), len(sizes))
+    v = c.value(x)
+    for d in range(len(sizes)):
+        if sizes[d] != outs[d] or exact:
+            v = _pick(c, v, d + 2, _nearest_taps(sizes[d], outs[d], factors[d], exact), f"{node.name}_at{d}")
+    return v
+
+
 @handles("upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d",
-         to="torch.reshape, torch.expand")
+         to="torch.reshape, torch.expand, torch.index_select")
 def _upsample_nearest(c: Converter, node, x, *args, **kwargs):
-    """Integer scale factors: each element repeated (a view as [.., n, 1, ..], expand, reshape)."""
+    """Integer scale factors: each element repeated (a view as [.., n, 1, ..], expand, reshape).
+
+    Other sizes pick PyTorch's nearest source positions (`_nearest_taps`)."""
     t = c.out_type()
     sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
     if any(o % n for n, o in zip(sizes, outs)):
-        raise c.fail(f"unsupported nearest upsampling from {list(sizes)} to {list(outs)} (not an integer scale)")
+        return _nearest_picks(c, node, x, exact=False)
     lead = list(c.shape(x)[:2])
     inter = lead + [n for s in sizes for n in (s, 1)]
     big = lead + [n for s, o in zip(sizes, outs) for n in (s, o // s)]
