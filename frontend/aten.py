@@ -1049,26 +1049,41 @@ def _glu(c: Converter, node, x, dim=-1):
     return c.emit(T.MulOp.create_from([a, c.emit(T.SigmoidOp.create_from([b], b.type))], t))
 
 
-@handles("index", to="torch.lt, torch.add, torch.where, torch.index_select")
+@handles("index", to="torch.lt, torch.add, torch.mul, torch.where, torch.reshape, torch.index_select")
 def _index(c: Converter, node, x, indices):
-    """One integer index tensor (negative indices wrap), as index_select along its dim.
+    """1-d integer index tensors (negative indices wrap) on adjacent dims, as index_select.
 
-    Boolean masks (data-dependent shapes) and several index tensors are not done."""
+    Several index tensors (x[i, j]) pick from those dims flattened into one, at i * n_j + j.
+    Boolean masks (data-dependent shapes) and index tensors on dims apart are not done."""
     tensors = [(i, ix) for i, ix in enumerate(indices) if ix is not None]
-    if len(tensors) != 1:
-        raise c.fail("unsupported indexing with several index tensors")
-    d, ix = tensors[0]
-    if ix.meta["val"].dtype == torch.bool:
+    dims = [i for i, _ in tensors]
+    if dims != list(range(dims[0], dims[0] + len(dims))):
+        raise c.fail("unsupported indexing with index tensors on dims apart (a slice between them)")
+    if any(ix.meta["val"].dtype == torch.bool for _, ix in tensors):
         raise c.fail("unsupported boolean mask indexing (the result's shape depends on the data)")
-    if len(c.shape(ix)) != 1:
+    if any(len(c.shape(ix)) != 1 for _, ix in tensors):
         raise c.fail("unsupported indexing with a multi-dimensional index tensor")
-    idx = c.value(ix)
-    it = idx.type
-    assert isinstance(it, TensorType)
-    n = c.constant(c.shape(x)[d], it.element_type)
-    neg = c.emit(T.LtOp.create_from([idx, c.constant(0, it.element_type)], _bool_type(it)))
-    wrapped = _scalar_where(c, neg, c.emit(T.AddOp.create_from([idx, n], it)), idx, it)
-    return c.emit(T.IndexSelectOp.create_from([c.value(x), wrapped], c.out_type(), {"dim": IntAttr(d)}))
+    shape = c.shape(x)
+    d0 = dims[0]
+    length = max(c.shape(ix)[0] for _, ix in tensors)
+    it = TensorType(IntegerType(64), [length])
+    pos = None
+    for d, ix in tensors:
+        idx = c.cast(c.value(ix), IntegerType(64))
+        if c.shape(ix)[0] != length:
+            idx = c.emit(T.ExpandOp.create_from([idx], it))
+        neg = c.emit(T.LtOp.create_from([idx, c.constant(0, it.element_type)], _bool_type(it)))
+        idx = _scalar_where(c, neg, c.emit(T.AddOp.create_from([idx, c.constant(shape[d], it.element_type)], it)), idx, it)
+        stride = math.prod(shape[d + 1 : dims[-1] + 1])
+        if stride != 1:
+            idx = c.emit(T.MulOp.create_from([idx, c.constant(stride, it.element_type)], it))
+        pos = idx if pos is None else c.emit(T.AddOp.create_from([pos, idx], it))
+    assert pos is not None
+    v = c.value(x)
+    if len(tensors) > 1:
+        flat = [*shape[:d0], math.prod(shape[d0 : dims[-1] + 1]), *shape[dims[-1] + 1 :]]
+        v = c.emit(T.ReshapeOp.create_from([v], TensorType(c.out_type().element_type, flat)))
+    return c.emit(T.IndexSelectOp.create_from([v, pos], c.out_type(), {"dim": IntAttr(d0)}))
 
 
 @handles("cumsum", to="torch.cumsum")
@@ -1183,22 +1198,48 @@ def _max_pool(c: Converter, node, *args, **kwargs):
     t = c.out_type(0) if isinstance(node.meta["val"], (tuple, list)) else c.out_type()
     stride = a.get("stride") or a["kernel_size"]
     props = _window_props(c, rank, stride, a.get("padding", 0), a.get("dilation", 1), a["kernel_size"])
-    _check_ceil(c, x, props, t, a.get("ceil_mode"))
-    out = c.emit(T.MaxPoolOp.create_from([c.value(x)], t, props))
+    v = c.value(x)
+    if a.get("ceil_mode"):  # the last windows hang over the input: extend it by the lowest value
+        over = [o - f for o, f in zip(t.get_shape()[2:], _floor_sizes(c, x, props))]
+        v = _pad_high(c, v, [(o * s.data) for o, s in zip(over, props["stride"].data)],
+                      _int_min(t.element_type) if isinstance(t.element_type, IntegerType) else -math.inf)  # fmt: skip
+    out = c.emit(T.MaxPoolOp.create_from([v], t, props))
     return [out, None] if isinstance(node.meta["val"], (tuple, list)) else out
+
+
+def _floor_sizes(c: Converter, x, props: dict) -> list[int]:
+    """The window op's output sizes (floor mode) of `x`'s spatial dims under `props`."""
+    return [T.window_out(n, k.data, s.data, p.data, dl.data) for n, k, s, p, dl in zip(
+        c.shape(x)[2:], props["kernel"].data, props["stride"].data, props["padding"].data,
+        props.get("dilation", _dims_attr([1] * (len(c.shape(x)) - 2))).data)]  # fmt: skip
+
+
+def _int_min(elem: IntegerType) -> int:
+    return -(1 << (elem.width.data - 1)) if elem.width.data > 1 else 0
+
+
+def _pad_high(c: Converter, v: SSAValue, extras: Sequence[int], value) -> SSAValue:
+    """`v` extended past the end of each spatial dim (dims 2..) by `extras` elements of `value`."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    for i, n in enumerate(extras):
+        if n <= 0:
+            continue
+        d = i + 2
+        block = list(shape)
+        block[d] = n
+        shape[d] += n
+        parts = [v, c.constant(value, t.element_type, block)]
+        v = c.emit(T.CatOp.create_from(parts, TensorType(t.element_type, shape), {"dim": IntAttr(d)}))
+    return v
 
 
 def _check_ceil(c: Converter, x, props: dict, t: TensorType, ceil_mode) -> None:
     """ceil_mode is fine where ceil and floor give the same output size (the result type has
-    ceil's size; the window op computes floor's)."""
-    if not ceil_mode:
-        return
-    sizes = c.shape(x)[2:]
-    floor = [T.window_out(n, k.data, s.data, p.data, dl.data) for n, k, s, p, dl in zip(
-        sizes, props["kernel"].data, props["stride"].data, props["padding"].data,
-        props.get("dilation", _dims_attr([1] * len(sizes))).data)]  # fmt: skip
-    if floor != list(t.get_shape()[2:]):
-        raise c.fail("unsupported ceil_mode pooling whose last window hangs over the input")
+    ceil's size; the window op computes floor's). Max pooling extends its input instead."""
+    if ceil_mode and _floor_sizes(c, x, props) != list(t.get_shape()[2:]):
+        raise c.fail("unsupported ceil_mode avg pooling whose last window hangs over the input")
 
 
 @handles("avg_pool1d", "avg_pool2d", "avg_pool3d", to="torch.avg_pool")

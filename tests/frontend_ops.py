@@ -168,6 +168,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "conv1x1": (nn.Conv2d(6, 3, 1), [("fin", (2, 6, 4, 5))]),
     "max_pool2d": (nn.MaxPool2d(2), [("f", (2, 3, 6, 8))]),
     "max_pool2d_padded": (nn.MaxPool2d(3, stride=2, padding=1), [("fin", (1, 3, 7, 7))]),
+    "max_pool2d_ceil": (nn.MaxPool2d(3, stride=2, ceil_mode=True), [("f", (1, 3, 8, 9))]),
+    "max_pool1d_ceil_padded": (nn.MaxPool1d(3, stride=2, padding=1, ceil_mode=True), [("fin", (2, 3, 10))]),
     "avg_pool2d": (nn.AvgPool2d(2), [("fin", (2, 3, 6, 8))]),
     "avg_pool2d_exclude_pad": (nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False), [("fin", (1, 3, 7, 6))]),
     "avg_pool1d": (nn.AvgPool1d(3, stride=1, padding=1), [("fin", (2, 3, 9))]),
@@ -196,6 +198,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     # shapes and constants
     "flip": (lambda x: torch.flip(x, (0, 2)) * 2.0, [("fin", S)]),
     "index_select": (lambda x, i: torch.index_select(x, 1, i), [("fin", S), ("i", (4,), 0, 5)]),
+    "index_two": (lambda x, i, j: x[i, j] * 2.0, [("fin", S), ("i", (4,), -3, 3), ("i", (4,), -5, 5)]),
+    "index_two_inner": (lambda x, i, j: x[:, i, j], [("fin", S), ("i", (6,), 0, 5), ("i", (1,), -7, 7)]),
     "gather_dim1": (lambda x, i: torch.gather(x, 1, i) * 2.0, [("fin", S), ("i", (3, 4, 6), 0, 5)]),
     "gather_dim0": (lambda x, i: torch.gather(x, 0, i), [("fin", S), ("i", (2, 5, 7), 0, 3)]),
     "gather_last": (lambda x, i: x.gather(-1, i), [("fin", (4, 9)), ("i", (4, 1), 0, 9)]),
