@@ -1165,10 +1165,10 @@ def _window_props(c: Converter, rank: int, stride, padding, dilation, kernel=Non
 
 @handles("conv1d", "conv2d", "conv3d", "convolution", to="torch.convolution")
 def _conv(c: Converter, node, *args, **kwargs):
-    """Stride, zero padding (ints or 'valid' / 'same'), dilation, groups; not transposed."""
+    """Stride, zero padding (ints or 'valid' / 'same'), dilation, groups; transposed too."""
     a = bound_args(node)
     if a.get("transposed"):
-        raise c.fail("unsupported transposed convolution")
+        return _conv_transpose(c, a)
     x, w = a["input"], a["weight"]
     rank = len(c.shape(w)) - 2
     if len(c.shape(x)) != rank + 2:
@@ -1186,6 +1186,83 @@ def _conv(c: Converter, node, *args, **kwargs):
     bias = a.get("bias")
     operands = [c.value(x), c.value(w)] + ([c.value(bias)] if bias is not None else [])
     return c.emit(T.ConvolutionOp.create_from(operands, c.out_type(), props))
+
+
+@handles("conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+         to="torch.cat, torch.reshape, torch.slice, torch.flip, torch.permute, torch.convolution")
+def _conv_transposed(c: Converter, node, *args, **kwargs):
+    """Transposed convolution (stride, padding, output_padding, groups, dilation) as the
+    convolution it is the gradient of: zeros between the input's elements, padded, convolved
+    with the weight flipped and its in / out channels swapped, stride 1."""
+    return _conv_transpose(c, bound_args(node))
+
+
+def _conv_transpose(c: Converter, a: dict) -> SSAValue:
+    t = c.out_type()
+    x, w = a["input"], a["weight"]
+    wshape = c.shape(w)
+    rank, groups = len(wshape) - 2, int(a.get("groups", 1))
+    if len(c.shape(x)) != rank + 2:
+        raise c.fail("unsupported convolution of an unbatched input")
+    stride, padding = _per_dim(a.get("stride", 1), rank), _per_dim(a.get("padding", 0), rank)
+    dilation, extra = _per_dim(a.get("dilation", 1), rank), _per_dim(a.get("output_padding", 0), rank)
+    v = c.cast(c.value(x), t.element_type)
+    for i, s in enumerate(stride):
+        v = _interleave_zeros(c, v, i + 2, s)
+    for i, (k, p, dl, op) in enumerate(zip(wshape[2:], padding, dilation, extra)):
+        lo = dl * (k - 1) - p
+        v = _pad_dim(c, v, i + 2, lo, lo + op)
+    cin, cout_g, ks = wshape[0], wshape[1], list(wshape[2:])
+    spatial = list(range(2, rank + 2))
+    wv = c.emit(T.FlipOp.create_from([c.value(w)], c.value(w).type, {"dims": _dims_attr(spatial)}))
+    grouped = [groups, cin // groups, cout_g, *ks]
+    wv = c.emit(T.ReshapeOp.create_from([wv], TensorType(t.element_type, grouped)))
+    wv = c.emit(T.PermuteOp.create_from([wv], TensorType(t.element_type, [groups, cout_g, cin // groups, *ks]),
+                                        {"dims": _dims_attr([0, 2, 1, *range(3, rank + 3)])}))  # fmt: skip
+    wv = c.emit(T.ReshapeOp.create_from([wv], TensorType(t.element_type, [groups * cout_g, cin // groups, *ks])))
+    props = _window_props(c, rank, 1, 0, dilation)
+    props["groups"] = IntAttr(groups)
+    bias = a.get("bias")
+    operands = [v, wv] + ([c.value(bias)] if bias is not None else [])
+    return c.emit(T.ConvolutionOp.create_from(operands, t, props))
+
+
+def _interleave_zeros(c: Converter, v: SSAValue, dim: int, s: int) -> SSAValue:
+    """`v` with s - 1 zeros between consecutive elements along `dim` (none after the last)."""
+    if s == 1:
+        return v
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    n = shape[dim]
+    col = [*shape[: dim + 1], 1, *shape[dim + 1 :]]
+    v = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, col)))
+    zeros = c.constant(0, t.element_type, [*shape[: dim + 1], s - 1, *shape[dim + 1 :]])
+    wide = [*shape[: dim + 1], s, *shape[dim + 1 :]]
+    v = c.emit(T.CatOp.create_from([v, zeros], TensorType(t.element_type, wide), {"dim": IntAttr(dim + 1)}))
+    flat = [*shape[:dim], n * s, *shape[dim + 1 :]]
+    v = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, flat)))
+    return _slice_value(c, v, dim, 0, (n - 1) * s + 1)
+
+
+def _pad_dim(c: Converter, v: SSAValue, dim: int, lo: int, hi: int) -> SSAValue:
+    """`v` with `lo` zeros before and `hi` after along `dim` (a negative count crops)."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    v = _slice_value(c, v, dim, max(0, -lo), shape[dim] - max(0, -hi))
+    shape[dim] -= max(0, -lo) + max(0, -hi)
+    parts = [v]
+    for n, front in ((max(0, lo), True), (max(0, hi), False)):
+        if n:
+            block = list(shape)
+            block[dim] = n
+            zeros = c.constant(0, t.element_type, block)
+            parts.insert(0, zeros) if front else parts.append(zeros)
+    if len(parts) == 1:
+        return v
+    shape[dim] += max(0, lo) + max(0, hi)
+    return c.emit(T.CatOp.create_from(parts, TensorType(t.element_type, shape), {"dim": IntAttr(dim)}))
 
 
 @handles("max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices",

@@ -85,7 +85,6 @@ def coverage() -> tuple[list[str], list[str], dict[str, list[str]]]:
 
 #: (ATen op, an expression using it, why it is not done). The expressions run in `dpl compile -c`.
 UNSUPPORTED: list[tuple[str, str, str]] = [
-    ("transposed convolution", "torch.nn.ConvTranspose2d(3, 4, 3)(torch.randn(1, 3, 8, 8))", "not written yet"),
     ("avg pooling with ceil_mode where it changes the size", "torch.nn.AvgPool2d(2, ceil_mode=True)(torch.randn(1, 3, 7, 7))", "the last window's divisor counts only the input (max pooling is done)"),
     ("reflect / replicate / circular padding with a negative pad", "torch.nn.functional.pad(torch.randn(1, 2, 5), (-1, 2), mode='replicate')", "not written yet (constant padding crops)"),
     ("bicubic upsampling", "torch.nn.Upsample(scale_factor=2, mode='bicubic')(torch.randn(1, 3, 8, 8))", "not written yet (nearest, linear, bilinear, trilinear are)"),
