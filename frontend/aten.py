@@ -837,40 +837,46 @@ def _stack(c: Converter, node, tensors, dim=0):
 def _pad(c: Converter, node, x, pad, mode="constant", value=None):
     """Constant padding: constant blocks concatenated (negative pads slice); the other modes too.
 
-    Reflect, replicate and circular are `_edge_pad`, as their own ATen ops below. `pad` lists (left, right) pairs from the last dim backwards, as F.pad."""
+    Reflect, replicate and circular are `_edge_pad`'s, as their own ATen ops below. `pad` lists
+    (left, right) pairs from the last dim backwards, as F.pad."""
     if mode in EDGE_PADS:
         return _edge_pad(c, x, pad, mode)
     if mode != "constant":
         raise c.fail(f"unsupported pad mode '{mode}'")
-    t = c.out_type()
-    v = c.cast(c.value(x), t.element_type)
-    value = 0 if value is None else value
-    shape = list(c.shape(x))
+    v = c.cast(c.value(x), c.out_type().element_type)
     for i in range(len(pad) // 2):
-        d = len(shape) - 1 - i
-        lo, hi = int(pad[2 * i]), int(pad[2 * i + 1])
-        v = _slice_value(c, v, d, max(0, -lo), shape[d] - max(0, -hi))
-        shape[d] -= max(0, -lo) + max(0, -hi)
-        parts = [v]
-        for n, front in ((max(0, lo), True), (max(0, hi), False)):
-            if n:
-                block = list(shape)
-                block[d] = n
-                const = c.constant(value, t.element_type, block)
-                parts.insert(0, const) if front else parts.append(const)
-        if len(parts) > 1:
-            shape[d] += max(0, lo) + max(0, hi)
-            v = c.emit(T.CatOp.create_from(parts, TensorType(t.element_type, shape), {"dim": IntAttr(d)}))
+        v = _pad_dim(c, v, c.rank(x) - 1 - i, int(pad[2 * i]), int(pad[2 * i + 1]), 0 if value is None else value)
     return v
 
 
-#: Padding from the input's own values: the ATen op of each F.pad mode and its border block of
-#: `width` elements at the front or back of a dim of `size` ((start, end) of the slice, and
-#: whether it is reversed (reflect) or stretched from one element (replicate)).
-EDGE_PADS = {"reflect": "reflection_pad", "replicate": "replication_pad", "circular": "_pad_circular"}
+def _pad_dim(c: Converter, v: SSAValue, dim: int, lo: int, hi: int, value=0) -> SSAValue:
+    """`v` with `lo` elements of `value` before and `hi` after along `dim` (a negative count
+    crops)."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    v = _slice_value(c, v, dim, max(0, -lo), shape[dim] - max(0, -hi))
+    shape[dim] -= max(0, -lo) + max(0, -hi)
+    parts = [v]
+    for n, front in ((max(0, lo), True), (max(0, hi), False)):
+        if n:
+            block = list(shape)
+            block[dim] = n
+            const = c.constant(value, t.element_type, block)
+            parts.insert(0, const) if front else parts.append(const)
+    if len(parts) == 1:
+        return v
+    shape[dim] += max(0, lo) + max(0, hi)
+    return c.emit(T.CatOp.create_from(parts, TensorType(t.element_type, shape), {"dim": IntAttr(dim)}))
+
+
+#: The F.pad modes that pad with the input's own values.
+EDGE_PADS = ("reflect", "replicate", "circular")
 
 
 def _edge_block(mode: str, width: int, size: int, front: bool) -> tuple[int, int]:
+    """(start, end) of the slice of a dim of `size` that `mode` pads `width` elements from, at
+    its front or back (reflect then reverses it, replicate stretches its one element)."""
     if mode == "reflect":  # the edge element is not repeated
         return (1, width + 1) if front else (size - width - 1, size - 1)
     if mode == "replicate":
@@ -1057,7 +1063,7 @@ def _index(c: Converter, node, x, indices):
     Boolean masks (data-dependent shapes) and index tensors on dims apart are not done."""
     tensors = [(i, ix) for i, ix in enumerate(indices) if ix is not None]
     dims = [i for i, _ in tensors]
-    if dims != list(range(dims[0], dims[0] + len(dims))):
+    if not dims or dims != list(range(dims[0], dims[0] + len(dims))):
         raise c.fail("unsupported indexing with index tensors on dims apart (a slice between them)")
     if any(ix.meta["val"].dtype == torch.bool for _, ix in tensors):
         raise c.fail("unsupported boolean mask indexing (the result's shape depends on the data)")
@@ -1245,26 +1251,6 @@ def _interleave_zeros(c: Converter, v: SSAValue, dim: int, s: int) -> SSAValue:
     return _slice_value(c, v, dim, 0, (n - 1) * s + 1)
 
 
-def _pad_dim(c: Converter, v: SSAValue, dim: int, lo: int, hi: int) -> SSAValue:
-    """`v` with `lo` zeros before and `hi` after along `dim` (a negative count crops)."""
-    t = v.type
-    assert isinstance(t, TensorType)
-    shape = list(t.get_shape())
-    v = _slice_value(c, v, dim, max(0, -lo), shape[dim] - max(0, -hi))
-    shape[dim] -= max(0, -lo) + max(0, -hi)
-    parts = [v]
-    for n, front in ((max(0, lo), True), (max(0, hi), False)):
-        if n:
-            block = list(shape)
-            block[dim] = n
-            zeros = c.constant(0, t.element_type, block)
-            parts.insert(0, zeros) if front else parts.append(zeros)
-    if len(parts) == 1:
-        return v
-    shape[dim] += max(0, lo) + max(0, hi)
-    return c.emit(T.CatOp.create_from(parts, TensorType(t.element_type, shape), {"dim": IntAttr(dim)}))
-
-
 @handles("max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices",
          "max_pool3d_with_indices", to="torch.max_pool")
 def _max_pool(c: Converter, node, *args, **kwargs):
@@ -1278,8 +1264,9 @@ def _max_pool(c: Converter, node, *args, **kwargs):
     v = c.value(x)
     if a.get("ceil_mode"):  # the last windows hang over the input: extend it by the lowest value
         over = [o - f for o, f in zip(t.get_shape()[2:], _floor_sizes(c, x, props))]
-        v = _pad_high(c, v, [(o * s.data) for o, s in zip(over, props["stride"].data)],
-                      _int_min(t.element_type) if isinstance(t.element_type, IntegerType) else -math.inf)  # fmt: skip
+        low = _int_min(t.element_type) if isinstance(t.element_type, IntegerType) else -math.inf
+        for i, (o, s) in enumerate(zip(over, props["stride"].data)):
+            v = _pad_dim(c, v, i + 2, 0, o * s.data, low)
     out = c.emit(T.MaxPoolOp.create_from([v], t, props))
     return [out, None] if isinstance(node.meta["val"], (tuple, list)) else out
 
@@ -1293,23 +1280,6 @@ def _floor_sizes(c: Converter, x, props: dict) -> list[int]:
 
 def _int_min(elem: IntegerType) -> int:
     return -(1 << (elem.width.data - 1)) if elem.width.data > 1 else 0
-
-
-def _pad_high(c: Converter, v: SSAValue, extras: Sequence[int], value) -> SSAValue:
-    """`v` extended past the end of each spatial dim (dims 2..) by `extras` elements of `value`."""
-    t = v.type
-    assert isinstance(t, TensorType)
-    shape = list(t.get_shape())
-    for i, n in enumerate(extras):
-        if n <= 0:
-            continue
-        d = i + 2
-        block = list(shape)
-        block[d] = n
-        shape[d] += n
-        parts = [v, c.constant(value, t.element_type, block)]
-        v = c.emit(T.CatOp.create_from(parts, TensorType(t.element_type, shape), {"dim": IntAttr(d)}))
-    return v
 
 
 def _check_ceil(c: Converter, x, props: dict, t: TensorType, ceil_mode) -> None:
