@@ -1079,7 +1079,8 @@ def _index(c: Converter, node, x, indices):
         if c.shape(ix)[0] != length:
             idx = c.emit(T.ExpandOp.create_from([idx], it))
         neg = c.emit(T.LtOp.create_from([idx, c.constant(0, it.element_type)], _bool_type(it)))
-        idx = _scalar_where(c, neg, c.emit(T.AddOp.create_from([idx, c.constant(shape[d], it.element_type)], it)), idx, it)
+        wrapped = c.emit(T.AddOp.create_from([idx, c.constant(shape[d], it.element_type)], it))
+        idx = _scalar_where(c, neg, wrapped, idx, it)
         stride = math.prod(shape[d + 1 : dims[-1] + 1])
         if stride != 1:
             idx = c.emit(T.MulOp.create_from([idx, c.constant(stride, it.element_type)], it))
@@ -1456,10 +1457,10 @@ def _diagonal(c: Converter, node, x, offset=0, dim1=0, dim2=1):
     shape = c.shape(x)
     n, m = shape[d1], shape[d2]
     v = c.value(x)
-    if [*rest, d1, d2] != list(range(r)):
-        v = c.emit(T.PermuteOp.create_from(
-            [v], TensorType(t.element_type, [shape[i] for i in rest] + [n, m]), {"dims": _dims_attr([*rest, d1, d2])}))  # fmt: skip
     lead = [shape[i] for i in rest]
+    if [*rest, d1, d2] != list(range(r)):
+        moved = TensorType(t.element_type, [*lead, n, m])
+        v = c.emit(T.PermuteOp.create_from([v], moved, {"dims": _dims_attr([*rest, d1, d2])}))
     v = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, [*lead, n * m])))
     rows = range(max(0, -offset), min(n, m - offset))
     return _pick(c, v, len(lead), [i * m + i + offset for i in rows], f"{node.name}_at")
@@ -1485,7 +1486,8 @@ def _gather(c: Converter, node, x, dim, index, *, sparse_grad=False):
     assert isinstance(it, TensorType)
     flat_t = TensorType(it.element_type, [math.prod(ishape)])
     pos = c.emit(T.MulOp.create_from([idx, c.constant(strides[d], it.element_type)], it))
-    pos = c.emit(T.AddOp.create_from([pos, c.constant(grid.numpy(), it.element_type, tuple(ishape), f"{node.name}_at")], it))
+    offsets = c.constant(grid.numpy(), it.element_type, tuple(ishape), f"{node.name}_at")
+    pos = c.emit(T.AddOp.create_from([pos, offsets], it))
     pos = c.emit(T.ReshapeOp.create_from([pos], flat_t))
     flat = c.emit(T.ReshapeOp.create_from([c.value(x)], TensorType(t.element_type, [math.prod(shape)])))
     picked = c.emit(T.IndexSelectOp.create_from([flat, pos], TensorType(t.element_type, [math.prod(ishape)]),
@@ -1496,7 +1498,8 @@ def _gather(c: Converter, node, x, dim, index, *, sparse_grad=False):
 def _scale_factors(a: dict, rank: int) -> list:
     """The scale factor given per spatial dim (None where the size was given): `scale_factors`
     of a .vec overload, else scales_d / scales_h / scales_w (or scales)."""
-    factors = a.get("scale_factors") or [a.get(k) for k in ("scales_d", "scales_h", "scales_w", "scales") if k in a][-rank:]
+    named = [a.get(k) for k in ("scales_d", "scales_h", "scales_w", "scales") if k in a]
+    factors = a.get("scale_factors") or named[-rank:]
     return list(factors) + [None] * (rank - len(factors))
 
 
