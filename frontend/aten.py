@@ -1093,12 +1093,40 @@ def _index(c: Converter, node, x, indices):
     return c.emit(T.IndexSelectOp.create_from([v, pos], c.out_type(), {"dim": IntAttr(d0)}))
 
 
-@handles("cumsum", to="torch.cumsum")
+#: torch.cumsum costs n^2 along its dim (decompose-reductions sums a masked row per element);
+#: a longer dim is cut into blocks of CUMSUM_BLOCK, each summed so, then the blocks' totals.
+CUMSUM_BLOCK = 64
+
+
+@handles("cumsum", to="torch.cumsum, torch.sum, torch.add, torch.sub, torch.reshape, torch.cat")
 def _cumsum(c: Converter, node, x, dim, *, dtype=None):
-    """Running sums along `dim`."""
+    """Running sums along `dim`, in blocks where it is long (`_blocked_cumsum`)."""
     t = c.out_type()
-    d = norm_dim(dim, c.rank(x))
-    return c.emit(T.CumsumOp.create_from([c.cast(c.value(x), t.element_type)], t, {"dim": IntAttr(d)}))
+    return _blocked_cumsum(c, c.cast(c.value(x), t.element_type), norm_dim(dim, c.rank(x)))
+
+
+def _blocked_cumsum(c: Converter, v: SSAValue, d: int) -> SSAValue:
+    """Running sums of `v` along `d`. A dim over 2 x CUMSUM_BLOCK is padded with zeros to whole
+    blocks and viewed as [.., blocks, CUMSUM_BLOCK, ..]: running sums within each block, plus
+    the running sum of the blocks before it (the blocks' totals' running sums, recursively,
+    less its own total). About CUMSUM_BLOCK x n additions instead of n^2."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    n, b = shape[d], CUMSUM_BLOCK
+    if n <= 2 * b:
+        return c.emit(T.CumsumOp.create_from([v], t, {"dim": IntAttr(d)}))
+    nb = -(-n // b)
+    elem = t.element_type
+    v = _pad_dim(c, v, d, 0, nb * b - n)
+    blocks = TensorType(elem, [*shape[:d], nb, b, *shape[d + 1 :]])
+    v = c.emit(T.ReshapeOp.create_from([v], blocks))
+    inner = c.emit(T.CumsumOp.create_from([v], blocks, {"dim": IntAttr(d + 1)}))
+    totals = c.emit(T.SumOp(v, [d + 1], True, TensorType(elem, [*shape[:d], nb, 1, *shape[d + 1 :]])))
+    before = c.emit(T.SubOp.create_from([_blocked_cumsum(c, totals, d), totals], totals.type))
+    out = c.emit(T.AddOp.create_from([inner, before], blocks))
+    out = c.emit(T.ReshapeOp.create_from([out], TensorType(elem, [*shape[:d], nb * b, *shape[d + 1 :]])))
+    return _slice_value(c, out, d, 0, n)
 
 
 @handles("copy", to="torch.expand, torch.to_dtype")

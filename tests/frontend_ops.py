@@ -156,6 +156,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "index_dim1": (lambda x, i: x[:, i] + 1.0, [("fin", S), ("i", (6,), -5, 5)]),
     "cumsum": (lambda x: torch.cumsum(x, 1), [("f", S)]),
     "cumsum_bool": (lambda x: (x > 0).cumsum(-1), [("fin", S)]),
+    # blocks of 64: 3 of them (the last ragged) along dim 1; 8300 is 130 blocks, whose totals
+    # are summed in 3 blocks again
+    "cumsum_blocked": (lambda x: torch.cumsum(x, 1), [("fin", (2, 150, 3))]),
+    "cumsum_two_levels": (lambda x: (x > 0).cumsum(0) * 1.0 + torch.cumsum(x, 0), [("fin", (8300,))]),
     "slice_scatter": (lambda x, y: torch.slice_scatter(x, y, 1, 1, 3), [("fin", S), ("fin", (3, 2, 7))]),
     "select_scatter": (lambda x, y: torch.select_scatter(x, y, 2, -1), [("fin", S), ("fin", (3, 5))]),
     "copy": (lambda x, y: torch.ops.aten.copy(x, y) * 2.0, [("fin", M), ("fin", (7,))]),
