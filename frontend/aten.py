@@ -1432,6 +1432,90 @@ def _upsample_linear(c: Converter, node, x, *args, **kwargs):
     return v
 
 
+#: PyTorch's cubic convolution coefficient (UpSample.h: A = -0.75).
+CUBIC_A = -0.75
+
+
+def _cubic_taps(n_in: int, n_out: int, align_corners: bool, scale: float | None):
+    """PyTorch's bicubic interpolation along one dim: per output position four input positions
+    (floor(src) - 1 .. + 2, clamped to the input) and their cubic convolution weights."""
+    if align_corners:
+        s = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    else:
+        s = 1.0 / scale if scale and scale > 0 else n_in / n_out
+    a = CUBIC_A
+    taps: list[list[int]] = [[], [], [], []]
+    weights: list[list[float]] = [[], [], [], []]
+    for dst in range(n_out):
+        src = s * dst if align_corners else s * (dst + 0.5) - 0.5  # (not clamped at 0: cubic)
+        i = math.floor(src)
+        u = src - i
+        ws = (((a * (u + 1) - 5 * a) * (u + 1) + 8 * a) * (u + 1) - 4 * a,
+              ((a + 2) * u - (a + 3)) * u * u + 1,
+              ((a + 2) * (1 - u) - (a + 3)) * (1 - u) * (1 - u) + 1,
+              ((a * (2 - u) - 5 * a) * (2 - u) + 8 * a) * (2 - u) - 4 * a)
+        for k in range(4):
+            taps[k].append(min(max(i - 1 + k, 0), n_in - 1))
+            weights[k].append(ws[k])
+    return taps, weights
+
+
+@handles("upsample_bicubic2d", to="torch.index_select, torch.mul, torch.add")
+def _upsample_bicubic(c: Converter, node, x, *args, **kwargs):
+    """Bicubic (align_corners either way): dim by dim from the last, four reads a position
+    weighted by PyTorch's cubic convolution (A = -0.75, edges clamped)."""
+    a = bound_args(node)
+    t = c.out_type()
+    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    factors = _scale_factors(a, len(sizes))
+    v = c.cast(c.value(x), t.element_type)
+    for d in reversed(range(len(sizes))):
+        taps, weights = _cubic_taps(sizes[d], outs[d], bool(a.get("align_corners")), factors[d])
+        dim = d + 2
+        out_t = TensorType(t.element_type, _resized(v, dim, outs[d]))
+        acc = None
+        for k in range(4):
+            picked = _pick(c, v, dim, taps[k], f"{node.name}_at{d}_{k}")
+            weight = _along(c, v, dim, weights[k], t.element_type, f"{node.name}_w{d}_{k}")
+            term = c.emit(T.MulOp.create_from([picked, weight], out_t))
+            acc = term if acc is None else c.emit(T.AddOp.create_from([acc, term], out_t))
+        assert acc is not None
+        v = acc
+    return v
+
+
+@handles("cdist", "_cdist_forward",
+         to="torch.unsqueeze, torch.sub, torch.abs, torch.pow, torch.sum, torch.sqrt, torch.amax")
+def _cdist(c: Converter, node, x1, x2, p=2.0, compute_mode=None):
+    """Distances between rows, as (x1 rows - x2 rows) broadcast and reduced over features:
+    p = 2 the root of the summed squares, 1 the summed magnitudes, inf their maximum, else
+    (sum |d|^p)^(1/p). Each pair's difference is taken directly (PyTorch takes a matmul
+    |a|^2 + |b|^2 - 2ab for larger inputs at p = 2, less accurately)."""
+    t = c.out_type()
+    s1, s2 = c.shape(x1), c.shape(x2)
+    elem = t.element_type
+    rows = [*t.get_shape(), s1[-1]]  # [.., P, R, M]
+    a = c.emit(T.UnsqueezeOp.create_from(
+        [c.value(x1)], TensorType(elem, [*s1[:-1], 1, s1[-1]]), {"dim": IntAttr(len(s1) - 1)}))  # fmt: skip
+    b = c.emit(T.UnsqueezeOp.create_from(
+        [c.value(x2)], TensorType(elem, [*s2[:-2], 1, *s2[-2:]]), {"dim": IntAttr(len(s2) - 2)}))  # fmt: skip
+    diff = c.emit(T.SubOp.create_from([a, b], TensorType(elem, rows)))
+    mag = c.emit(T.AbsOp.create_from([diff], diff.type))
+    last = len(rows) - 1
+    if p == math.inf:
+        return c.emit(T.AmaxOp(mag, [last], False, t))
+    if p == 2:
+        sq = c.emit(T.MulOp.create_from([diff, diff], diff.type))
+        return c.emit(T.SqrtOp.create_from([c.emit(T.SumOp(sq, [last], False, t))], t))
+    if p == 1:
+        return c.emit(T.SumOp(mag, [last], False, t))
+    if p <= 0:
+        raise c.fail(f"unsupported cdist with p = {p}")
+    powered = c.emit(T.PowOp.create_from([mag, c.constant(float(p), elem)], mag.type))
+    summed = c.emit(T.SumOp(powered, [last], False, t))
+    return c.emit(T.PowOp.create_from([summed, c.constant(1.0 / p, elem)], t))
+
+
 def _resized(v: SSAValue, dim: int, n: int) -> list[int]:
     shape = list(v.type.get_shape())  # type: ignore[union-attr]
     shape[dim] = n
