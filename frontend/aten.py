@@ -1388,61 +1388,44 @@ def _along(c: Converter, v: SSAValue, dim: int, values: Sequence, elem: Attribut
     return c.constant(list(values), elem, tuple(shape), name)
 
 
-def _linear_taps(n_in: int, n_out: int, align_corners: bool, scale: float | None):
-    """PyTorch's linear interpolation along one dim (area_pixel_compute_source_index): per
-    output position the two input positions and their weights."""
+def _source_scale(n_in: int, n_out: int, align_corners: bool, scale: float | None) -> float:
+    """PyTorch's input positions per output position (area_pixel_compute_scale)."""
     if align_corners:
-        s = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
-    else:
-        s = 1.0 / scale if scale and scale > 0 else n_in / n_out
-    lo, hi, w_lo, w_hi = [], [], [], []
+        return (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    return 1.0 / scale if scale and scale > 0 else n_in / n_out
+
+
+#: Taps = per tap, the input position and the weight of every output position.
+Taps = tuple[list[list[int]], list[list[float]]]
+
+
+def _linear_taps(n_in: int, n_out: int, align_corners: bool, scale: float | None) -> Taps | None:
+    """PyTorch's linear interpolation along one dim (area_pixel_compute_source_index): two taps,
+    or None where the dim is copied as it is."""
+    if n_in == n_out and not align_corners and scale in (None, 1.0):
+        return None
+    s = _source_scale(n_in, n_out, align_corners, scale)
+    taps: list[list[int]] = [[], []]
+    weights: list[list[float]] = [[], []]
     for dst in range(n_out):
         src = s * dst if align_corners else max(s * (dst + 0.5) - 0.5, 0.0)
         i = int(src)
         lam = src - i
-        lo.append(i)
-        hi.append(i + 1 if i < n_in - 1 else i)
-        w_lo.append(1.0 - lam)
-        w_hi.append(lam)
-    return lo, hi, w_lo, w_hi
-
-
-@handles("upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d",
-         to="torch.index_select, torch.mul, torch.add")
-def _upsample_linear(c: Converter, node, x, *args, **kwargs):
-    """Linear, bilinear, trilinear (align_corners either way): dim by dim from the last, two
-    reads a position weighted as PyTorch weighs them."""
-    a = bound_args(node)
-    t = c.out_type()
-    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
-    factors = _scale_factors(a, len(sizes))
-    v = c.cast(c.value(x), t.element_type)
-    for d in reversed(range(len(sizes))):
-        if sizes[d] == outs[d] and not a.get("align_corners") and factors[d] in (None, 1.0):
-            continue
-        lo, hi, w_lo, w_hi = _linear_taps(sizes[d], outs[d], bool(a.get("align_corners")), factors[d])
-        dim = d + 2
-        near = c.emit(T.MulOp.create_from([_pick(c, v, dim, lo, f"{node.name}_lo{d}"),
-                                           _along(c, v, dim, w_lo, t.element_type, f"{node.name}_wlo{d}")],
-                                          TensorType(t.element_type, _resized(v, dim, outs[d]))))  # fmt: skip
-        far = c.emit(T.MulOp.create_from([_pick(c, v, dim, hi, f"{node.name}_hi{d}"),
-                                          _along(c, v, dim, w_hi, t.element_type, f"{node.name}_whi{d}")],
-                                         near.type))  # fmt: skip
-        v = c.emit(T.AddOp.create_from([near, far], near.type))
-    return v
+        taps[0].append(i)
+        taps[1].append(i + 1 if i < n_in - 1 else i)
+        weights[0].append(1.0 - lam)
+        weights[1].append(lam)
+    return taps, weights
 
 
 #: PyTorch's cubic convolution coefficient (UpSample.h: A = -0.75).
 CUBIC_A = -0.75
 
 
-def _cubic_taps(n_in: int, n_out: int, align_corners: bool, scale: float | None):
-    """PyTorch's bicubic interpolation along one dim: per output position four input positions
-    (floor(src) - 1 .. + 2, clamped to the input) and their cubic convolution weights."""
-    if align_corners:
-        s = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
-    else:
-        s = 1.0 / scale if scale and scale > 0 else n_in / n_out
+def _cubic_taps(n_in: int, n_out: int, align_corners: bool, scale: float | None) -> Taps:
+    """PyTorch's bicubic interpolation along one dim: four taps, floor(src) - 1 .. + 2 clamped
+    to the input, with their cubic convolution weights."""
+    s = _source_scale(n_in, n_out, align_corners, scale)
     a = CUBIC_A
     taps: list[list[int]] = [[], [], [], []]
     weights: list[list[float]] = [[], [], [], []]
@@ -1460,28 +1443,44 @@ def _cubic_taps(n_in: int, n_out: int, align_corners: bool, scale: float | None)
     return taps, weights
 
 
-@handles("upsample_bicubic2d", to="torch.index_select, torch.mul, torch.add")
-def _upsample_bicubic(c: Converter, node, x, *args, **kwargs):
-    """Bicubic (align_corners either way): dim by dim from the last, four reads a position
-    weighted by PyTorch's cubic convolution (A = -0.75, edges clamped)."""
+def _interpolate(c: Converter, node, x, taps_of) -> SSAValue:
+    """Separable interpolation, dim by dim from the last: each output the weighted sum of the
+    input positions `taps_of(n_in, n_out, align_corners, scale)` gives along that dim."""
     a = bound_args(node)
     t = c.out_type()
     sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
     factors = _scale_factors(a, len(sizes))
     v = c.cast(c.value(x), t.element_type)
     for d in reversed(range(len(sizes))):
-        taps, weights = _cubic_taps(sizes[d], outs[d], bool(a.get("align_corners")), factors[d])
+        found = taps_of(sizes[d], outs[d], bool(a.get("align_corners")), factors[d])
+        if found is None:
+            continue
         dim = d + 2
         out_t = TensorType(t.element_type, _resized(v, dim, outs[d]))
         acc = None
-        for k in range(4):
-            picked = _pick(c, v, dim, taps[k], f"{node.name}_at{d}_{k}")
-            weight = _along(c, v, dim, weights[k], t.element_type, f"{node.name}_w{d}_{k}")
+        for k, (positions, weights) in enumerate(zip(*found)):
+            picked = _pick(c, v, dim, positions, f"{node.name}_at{d}_{k}")
+            weight = _along(c, v, dim, weights, t.element_type, f"{node.name}_w{d}_{k}")
             term = c.emit(T.MulOp.create_from([picked, weight], out_t))
             acc = term if acc is None else c.emit(T.AddOp.create_from([acc, term], out_t))
         assert acc is not None
         v = acc
     return v
+
+
+@handles("upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d",
+         to="torch.index_select, torch.mul, torch.add")
+def _upsample_linear(c: Converter, node, x, *args, **kwargs):
+    """Linear, bilinear, trilinear (align_corners either way): two reads a position along each
+    dim, weighted as PyTorch weighs them (`_interpolate`)."""
+    return _interpolate(c, node, x, _linear_taps)
+
+
+@handles("upsample_bicubic2d", to="torch.index_select, torch.mul, torch.add")
+def _upsample_bicubic(c: Converter, node, x, *args, **kwargs):
+    """Bicubic (align_corners either way): four reads a position along each dim, weighted by
+    PyTorch's cubic convolution (A = -0.75, edges clamped)."""
+    return _interpolate(c, node, x, _cubic_taps)
 
 
 @handles("cdist", "_cdist_forward",
