@@ -7,12 +7,14 @@ be under 1e-5 (1e-4 for programs with a matmul), against PyTorch in float64 or, 
 discontinuous (rounding, comparisons, argmax: an fp32 input can sit on the other side of a step
 than its float64 value), against PyTorch's own fp32 result on the same GPU.
 
-`python3 tests/test_frontend_ops_gpu.py` prints the same checks as a table.
+`python3 tests/test_frontend_ops_gpu.py [REGEX]` prints the same checks as a table (of the ops whose
+name REGEX matches; run it under compute-sanitizer to check their kernels).
 """
 
 from __future__ import annotations
 
 import copy
+import re
 import sys
 import time
 from pathlib import Path
@@ -64,11 +66,12 @@ def test_op_parity(name: str):
     assert err < tol, f"{name}: error {err:.2e} >= {tol:.0e}"
 
 
-def main() -> None:
+def main(pattern: str | None = None) -> None:
+    names = [n for n in sorted(OPS) if pattern is None or re.search(pattern, n)]
     print(f"| op | kernels | error | tolerance | ok | s |  ({torch.cuda.get_device_name()})")
     print("|---|---|---|---|---|---|")
     bad = 0
-    for name in sorted(OPS):
+    for name in names:
         t0 = time.time()
         try:
             err, tol, n = check(name)
@@ -78,8 +81,9 @@ def main() -> None:
             ok = False
             print(f"| {name} | - | {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''} | - | NO | - |")
         bad += not ok
-    print(f"{len(OPS) - bad}/{len(OPS)} ops match")
+    print(f"{len(names) - bad}/{len(names)} ops match")
+    sys.exit(1 if bad else 0)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else None)
