@@ -38,6 +38,10 @@ CASES = {
     "tn": "torch.randn(150,67).T @ torch.randn(150,45)",
     # batched, both operands transposed
     "bmm_tt": "torch.randn(2,150,67).transpose(1,2) @ torch.randn(2,45,150).transpose(1,2)",
+    # a short K: one K step of 32 holding 8 masked columns, two operands K-contiguous
+    "short_k": "torch.randn(67,40) @ torch.randn(45,40).T",
+    # K = 33: the second K step is all padding but one column
+    "short_k_33": "torch.randn(67,33) @ torch.randn(33,45)",
     # linear: bias and GELU in the epilogue (masked bias loads)
     "linear_gelu": "torch.nn.functional.gelu(torch.nn.functional.linear(torch.randn(67,131), torch.randn(70,131), torch.randn(70)))",
 }
@@ -105,8 +109,8 @@ def test_schedule_takes_the_tensor_cores_for_large_ragged_matmuls(pass_log):
     """The default schedule (sm_90, 132 SMs) pads a long-K ragged matmul (853 x 5669 x 1536, B
     stored [N, K]) onto wgmma tiles and says so; 1000 x 1000 x 1000 (16 K steps a block split 2)
     does too since masked loads are predicated (its masked float4 stages cost as unmasked ones:
-    measured 0.044 against SIMT's 0.069 ms on the H100); a small ragged one stays SIMT, `-v`
-    saying why."""
+    measured 0.044 against SIMT's 0.069 ms on the H100); a small ragged one stays SIMT (its
+    padded tiles tried and slower), and one of K < 32 is not tried, `-v` saying why."""
     prog = capture_expression("torch.randn(853,5669) @ torch.randn(1536,5669).t()")
     module = prog.module
     run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests,schedule")
@@ -121,8 +125,11 @@ def test_schedule_takes_the_tensor_cores_for_large_ragged_matmuls(pass_log):
     assert "a K step costs 1.10, a block 5 K steps more" in pass_log.text
     small = capture_expression("torch.randn(67,100) @ torch.randn(100,45)").module
     run_pipeline(small, IR_PIPELINES["loop"] + ",split-nests,schedule")
-    assert not any(isinstance(o, mma.DotOp) for o in small.walk())
-    assert "M x N x K = 67 x 45 x 100 is too small (M, N >= 32, K >= 128)" in pass_log.text
+    assert not any(isinstance(o, mma.DotOp) for o in small.walk())  # tried (K >= 32), and slower
+    tiny = capture_expression("torch.randn(67,20) @ torch.randn(20,45)").module
+    run_pipeline(tiny, IR_PIPELINES["loop"] + ",split-nests,schedule")
+    assert not any(isinstance(o, mma.DotOp) for o in tiny.walk())
+    assert "M x N x K = 67 x 45 x 20 is too small (M, N >= 32, K >= 32)" in pass_log.text
 
 
 def rel_to_torch(prog, module, seed: int) -> float:

@@ -169,11 +169,12 @@ def tile_k(t: tile.TileOp) -> tuple[int | None, int]:
 
 def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     """The modeled time of matmul tile `t` (None if its register tile is not one of
-    MATMUL_TILES): its K trips per block times the trip time of the busiest SM (ceil(blocks /
-    sms) blocks of its threads: `MatmulTile.sm_trip_us`, so SMs left idle or part-filled are
-    counted, and a tile shrunk to a short M or N runs more blocks at once, as many as the
-    target's `smem` bytes hold), plus, for a split K, the split's atomic adds as split-matmul-k
-    counts them (`atomic-trips` trips) and the launch that zeroes the output first."""
+    MATMUL_TILES): its K trips per block (in full rounds, each block's `block_trips` more) times
+    the trip time of the busiest SM (ceil(blocks / sms) blocks of its threads:
+    `MatmulTile.sm_trip_us`, so SMs left idle or part-filled are counted, and a tile shrunk to
+    a short M or N runs more blocks at once, as many as the target's `smem` bytes hold), plus,
+    for a split K, the split's atomic adds as split-matmul-k counts them (`atomic-trips` trips)
+    and the launch that zeroes the output first."""
     cells = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.CELL)  # (a side may be split
     choice = next((c for c in MATMUL_TILES if cells == c.rows * c.cols), None)  # into vector lanes)
     if choice is None:
@@ -186,6 +187,8 @@ def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     element = choice.measured and element_staged(t)  # (the estimated tile's cost is fitted so already)
     threads = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.THREAD)
     fits = smem // max(1, stage_bytes(t))
+    if -(-blocks // sms) >= min(choice.at_once(threads), max(1, fits)):
+        trips += choice.block_trips  # full rounds: each block's fixed cost
     us = trips * choice.sm_trip_us(-(-blocks // sms), threads, fits) * (ELEMENT_TRIP if element else 1.0)
     if splits > 1:
         outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
@@ -500,9 +503,12 @@ class Schedule(ModulePass):
                 grid = 0  # the blocks of the first (measured) tile's grid, its split left out
                 for tile_choice in MATMUL_TILES:
                     what = f"SIMT {tile_choice.rows * 16} x {tile_choice.cols * 16}"
-                    if cands and not tile_choice.measured:
-                        LOG.info(f"schedule: @{name}: {what} not tried (an estimated cost; the tensor cores take it)")
-                        continue
+                    if not tile_choice.measured and cands:  # weighed against the tensor cores: short K
+                        trips = _k_trips(tried[-1][2])
+                        if trips > SMALL_TC_TRIPS or tensor_cores_win(tried, self.sms, smem):
+                            why = f"{trips} K trips" if trips > SMALL_TC_TRIPS else "the tensor cores take it"
+                            LOG.info(f"schedule: @{name}: {what} not tried (an estimated cost; {why})")
+                            continue
                     if grid >= self.sms and not tile_choice.measured:
                         LOG.info(f"schedule: @{name}: {what} not tried (an estimated cost; {grid} blocks fill the SMs)")
                         continue
@@ -663,6 +669,11 @@ def _k_trips(block: Block) -> int:
             if trips:
                 return trips * splits
     return 0
+
+
+def tensor_cores_win(tried: list[tuple], sms: int, smem: int) -> bool:
+    """Whether the `tried` entry of least modeled time is a tensor-core schedule."""
+    return bool(tried) and isinstance(min(tried, key=lambda t: modeled_us(t[2], sms, smem))[4], MmaChoice)
 
 
 def small_tc_grid(tried: list[tuple], sms: int, smem: int) -> bool:

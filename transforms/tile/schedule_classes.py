@@ -83,6 +83,9 @@ class MatmulTile:
     """Tried only where the first tile's grid fills under a tenth of the SMs (SMALL_GRID)."""
     unsplit: bool = False
     """split-matmul-k told not to split K (`splits=1`; the schedule weighs a split tile so too)."""
+    block_trips: float = 0.0
+    """K trips each block costs more than its own: its first stage's loads and its epilogue's
+    stores, which no trip hides (BLOCK_TRIPS)."""
 
     def spec(self, target: str, sms: int) -> str:
         elements = self.rows * self.cols * 256
@@ -130,7 +133,15 @@ class MatmulTile:
 #: block's (1.3 us, estimated); on the H100 it won where a 64 x 64 grid leaves SMs idle (1117 x
 #: 19 x 347 0.38x -> 1.09x eager) and lost where 64 x 64 fills them (a bmm of 924 blocks: 23.3 us
 #: against 64 x 64's 17.5), so the schedule tries it only where a 64 x 64 grid has fewer blocks
-#: than SMs, and not where the tensor cores take the matmul. Blocks sharing an SM do not overlap:
+#: than SMs, and, where tensor-core candidates exist, only over at most SMALL_TC_TRIPS K trips
+#: and where they do not win the model (schedule.tensor_cores_win). Before short K had
+#: tensor-core candidates, any candidate kept it out, so 32 x 32 was never weighed from K = 128
+#: on. H200 A/B (2026-11-28, bench/results/session16, calls 1-4): over at most 8 trips, of the
+#: sweep programs it moved 12 ran up to 1.70x faster (matmul_nt 345x384x155 0.83x -> 1.41x
+#: eager, matmul_nn 131x1361x157 0.83x -> 1.06x) and 5 slower, 0.75-0.88x (bmm_tt 21 x
+#: 97x47x199 1.05x -> 0.79x eager); over more trips 8 of 11 were slower, down to 0.66x
+#: (matmul_nt 64x1728x631, 20 trips: the estimated trip cost is least sure over long K), as
+#: 64 x 32's were (SMALL_TC_TRIPS). Blocks sharing an SM do not overlap:
 #: a full SM's trip is 5 lone trips (6.5 us; it was estimated at 2.18, half a 64 x 64 block's
 #: share). The 2 x 2 cells leave each warp too few independent multiply-adds to hide its
 #: shared-memory reads, so one block already keeps the SM's issue busy (session 12's ncu: about
@@ -143,9 +154,28 @@ class MatmulTile:
 #: 4 -> 1; slower on two, linear + mean 1856x269 -> 29 (0.87x, still 1.04x eager) and linear +
 #: amax 5209x189 -> 16 (0.96x). Of session 11's 15 H100 kernels whose default was 32 x 32 it
 #: moves one, matmul_tn 613x665x64, which 64 x 64 ran 1.33x faster there too.
+#:
+#: BLOCK_TRIPS: in a launch of full rounds (every SM holding `at_once` blocks) a block costs about
+#: 0.75 of its trips more than its K trips (its first loads, its epilogue's stores). The trip costs
+#: above were measured over long K, where that is a few percent; over a short K it decides the
+#: tile. H200 (2026-11-28, bench/results/session16 and session15, each tile timed alone): 128 x 128
+#: at 4096 x 4096 x 96 nt, 8192 x 4096 x 64 nt, a bmm of 64 x 512x512x64 nt and 4096 x 4096 x 64 nn
+#: measured 0.6-0.9 trips a block more than rounds x trips x trip_us, 64 x 64 at 4096 x 4096 x 96
+#: nn 0.8; without it the model ranked SIMT over the tensor cores there (measured 1.1-1.6x slower).
+#: 32 x 32 pays it too, so the order of 32 x 32 and 64 x 64 fitted above holds at short K (without
+#: it, matmul_tn 613x665x64 went back to 32 x 32, 0.71x eager). 64 x 32 is tried on small grids
+#: only, where its costs were measured: none. Not in launches that leave SMs part-filled: the lone
+#: trip costs were fitted on such launches, fixed costs included; counted in every launch (session
+#: 16's call 3), it moved small split grids to lone tensor-core blocks at 0.47-0.68x (matmul_tn
+#: 79x575x512, 64x1728x256, linear + mean 1024x384 -> 128). The 68 programs of that call replayed
+#: on these rules (with the short-K tensor cores and 32 x 32's gate): 1.04x over the old picks, the
+#: slowest 0.81x, 6 below 0.8x eager against 7.
+BLOCK_TRIPS = 0.75
 MATMUL_TILES = (
-    MatmulTile(4, 4, 3, 2.62, 2.62), MatmulTile(8, 8, 1, 3.2, 3.2), MatmulTile(4, 2, 4, 2.45, 1.88, small_grid=True),
-    MatmulTile(2, 2, 5, 6.5, 1.3, measured=False),
+    MatmulTile(4, 4, 3, 2.62, 2.62, block_trips=BLOCK_TRIPS),
+    MatmulTile(8, 8, 1, 3.2, 3.2, block_trips=BLOCK_TRIPS),
+    MatmulTile(4, 2, 4, 2.45, 1.88, small_grid=True),
+    MatmulTile(2, 2, 5, 6.5, 1.3, measured=False, block_trips=BLOCK_TRIPS),
 )
 
 #: A `small_grid` tile is tried where the first tile's grid, its K split left out, has at most

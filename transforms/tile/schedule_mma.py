@@ -6,10 +6,12 @@ none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reaso
 - precision `ieee`: never (SIMT fp32 FMA);
 - the target: sm_90 gets wgmma tiles (sm_90a code), sm_80..sm_89 and sm_120 mma.sync tiles (warps of
   64 x 32, operands split in registers); older targets have no tensor cores for fp32;
-- the shape: f32, M and N on one axis each, M, N >= 32 and K >= 128 (tiny contractions stay
-  SIMT; an M or N of 32..63 pads to a 64-wide tile, which the model weighs: on the H100 that
-  took 2499 x 53 x 4373 from 0.078 to 0.042 ms and 7873 x 59 x 679 + SiLU from 0.059 to 0.037,
-  geomean 1.15x over the 15 of 149 sweep matmuls it moved, its losses at most 1.2x on programs
+- the shape: f32, M and N on one axis each, M, N >= 32 and K >= 32 (tiny contractions stay
+  SIMT; a K of 32..127 is one to four K steps a block, which the model weighs with each block's
+  fixed cost, FULL_BLOCK_STEPS: on the H200 4096 x 4096 x 96 nn went from 0.133 ms on SIMT to
+  0.082 on wgmma 64 x 64, eager 0.092, bench/results/session16; an M or N of 32..63 pads to a
+  64-wide tile, which the model weighs: on the H100 that took 2499 x 53 x 4373 from 0.078 to
+  0.042 ms and 7873 x 59 x 679 + SiLU from 0.059 to 0.037, geomean 1.15x over the 15 of 149 sweep matmuls it moved, its losses at most 1.2x on programs
   of 16 us or less), and a tile tensorize-matmul accepts (it is tried on a copy: a product whose factors mix
   M and N declines);
 - the tiles: the block tiles of TILES (SYNC_TILES) whose accumulators, doubled by promotion's
@@ -55,7 +57,7 @@ from dpl.transforms.tile.target import SM_THREADS, arch_smem, parse_target
 
 WGMMA_TARGET = 90
 TENSOR_CORES = 80
-MIN_MN, MIN_K = 32, 128
+MIN_MN, MIN_K = 32, 32
 
 #: Candidate block tiles (bm, bn) and their modeled efficiency relative to 128 x 256.
 TILES = ((128, 256, 1.0), (128, 128, 0.9), (64, 128, 0.8), (64, 64, 0.65))  # 64 x 256 spills; see registers
@@ -144,6 +146,18 @@ PADDED_BLOCK_STEPS = 5.0
 #: PADDED_BLOCK_STEPS, and lone padded 64 x 64 blocks measured slower than this (applied to all,
 #: 18 of the 37 sweep plans it moved ran 1.05-1.8x slower, mostly SIMT moved to padded 64 x 64,
 #: and 13 faster). mma.sync tiles have not been measured.
+#: An unpadded, unsplit wgmma launch that fills the GPU (blocks_per_sm on every SM, in rounds)
+#: pays per block FULL_BLOCK_STEPS K steps more than its trips: its first stage's loads, which
+#: no K step hides, and its epilogue's stores (a padded tile pays PADDED_BLOCK_STEPS; the
+#: launch BLOCK_US as before). Over long K they are a few percent; over a short K (2-4 steps a
+#: block) they are half the time. Fitted on the H200 (2026-11-28, bench/results/session15's
+#: call1/call2 short-K candidates, each tile timed alone): measured = BLOCK_US + rounds x (trips
+#: + FULL_BLOCK_STEPS) x step_us at 4096 x 4096 x 64 / 96 / 128 nn, 8192 x 4096 x 64 nt and a
+#: bmm of 64 x 512x512x64 gave 1.3-1.7 steps for 64 x 64, 2.5-3.1 for 64 x 128 and 4.0-4.4 for
+#: 128 x 128 (without them, 128 x 128 at 8192 x 4096 x 64 was modeled 60 us, measured 165, and
+#: ranked first). The per-block cost of 128 x 128 (one block an SM, nothing to overlap its
+#: epilogue with) is why 64 x 64 wins short K: 4096 x 4096 x 128 nn 0.106 -> 0.099 ms (64 x 128).
+FULL_BLOCK_STEPS = {(64, 64): 1.5, (64, 128): 2.8, (128, 128): 4.1}
 LONE_STEP = {(64, 64): 0.49, (64, 128): 0.62, (128, 128): 1.0}
 BLOCK_US = {(64, 64): 6.5, (64, 128): 7.8, (128, 128): 10.2}
 
@@ -216,8 +230,8 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     its K-outer trips at `step_us`, plus the split's atomic adds as split-matmul-k counts them
     (its `atomic-trips` and this tile's `contention_trips`). A padded tile's trips cost
     `padded_step` each, and each block PADDED_BLOCK_STEPS more. An unsplit, unpadded wgmma launch
-    that does not fill the GPU once runs its blocks' steps at LONE_STEP, and each launch pays
-    BLOCK_US."""
+    that does not fill the GPU once runs its blocks' steps at LONE_STEP, one that does pays each
+    block FULL_BLOCK_STEPS more, and each launch pays BLOCK_US."""
     dot = next((o for o in t.walk() if isinstance(o, mma.DotOp)), None)
     if dot is None or not isinstance(dot.a.owner, mma.StageOp) or not isinstance(dot.b.owner, mma.StageOp):
         return None
@@ -239,7 +253,10 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     us = step_us(bm, bn, precision, sms, layout, smem)  # of a K step
     if layout != "wgmma" or fixed or splits > 1:
         return per_trip * us
-    if blocks < at_once:  # one round, part-filled: ceil(blocks / sms) blocks an SM
+    if blocks >= at_once:  # full rounds: each block's first loads and epilogue, which no K step hides
+        fixed_steps = FULL_BLOCK_STEPS.get((bm, bn), PADDED_BLOCK_STEPS)
+        per_trip = split_time(blocks, trips + fixed_steps, 1, at_once, 0)  # type: ignore[arg-type]
+    else:  # one round, part-filled: ceil(blocks / sms) blocks an SM
         us *= max(LONE_STEP.get((bm, bn), 1.0), -(-blocks // sms) / bps)
     return per_trip * us + BLOCK_US.get((bm, bn), max(BLOCK_US.values()))
 

@@ -4,20 +4,20 @@
 // splits K and, where it did, unsplit too, and keeps the one of least modeled time: K trips per
 // block x the trip time of the busiest SM (ceil(blocks / 132) blocks: full rounds at 2.62 / 3.2 /
 // 6.5 us, a part-filled one at its share but no less than a lone block's 2.62 / 3.2 / 1.3 us;
-// 32 x 32 blocks sharing an SM do not overlap), plus a split's atomics and the launch zeroing
-// its output:
-// - 2048 x 2048 (K 256: 8 trips): 64 x 64 is 1024 blocks, 8 per SM (63 us); 128 x 128 is
-//   256 blocks, 2 per SM (51 us): 128 x 128.
+// 32 x 32 blocks sharing an SM do not overlap; in full rounds a block pays 0.75 of a trip more,
+// schedule_classes.BLOCK_TRIPS), plus a split's atomics and the launch zeroing its output:
+// - 2048 x 2048 (K 256: 8 trips): 64 x 64 is 1024 blocks, 8 per SM (69 us); 128 x 128 is
+//   256 blocks, 2 per SM (56 us): 128 x 128.
 // - 128 x 512: 64 x 64 is 16 blocks, 116 SMs idle (21 us; 12 us split 4 ways); 32 x 32 is 64
 //   blocks (10 us; split 4 ways, 256 blocks of 2 trips, two an SM: 12 us): 32 x 32, unsplit.
 // - a matmul with an epilogue is also tried with the epilogue split off (split-epilogue), when
 //   the split contraction plus a pointwise kernel beat the fused one.
 // - 21 x 8192 (K 2048, f64): M = 21 shrinks 64 x 64 to 32 x 64 (8 x 16 threads), so an SM runs
-//   twice as many (6) at a 256-thread block's trip time: split 4, 512 blocks, one round (49 us),
-//   against 32 x 32 split 2 (62 us). Counted as whole blocks it was 95 us and lost.
+//   twice as many (6) at a 256-thread block's trip time: split 4, 512 blocks, one round (51 us),
+//   against 32 x 32 unsplit (166 us). Counted as whole blocks it was 95 us and lost.
 // - 64 x 32 (4 x 2, 4 blocks per SM, 2.45 / 1.88 us) is tried only where the 64 x 64 grid is at
-//   most a tenth of the SMs: 64 x 64 x 256 (one 64 x 64 block) takes it, split 4; 128 x 512
-//   (16 blocks) does not try it.
+//   most a tenth of the SMs: 64 x 64 x 256 (one 64 x 64 block) tries it (10 us, split 4); 128 x 512
+//   (16 blocks) does not.
 // - 640 x 512 (K 64): 64 x 64 is 80 blocks (5 us); 32 x 32 is 320 blocks, 3 an SM (8 us):
 //   64 x 64 (at the 32 x 32 tile's old full-SM trip of 2.18 us it modeled 32 x 32 faster,
 //   which measured slower on such shapes). 5120 x 16 (K 192) shrinks 64 x 64 to 64 x 16 (64
@@ -129,7 +129,8 @@ func.func @main(%x: memref<21x2048xf64>, %w: memref<8192x2048xf64>) -> memref<21
 // -----
 
 // 64 x 64 x 256: one 64 x 64 block (a small grid: at most a tenth of the SMs), so 64 x 32
-// (4 x 2 registers) is tried too, and wins (its blocks need half the split).
+// (4 x 2 registers) is tried too (10 us split 4, against 64 x 64's 12 and wgmma 64 x 64's 13);
+// the tensor cores do not win, so 32 x 32 is weighed as well and takes it, split 4 (8 us).
 func.func @main(%x: memref<64x256xf32>, %w: memref<64x256xf32>) -> memref<64x64xf32> {
   %y = memref.alloc() : memref<64x64xf32>
   loop.kernel @k_tiny ins(%x, %w : memref<64x256xf32>, memref<64x256xf32>) outs(%y : memref<64x64xf32>) {
@@ -149,8 +150,8 @@ func.func @main(%x: memref<64x256xf32>, %w: memref<64x256xf32>) -> memref<64x64x
 }
 
 // CHECK-LABEL: tile.kernel @k_tiny
-// CHECK:         tile.tile (%ks : 4 = block, %a0 : 16 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 2 = cell)
-// CHECK:       } {tile.zero_init = [0 : i64], tile.schedule = "tileify,pad-matmul{rows=4 cols=2},chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=4 {{.*}}},register-tile{rows=4 cols=2},{{.*}}"}
+// CHECK:         tile.tile (%ks : 4 = block, %a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
+// CHECK:       } {tile.zero_init = [0 : i64], tile.schedule = "tileify,pad-matmul{rows=2 cols=2},chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=5 {{.*}}},register-tile{rows=2 cols=2},{{.*}}"}
 
 // -----
 

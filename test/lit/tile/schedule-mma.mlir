@@ -27,9 +27,16 @@
 //   of 128, only A's M masked, K split over 2 (74 us against SIMT's 78; measured 0.074 against
 //   0.098 ms);
 // - 192 x 96 x 256: of the MMA's granularity, but no tile divides N = 96; the padded tiles
-//   (13 us before their masking costs) lose to SIMT 64 x 32 split 4 over its 8 K steps (a
-//   64 x 64 grid of 6 blocks is a small grid: schedule_classes.SMALL_GRID);
-// - declined: ragged and small (67 x 45 x 100, below K >= 128) stays SIMT.
+//   (20 us with their masking costs) lose to the SIMT tiles, so the estimated 32 x 32 tile is
+//   weighed too (schedule.tensor_cores_win) and takes it, split 4 (8 us; 64 x 32, tried as a
+//   64 x 64 grid of 6 blocks is a small grid, 10 us);
+// - ragged and small (67 x 45 x 100): the padded tiles are tried (K >= 32) and lose (14 us
+//   against SIMT 32 x 32's 5);
+// - a short K, 4096 x 4096 x 96 (w stored [K, N]): three K steps a block, so each block's fixed
+//   cost (schedule_mma.FULL_BLOCK_STEPS, schedule_classes.BLOCK_TRIPS) decides: wgmma 64 x 64
+//   (87 us) over 128 x 128 (99 us: one block an SM pays 4.1 steps more) and SIMT 128 x 128 (96
+//   us); measured on the H200 0.085 ms against SIMT's 0.136 (eager 0.095);
+// - declined: K = 20 (67 x 45 x 20, below K >= 32) stays SIMT.
 
 func.func @main(%x: memref<128x3584xf32>, %w: memref<3584x3584xf32>) -> memref<128x3584xf32> {
   %y = memref.alloc() : memref<128x3584xf32>
@@ -218,7 +225,7 @@ func.func @main(%x: memref<192x256xf32>, %w: memref<96x256xf32>) -> memref<192x9
 }
 // CHECK-LABEL: tile.kernel @k_undivided
 // CHECK-NOT:     mma.dot
-// CHECK:         tile.tile (%ks : 4 = block, %a0_b : 3 = block, %a0_t : 16 = thread, %a1_b : 3 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 2 = cell)
+// CHECK:         tile.tile (%ks : 4 = block, %a0_b : 6 = block, %a0_t : 16 = thread, %a1_b : 3 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
 // CHECK-NOT:     mma.dot
 
 // -----
@@ -244,3 +251,50 @@ func.func @main(%x: memref<1024x1024xf32>, %w: memref<1024x1024xf32>) -> memref<
 // CHECK:         tile.schedule = "tileify,pad-matmul{rows=128 cols=128 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.59 tile-elements=16384},tensorize-matmul{layout=wgmma bm=128 bn=128 precision=3xtf32 promote=4}"
 // SMEM64-LABEL: tile.kernel @k_square
 // SMEM64:        tile.schedule = "tileify,pad-matmul{rows=64 cols=64 threads=1 k-tile=32},chunk-matmul-k{k-tile=32},split-matmul-k{sms=132 blocks-per-sm=1 contention-trips=1.15 tile-elements=4096},tensorize-matmul{layout=wgmma bm=64 bn=64 precision=3xtf32 promote=4}"
+
+// -----
+
+func.func @main(%x: memref<4096x96xf32>, %w: memref<96x4096xf32>) -> memref<4096x4096xf32> {
+  %y = memref.alloc() : memref<4096x4096xf32>
+  loop.kernel @k_short_k ins(%x, %w : memref<4096x96xf32>, memref<96x4096xf32>) outs(%y : memref<4096x4096xf32>) {
+    loop.for free %a0 < 4096 {
+      loop.for free %a1 < 4096 {
+        %acc = loop.for reduce %r0 < 96 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<4096x96xf32>
+          %in_1 = loop.load %w[%r0, %a1] : memref<96x4096xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<4096x4096xf32>
+      }
+    }
+  }
+  func.return %y : memref<4096x4096xf32>
+}
+// CHECK-LABEL: tile.kernel @k_short_k
+// CHECK:         tile.tile (%bm : 64 = block, %bn : 64 = block, %wg : 1 = thread
+// CHECK:         mma.dot {{.*}} precision "3xtf32" layout wgmma promote 4 : memref<64x32xf32, #tile.smem>, memref<64x32xf32, #tile.smem>
+
+// -----
+
+func.func @main(%x: memref<67x20xf32>, %w: memref<45x20xf32>) -> memref<67x45xf32> {
+  %y = memref.alloc() : memref<67x45xf32>
+  loop.kernel @k_tiny_k ins(%x, %w : memref<67x20xf32>, memref<45x20xf32>) outs(%y : memref<67x45xf32>) {
+    loop.for free %a0 < 67 {
+      loop.for free %a1 < 45 {
+        %acc = loop.for reduce %r0 < 20 -> f32 {
+          %in = loop.load %x[%a0, %r0] : memref<67x20xf32>
+          %in_1 = loop.load %w[%a1, %r0] : memref<45x20xf32>
+          %in_2 = arith.mulf %in, %in_1 : f32
+          loop.accumulate add %in_2 : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<67x45xf32>
+      }
+    }
+  }
+  func.return %y : memref<67x45xf32>
+}
+// CHECK-LABEL: tile.kernel @k_tiny_k
+// CHECK-NOT:     mma.dot
+// CHECK:         tile.tile (%a0_b : 3 = block, %a0_t : 16 = thread, %a1_b : 2 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
+// CHECK-NOT:     mma.dot
