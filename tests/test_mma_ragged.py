@@ -38,7 +38,7 @@ CASES = {
     "tn": "torch.randn(150,67).T @ torch.randn(150,45)",
     # batched, both operands transposed
     "bmm_tt": "torch.randn(2,150,67).transpose(1,2) @ torch.randn(2,45,150).transpose(1,2)",
-    # a short K: one K step of 32 holding 8 masked columns, two operands K-contiguous
+    # a short K of 40: two K steps, the second 8 columns and 24 masked; both operands K-contiguous
     "short_k": "torch.randn(67,40) @ torch.randn(45,40).T",
     # K = 33: the second K step is all padding but one column
     "short_k_33": "torch.randn(67,33) @ torch.randn(33,45)",

@@ -11,8 +11,9 @@ none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reaso
   fixed cost, FULL_BLOCK_STEPS: on the H200 4096 x 4096 x 96 nn went from 0.133 ms on SIMT to
   0.082 on wgmma 64 x 64, eager 0.092, bench/results/session16; an M or N of 32..63 pads to a
   64-wide tile, which the model weighs: on the H100 that took 2499 x 53 x 4373 from 0.078 to
-  0.042 ms and 7873 x 59 x 679 + SiLU from 0.059 to 0.037, geomean 1.15x over the 15 of 149 sweep matmuls it moved, its losses at most 1.2x on programs
-  of 16 us or less), and a tile tensorize-matmul accepts (it is tried on a copy: a product whose factors mix
+  0.042 ms and 7873 x 59 x 679 + SiLU from 0.059 to 0.037, geomean 1.15x over the 15 of 149
+  sweep matmuls it moved, its losses at most 1.2x on programs of 16 us or less), and a tile
+  tensorize-matmul accepts (it is tried on a copy: a product whose factors mix
   M and N declines);
 - the tiles: the block tiles of TILES (SYNC_TILES) whose accumulators, doubled by promotion's
   chain fragment, fit in 255 registers (`registers`: not wgmma 128 x 256, which spills until its
