@@ -671,9 +671,14 @@ def _k_trips(block: Block) -> int:
     return 0
 
 
+def _fastest(tried: list[tuple], sms: int, smem: int) -> tuple:
+    """The `tried` entry of least modeled time."""
+    return min(tried, key=lambda t: modeled_us(t[2], sms, smem))
+
+
 def tensor_cores_win(tried: list[tuple], sms: int, smem: int) -> bool:
     """Whether the `tried` entry of least modeled time is a tensor-core schedule."""
-    return bool(tried) and isinstance(min(tried, key=lambda t: modeled_us(t[2], sms, smem))[4], MmaChoice)
+    return bool(tried) and isinstance(_fastest(tried, sms, smem)[4], MmaChoice)
 
 
 def small_tc_grid(tried: list[tuple], sms: int, smem: int) -> bool:
@@ -684,7 +689,7 @@ def small_tc_grid(tried: list[tuple], sms: int, smem: int) -> bool:
     first = next((b for _, _, b, _, c in tried if isinstance(c, MatmulTile)), None)
     if first is None or not 0 < _k_trips(first) <= SMALL_TC_TRIPS:
         return False
-    _, _, block, _, choice = min(tried, key=lambda t: modeled_us(t[2], sms, smem))
+    _, _, block, _, choice = _fastest(tried, sms, smem)
     return isinstance(choice, MmaChoice) and choice.padded and 0 < _grid(block) <= SMALL_TC_GRID * sms
 
 
