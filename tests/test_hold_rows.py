@@ -80,6 +80,11 @@ def test_held_rows_keep_their_meaning_through_the_pipeline(make, shape):
     assert [o.count for o in tiled.walk() if isinstance(o, tile.HoldOp)] == [-(-shape[-1] // 32)]
     module = capture(mod, x).module.clone()
     run_pipeline(module, IR_PIPELINES["kernel"])
+    _assert_matches_float64(module, mod, x)
+
+
+def _assert_matches_float64(module, mod: torch.nn.Module, x: torch.Tensor) -> None:
+    """The kernel IR `module` of `mod(x)` on the kernel executor, within 1e-6 of float64."""
     by_name = {"x": x, "input": x} | {f"p_{n}": p for n, p in mod.named_parameters()}
     names = [a.name_hint for a in next(o for o in module.walk() if o.name == "func.func").args]
     out = exec_kernel.run(module, [by_name[n].detach().double().numpy().copy() for n in names])[0]
@@ -108,3 +113,33 @@ def test_held_row_cuda_compiles_into_registers(tmp_path):
 def test_held_rows_parity_on_gpu(make, shape):
     """One kernel; relative error against float64 at most 2x eager's (or under 2e-6)."""
     assert_one_kernel_parity_on_gpu(make(), torch.randn(*shape) * 4 - 1)
+
+
+# a row of its own block (row-trips: 128 lanes for 1117, 9 trips, the last part past the row;
+# 1500: 128 lanes, 12 trips, exact past 1408 + 92): held, read once
+BLOCK_ROWS = [(SoftmaxLast, (20, 1117)), (lambda: _layer_norm(1500), (17, 1500))]
+
+
+@pytest.mark.parametrize("make,shape", BLOCK_ROWS)
+def test_a_block_row_is_held_and_keeps_its_meaning(make, shape, pass_log):
+    """Rows enough for 4 an SM (`schedule{sms=4}`: 16) get the lanes that pass over the row in
+    at most 12 trips and hold it in registers before anything is staged; kernel executor
+    against float64."""
+    mod = make()
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(11)) * 4 - 1
+    module = capture(mod, x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"].replace("schedule,", "schedule{sms=4},"))
+    assert "held in registers (hold-rows)" in pass_log.text
+    (kfunc,) = [op for op in module.walk() if op.name == "kernel.func"]
+    assert kfunc.num_threads == 128 and kfunc.smem.data == 0
+    _assert_matches_float64(module, mod, x)
+
+
+def test_few_block_rows_are_staged(pass_log):
+    """Fewer rows than 4 an SM keep 256 lanes and stage the row (nothing held)."""
+    x = torch.randn(15, 1117, generator=torch.Generator().manual_seed(12))
+    module = capture(SoftmaxLast(), x).module.clone()
+    run_pipeline(module, IR_PIPELINES["tile"].replace("split-nests,schedule", "split-nests,schedule{sms=4}"))
+    assert "fewer than 4 rows an SM: lanes by block size, staged" in pass_log.text
+    assert not any(isinstance(o, tile.HoldOp) for o in module.walk())
+    assert any(isinstance(o, tile.StageOp) for o in module.walk())

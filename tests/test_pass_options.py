@@ -21,6 +21,7 @@ INF = None
 RANGES: dict[tuple[str, str], tuple] = {
     ("blockify-launch", "block-size"): (1, 1024),
     ("blockify-launch", "sms"): (1, INF),
+    ("blockify-launch", "row-trips"): (0, INF),
     ("chunk-matmul-k", "k-tile"): (1, INF),
     ("chunk-reduce", "smem-bytes"): (4, 232448),
     ("double-buffer", "buffers"): (2, INF),

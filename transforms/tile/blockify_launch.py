@@ -14,6 +14,11 @@ Three cases:
   `min(block-size, next power of two >= the longest top-level loop)` threads is added first; each
   top-level free `loop.for` becomes `tile.strided_for free` from the lane. Top-level reduce loops
   stay as they are (every lane computes them; cooperative-reduce then shares them out).
+  With `row-trips` R (the row pipeline's: 12), such a block-per-row tile instead takes the fewest
+  lanes, a power of two from ROW_LANES_MIN (128) to 1024, that pass over its longest loop in at
+  most R trips (a row of 1117: 128 lanes, 9 trips; 2999: 256; 4096: 512), whatever
+  `block-size` is: hold-rows then keeps each lane's trips of the row in registers, and more,
+  smaller blocks stay resident than with 256 lanes on every row.
   A column reduction (the loops walk a slower dim than an output axis, `pad_columns.column_axis`:
   a sum over dim 1 of (B, R, C)) keeps a warp of threads on that axis (`c = c_b * 32 + c_t`, or
   all of it when it is a power of two below 32; pad-columns rounds it so; then the axis that
@@ -130,6 +135,11 @@ FILL_WAVES = 2
 #: 0.0058 -> 0.0052, 32x64x11 x 128 0.0092 -> 0.0080; 0.2-1.7% added: LayerNorm 64x409 x 64x8
 #: 0.0484 -> 0.0513, the others (softmax 1213x1597 x 64, RMSNorm 271x1073 x 387, ...) within 1%.
 FLAT_ROWS_WASTE = 32
+#: The fewest lanes `row-trips` gives a row of its own block. H200 (2026-11-29, session 17,
+#: bench/results/session17/tools/rows_ab.py, rows held in registers, 256 lanes -> 128, us):
+#: softmax 102208 x 1117 266 -> 243, logsumexp 50000 x 1000 78 -> 59, softmax 2048 x 1025 6.8 ->
+#: 6.1, 20000 x 1537 67 -> 64; 64 lanes were not tried (a row of 768 or less is packed).
+ROW_LANES_MIN = 128
 
 K = tile.AxisKind
 
@@ -141,7 +151,7 @@ def _pow2_at_least(n: int) -> int:
     return p
 
 
-def blockify(t: tile.TileOp, block_size: int, sms: int) -> str | None:
+def blockify(t: tile.TileOp, block_size: int, sms: int, row_trips: int = 0) -> str | None:
     kinds = [k for _, _, k in t.axes]
     if any(isinstance(op, (tile.StageOp, tile.CombineOp)) for op in t.walk()):
         return "the tile already holds a collective op"
@@ -153,7 +163,7 @@ def blockify(t: tile.TileOp, block_size: int, sms: int) -> str | None:
     top_loops = [op for op in t.body.block.ops if isinstance(op, loop.ForOp)]
     longest = max((f.extent.data for f in top_loops), default=0)
     if longest >= ROW_LOOP_MIN:
-        return _rows(t, top_loops, longest, block_size, sms)
+        return _rows(t, top_loops, longest, block_size, sms, row_trips)
     if longest >= PACK_ROW_MIN and _short_rows(t, top_loops) and _many_rows(t, block_size, sms) \
             and _packed_rows(t, top_loops, longest, block_size, sms):  # fmt: skip
         return None
@@ -245,11 +255,23 @@ def _many_rows(t: tile.TileOp, block_size: int, sms: int) -> bool:
     return math.prod(e for _, e, _ in t.axes) >= sms * (SM_THREADS // block_size)
 
 
-def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size: int, sms: int) -> None:
+def row_trip_lanes(longest: int, row_trips: int) -> int:
+    """The lanes of a row of its own block under `row-trips`: the fewest, a power of two from
+    ROW_LANES_MIN to 1024 (and no more than the row's own power of two), that pass over a loop
+    of `longest` in at most `row_trips` trips."""
+    lanes = max(ROW_LANES_MIN, _pow2_at_least(-(-longest // row_trips)))
+    return min(lanes, 1024, _pow2_at_least(longest))
+
+
+def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size: int, sms: int,
+          row_trips: int = 0) -> None:  # fmt: skip
     threads = _column_threads(t)
     if not threads and _many_rows(t, block_size, sms) and _packed_rows(t, top_loops, longest, block_size, sms):
         return None
-    lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(longest))
+    if row_trips and not threads:
+        lanes = row_trip_lanes(longest, row_trips)
+    else:
+        lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(longest))
     axes = [(lanes, K.THREAD, "lane")]
     for i, (v, e, _) in enumerate(t.axes):
         name = v.name_hint or f"a{i}"
@@ -427,17 +449,23 @@ class BlockifyLaunch(ModulePass):
     block_size: int = tunable(256, (64, 128, 256, 512, 1024))
     sms: int | None = None
     """The GPU's multiprocessors, for packing short rows (default: the module's target's)."""
+    row_trips: int = 0
+    """A row of its own block takes the fewest lanes (ROW_LANES_MIN to 1024) that pass over it in
+    at most this many trips; 0: min(block-size, the row's power of two). Not tunable: pointwise
+    kernels, which this pass also launches, have no rows (a tuned row point sets block-size with
+    the row pipeline of few rows, schedule.row_base_spec, or holds nothing: hold-rows max-trips)."""
 
     def __post_init__(self):
         check_option(self, "block_size", 1, 1024)
         check_option(self, "sms", 1)
+        check_option(self, "row_trips", 0)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         sms = target_sms(self.sms, op)
         for t in tiles(op):
             kernel = t.parent_op()
             where = f"@{kernel.sym_name.data}" if isinstance(kernel, tile.KernelOp) else "tile"
-            reason = blockify(t, self.block_size, sms)
+            reason = blockify(t, self.block_size, sms, self.row_trips)
             if reason is None:
                 LOG.info("blockify-launch: %s partitioned", where)
             else:

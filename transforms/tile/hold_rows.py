@@ -1,11 +1,17 @@
 """hold-rows: an input row that several thread-strided loops read is loaded into registers once.
 
-A row kernel gives each warp (or a lane group) a row and reads it in one strided loop per pass:
-softmax reads x three times (max, sum of exp, the output), LayerNorm twice or three times. Where
-stage-inputs did not stage the row in shared memory (the loops' start is a thread axis: a warp
-per row), each pass reads it from global memory again, and the later reads hit L1 or L2 only as
-long as the row stays there. On the H100, softmax over rows of 733-1097 ran 0.68-0.80x eager so
-(bench/results/h100-2026-11-24-session9.md), eager's kernel holding the row in registers.
+A row kernel gives each block, warp or lane group a row and reads it in one strided loop per
+pass: softmax reads x three times (max, sum of exp, the output), LayerNorm twice or three times.
+Unheld, each pass reads it from global memory again (the later reads hit L1 or L2 only as long
+as the row stays there), or stage-inputs stages it in shared memory. On the H100, softmax over
+rows of 733-1097 a warp each ran 0.68-0.80x eager unheld (bench/results/h100-2026-11-24-session9.md),
+eager's kernel holding the row in registers. The row pipeline runs hold-rows before stage-inputs,
+so a row held is never staged: on the H200 (2026-11-29, session 17, rows_ab.py) holding rather
+than staging a block's row ran softmax 102208 x 1117 358 -> 243 us (with 128 lanes), 32768 x 2999
+264 -> 193, LayerNorm 65536 x 1500 246 -> 196, var 40000 x 3000 144 -> 110, and softmax
+4096 x 32000 (1024 lanes, 32 trips) 437 -> 325; the staged row's fill loads a lane's elements
+one latency after another where its trips do not divide evenly, while a held row's loads issue
+together.
 
 For the top-level `tile.strided_for %r = %lane to N step S` loops of a tile whose start is a
 thread axis of extent S (each thread has the elements lane, lane + S, ...) and whose trips
@@ -165,6 +171,12 @@ def _float4_output(f: tile.StridedForOp) -> bool:
     return True
 
 
+def _bits(x: SSAValue) -> int:
+    """The bit width of buffer `x`'s elements (32 where it has none)."""
+    t = x.type
+    return getattr(t.element_type, "bitwidth", 32) if isinstance(t, MemRefType) else 32
+
+
 def _defined_before(v: SSAValue, op: Operation) -> bool:
     owner = v.owner
     return not (isinstance(owner, Operation) and op.is_ancestor(owner))
@@ -176,10 +188,11 @@ class HoldRows(ModulePass):
 
     name = "hold-rows"
 
-    max_trips: int = tunable(24, (0, 8, 16, 24, 32))
+    max_trips: int = tunable(32, (0, 8, 16, 24, 32))
     """The most elements a thread holds of one row (0: hold nothing)."""
     registers: int = 32
-    """The most elements a thread holds of all its held rows together."""
+    """The most 32-bit registers a thread holds of all its held rows together (an f64 element
+    takes two)."""
 
     def __post_init__(self):
         check_option(self, "max_trips", 0)
@@ -219,10 +232,11 @@ class HoldRows(ModulePass):
                 first = min(owners, key=lambda f: loops.index(f))
                 if not all(_defined_before(v, first) for v in loads[0].indices if v is not loads[0].parent_op().iv):
                     continue
-                if trips > budget:
+                cost = trips * max(1, _bits(x) // 32)  # an f64 element takes two registers
+                if cost > budget:
                     LOG.info("hold-rows: @%s: %s not held (%d registers left)", name, x.name_hint, budget)
                     continue
-                budget -= trips
+                budget -= cost
                 held.append((x, loads))
             if not held:
                 continue

@@ -49,9 +49,12 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
 - attention: a contraction holding further reductions (softmax's max and sum fused into P @ V):
   one row of queries per block like a row reduction, K/V rows staged;
 - row reduction: the rest (norms, softmax, sums): nested reduce loops collapsed into one
-  (collapse-loops), a block per row, the reduce shared by the block's threads (warp shuffles),
-  rows read more than once staged in shared memory, or, where a warp (or a group of lanes) owns
-  the row, held in its registers (hold-rows: read from memory once); a reduction over a slower dim than an
+  (collapse-loops), a block per row of the lanes that pass over it in at most 12 trips
+  (blockify-launch `row-trips`), the reduce shared by the block's threads (warp shuffles),
+  rows read more than once held in the lanes' registers (hold-rows: read from memory once), or
+  staged in shared memory where too long to hold; rows fewer than FEW_ROWS_PER_SM per SM keep
+  256 lanes and are staged, not held (`few_rows`); short rows are packed a warp (or a group of
+  lanes) per row and held likewise; a reduction over a slower dim than an
   output axis (a column reduction) gives that axis a warp of threads (pad-columns rounds it
   up), and a plain reduction of few long rows is spread over more blocks that combine
   atomically (split-reduce). A norm of rows too few to fill the GPU and too long to keep in
@@ -77,7 +80,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import Float32Type, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
@@ -100,6 +103,7 @@ from dpl.transforms.tile.schedule_classes import (
     SMALL_TC_GRID,
     SMALL_TC_TRIPS,
     ROW,
+    ROW_TRIPS,
     SCHEDULE,
     MatmulTile,
     classify,
@@ -287,6 +291,45 @@ ROW_SMEM_BYTES = 48 * 1024
 ROW_BLOCKS_PER_SM = 2
 
 
+#: Rows fewer than this many per SM keep the row pipeline of before ROW_TRIPS: lanes by
+#: blockify-launch's block size (256), the row staged in shared memory (float4 where it can be),
+#: nothing held; a block's latency, not the count of blocks resident, bounds them. H200
+#: (2026-11-29, session 17, rows_ab.py; staged -> held at ROW_TRIPS' lanes, us): LayerNorm
+#: 32 x 1024 2.3 -> 4.8, RMSNorm 128 x 4096 3.9 -> 5.0, LayerNorm 300 x 5000 6.3 -> 7.1; from
+#: 607 rows held (softmax 607 x 21911 42.4 -> 43.8, 2048 x 1025 9.2 -> 6.1).
+FEW_ROWS_PER_SM = 4
+
+
+def few_rows(kernel: loop.KernelOp, sms: int) -> bool:
+    """Whether row kernel `kernel` has fewer than FEW_ROWS_PER_SM rows per SM."""
+    found = row_body(kernel)
+    return not isinstance(found, str) and math.prod(f.extent.data for f in found[0]) < FEW_ROWS_PER_SM * sms
+
+
+#: Rows of f32 of these lengths, multiples of 4, are staged (256 lanes, float4 fills of 2 to 7
+#: trips a lane), not held, as few rows are: held, each lane loads its elements one float at a
+#: time. H200 (2026-11-29, session 17, rows_ab.py; staged by counted fills -> held, us): RMSNorm
+#: 26560 x 2176 115 -> 138, 30000 x 2048 123 -> 125, 2048 x 4096 20.1 -> 21.2, softmax 57344 x
+#: 2048 233 -> 248; held won outside it (softmax 8192 x 1024 22.6 -> 18.4, LayerNorm 65536 x 1500
+#: 206 -> 198, softmax 4096 x 8192 76.5 -> 71.8) and on odd rows (20000 x 1537 80 -> 68), and
+#: lost a little inside it on a few (LayerNorm 4096 x 2560 28.5 -> 27.0, RMSNorm 2048 x 3584 20.8
+#: -> 18.1).
+STAGED_ROW = (2048, 8192)
+
+
+def staged_row(kernel: loop.KernelOp) -> bool:
+    """Whether row kernel `kernel` reads rows of f32 (every load) whose length (its longest
+    loop) is a multiple of 4 in STAGED_ROW (from, before)."""
+    found = row_body(kernel)
+    if isinstance(found, str):
+        return False
+    loops = [o for o in found[1].ops if isinstance(o, loop.ForOp)]
+    loads = [o.memref.type for o in found[1].walk() if isinstance(o, loop.LoadOp)]
+    length = max((_trips(f) for f in loops), default=0)
+    f32 = all(isinstance(t, MemRefType) and isinstance(t.element_type, Float32Type) for t in loads)
+    return f32 and length % 4 == 0 and STAGED_ROW[0] <= length < STAGED_ROW[1]
+
+
 #: Threads per block of a row kernel whose row is staged in dynamic shared memory past
 #: ROW_SMEM_BYTES: one or two such blocks fill an SM, so their own threads keep the copy busy.
 LONG_ROW_THREADS = 1024
@@ -412,16 +455,33 @@ class Schedule(ModulePass):
 
     def row_spec(self, kernel: loop.KernelOp) -> tuple[str, str]:
         """The pipeline of row kernel `kernel` and the figures for the log: its statistics split
-        off (split-row-stats) where `split_rows`' model says so; else the row pipeline, with a
-        row longer than ROW_SMEM_BYTES that fits the block's shared memory staged whole in blocks
-        of LONG_ROW_THREADS (`long_row_spec`)."""
+        off (split-row-stats) where `split_rows`' model says so; else the row pipeline as
+        `row_base_spec` adapts it."""
         split, why = split_rows(kernel, self.sms, arch_smem(self.target, kernel))
         if split:
             return f"split-row-stats,schedule{{target={self.target} sms={self.sms} precision={self.precision}}}", why
-        long = self.long_row_spec(kernel)
-        if long is None:
-            return PIPELINES["row reduction"].format(target=self.target, sms=self.sms), why
-        return long, f"{why}, the row staged whole in shared memory, {LONG_ROW_THREADS} threads"
+        long = self.long_row_spec(kernel) is not None
+        if few_rows(kernel, self.sms):
+            why += f", fewer than {FEW_ROWS_PER_SM} rows an SM: " + (
+                f"the row staged whole in shared memory, {LONG_ROW_THREADS} threads" if long else "lanes by block size, staged")
+        elif staged_row(kernel):
+            why += ", a row of f32 staged by float4s: lanes by block size, staged"
+        elif long:
+            why += (f", a long row: {LONG_ROW_THREADS} threads, the row held in registers (at most 32 a thread) "
+                    "or else staged whole in shared memory")  # fmt: skip
+        return self.row_base_spec(kernel) or PIPELINES["row reduction"].format(target=self.target, sms=self.sms), why
+
+    def row_base_spec(self, kernel: loop.KernelOp) -> str | None:
+        """The row pipeline of `kernel` where it differs from PIPELINES' (else None): a long row's
+        (`long_row_spec`), and for rows too few (`few_rows`) or staged by float4s (`staged_row`)
+        lanes by block size (row-trips 0) and nothing held (hold-rows max-trips 0), so the row
+        is staged."""
+        spec = self.long_row_spec(kernel)
+        if not (few_rows(kernel, self.sms) or staged_row(kernel)):
+            return spec
+        spec = spec or PIPELINES["row reduction"].format(target=self.target, sms=self.sms)
+        spec = spec.replace(f"row-trips={ROW_TRIPS}", "row-trips=0")
+        return spec.replace("hold-rows,", "hold-rows{max-trips=0},")
 
     def long_row_spec(self, kernel: loop.KernelOp) -> str | None:
         """The row pipeline staging the whole row of `kernel` in dynamic shared memory with
@@ -430,8 +490,8 @@ class Schedule(ModulePass):
         if room is None:
             return None
         spec = PIPELINES["row reduction"].format(target=self.target, sms=self.sms)
-        spec = spec.replace(f"blockify-launch{{sms={self.sms}}}",
-                            f"blockify-launch{{sms={self.sms} block-size={LONG_ROW_THREADS}}}")  # fmt: skip
+        spec = spec.replace(f"blockify-launch{{sms={self.sms} ",
+                            f"blockify-launch{{sms={self.sms} block-size={LONG_ROW_THREADS} ")  # fmt: skip
         return spec.replace("stage-inputs", f"stage-inputs{{smem-bytes={room}}}")
 
     def flash_spec(self, kernel: loop.KernelOp) -> str:
@@ -567,7 +627,7 @@ class Schedule(ModulePass):
                 return
         base = self.flash_spec(kernel) if cls == "flash attention" else None
         if cls == "row reduction":
-            base = self.long_row_spec(kernel)  # (a point runs the row pipeline, never split)
+            base = self.row_base_spec(kernel)  # (a point runs the row pipeline, never split)
         try:
             spec = point_spec(cls, point, self.target, self.sms, self.precision, base, arch_smem(self.target, kernel))
         except ValueError as e:
@@ -614,9 +674,9 @@ class Schedule(ModulePass):
         if cls == "flash attention":
             return spec_defaults([self.flash_spec(kernel)])
         point = class_defaults(cls, self.target, self.sms)
-        long = self.long_row_spec(kernel) if cls == "row reduction" else None
-        if long is not None:
-            point.update(spec_defaults([long]))
+        base = self.row_base_spec(kernel) if cls == "row reduction" else None
+        if base is not None:
+            point.update(spec_defaults([base]))
         if cls != "matmul":
             return point
         space = kernel_space(kernel, self.precision, self.target, self.sms)

@@ -35,16 +35,29 @@ SCHEDULE = "tile.schedule"
 #: 0.0054, LayerNorm 512 x 4001 0.0129 -> 0.0111, softmax 32768 x 520 0.0609 -> 0.0572, RMSNorm
 #: 11877 x 583 0.0303 -> 0.0288; slower: amax over dims 1, 2 of 16x349x64 0.0053 -> 0.0064 and
 #: over dim 0 of 256x1409x2 0.0051 -> 0.0058 (both still 1.1x+ eager); 27 others within 3%.
+#: A row of its own block takes the lanes that pass over it in at most 12 trips (blockify-launch
+#: `row-trips`), held in registers before anything is staged (hold-rows, then stage-inputs). H200
+#: (2026-11-29, session 17, rows_ab.py; 256 lanes staged -> the rule, us): softmax 102208 x 1117
+#: 358 -> 243, logsumexp 50000 x 1000 92 -> 59, softmax 2048 x 1025 9.2 -> 6.1, 20000 x 1537 98 ->
+#: 67, var 40000 x 3000 144 -> 110; at most 16 trips ran rows of 4096 (256 lanes) 5-9 % slower
+#: than staged (LayerNorm 8192 x 4096, RMSNorm 4096 x 4096), 12 trips (512 lanes) within 2 %.
+ROW_TRIPS = 12
 ROW = (
+    "collapse-loops,tileify,pad-columns,blockify-launch{{sms={sms} row-trips=" + str(ROW_TRIPS) + "}},"
+    "cooperative-reduce,split-reduce{{sms={sms}}},hold-rows,stage-inputs,mark-unroll{{max-extent=24}}"
+)
+#: An attention kernel that is not flash attention: a row of queries per block, as a row kernel
+#: was before ROW_TRIPS (its K and V rows staged first: not measured held).
+ATTENTION = (
     "collapse-loops,tileify,pad-columns,blockify-launch{{sms={sms}}},cooperative-reduce,"
-    "split-reduce{{sms={sms}}},stage-inputs,hold-rows,mark-unroll{{max-extent=24}}"
+    "split-reduce{{sms={sms}}},stage-inputs,hold-rows{{max-trips=24}},mark-unroll{{max-extent=24}}"
 )
 
 #: The tile pipeline of each kernel class; `{target}` is the schedule's target.
 PIPELINES: dict[str, str] = {
     "pointwise": "tileify,collapse-pointwise,vectorize-pointwise,blockify-launch,mark-unroll",
     "row reduction": ROW,
-    "attention": ROW,
+    "attention": ATTENTION,
     # the nested schedule takes the combine kernel of a split over the keys (splits > 1)
     "flash attention": "tile-attention{{tile={tile} precision={precision} splits={splits} wide={wide}}},"
     "schedule{{target={target} sms={sms} precision={precision}}}",

@@ -146,6 +146,9 @@ def stage_tile(t: tile.TileOp, min_reuse: int, smem_bytes: int) -> list[str]:
     for buf in kernel.ins:
         loads = [op for op in t.walk() if isinstance(op, loop.LoadOp) and op.memref is buf]
         name = buf.name_hint or "input"
+        if not loads and any(isinstance(op, tile.HoldOp) and op.source is buf for op in t.walk()):
+            notes.append(f"{name}: held in registers (hold-rows)")
+            continue
         if len(loads) < min_reuse:
             notes.append(f"{name}: read {len(loads)} time(s), fewer than {min_reuse}")
             continue
