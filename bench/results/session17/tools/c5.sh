@@ -1,0 +1,2 @@
+. scripts/gpu-env.sh
+VARIANTS=old,oldnewfill,new BUDGET_S=150 timeout 200 python3 .gpu/s17/rows_ab.py rmsnorm_30000x2048 rmsnorm_26560x2176 rmsnorm_30000x2304 rmsnorm_30000x2560 rmsnorm_2048x3584 suite_rmsnorm_1x2048x4096 rmsnorm_16384x5120 var_40000x3000 layernorm_65536x1500 layernorm_4096x2560 layernorm_8192x4096 suite_softmax_1x28x2048x2048 logsumexp_50000x1000 softmax_8192x1024 softmax_4096x8192 softmax_1597x64x1117 softmax_32768x2999 softmax_20000x1537 2>&1 | grep -v -i warn | tee $OUT/rows_ab_fill.txt
