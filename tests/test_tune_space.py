@@ -83,13 +83,17 @@ def test_space_is_read_from_the_class_pipeline():
     mm = class_space("matmul")
     assert mm["rows"] == (1, 2, 4, 8) and mm[SPLIT_EPILOGUE] == (False, True)
     assert "width" not in mm and "rows" not in class_space("pointwise")
-    assert set(class_space("row reduction")) == {"block_size", "min_reuse", "max_trips", "max_extent"}
+    assert set(class_space("row reduction")) == {"block_size", "row_trips", "min_reuse", "max_trips", "max_extent"}
+    # blockify-launch's row-trips is declared for row kernels only (pointwise and matmul run it too)
+    assert "row_trips" not in class_space("pointwise") and "row_trips" not in mm
     # the split of the epilogue is a dimension only where there is an epilogue to split
     (plain,) = kernels(loop_module("torch.randn(16,64) @ torch.randn(64,32)"))
     assert SPLIT_EPILOGUE not in kernel_space(plain)
 
 
 def test_bad_points_are_one_line_errors():
+    with pytest.raises(ValueError, match="'row_trips' is not a tunable option of a pointwise kernel"):
+        point_spec("pointwise", {"row_trips": 8}, "sm_90", 132)
     with pytest.raises(ValueError, match="'width' is not a tunable option of a matmul kernel"):
         point_spec("matmul", {"width": 2}, "sm_90", 132)
     with pytest.raises(ValueError, match="pipeline-k-outer: option depth must be at least 2, got 1"):
@@ -119,6 +123,23 @@ def test_default_point_is_what_the_heuristics_do(cls: str):
     Schedule().apply(ctx, pointed)
     assert _strip(pointed) == _strip(heuristic)
     assert all(SCHEDULE in k.attributes for k in pointed.walk() if isinstance(k, tile.KernelOp))
+
+
+@pytest.mark.parametrize("expr,row_trips", [
+    ("torch.softmax(torch.randn(600,1117), -1)", 12),  # held by row-trips' lanes
+    ("torch.softmax(torch.randn(600,2048), -1)", 0),  # f32 rows staged by float4s
+])
+def test_default_point_of_a_block_row_is_what_the_heuristics_do(expr: str, row_trips: int):
+    ctx = make_context()
+    heuristic = loop_module(expr, torch.float32)
+    pointed = heuristic.clone()
+    Schedule().apply(ctx, heuristic)
+    (k,) = kernels(pointed)
+    point = Schedule().default_point(ctx, k)
+    assert point["row_trips"] == row_trips and point["max_trips"] == (32 if row_trips else 0)
+    k.attributes[POINT] = point_attr(point)
+    Schedule().apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
 
 
 def _random_point(space: dict, rng: random.Random) -> dict:

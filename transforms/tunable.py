@@ -21,18 +21,30 @@ from typing import Any
 
 TUNABLE = "dpl.tunable"
 """The dataclass-field metadata key holding a tunable option's choices."""
+TUNABLE_CLASSES = "dpl.tunable.classes"
+"""The metadata key holding the kernel classes a tunable option is tuned in (None: all)."""
 
 
-def tunable(default: Any, choices: Sequence[Any]) -> Any:
+def tunable(default: Any, choices: Sequence[Any], classes: Sequence[str] | None = None) -> Any:
     """A pass option field with `default` whose tuned values are drawn from `choices` (in an order
-    where neighbours are alike: the tuner mutates an option to the next or previous choice)."""
+    where neighbours are alike: the tuner mutates an option to the next or previous choice).
+    `classes`: the kernel classes (schedule_classes.classify) whose kernels it changes, where a
+    pass runs in other classes' pipelines too (blockify-launch's `row-trips`: rows only); None:
+    every class whose pipeline runs the pass."""
     if not choices:
         raise ValueError("a tunable option needs at least one choice")
-    return dataclasses.field(default=default, metadata={TUNABLE: tuple(choices)})
+    meta = {TUNABLE: tuple(choices), TUNABLE_CLASSES: None if classes is None else tuple(classes)}
+    return dataclasses.field(default=default, metadata=meta)
 
 
-def tunables(cls: type) -> dict[str, tuple[Any, ...]]:
-    """The tunable options of pass class `cls` (field name -> choices), in declaration order."""
+def tunables(cls: type, kernel_class: str | None = None) -> dict[str, tuple[Any, ...]]:
+    """The tunable options of pass class `cls` (field name -> choices), in declaration order; with
+    `kernel_class`, those tuned in that class."""
     if not dataclasses.is_dataclass(cls):
         return {}
-    return {f.name: f.metadata[TUNABLE] for f in dataclasses.fields(cls) if TUNABLE in f.metadata}
+    return {
+        f.name: f.metadata[TUNABLE]
+        for f in dataclasses.fields(cls)
+        if TUNABLE in f.metadata
+        and (kernel_class is None or f.metadata[TUNABLE_CLASSES] is None or kernel_class in f.metadata[TUNABLE_CLASSES])
+    }

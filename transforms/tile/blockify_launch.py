@@ -449,11 +449,10 @@ class BlockifyLaunch(ModulePass):
     block_size: int = tunable(256, (64, 128, 256, 512, 1024))
     sms: int | None = None
     """The GPU's multiprocessors, for packing short rows (default: the module's target's)."""
-    row_trips: int = 0
+    row_trips: int = tunable(0, (0, 8, 12, 16), classes=("row reduction",))
     """A row of its own block takes the fewest lanes (ROW_LANES_MIN to 1024) that pass over it in
-    at most this many trips; 0: min(block-size, the row's power of two). Not tunable: pointwise
-    kernels, which this pass also launches, have no rows (a tuned row point sets block-size with
-    the row pipeline of few rows, schedule.row_base_spec, or holds nothing: hold-rows max-trips)."""
+    at most this many trips; 0: min(block-size, the row's power of two). Tuned in row kernels
+    only (pointwise kernels, which this pass also launches, have no rows)."""
 
     def __post_init__(self):
         check_option(self, "block_size", 1, 1024)

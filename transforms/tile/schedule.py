@@ -52,8 +52,9 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   (collapse-loops), a block per row of the lanes that pass over it in at most 12 trips
   (blockify-launch `row-trips`), the reduce shared by the block's threads (warp shuffles),
   rows read more than once held in the lanes' registers (hold-rows: read from memory once), or
-  staged in shared memory where too long to hold; rows fewer than FEW_ROWS_PER_SM per SM keep
-  256 lanes and are staged, not held (`few_rows`); short rows are packed a warp (or a group of
+  staged in shared memory where too long to hold; rows fewer than FEW_ROWS_PER_SM per SM
+  (`few_rows`) and f32 rows of STAGED_ROW lengths that float4s stage (`staged_row`) keep 256
+  lanes and are staged, not held; short rows are packed a warp (or a group of
   lanes) per row and held likewise; a reduction over a slower dim than an
   output axis (a column reduction) gives that axis a warp of threads (pad-columns rounds it
   up), and a plain reduction of few long rows is spread over more blocks that combine
@@ -672,11 +673,11 @@ class Schedule(ModulePass):
             return self.resolved(kernel).default_point(ctx, kernel)
         cls = classify(kernel)
         if cls == "flash attention":
-            return spec_defaults([self.flash_spec(kernel)])
+            return spec_defaults([self.flash_spec(kernel)], cls)
         point = class_defaults(cls, self.target, self.sms)
         base = self.row_base_spec(kernel) if cls == "row reduction" else None
         if base is not None:
-            point.update(spec_defaults([base]))
+            point.update(spec_defaults([base], cls))
         if cls != "matmul":
             return point
         space = kernel_space(kernel, self.precision, self.target, self.sms)

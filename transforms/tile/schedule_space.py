@@ -94,11 +94,11 @@ def _pass_specs(spec: str) -> list[tuple[ArgSpec, type[ModulePass]]]:
     return [(a, passes[a.name]()) for a in parse_pipeline(spec)]
 
 
-def own_tunables(pass_cls: type[ModulePass]) -> dict[str, tuple[object, ...]]:
-    """The tunable options of a pass of a class pipeline; a nested `schedule` (which schedules
-    what the class's passes leave, e.g. flash attention's combine kernel) adds none: its own
-    dimensions are a matmul's (SCHEDULE_CHOICES)."""
-    return {} if pass_cls.name == "schedule" else tunables(pass_cls)
+def own_tunables(pass_cls: type[ModulePass], cls: str | None = None) -> dict[str, tuple[object, ...]]:
+    """The tunable options of a pass of class `cls`'s pipeline (with None: of any class's); a
+    nested `schedule` (which schedules what the class's passes leave, e.g. flash attention's
+    combine kernel) adds none: its own dimensions are a matmul's (SCHEDULE_CHOICES)."""
+    return {} if pass_cls.name == "schedule" else tunables(pass_cls, cls)
 
 
 def class_space(cls: str) -> dict[str, tuple[object, ...]]:
@@ -106,7 +106,7 @@ def class_space(cls: str) -> dict[str, tuple[object, ...]]:
     passes declaring one name share the dimension (the choices both allow)."""
     space: dict[str, tuple[object, ...]] = {}
     for _, pass_cls in _pass_specs(class_pipeline(cls, DEFAULT_ARCH, 1)):
-        for name, choices in own_tunables(pass_cls).items():
+        for name, choices in own_tunables(pass_cls, cls).items():
             space[name] = tuple(c for c in space[name] if c in choices) if name in space else choices
     if cls == "matmul":
         space.update(SCHEDULE_CHOICES)
@@ -163,17 +163,17 @@ def kernel_space(kernel: loop.KernelOp, precision: str = "auto", target: str | N
 def class_defaults(cls: str, target: str, sms: int) -> dict[str, object]:
     """Each dimension of class `cls`'s space at the value its default pipeline gives it."""
     pipelines = [class_pipeline(cls, target, sms)] + ([tensor_pipeline(sms, arch_smem(target))] if cls == "matmul" else [])
-    return spec_defaults(pipelines)
+    return spec_defaults(pipelines, cls)
 
 
-def spec_defaults(pipelines: list[str]) -> dict[str, object]:
-    """Each tunable option of the passes of `pipelines` at the value they give it (the first
-    pass declaring a name wins)."""
+def spec_defaults(pipelines: list[str], cls: str | None = None) -> dict[str, object]:
+    """Each tunable option (of class `cls`, or any) of the passes of `pipelines` at the value
+    they give it (the first pass declaring a name wins)."""
     point: dict[str, object] = {}
     for spec in pipelines:
         for arg, pass_cls in _pass_specs(spec):
             given = arg.normalize_parameter_names().parameters
-            for name in own_tunables(pass_cls):
+            for name in own_tunables(pass_cls, cls):
                 if name not in point:
                     point[name] = given[name][0] if name in given else getattr(pass_cls(), name)
     return point
