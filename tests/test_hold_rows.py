@@ -116,7 +116,7 @@ def test_held_rows_parity_on_gpu(make, shape):
 
 
 # a row of its own block (row-trips: 128 lanes for 1117, 9 trips, the last part past the row;
-# 1500: 128 lanes, 12 trips, exact past 1408 + 92): held, read once
+# 1500: 128 lanes, 12 trips, the last for 92 of them): held, read once
 BLOCK_ROWS = [(SoftmaxLast, (20, 1117)), (lambda: _layer_norm(1500), (17, 1500))]
 
 
