@@ -72,6 +72,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import loop, tile
+from dpl.dialects.types import element_bytes
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG
 from dpl.transforms.tunable import tunable
@@ -171,12 +172,6 @@ def _float4_output(f: tile.StridedForOp) -> bool:
     return True
 
 
-def _bits(x: SSAValue) -> int:
-    """The bit width of buffer `x`'s elements (32 where it has none)."""
-    t = x.type
-    return getattr(t.element_type, "bitwidth", 32) if isinstance(t, MemRefType) else 32
-
-
 def _defined_before(v: SSAValue, op: Operation) -> bool:
     owner = v.owner
     return not (isinstance(owner, Operation) and op.is_ancestor(owner))
@@ -232,7 +227,8 @@ class HoldRows(ModulePass):
                 first = min(owners, key=lambda f: loops.index(f))
                 if not all(_defined_before(v, first) for v in loads[0].indices if v is not loads[0].parent_op().iv):
                     continue
-                cost = trips * max(1, _bits(x) // 32)  # an f64 element takes two registers
+                assert isinstance(x.type, MemRefType)
+                cost = trips * max(1, element_bytes(x.type.element_type) // 4)  # an f64 element: two registers
                 if cost > budget:
                     LOG.info("hold-rows: @%s: %s not held (%d registers left)", name, x.name_hint, budget)
                     continue

@@ -457,32 +457,30 @@ class Schedule(ModulePass):
     def row_spec(self, kernel: loop.KernelOp) -> tuple[str, str]:
         """The pipeline of row kernel `kernel` and the figures for the log: its statistics split
         off (split-row-stats) where `split_rows`' model says so; else the row pipeline as
-        `row_base_spec` adapts it."""
+        `row_base` adapts it."""
         split, why = split_rows(kernel, self.sms, arch_smem(self.target, kernel))
         if split:
             return f"split-row-stats,schedule{{target={self.target} sms={self.sms} precision={self.precision}}}", why
-        long = self.long_row_spec(kernel) is not None
+        base, more = self.row_base(kernel)
+        return base or PIPELINES["row reduction"].format(target=self.target, sms=self.sms), why + more
+
+    def row_base(self, kernel: loop.KernelOp) -> tuple[str | None, str]:
+        """The row pipeline of `kernel` where it differs from PIPELINES' (else None), and what the
+        log says of it: a long row's (`long_row_spec`), and for rows too few (`few_rows`) or
+        staged by float4s (`staged_row`) lanes by block size (row-trips 0) and nothing held
+        (hold-rows max-trips 0), so the row is staged."""
+        long = self.long_row_spec(kernel)
         if few_rows(kernel, self.sms):
-            why += f", fewer than {FEW_ROWS_PER_SM} rows an SM: " + (
+            why = f", fewer than {FEW_ROWS_PER_SM} rows an SM: " + (
                 f"the row staged whole in shared memory, {LONG_ROW_THREADS} threads" if long else "lanes by block size, staged")
         elif staged_row(kernel):
-            why += ", a row of f32 staged by float4s: lanes by block size, staged"
-        elif long:
-            why += (f", a long row: {LONG_ROW_THREADS} threads, the row held in registers (at most 32 a thread) "
-                    "or else staged whole in shared memory")  # fmt: skip
-        return self.row_base_spec(kernel) or PIPELINES["row reduction"].format(target=self.target, sms=self.sms), why
-
-    def row_base_spec(self, kernel: loop.KernelOp) -> str | None:
-        """The row pipeline of `kernel` where it differs from PIPELINES' (else None): a long row's
-        (`long_row_spec`), and for rows too few (`few_rows`) or staged by float4s (`staged_row`)
-        lanes by block size (row-trips 0) and nothing held (hold-rows max-trips 0), so the row
-        is staged."""
-        spec = self.long_row_spec(kernel)
-        if not (few_rows(kernel, self.sms) or staged_row(kernel)):
-            return spec
-        spec = spec or PIPELINES["row reduction"].format(target=self.target, sms=self.sms)
-        spec = spec.replace(f"row-trips={ROW_TRIPS}", "row-trips=0")
-        return spec.replace("hold-rows,", "hold-rows{max-trips=0},")
+            why = ", a row of f32 staged by float4s: lanes by block size, staged"
+        else:
+            return long, (f", a long row: {LONG_ROW_THREADS} threads, the row held in registers (at most 32 a "
+                          "thread) or else staged whole in shared memory") if long else ""  # fmt: skip
+        spec = (long or PIPELINES["row reduction"].format(target=self.target, sms=self.sms)).replace(
+            f"row-trips={ROW_TRIPS}", "row-trips=0")  # fmt: skip
+        return spec.replace("hold-rows,", "hold-rows{max-trips=0},"), why
 
     def long_row_spec(self, kernel: loop.KernelOp) -> str | None:
         """The row pipeline staging the whole row of `kernel` in dynamic shared memory with
@@ -628,7 +626,7 @@ class Schedule(ModulePass):
                 return
         base = self.flash_spec(kernel) if cls == "flash attention" else None
         if cls == "row reduction":
-            base = self.row_base_spec(kernel)  # (a point runs the row pipeline, never split)
+            base = self.row_base(kernel)[0]  # (a point runs the row pipeline, never split)
         try:
             spec = point_spec(cls, point, self.target, self.sms, self.precision, base, arch_smem(self.target, kernel))
         except ValueError as e:
@@ -675,7 +673,7 @@ class Schedule(ModulePass):
         if cls == "flash attention":
             return spec_defaults([self.flash_spec(kernel)], cls)
         point = class_defaults(cls, self.target, self.sms)
-        base = self.row_base_spec(kernel) if cls == "row reduction" else None
+        base = self.row_base(kernel)[0] if cls == "row reduction" else None
         if base is not None:
             point.update(spec_defaults([base], cls))
         if cls != "matmul":
