@@ -38,6 +38,8 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("pad-matmul", "rows"): (1, INF),
     ("pad-matmul", "cols"): (1, INF),
     ("pad-matmul", "threads"): (1, INF),
+    ("pad-matmul", "whole-k"): (0, INF),
+    ("pad-matmul", "sms"): (1, INF),
     ("pad-matmul", "k-tile"): (1, INF),
     ("pad-smem", "pad"): (1, INF),
     ("repack-operands", "align"): (1, INF),

@@ -94,6 +94,7 @@ from dpl.transforms.loop.repack_operands import repack
 from dpl.transforms.loop.split_row_stats import declines as split_row_stats_declines
 from dpl.transforms.loop.split_row_stats import row_body
 from dpl.transforms.options import check_option
+from dpl.transforms.tile.chunk_matmul_k import ChunkMatmulK
 from dpl.transforms.tile.common import LOG
 # schedule_classes and schedule_space names are imported (and so re-exported) here in full: the
 # driver, tests and bench import them from dpl.transforms.tile.schedule.
@@ -186,7 +187,10 @@ def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
         return None  # register-tile declined: not a tile whose cost was measured
     blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
     trips, splits = tile_k(t)
-    trips = trips or 1  # (none: split 1 trip each)
+    whole = False  # K left whole (pad-matmul whole-k): modeled as its k-tile steps, staged once
+    if trips is None:  # (or K split 1 trip each)
+        k = next((o.extent.data for o in t.body.block.ops if isinstance(o, loop.ForOp) and o.is_reduce), 1)
+        trips, whole = max(1, -(-k // ChunkMatmulK().k_tile)), k > ChunkMatmulK().k_tile
     if splits > 1:
         trips += SplitMatmulK().atomic_trips
     element = choice.measured and element_staged(t)  # (the estimated tile's cost is fitted so already)
@@ -194,7 +198,10 @@ def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     fits = smem // max(1, stage_bytes(t))
     if -(-blocks // sms) >= min(choice.at_once(threads), max(1, fits)):
         trips += choice.block_trips  # full rounds: each block's fixed cost
-    us = trips * choice.sm_trip_us(-(-blocks // sms), threads, fits) * (ELEMENT_TRIP if element else 1.0)
+    if element and whole:  # its elements copied once, not once a trip
+        us = (trips + ELEMENT_TRIP - 1) * choice.sm_trip_us(-(-blocks // sms), threads, fits)
+    else:
+        us = trips * choice.sm_trip_us(-(-blocks // sms), threads, fits) * (ELEMENT_TRIP if element else 1.0)
     if splits > 1:
         outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
         nbytes = sum(math.prod(v.type.get_shape()) * v.type.element_type.bitwidth // 8 for v in outs)
@@ -215,6 +222,11 @@ def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
 #: relative to the SIMT model without this factor, on such operands, so the order they set
 #: is kept (an operand staged along M or N is read element-wise there, aligned or not: no factor,
 #: and nothing for a copy to gain).
+#: A K left whole (pad-matmul `whole-k`) copies its elements once, in one stage, not once a trip:
+#: it is modeled as its k-tile trips plus ELEMENT_TRIP - 1 (H200, 2026-11-29, session 18: whole
+#: Ks element-staged ran 1.2-1.5x their unscaled model, 512 x 2741 x 79 tt 11.7 us against 10,
+#: bmm 21 x 25x1381x101 tt 15.2 against 10.6, 2447 x 33 -> 307 7.6 against 5; scaled by
+#: ELEMENT_TRIP the first would model 16 and lose to its repacked copy, which ran 13.5).
 ELEMENT_TRIP = 1.6
 
 

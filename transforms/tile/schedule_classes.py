@@ -23,7 +23,8 @@ from dpl.dialects import attn, loop, tile
 from dpl.dialects.kernel import TARGET_KEY
 from dpl.transforms import all_passes
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
-from dpl.transforms.tile.target import SM_THREADS, target_of
+from dpl.transforms.tile.pad_matmul import float4_rows
+from dpl.transforms.tile.target import SM_THREADS, arch_smem, target_of
 
 SCHEDULE = "tile.schedule"
 """`tile.kernel` attribute: the pipeline string that scheduled it."""
@@ -61,17 +62,25 @@ PIPELINES: dict[str, str] = {
     # the nested schedule takes the combine kernel of a split over the keys (splits > 1)
     "flash attention": "tile-attention{{tile={tile} precision={precision} splits={splits} wide={wide}}},"
     "schedule{{target={target} sms={sms} precision={precision}}}",
-    "matmul": "tileify,pad-matmul{{rows={rows} cols={cols}}},chunk-matmul-k,"
+    "matmul": "tileify,pad-matmul{{rows={rows} cols={cols} whole-k={whole_k} sms={sms}}},chunk-matmul-k,"
     "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} short-k-splits=4 sparse-tile=4096"
     " tile-elements={tile_elements}}},"
     "register-tile{{rows={rows} cols={cols}}},blockify-launch,permute-register-tile,"
-    "cooperative-reduce,stage-inputs,mark-unroll{{max-extent=32}},double-buffer,"
+    "cooperative-reduce,stage-inputs{{smem-bytes={smem}}},mark-unroll{{max-extent={unroll}}},double-buffer,"
     "async-copy{{target={target}}},pad-smem{{pad=4}},pipeline-k-outer",
 }
 
 
 #: The threads of a SIMT matmul block (16 x 16), for which MatmulTile's costs were measured.
 BLOCK_THREADS = 256
+#: A SIMT tile's ragged K of at most this many is staged whole, at once, where its grid fills the
+#: SMs (pad-matmul `whole-k`, rounded up to whole float4s; its docstring has the measurements);
+#: stage-inputs may then use the target's shared memory for the two slabs (a 128 x 128 tile's K
+#: of 127 -> 132: 132 KiB), and mark-unroll unrolls its loop whole (up to 132 trips; the innermost
+#: loop of a chunked K is its k-tile's 32): on the H200 (session 18, kab18.py / wkab18.py, us)
+#: 512 x 2741 x 79 tt 15.0 -> 11.7, bmm 8 x 493x384x91 nt 18.8 -> 15.5, 5056 x 89 -> 2048 + amax
+#: 87.6 -> 79.8 unrolled, the others within 3 % but 2447 x 33 -> 307 6.5 -> 7.6.
+WHOLE_K = 128
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,7 @@ class MatmulTile:
         elements = self.rows * self.cols * 256
         spec = PIPELINES["matmul"].format(
             target=target, sms=sms, blocks_per_sm=self.blocks_per_sm, rows=self.rows,
+            whole_k=WHOLE_K, smem=arch_smem(target), unroll=float4_rows(WHOLE_K),
             cols=self.cols, tile_elements=elements,
         )  # fmt: skip
         if not self.unsplit:
