@@ -1,17 +1,21 @@
 """Pipeline variants A/B over sweep cases, in one process: the shared core of
 bench/pointwise_ab.py and bench/schedule_ab.py.
 
-`time_variants` times each case under each variant (a pipeline after loop IR, or None for dpl's
-own) with `dpl.bench.harness.benchmark` (CUDA graph replays, median, inputs rotated past L2,
-output checked against PyTorch in float64), eager and torch.compile once per case, and prints a
-line per case as it goes; `report` prints the table again and the geomean per variant of `ref`'s
-time (eager or torch.compile) over the variant's (> 1: dpl faster), `!` where a variant's error
-is past 1e-5.
+`time_variants` times each case under each variant with `dpl.bench.harness.benchmark` (CUDA
+graph replays, median, inputs rotated past L2, output checked against PyTorch in float64), eager
+and torch.compile once per case (`modes`), and prints a line per case as it goes; `report`
+prints the table again and the geomean per variant of `ref`'s time (eager or torch.compile) over
+the variant's (> 1: dpl faster), `!` where a variant's error is past 1e-5. A variant is a
+pipeline after loop IR, None for dpl's own, or a callable returning a context manager inside
+which dpl's own pipeline is compiled: a change of a constant or pipeline string tried without
+editing the tree, e.g. `lambda: patched(stage_fills, "FILL_UNROLL_TRIPS", 16)`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, nullcontext
+from typing import Any
 
 import torch
 
@@ -19,18 +23,36 @@ from dpl.bench import harness as B
 from dpl.driver.compile import compile as dpl_compile
 
 
-def time_variants(cases: Iterable, variants: dict[str, str | None], ref: str, target_ms: float,
-                  width: int) -> list[dict]:  # fmt: skip
-    """A row per case: its name, eager and torch.compile medians (ms), and per variant label its
-    median, error, launches and kernel names (or error)."""
+@contextmanager
+def patched(owner: Any, name: str, value: Any) -> Iterator[None]:
+    """`owner.name` (a module constant, a dict entry's owner...) set to `value` for the block."""
+    old = getattr(owner, name)
+    setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        setattr(owner, name, old)
+
+
+Variant = str | None | Callable[[], Any]
+
+
+def time_variants(cases: Iterable, variants: dict[str, Variant], ref: str, target_ms: float,
+                  width: int, modes: tuple[str, ...] = ("eager", "compile")) -> list[dict]:  # fmt: skip
+    """A row per case: its name, eager and torch.compile medians (ms, those of `modes`), and per
+    variant label its median, error, launches and kernel names (or error). The compiles ignore
+    the tuning cache (the schedules the variants give, not picks tuned before)."""
     rows = []
     for case in cases:
         fn, inputs = case.build("cuda")
         row: dict = {"name": case.name}
         for i, (label, spec) in enumerate(variants.items()):
-            res = B.benchmark(case.name, fn, inputs, modes=("eager", "compile") if i == 0 else (),
-                              ceilings=False, target_ms=target_ms,
-                              dpl=lambda f, *xs, s=spec: dpl_compile(f, *xs, pipeline=s))  # fmt: skip
+            within = spec if callable(spec) else nullcontext
+            pipeline = None if callable(spec) else spec
+            with within():
+                res = B.benchmark(case.name, fn, inputs, modes=modes if i == 0 else (), ceilings=False,
+                                  target_ms=target_ms, dpl=lambda f, *xs, s=pipeline: dpl_compile(
+                                      f, *xs, pipeline=s, tune_cache=False))  # fmt: skip
             for mode in ("eager", "compile"):
                 if mode in res["variants"]:
                     row[mode] = res["variants"][mode].get("median_ms")

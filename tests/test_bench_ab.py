@@ -1,0 +1,42 @@
+"""bench/ab.py's variants: a pipeline string, None, or a callable whose context holds while the
+variant compiles (`patched`), with no GPU: the harness is replaced by one that records what
+it was asked to compile and under which constant."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from dpl.bench import ab
+
+KNOB = types.SimpleNamespace(value=8)
+
+
+def test_patched_restores_the_value_even_on_error():
+    with pytest.raises(RuntimeError):
+        with ab.patched(KNOB, "value", 16):
+            assert KNOB.value == 16
+            raise RuntimeError("boom")
+    assert KNOB.value == 8
+
+
+def test_each_variant_compiles_under_its_own_context(monkeypatch):
+    seen = []
+
+    def fake_compile(fn, *xs, pipeline=None, tune_cache=True):
+        seen.append((pipeline, KNOB.value, tune_cache))
+
+    def fake_benchmark(name, fn, inputs, modes=(), dpl=None, **kw):
+        dpl(fn, *inputs)
+        out = {"dpl": {"median_ms": 1.0, "rel_err": 0.0}} | {m: {"median_ms": 2.0} for m in modes}
+        return {"variants": out, "num_kernels": 1, "kernels": []}
+
+    monkeypatch.setattr(ab, "dpl_compile", fake_compile)
+    monkeypatch.setattr(ab.B, "benchmark", fake_benchmark)
+    case = types.SimpleNamespace(name="c", build=lambda dev: (None, ()))
+    variants = {"own": None, "pipe": "tileify", "u16": lambda: ab.patched(KNOB, "value", 16)}
+    rows = ab.time_variants([case], variants, "eager", 1.0, 8, modes=("eager",))
+    assert seen == [(None, 8, False), ("tileify", 8, False), (None, 16, False)]
+    assert KNOB.value == 8
+    assert rows[0]["eager"] == 2.0 and "compile" not in rows[0] and rows[0]["u16"]["median_ms"] == 1.0
