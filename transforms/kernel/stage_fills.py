@@ -39,12 +39,16 @@ from dpl.transforms.kernel import masking
 from dpl.dialects.types import element_bytes
 from dpl.transforms.kernel.lowering import TileLowering, const_of, multiple_of
 
-FILL_UNROLL_TRIPS = 8
+FILL_UNROLL_TRIPS = 16
 """A copy loop of at most this many trips per thread is unrolled: counted, each trip's copy under
 `if (flat < count)` where the threads do not divide the count, so a thread's loads issue
 together. As a loop from the thread's index (a trip count nvcc cannot know), nvcc ran the
 remainder trips one load latency after another: on the H200 (session 17) a row of 1117 staged
-by 256 threads, 4 or 5 trips a thread, took 2 latencies."""
+by 256 threads, 4 or 5 trips a thread, took 2 latencies. 16, not 8 (H200, session 18,
+fillab18.py / fillab18b.py, us): a 64 x 32 matmul slab copied element-wise (rows of 2503,
+misaligned) by 128 threads, 16 trips each K step, 46.4 -> 38.8 (4096 x 29 x 2503 nt); softmax
+64 x 3001 (rows staged by 256 lanes, 12 trips) 5.6 -> 4.3, LayerNorm 100 x 2999 4.8 -> 3.5,
+linear 2447 x 33 -> 307 + residual 7.7 -> 6.9; 32 gained nothing more."""
 
 
 @dataclass

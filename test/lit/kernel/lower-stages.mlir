@@ -168,26 +168,26 @@ kernel.func @k_copy(%x: memref<32xf32>, %y: memref<32xf32>) grid [1, 1, 1] block
 
 // A fill whose copies the threads do not divide evenly (a row of 37 f32 on 8 threads: 5 trips,
 // the last for 5 of them) is a counted, unrolled loop with each copy under `kernel.if`, so a
-// thread's loads issue together; past FILL_UNROLL_TRIPS trips (a row of 75: 10) it stays a
+// thread's loads issue together; past FILL_UNROLL_TRIPS (16) trips (a row of 137: 18) it stays a
 // loop from the thread's index.
 
-kernel.func @k_ragged(%x: memref<4x37xf32>, %u: memref<4x75xf32>, %y: memref<4x37xf32>) grid [4, 1, 1] block [8, 1, 1] smem 0 {
+kernel.func @k_ragged(%x: memref<4x37xf32>, %u: memref<4x137xf32>, %y: memref<4x37xf32>) grid [4, 1, 1] block [8, 1, 1] smem 0 {
   %b = kernel.block_id x
   %t = kernel.thread_id x
   tile.tile (%ta : 8 = thread at %t, %ba : 4 = block at %b) thread_id %t {
     %x_smem = tile.stage %x origin [%ba, 0] slab [37 at 1] : memref<4x37xf32> -> memref<37xf32, #tile.smem>
-    %u_smem = tile.stage %u origin [%ba, 0] slab [75 at 1] : memref<4x75xf32> -> memref<75xf32, #tile.smem>
+    %u_smem = tile.stage %u origin [%ba, 0] slab [137 at 1] : memref<4x137xf32> -> memref<137xf32, #tile.smem>
     tile.strided_for free %i = %ta to 37 step 8 {
       %a = loop.load %x_smem[%i] : memref<37xf32, #tile.smem>
-      %c = loop.load %u_smem[%i] : memref<75xf32, #tile.smem>
+      %c = loop.load %u_smem[%i] : memref<137xf32, #tile.smem>
       %q = arith.addf %a, %c : f32
       loop.store %q, %y[%ba, %i] : memref<4x37xf32>
     }
   }
 }
-func.func @main(%x: memref<4x37xf32>, %u: memref<4x75xf32>) -> memref<4x37xf32> {
+func.func @main(%x: memref<4x37xf32>, %u: memref<4x137xf32>) -> memref<4x37xf32> {
   %y = memref.alloc() : memref<4x37xf32>
-  kernel.launch @k_ragged(%x, %u, %y) : memref<4x37xf32>, memref<4x75xf32>, memref<4x37xf32>
+  kernel.launch @k_ragged(%x, %u, %y) : memref<4x37xf32>, memref<4x137xf32>, memref<4x37xf32>
   func.return %y : memref<4x37xf32>
 }
 
@@ -201,5 +201,5 @@ func.func @main(%x: memref<4x37xf32>, %u: memref<4x75xf32>) -> memref<4x37xf32> 
 // CHECK-NEXT:          kernel.store %x_smem_v, %x_smem[%x_smem_flat] : memref<37xf32, #kernel.smem>
 // CHECK-NEXT:        }
 // CHECK-NEXT:      }
-// CHECK-NEXT:      kernel.for %u_smem_flat = %t to 75 step 8 {
-// CHECK-NEXT:        %u_smem_v = kernel.load %u[%b, %u_smem_flat] : memref<4x75xf32>
+// CHECK-NEXT:      kernel.for %u_smem_flat = %t to 137 step 8 {
+// CHECK-NEXT:        %u_smem_v = kernel.load %u[%b, %u_smem_flat] : memref<4x137xf32>
