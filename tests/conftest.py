@@ -1,15 +1,21 @@
 """Shared test set-up: every test starts from the same torch random state, so a failure seen in
 CI replays here; `pass_log` collects what the passes log to `dpl.passes` (pytest runs without
-its logging plugin, `-p no:logging`). The run ends with its peak resident memory (the suite must
+its logging plugin, `-p no:logging`); `nvcc_compile` compiles emitted CUDA with nvcc, and
+`same_on_tile_executor` runs tile IR before and after a rewrite on the same random inputs. The run ends with its peak resident memory (the suite must
 fit its machine: issue 15 asks for under 4 GB)."""
 
 from __future__ import annotations
 
 import logging
 import resource
+import shutil
+import subprocess
 
+import numpy as np
 import pytest
 import torch
+
+NVCC = shutil.which("nvcc")
 
 
 @pytest.fixture(autouse=True)
@@ -41,6 +47,39 @@ def pass_log():
     yield log
     logger.removeHandler(log)
     logger.setLevel(old_level)
+
+
+@pytest.fixture
+def nvcc_compile(tmp_path):
+    """`compile(source)`: `nvcc -arch=sm_90 -c` of CUDA `source`, failing the test on an error;
+    returns nvcc's stderr (with `-Xptxas -v` among `extra`: registers, spills), or None where
+    there is no nvcc (the rest of the test still runs)."""
+
+    def compile_(source: str, extra: tuple[str, ...] = ()) -> str | None:
+        if NVCC is None:
+            return None
+        cu = tmp_path / "k.cu"
+        cu.write_text(source)
+        r = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "k.o"), str(cu), *extra],
+                           capture_output=True, text=True, timeout=600)  # fmt: skip
+        assert r.returncode == 0, r.stderr
+        return r.stderr
+
+    return compile_
+
+
+def same_on_tile_executor(before, after, seed: int, tol: float) -> None:
+    """Tile modules `before` and `after` give the same first output, within `tol`, on random
+    inputs (negative and positive: normal * 3 - 1) for the arguments of `before`'s main."""
+    from dpl.interpreters import exec_tile
+
+    main = next(o for o in before.walk() if o.name == "func.func")
+    rng = np.random.default_rng(seed)
+    ins = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in main.body.block.args]
+    ref = exec_tile.run(before, [a.copy() for a in ins])[0]
+    out = exec_tile.run(after, [a.copy() for a in ins])[0]
+    assert not np.isnan(out).any()
+    np.testing.assert_allclose(out, ref, rtol=tol, atol=tol)
 
 
 def peak_rss_gb() -> tuple[float, float]:

@@ -22,11 +22,12 @@ from xdsl.parser import Parser
 from dpl.backend.cuda_printer import print_cuda
 from dpl.dialects import tile
 from dpl.frontend import capture
-from dpl.interpreters import exec_kernel, exec_tile
+from dpl.interpreters import exec_kernel
 from dpl.transforms.pipelines import IR_PIPELINES, make_context, run_pipeline
 from dpl.transforms.tile.hold_rows import HoldRows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import same_on_tile_executor  # noqa: E402
 from test_norm_schedule import SoftmaxLast, assert_one_kernel_parity_on_gpu  # noqa: E402
 
 NVCC = shutil.which("nvcc")
@@ -50,13 +51,7 @@ def test_hold_rows_keeps_the_meaning_of_the_lit_inputs(index):
     HoldRows().apply(ctx, after)
     after.verify()
     assert any(isinstance(o, tile.HoldOp) for o in after.walk()) == (index != 2)
-    main = next(o for o in before.walk() if o.name == "func.func")
-    rng = np.random.default_rng(index)
-    ins = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in main.body.block.args]
-    ref = exec_tile.run(before, [a.copy() for a in ins])[0]
-    out = exec_tile.run(after, [a.copy() for a in ins])[0]
-    assert not np.isnan(out).any()
-    np.testing.assert_allclose(out, ref, rtol=1e-6, atol=1e-6)
+    same_on_tile_executor(before, after, index, 1e-6)
 
 
 def _layer_norm(n: int) -> torch.nn.Module:

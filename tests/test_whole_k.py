@@ -11,8 +11,7 @@ for unrolling, and the CUDA compiles with nvcc.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,11 +22,13 @@ from xdsl.parser import Parser
 from dpl.backend.cuda_printer import print_cuda
 from dpl.dialects import loop, tile
 from dpl.frontend import capture
-from dpl.interpreters import exec_kernel, exec_tile
+from dpl.interpreters import exec_kernel
 from dpl.transforms.pipelines import IR_PIPELINES, make_context, run_pipeline
 from dpl.transforms.tile.pad_matmul import float4_rows
 
-NVCC = shutil.which("nvcc")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import same_on_tile_executor  # noqa: E402
+
 LIT = Path(__file__).parent.parent / "test" / "lit" / "tile" / "pad-matmul-whole-k.mlir"
 PASSES = "tileify,pad-matmul{rows=2 cols=2 threads=4 k-tile=8 whole-k=32 sms=4},chunk-matmul-k{k-tile=8}"
 
@@ -43,13 +44,7 @@ def test_whole_k_keeps_the_meaning_of_the_lit_inputs(index: int):
     after = before.clone()
     run_pipeline(before, "tileify")
     run_pipeline(after, PASSES)
-    main = next(o for o in before.walk() if o.name == "func.func")
-    rng = np.random.default_rng(index)
-    ins = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in main.body.block.args]
-    ref = exec_tile.run(before, [a.copy() for a in ins])[0]
-    out = exec_tile.run(after, [a.copy() for a in ins])[0]
-    assert not np.isnan(out).any()
-    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)
+    same_on_tile_executor(before, after, index, 1e-5)
 
 
 class _Fn(torch.nn.Module):
@@ -70,7 +65,7 @@ SCHEDULE = "schedule{sms=1 tensor-cores=false repack=false},"
 
 
 @pytest.mark.parametrize("fn,shapes", PROGRAMS)
-def test_whole_k_matmuls_through_the_pipeline(fn, shapes, pass_log, tmp_path):
+def test_whole_k_matmuls_through_the_pipeline(fn, shapes, pass_log, nvcc_compile):
     gen = torch.Generator().manual_seed(3)
     xs = [torch.randn(*s, generator=gen) * 2 - 0.5 for s in shapes]
     k = float4_rows(shapes[1][-1])
@@ -85,12 +80,7 @@ def test_whole_k_matmuls_through_the_pipeline(fn, shapes, pass_log, tmp_path):
     out = exec_kernel.run(module, [x.double().numpy().copy() for x in xs])[0]
     ref = fn(*[x.double() for x in xs]).numpy()
     assert float(np.linalg.norm(out - ref) / np.linalg.norm(ref)) < 1e-6
-    if NVCC is not None:
-        cu = tmp_path / "k.cu"
-        cu.write_text(print_cuda(module))
-        r = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "k.o"), str(cu)],
-                           capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert r.returncode == 0, r.stderr
+    nvcc_compile(print_cuda(module))
 
 
 GPU_CASES = [  # dpl's own schedule keeps each K whole (the grid fills the H100's / H200's SMs)
