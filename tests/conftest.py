@@ -1,8 +1,9 @@
 """Shared test set-up: every test starts from the same torch random state, so a failure seen in
 CI replays here; `pass_log` collects what the passes log to `dpl.passes` (pytest runs without
 its logging plugin, `-p no:logging`); `nvcc_compile` compiles emitted CUDA with nvcc, and
-`same_on_tile_executor` runs tile IR before and after a rewrite on the same random inputs. The run ends with its peak resident memory (the suite must
-fit its machine: issue 15 asks for under 4 GB)."""
+`same_on_tile_executor` runs tile IR before and after a rewrite on the same random inputs. The
+run ends with its peak resident memory (the suite must fit its machine: issue 15 asks for under
+4 GB)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import subprocess
 import numpy as np
 import pytest
 import torch
+
+from dpl.interpreters import exec_tile
 
 NVCC = shutil.which("nvcc")
 
@@ -71,8 +74,6 @@ def nvcc_compile(tmp_path):
 def same_on_tile_executor(before, after, seed: int, tol: float) -> None:
     """Tile modules `before` and `after` give the same first output, within `tol`, on random
     inputs (negative and positive: normal * 3 - 1) for the arguments of `before`'s main."""
-    from dpl.interpreters import exec_tile
-
     main = next(o for o in before.walk() if o.name == "func.func")
     rng = np.random.default_rng(seed)
     ins = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in main.body.block.args]

@@ -153,8 +153,9 @@ class PadMatmul(ModulePass):
     k_tile: int = 32
     """chunk-matmul-k's `k-tile`."""
     whole_k: int = 0
-    """A ragged K of at most this many is left whole (staged at once) where the grid fills every
-    SM; 0: K is always rounded up to `k-tile`."""
+    """A ragged K of at most this many is rounded up only to whole float4s (`float4_rows`) and
+    left unchunked, staged at once, where the grid fills every SM; 0: K is always rounded up to
+    `k-tile`."""
     sms: int | None = None
     """The GPU's multiprocessors, for `whole-k` (default: the module's target's)."""
 
