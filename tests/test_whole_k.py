@@ -1,4 +1,4 @@
-"""pad-matmul `whole-k`: a ragged K of at most 128, rounded up to whole float4s, is staged whole,
+"""pad-matmul `whole-k`: a ragged K of at most 124, rounded up to whole float4s, is staged whole,
 at once, where the grid fills the SMs; meaning kept.
 
 The lit inputs (test/lit/tile/pad-matmul-whole-k.mlir) run on the tile executor before and after

@@ -27,7 +27,9 @@ class MarkUnroll(ModulePass):
 
     name = "mark-unroll"
 
-    max_extent: int = tunable(8, (4, 8, 16, 32, 64))
+    max_extent: int = tunable(8, (4, 8, 16, 24, 32, 64, 128))
+    """Loops of at most this many trips are marked; the choices hold the row pipeline's 24 and the
+    SIMT matmul's 128 (a whole K, pad-matmul `whole-k`), so their default points are in the space."""
 
     def __post_init__(self):
         check_option(self, "max_extent", 0)

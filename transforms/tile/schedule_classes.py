@@ -23,7 +23,6 @@ from dpl.dialects import attn, loop, tile
 from dpl.dialects.kernel import TARGET_KEY
 from dpl.transforms import all_passes
 from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
-from dpl.transforms.tile.pad_matmul import float4_rows
 from dpl.transforms.tile.target import SM_THREADS, arch_smem, target_of
 
 SCHEDULE = "tile.schedule"
@@ -74,13 +73,15 @@ PIPELINES: dict[str, str] = {
 #: The threads of a SIMT matmul block (16 x 16), for which MatmulTile's costs were measured.
 BLOCK_THREADS = 256
 #: A SIMT tile's ragged K of at most this many is staged whole, at once, where its grid fills the
-#: SMs (pad-matmul `whole-k`, rounded up to whole float4s; its docstring has the measurements);
-#: stage-inputs may then use the target's shared memory for the two slabs (a 128 x 128 tile's K
-#: of 127 -> 132: 132 KiB), and mark-unroll unrolls its loop whole (up to 132 trips; the innermost
-#: loop of a chunked K is its k-tile's 32): on the H200 (session 18, kab18.py / wkab18.py, us)
-#: 512 x 2741 x 79 tt 15.0 -> 11.7, bmm 8 x 493x384x91 nt 18.8 -> 15.5, 5056 x 89 -> 2048 + amax
-#: 87.6 -> 79.8 unrolled, the others within 3 % but 2447 x 33 -> 307 6.5 -> 7.6.
-WHOLE_K = 128
+#: SMs (pad-matmul `whole-k`, rounded up to whole float4s: at most 124; its docstring has the
+#: measurements). stage-inputs may then use the target's shared memory for the two slabs (a
+#: 128 x 128 tile's K of 124: 124 KiB), and mark-unroll unrolls its loop whole (UNROLL, a choice
+#: of its tuning dimension; the innermost loop of a chunked K is its k-tile's 32). H200 (session
+#: 18, kab18.py / wkab18.py, us): 512 x 2741 x 79 tt 15.0 -> 11.7 unrolled, bmm 8 x 493x384x91 nt
+#: 18.8 -> 15.5, 5056 x 89 -> 2048 + amax 87.6 -> 79.8, the others within 3 % but 2447 x 33 ->
+#: 307 6.5 -> 7.6. A K of 125-127 is padded to 128 and chunked, as before.
+WHOLE_K = 124
+UNROLL = 128
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ class MatmulTile:
         elements = self.rows * self.cols * 256
         spec = PIPELINES["matmul"].format(
             target=target, sms=sms, blocks_per_sm=self.blocks_per_sm, rows=self.rows,
-            whole_k=WHOLE_K, smem=arch_smem(target), unroll=float4_rows(WHOLE_K),
+            whole_k=WHOLE_K, smem=arch_smem(target), unroll=UNROLL,
             cols=self.cols, tile_elements=elements,
         )  # fmt: skip
         if not self.unsplit:

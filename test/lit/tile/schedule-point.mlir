@@ -29,7 +29,7 @@ func.func @main(%x: memref<64x128xf64>, %w: memref<128x128xf64>) -> memref<64x12
 // CHECK:             tile.stage %x {{.*}} slab [cell : 2 at 0, a0_t : 16 at 0, ki : 16 at 1] buffers 3 at %ko async
 // CHECK:             loop.for reduce %ki < 16
 // CHECK:           } {tile.pipeline = 3 : i64}
-// CHECK:       } {tile.point = {rows = 2 : i64, cols = 4 : i64, k_tile = 16 : i64, splits = 2 : i64, buffers = 3 : i64, depth = 3 : i64}, tile.tuned = {us = 3.500000e+00 : f64, default_us = 4.500000e+00 : f64}, tile.zero_init = [0 : i64], tile.schedule = "tileify,pad-matmul{rows=2 cols=4 whole-k=128 sms=132},chunk-matmul-k{k-tile=16},split-matmul-k{sms=132 blocks-per-sm=6 short-k-splits=4 sparse-tile=4096 tile-elements=2048 splits=2},register-tile{rows=2 cols=4},blockify-launch,permute-register-tile,cooperative-reduce,stage-inputs{smem-bytes=232448},mark-unroll{max-extent=132},double-buffer{buffers=3},async-copy{target=sm_90},pad-smem{pad=4},pipeline-k-outer{depth=3}"}
+// CHECK:       } {tile.point = {rows = 2 : i64, cols = 4 : i64, k_tile = 16 : i64, splits = 2 : i64, buffers = 3 : i64, depth = 3 : i64}, tile.tuned = {us = 3.500000e+00 : f64, default_us = 4.500000e+00 : f64}, tile.zero_init = [0 : i64], tile.schedule = "tileify,pad-matmul{rows=2 cols=4 whole-k=124 sms=132},chunk-matmul-k{k-tile=16},split-matmul-k{sms=132 blocks-per-sm=6 short-k-splits=4 sparse-tile=4096 tile-elements=2048 splits=2},register-tile{rows=2 cols=4},blockify-launch,permute-register-tile,cooperative-reduce,stage-inputs{smem-bytes=232448},mark-unroll{max-extent=128},double-buffer{buffers=3},async-copy{target=sm_90},pad-smem{pad=4},pipeline-k-outer{depth=3}"}
 
 // -----
 
@@ -77,7 +77,7 @@ func.func @main(%g: memref<64x128xf64>, %x: memref<64x64xf64>, %w: memref<128x64
 }
 // CHECK-LABEL: tile.kernel @k_mul_acc
 // CHECK:         tile.tile ({{.*}}%i_c : 2 = cell, %j_c : 2 = cell)
-// CHECK:       } {tile.point = {rows = 2 : i64, cols = 2 : i64}, tile.schedule = "tileify,pad-matmul{rows=2 cols=2 whole-k=128 sms=132},chunk-matmul-k,split-matmul-k{{.*}}register-tile{rows=2 cols=2}{{.*}}"}
+// CHECK:       } {tile.point = {rows = 2 : i64, cols = 2 : i64}, tile.schedule = "tileify,pad-matmul{rows=2 cols=2 whole-k=124 sms=132},chunk-matmul-k,split-matmul-k{{.*}}register-tile{rows=2 cols=2}{{.*}}"}
 // CHECK-NEXT:  tile.kernel @k_mul ins(%g, %mul_acc
 // CHECK:       } {tile.schedule = "tileify,collapse-pointwise,vectorize-pointwise,blockify-launch,mark-unroll"}
 
@@ -157,4 +157,4 @@ func.func @main(%x: memref<64x128xf32>, %w: memref<64x128xf32>) -> memref<64x64x
 }
 // CHECK-LABEL: tile.kernel @k_simt
 // CHECK-NOT:     mma.dot
-// CHECK:         tile.schedule = "tileify,pad-matmul{rows=4 cols=4 whole-k=128 sms=132},chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=3 short-k-splits=4 sparse-tile=4096 tile-elements=4096},register-tile{rows=4 cols=4}
+// CHECK:         tile.schedule = "tileify,pad-matmul{rows=4 cols=4 whole-k=124 sms=132},chunk-matmul-k,split-matmul-k{sms=132 blocks-per-sm=3 short-k-splits=4 sparse-tile=4096 tile-elements=4096},register-tile{rows=4 cols=4}

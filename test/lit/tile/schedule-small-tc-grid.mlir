@@ -29,7 +29,7 @@ func.func @main(%a: memref<137x64xf32>, %b: memref<137x3389xf32>) -> memref<64x3
 }
 // CHECK-LABEL: tile.kernel @k_short
 // CHECK:         tile.tile (%a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 106 = block, %a1_t : 16 = thread, %a0_c : 2 = cell, %a1_c : 2 = cell)
-// CHECK:       } {tile.schedule = "tileify,pad-matmul{rows=2 cols=2 whole-k=128 sms=132},{{.*}}splits=1},register-tile{rows=2 cols=2},{{.*}}"}
+// CHECK:       } {tile.schedule = "tileify,pad-matmul{rows=2 cols=2 whole-k=124 sms=132},{{.*}}splits=1},register-tile{rows=2 cols=2},{{.*}}"}
 
 // -----
 
