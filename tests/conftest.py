@@ -1,7 +1,8 @@
 """Shared test set-up: every test starts from the same torch random state, so a failure seen in
 CI replays here; `pass_log` collects what the passes log to `dpl.passes` (pytest runs without
 its logging plugin, `-p no:logging`); `nvcc_compile` compiles emitted CUDA with nvcc, and
-`same_on_tile_executor` runs tile IR before and after a rewrite on the same random inputs. The
+`same_on_tile_executor` runs tile IR before and after a rewrite on the same random inputs, and
+`lit_cases` splits a lit file into its inputs. The
 run ends with its peak resident memory (the suite must fit its machine: issue 15 asks for under
 4 GB)."""
 
@@ -69,6 +70,11 @@ def nvcc_compile(tmp_path):
         return r.stderr
 
     return compile_
+
+
+def lit_cases(path, holding: str = "func.func") -> list[str]:
+    """The `// -----` parts of lit file `path` that hold `holding` (its inputs, not the notes)."""
+    return [part for part in path.read_text().split("// -----") if holding in part]
 
 
 def same_on_tile_executor(before, after, seed: int, tol: float) -> None:

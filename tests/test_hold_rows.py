@@ -27,16 +27,11 @@ from dpl.transforms.pipelines import IR_PIPELINES, make_context, run_pipeline
 from dpl.transforms.tile.hold_rows import HoldRows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import same_on_tile_executor  # noqa: E402
+from conftest import lit_cases, same_on_tile_executor  # noqa: E402
 from test_norm_schedule import SoftmaxLast, assert_one_kernel_parity_on_gpu  # noqa: E402
 
 NVCC = shutil.which("nvcc")
 LIT = Path(__file__).parent.parent / "test" / "lit" / "tile" / "hold-rows.mlir"
-
-
-def _cases() -> list[str]:
-    text = LIT.read_text()
-    return [part for part in text.split("// -----") if "func.func" in part]
 
 
 def _rel(a: np.ndarray, ref: np.ndarray) -> float:
@@ -46,7 +41,7 @@ def _rel(a: np.ndarray, ref: np.ndarray) -> float:
 @pytest.mark.parametrize("index", range(4))
 def test_hold_rows_keeps_the_meaning_of_the_lit_inputs(index):
     ctx: Context = make_context()
-    before = Parser(ctx, _cases()[index]).parse_module()
+    before = Parser(ctx, lit_cases(LIT)[index]).parse_module()
     after = before.clone()
     HoldRows().apply(ctx, after)
     after.verify()

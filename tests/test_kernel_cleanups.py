@@ -23,6 +23,7 @@ from dpl.transforms.kernel.accumulate_in_place import AccumulateInPlace
 from dpl.transforms.kernel.drop_redundant_barriers import DropRedundantBarriers
 from dpl.transforms.kernel.flatten_buffers import FlattenBuffers
 from dpl.transforms.kernel.vectorize_access import VectorizeAccess
+from conftest import lit_cases
 from test_tile_passes import MAX_TRIPS, trips
 
 exec_kernel = pytest.importorskip("dpl.interpreters.exec_kernel")
@@ -39,7 +40,7 @@ PASSES = {
 
 
 def _cases(name: str) -> list[str]:
-    return [c for c in (LIT / f"{name}.mlir").read_text().split("// -----") if "kernel.func" in c]
+    return lit_cases(LIT / f"{name}.mlir", "kernel.func")
 
 
 def _kernel_cases() -> list[tuple[str, str]]:

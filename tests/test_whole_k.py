@@ -27,33 +27,21 @@ from dpl.transforms.pipelines import IR_PIPELINES, make_context, run_pipeline
 from dpl.transforms.tile.pad_matmul import float4_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import same_on_tile_executor  # noqa: E402
+from conftest import lit_cases, same_on_tile_executor  # noqa: E402
+from frontend_ops import module_of  # noqa: E402
 
 LIT = Path(__file__).parent.parent / "test" / "lit" / "tile" / "pad-matmul-whole-k.mlir"
 PASSES = "tileify,pad-matmul{rows=2 cols=2 threads=4 k-tile=8 whole-k=32 sms=4},chunk-matmul-k{k-tile=8}"
 
 
-def _cases() -> list[str]:
-    return [part for part in LIT.read_text().split("// -----") if "func.func" in part]
-
-
 @pytest.mark.parametrize("index", range(4))
 def test_whole_k_keeps_the_meaning_of_the_lit_inputs(index: int):
     ctx = make_context()
-    before = Parser(ctx, _cases()[index]).parse_module()
+    before = Parser(ctx, lit_cases(LIT)[index]).parse_module()
     after = before.clone()
     run_pipeline(before, "tileify")
     run_pipeline(after, PASSES)
     same_on_tile_executor(before, after, index, 1e-5)
-
-
-class _Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *xs):
-        return self.fn(*xs)
 
 
 PROGRAMS = [
@@ -69,12 +57,12 @@ def test_whole_k_matmuls_through_the_pipeline(fn, shapes, pass_log, nvcc_compile
     gen = torch.Generator().manual_seed(3)
     xs = [torch.randn(*s, generator=gen) * 2 - 0.5 for s in shapes]
     k = float4_rows(shapes[1][-1])
-    tiled = capture(_Fn(fn), *xs).module.clone()
+    tiled = capture(module_of(fn), *xs).module.clone()
     run_pipeline(tiled, IR_PIPELINES["tile"].replace("split-nests,schedule", "split-nests," + SCHEDULE[:-1]))
     (t,) = [o for o in tiled.walk() if isinstance(o, tile.TileOp)]
     (kloop,) = [o for o in t.body.block.ops if isinstance(o, loop.ForOp)]  # whole, not chunked
     assert kloop.extent.data == k and tile.UNROLL in kloop.attributes
-    module = capture(_Fn(fn), *xs).module.clone()
+    module = capture(module_of(fn), *xs).module.clone()
     run_pipeline(module, IR_PIPELINES["kernel"].replace("schedule,", SCHEDULE))
     assert ", whole (" in pass_log.text
     out = exec_kernel.run(module, [x.double().numpy().copy() for x in xs])[0]
@@ -100,7 +88,7 @@ def test_whole_k_matmuls_on_gpu(fn, shapes, pass_log):
 
     gen = torch.Generator().manual_seed(9)
     xs = [torch.randn(*s, generator=gen) for s in shapes]
-    c = dpl_compile(_Fn(fn), *xs, tune_cache=False)
+    c = dpl_compile(module_of(fn), *xs, tune_cache=False)
     assert ", whole (" in pass_log.text
     gs = [x.cuda() for x in xs]
     out = c(*gs, poison=True).double()

@@ -190,7 +190,8 @@ def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     whole = False  # K left whole (pad-matmul whole-k): modeled as its k-tile steps, staged once
     if trips is None:  # (or K split 1 trip each)
         k = next((o.extent.data for o in t.body.block.ops if isinstance(o, loop.ForOp) and o.is_reduce), 1)
-        trips, whole = max(1, -(-k // ChunkMatmulK().k_tile)), k > ChunkMatmulK().k_tile
+        kt = ChunkMatmulK().k_tile
+        trips, whole = max(1, -(-k // kt)), k > kt
     if splits > 1:
         trips += SplitMatmulK().atomic_trips
     element = choice.measured and element_staged(t)  # (the estimated tile's cost is fitted so already)
