@@ -4,14 +4,19 @@
     mma.sync m16n8k8    float d0 = c0, ...; asm volatile("mma.sync.aligned.m16n8k8.row.col...")
     mma.wgmma m64nNk8   dpl_wgmma_m64nNk8(acc, dpl_sw128_desc(a_addr), dpl_sw128_desc(b_addr));
                         (`overwrite`: dpl_wgmma_m64nNk8_zero, scale-d = 0)
+    mma.wgmma_rs        dpl_wgmma_rs_m64nNk8(acc, a0, a1, a2, a3, dpl_sw128_desc(b_addr));
+                        (`overwrite`: dpl_wgmma_rs_m64nNk8_zero)
     mma.wgmma_fence     dpl_fence_regs(acc); wgmma.fence.sync.aligned
     mma.wgmma_commit    wgmma.commit_group.sync.aligned
     mma.wgmma_wait N    wgmma.wait_group.sync.aligned N; dpl_fence_regs(acc)
     mma.fence_proxy_async   fence.proxy.async.shared::cta
 
 `dpl_fence_regs` (an empty asm that reads and writes every accumulator register) keeps nvcc from
-moving accumulator reads or writes across the asynchronous MMA: it is printed with the fence and
-the wait for every accumulator array some `mma.wgmma` of the function updates.
+moving accumulator reads or writes across the asynchronous MMA: it is printed with the fence for
+the accumulators of the wgmmas up to the next commit (but an array an overwriting wgmma_rs starts:
+its `_zero` helper does not read it) and with the wait for those of the wgmmas since the previous
+wait, where the block shows them, else for every accumulator array some wgmma of the function
+updates (a fenced array is live there: fencing a dead one costs registers).
 
 Swizzled shared buffers (`#mma.swizzle<128>`) print their accesses through `dpl_swz128`, which
 XORs the 16-byte chunk bits of the f32 element index with its row mod 8; they must start
@@ -82,6 +87,28 @@ def wgmma_zero_helper(n: int) -> str:
     )
 
 
+def wgmma_rs_helper(n: int, zero: bool) -> str:
+    """`dpl_wgmma_rs_m64n{n}k8[_zero](float (&d)[n/2], a0, a1, a2, a3, desc_b)`: d (+)= A * B^T on
+    tf32, A from the four fragment registers (`_zero`: scale-d = 0, d output only)."""
+    h = n // 2
+    regs = ", ".join(f"%{i}" for i in range(h))
+    outs = ", ".join(f'"{"=" if zero else "+"}f"(d[{i}])' for i in range(h))
+    scale_d = 0 if zero else 1
+    return (
+        f"__device__ __forceinline__ void dpl_wgmma_rs_m64n{n}k8{'_zero' if zero else ''}(float (&d)[{h}], "
+        "float a0, float a1, float a2, float a3, unsigned long long db) {\n"
+        f"    const int scale_d = {scale_d};\n"
+        '    asm volatile("{\\n.reg .pred p;\\n"\n'
+        f'                 "setp.ne.b32 p, %{h + 5}, 0;\\n"\n'
+        f'                 "wgmma.mma_async.sync.aligned.m64n{n}k8.f32.tf32.tf32 "\n'
+        f'                 "{{{regs}}}, {{%{h}, %{h + 1}, %{h + 2}, %{h + 3}}}, %{h + 4}, p, 1, 1;\\n}}\\n"\n'
+        f"                 : {outs}\n"
+        '                 : "r"(__float_as_uint(a0)), "r"(__float_as_uint(a1)), "r"(__float_as_uint(a2)), '
+        '"r"(__float_as_uint(a3)), "l"(db), "r"(scale_d));\n'
+        "}"
+    )
+
+
 def fence_regs_helper(n: int) -> str:
     return (
         f"__device__ __forceinline__ void dpl_fence_regs(float (&d)[{n}]) {{\n"
@@ -96,6 +123,9 @@ def helper_source(name: str) -> str | None:
     translation units printed separately can be pasted together."""
     if name in MMA_HELPERS:
         text = MMA_HELPERS[name]
+    elif name.startswith("dpl_wgmma_rs_m64n"):
+        zero = name.endswith("_zero")
+        text = wgmma_rs_helper(int(name[len("dpl_wgmma_rs_m64n") : -len("k8_zero" if zero else "k8")]), zero)
     elif name.startswith("dpl_wgmma_m64n") and name.endswith("k8_zero"):
         text = wgmma_zero_helper(int(name[len("dpl_wgmma_m64n") : -len("k8_zero")]))
     elif name.startswith("dpl_wgmma_m64n"):
@@ -109,7 +139,7 @@ def helper_source(name: str) -> str | None:
 
 
 def needs_sm90a(ops) -> bool:
-    return any(isinstance(op, mma.WgmmaOp) for op in ops)
+    return any(isinstance(op, mma.WgmmaOp | mma.WgmmaRsOp) for op in ops)
 
 
 class MmaPrinterMixin:
@@ -154,12 +184,49 @@ class MmaPrinterMixin:
             block = parent.parent_block() if parent is not None else None
         accs = []
         for op in self.func.body.walk():
-            if isinstance(op, mma.WgmmaOp) and op.acc not in accs and op.acc.owner.parent_block() in scopes:
+            if (isinstance(op, mma.WgmmaOp | mma.WgmmaRsOp) and op.acc not in accs
+                    and op.acc.owner.parent_block() in scopes):  # fmt: skip
                 accs.append(op.acc)
         return accs
 
+    def _group_accumulators(self, at: Operation) -> list | None:
+        """The accumulators `at` guards, where its own block shows them: a fence's, those of the
+        wgmmas after it up to the next commit; a wait's, those of the wgmmas since the previous
+        wait. None where the block ends first (the wgmmas are elsewhere: all of them are fenced)."""
+        forward = isinstance(at, mma.WgmmaFenceOp)
+        stop = mma.WgmmaCommitOp if forward else mma.WgmmaWaitOp
+        accs: list = []
+
+        seen: list = []
+
+        def scan(op: Operation | None) -> bool:
+            """Collect from `op` on (forward or back) to a stop; False at the block's end. A
+            fence skips an array whose group's first wgmma on it is an overwriting wgmma_rs
+            (`_zero`: outputs only, so the old values are dead, and fencing them would keep them
+            live)."""
+            while op is not None and not isinstance(op, stop):
+                for inner in op.walk():
+                    if isinstance(inner, mma.WgmmaOp | mma.WgmmaRsOp) and inner.acc not in seen:
+                        seen.append(inner.acc)
+                        if not (forward and inner.overwrite and isinstance(inner, mma.WgmmaRsOp)):
+                            accs.append(inner.acc)
+                op = op.next_op if forward else op.prev_op
+            return op is not None
+
+        found = scan(at.next_op if forward else at.prev_op)
+        loop = at.parent_op()
+        if not found and not forward and isinstance(loop, K.ForOp):
+            # a wait in a loop: the wgmmas since the previous wait may be the previous trip's
+            # (from the body's end back) or, on the first trip, those before the loop (back to a
+            # wait, or to the function's start)
+            block = at.parent_block()
+            assert block is not None
+            found = scan(block.last_op) and (scan(loop.prev_op) or isinstance(loop.parent_op(), K.KernelFuncOp))
+        return accs if found and seen else None
+
     def _fence_accumulators(self, at: Operation) -> None:
-        for acc in self._accumulators(at):
+        accs = self._group_accumulators(at)
+        for acc in accs if accs is not None else self._accumulators(at):
             n = acc.type.get_shape()[0]
             self.helpers.add(f"dpl_fence_regs_{n}")
             self.emit(f"dpl_fence_regs({self.names(acc)});")
@@ -186,6 +253,13 @@ class MmaPrinterMixin:
         a = f"{self.names(op.a)} + {self.flat_index(op.a, op.a_map.data, op.a_indices)}"
         b = f"{self.names(op.b)} + {self.flat_index(op.b, op.b_map.data, op.b_indices)}"
         self.emit(f"{fn}({self.names(op.acc)}, dpl_sw128_desc({a}), dpl_sw128_desc({b}));")
+
+    def op_mma_wgmma_rs(self, op: mma.WgmmaRsOp) -> None:
+        fn = f"dpl_wgmma_rs_m64n{op.n.data}k8" + ("_zero" if op.overwrite else "")
+        self.helpers.update({fn, "dpl_sw128_desc"})
+        a = ", ".join(self.value(v) for v in op.a)
+        b = f"{self.names(op.b)} + {self.flat_index(op.b, op.b_map.data, op.b_indices)}"
+        self.emit(f"{fn}({self.names(op.acc)}, {a}, dpl_sw128_desc({b}));")
 
     def op_mma_wgmma_fence(self, op: Operation) -> None:
         self._fence_accumulators(op)

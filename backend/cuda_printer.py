@@ -24,6 +24,7 @@ import re
 import numpy as np
 from collections.abc import Sequence
 
+from xdsl.dialects.arith import FastMathFlagsAttr
 from xdsl.dialects.builtin import (
     FileLineColLoc,
     Float16Type,
@@ -36,7 +37,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -306,6 +307,11 @@ CMPF = {
     "true": "true",
 }
 HELPERS = {
+    "dpl_ex2": """__device__ __forceinline__ float dpl_ex2(float x) {
+    float y;  // math.exp2 with fastmath afn: the SFU's approximation (2 ulp), subnormals flushed
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}""",
     "dpl_floordiv": """template <typename T>
 __device__ __forceinline__ T dpl_floordiv(T a, T b) {
     T q = a / b;
@@ -454,37 +460,39 @@ class KernelPrinter(MmaPrinterMixin):
 
     def flat_index(self, memref: SSAValue, amap: AffineMap, indices: Sequence[SSAValue]) -> str:
         """Row-major flat offset of an access: `a1 * 2048 + f` for `[0, %a1, %f]` of 1x32x2048."""
-        t = memref.type
-        assert isinstance(t, MemRefType)
-        shape = t.get_shape()
-        strides = [1] * len(shape)
-        for i in range(len(shape) - 2, -1, -1):
-            strides[i] = strides[i + 1] * shape[i + 1]
+        return self._print_flat(_flat_pairs(memref, amap), indices, amap.num_dims)
+
+    def _print_flat(self, pairs: list[tuple[AffineExpr, int]], indices: Sequence[SSAValue],
+                    num_dims: int) -> str:  # fmt: skip
+        """The sum of (expression, stride) terms over an access's indices, constants folded."""
         terms: list[str] = []
         constant = 0
-        pairs = list(zip(amap.results, strides))
-        for i in range(len(pairs) - 1):  # [e floordiv k, e mod k] of dims (.., k): just e
-            whole = _split_pair(pairs[i][0], pairs[i + 1][0], shape[i + 1])
-            if whole is not None:
-                pairs[i], pairs[i + 1] = (AffineConstantExpr(0), 0), (whole, strides[i + 1])
         for expr, stride in pairs:
             if isinstance(expr, AffineConstantExpr):
                 constant += expr.value * stride
             elif stride == 1:
-                terms.append(self.affine(expr, indices, amap.num_dims, PREC_ADD))
+                terms.append(self.affine(expr, indices, num_dims, PREC_ADD))
             else:
-                terms.append(f"{self.affine(expr, indices, amap.num_dims, PREC_MUL)} * {stride}")
+                terms.append(f"{self.affine(expr, indices, num_dims, PREC_MUL)} * {stride}")
         if constant or not terms:
             terms.append(str(constant))
         return " + ".join(terms).replace("+ -", "- ")
 
     def access(self, memref: SSAValue, amap: AffineMap, indices: Sequence[SSAValue]) -> str:
-        flat = self.flat_index(memref, amap, indices)
-        if mma.is_swizzled(memref.type):
-            swizzled = self.swizzled(memref, flat)
-            if swizzled is None:
-                raise CudaPrintError(f"a swizzled buffer of {memref.type} has no CUDA form")
-            flat = swizzled
+        if not mma.is_swizzled(memref.type):
+            return f"{self.names(memref)}[{self.flat_index(memref, amap, indices)}]"
+        # the swizzle permutes within each 8 rows of 128 bytes (256 floats): terms of the flat
+        # offset that are multiples of that and constants once loops are unrolled (they use
+        # only the indices of fully unrolled kernel.for loops) are added after it, offsets nvcc
+        # folds into the address; the rest is swizzled
+        unrolled = {d for d, v in enumerate(indices) if _unrolled_index(v)}
+        pairs = _flat_pairs(memref, amap)
+        inner, outer = _swizzle_split(pairs, SWIZZLE_REPEAT, unrolled, amap.num_dims)
+        flat = self.swizzled(memref, self._print_flat(inner if outer else pairs, indices, amap.num_dims))
+        if flat is None:
+            raise CudaPrintError(f"a swizzled buffer of {memref.type} has no CUDA form")
+        if outer:
+            flat += " + " + self._print_flat(outer, indices, amap.num_dims)
         return f"{self.names(memref)}[{flat}]"
 
     def shared_address(self, var: str, memref, amap, indices) -> None:
@@ -568,6 +576,10 @@ class KernelPrinter(MmaPrinterMixin):
                 self.define(op, f"({ctype})(({u}){a} {UNSIGNED_INFIX[name]} ({u}){b})")
             else:
                 self.define(op, f"{a} {INFIX.get(name) or UNSIGNED_INFIX[name]} {b}")
+            return
+        if name == "math.exp2" and _approximate(op) and not _is_f64(op.results[0].type):
+            self.helpers.add("dpl_ex2")
+            self.define(op, f"dpl_ex2({self.value(op.operands[0])})")
             return
         if name in FLOAT_CALL:
             f32, f64 = FLOAT_CALL[name]
@@ -896,6 +908,83 @@ def _predicate_name(op: Operation, names: Sequence[str]) -> str:
     pred = table[op.predicate.value.data]  # type: ignore[attr-defined]
     assert pred in names
     return pred
+
+
+def _approximate(op: Operation) -> bool:
+    """Whether a math op's fastmath flags allow an approximate function (`afn`)."""
+    flags = op.properties.get("fastmath") or op.attributes.get("fastmath")
+    return isinstance(flags, FastMathFlagsAttr) and any(getattr(f, "value", f) == "afn" for f in flags.data)
+
+
+SWIZZLE_REPEAT = 256
+"""Floats after which the 128-byte swizzle repeats (8 rows of 32): swz(x + 256 k) = swz(x) + 256 k."""
+
+
+def _flat_pairs(memref: SSAValue, amap: AffineMap) -> list[tuple[AffineExpr, int]]:
+    """The (expression, stride) terms of an access's row-major flat offset, adjacent
+    [e floordiv k, e mod k] dims folded into e."""
+    t = memref.type
+    assert isinstance(t, MemRefType)
+    shape = t.get_shape()
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    pairs = list(zip(amap.results, strides))
+    for i in range(len(pairs) - 1):  # [e floordiv k, e mod k] of dims (.., k): just e
+        whole = _split_pair(pairs[i][0], pairs[i + 1][0], shape[i + 1])
+        if whole is not None:
+            pairs[i], pairs[i + 1] = (AffineConstantExpr(0), 0), (whole, strides[i + 1])
+    return pairs
+
+
+def _addends(e: AffineExpr) -> list[tuple[AffineExpr, int]]:
+    """`e` as a sum of (term, coefficient), products by constants distributed over sums."""
+    if isinstance(e, AffineConstantExpr):
+        return [(AffineConstantExpr(1), e.value)]
+    if isinstance(e, AffineBinaryOpExpr):
+        if e.kind == AffineBinaryOpKind.Add:
+            return _addends(e.lhs) + _addends(e.rhs)
+        if e.kind == AffineBinaryOpKind.Mul:
+            for x, c in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+                if isinstance(c, AffineConstantExpr):
+                    return [(term, k * c.value) for term, k in _addends(x)]
+    return [(e, 1)]
+
+
+def _unrolled_index(v: SSAValue) -> bool:
+    """Whether `v` is the index of a fully unrolled kernel.for (a constant in each copy)."""
+    if not isinstance(v, BlockArgument):
+        return False
+    loop = v.block.parent_op()
+    return isinstance(loop, K.ForOp) and loop.unroll is not None and loop.unroll.data == 0
+
+
+def _operands_of(e: AffineExpr, num_dims: int) -> set[int]:
+    """The access operands `e` reads: dim d is operand d, symbol s operand num_dims + s."""
+    if isinstance(e, AffineDimExpr):
+        return {e.position}
+    if isinstance(e, AffineSymExpr):
+        return {num_dims + e.position}
+    if isinstance(e, AffineBinaryOpExpr):
+        return _operands_of(e.lhs, num_dims) | _operands_of(e.rhs, num_dims)
+    return set()
+
+
+def _swizzle_split(pairs: list[tuple[AffineExpr, int]], repeat: int, unrolled: set[int], num_dims: int):
+    """Split flat-offset terms into (inner, outer): outer the addends whose coefficient times
+    stride is a multiple of `repeat` and that read only the access operands in `unrolled`, as
+    (expression, stride) pairs."""
+    inner: list[tuple[AffineExpr, int]] = []
+    outer: list[tuple[AffineExpr, int]] = []
+    for expr, stride in pairs:
+        if stride == 0:
+            continue
+        for term, k in _addends(expr):
+            if k == 0:
+                continue
+            whole = (k * stride) % repeat == 0 and _operands_of(term, num_dims) <= unrolled
+            (outer if whole else inner).append((term, k * stride))
+    return inner or [(AffineConstantExpr(0), 1)], outer
 
 
 def _split_pair(hi: AffineExpr, lo: AffineExpr, size: int) -> AffineExpr | None:

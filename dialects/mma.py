@@ -8,6 +8,7 @@ next to the `kernel` dialect's ops (they live in a `kernel.func`):
     mma.wgmma m64n128k8 %acc, %a[%s, %wg * 64, %kk * 8], %b[%s, 0, %kk * 8]
         : memref<64xf32>, memref<2x128x32xf32, #mma.swizzle<128>, #kernel.smem>, memref<...>
     mma.wgmma m64n128k8 overwrite %t, ...           // t = A * B^T: a fresh accumulator chain
+    mma.wgmma_rs m64n128k8 %acc, a(%a0, %a1, %a2, %a3), %b[%s, 0, %kk * 8] : memref<64xf32>, memref<...>
     mma.wgmma_fence / mma.wgmma_commit / mma.wgmma_wait 1 / mma.fence_proxy_async
 
 The 3xTF32 split of an fp32 product is written with these: a_hi = tf32(a), a_lo = tf32(a - a_hi)
@@ -31,6 +32,8 @@ Fragments (the PTX ISA's, groupID g = lane / 4, t = lane % 4):
   `mma.wgmma_commit` closes a group, `mma.wgmma_wait N` waits until at most N groups are
   pending; shared memory written by ordinary stores needs `mma.fence_proxy_async` in the writing
   threads before the barrier that publishes it to the MMA.
+* `mma.wgmma_rs m64nNk8`: the same with A from registers: warp w holds rows 16 w .. 16 w + 15
+  of A in the mma.sync A fragment above (what flash attention's P is already in).
 
 At the tile level (inside a `tile.tile`), a tensor-core matmul is written per output point like
 any tile body, with two ops (see "Tile level" below):
@@ -389,6 +392,97 @@ class WgmmaOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_list((self.acc.type, self.a.type, self.b.type), printer.print_attribute)
+
+
+@irdl_op_definition
+class WgmmaRsOp(IRDLOperation):
+    """`mma.wgmma_rs m64nNk8 [overwrite] %acc, a(%a0, %a1, %a2, %a3), %b[...] : acc, b types`:
+    one warpgroup's acc += A(64x8) * B(Nx8)^T on tf32 with A from registers (`wgmma.mma_async
+    ... .tf32.tf32 d, {a0, a1, a2, a3}, b-desc`): each warp w holds rows 16 w .. 16 w + 15 of A
+    in the mma.sync A fragment (a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)); B, the
+    accumulators, `overwrite` and the asynchrony are `mma.wgmma`'s. Rules: `mma.wgmma`'s for N,
+    `acc` and `b`, and four f32 fragment values.
+    """
+
+    name = "mma.wgmma_rs"
+
+    n = prop_def(IntAttr)
+    acc = operand_def(MemRefType)
+    a = var_operand_def(Float32Type)
+    b = operand_def(MemRefType)
+    b_indices = var_operand_def(IndexType)
+    b_map = prop_def(AffineMapAttr)
+    overwrite = opt_prop_def(UnitAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, n: int, acc: SSAValue, a: Sequence[SSAValue], b: SSAValue,
+                 b_indices: Sequence[SSAValue], b_map: AffineMap, overwrite: bool = False):  # fmt: skip
+        props: dict[str, Attribute] = {"n": IntAttr(n), "b_map": AffineMapAttr(b_map)}
+        if overwrite:
+            props["overwrite"] = UnitAttr()
+        super().__init__(operands=[acc, a, b, b_indices], properties=props)
+
+    def verify_(self) -> None:
+        func = K._require_in_func(self)
+        n = self.n.data
+        if not wgmma_n_ok(n):
+            raise VerifyException(f"'mma.wgmma_rs' N must be a multiple of 8 in [8, 256], got {n}")
+        acc_t = self.acc.type
+        assert isinstance(acc_t, MemRefType)
+        if (
+            not isinstance(self.acc.owner, K.AllocaOp)
+            or acc_t.get_shape() != (n // 2,)
+            or not isinstance(acc_t.element_type, Float32Type)
+        ):
+            raise VerifyException(
+                f"'mma.wgmma_rs' accumulators must be a 'kernel.alloca' of {n // 2} f32 "
+                f"(m64n{n}k8), got {acc_t}"
+            )
+        if len(self.a) != 4:
+            raise VerifyException(f"'mma.wgmma_rs' m64nNk8 takes 4 'a' fragment values, got {len(self.a)}")
+        K._verify_access(self, "operand b", self.b, self.b_map.data, self.b_indices)
+        t = _verify_swizzled_operand(self, "operand b", self.b)
+        if t.get_shape()[-2] < n:
+            raise VerifyException(f"'mma.wgmma_rs' operand b needs at least {n} rows, got {t.get_shape()[-2]}")
+        if func.num_threads % WARPGROUP:
+            raise VerifyException(
+                f"'mma.wgmma_rs' needs whole warpgroups: the block has {func.num_threads} threads"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WgmmaRsOp:
+        shape = parser.parse_identifier()
+        m = _WGMMA_SHAPE.match(shape)
+        if m is None:
+            parser.raise_error(f"'mma.wgmma_rs' shape must be m64n<N>k8, got {shape}")
+        overwrite = parser.parse_optional_keyword("overwrite") is not None
+        acc = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("a")
+        a = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        parser.parse_punctuation(",")
+        b, b_map, b_idx = K._parse_access(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        acc_t = K._parse_memref_type(parser, cls.name)
+        parser.parse_punctuation(",")
+        b_t = K._parse_memref_type(parser, cls.name)
+        f32 = Float32Type()
+        op = cls(int(m.group(1)), parser.resolve_operand(acc, acc_t), [parser.resolve_operand(v, f32) for v in a],
+                 parser.resolve_operand(b, b_t), b_idx, b_map, overwrite)  # fmt: skip
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" m64n{self.n.data}k8 " + ("overwrite " if self.overwrite else ""))
+        printer.print_ssa_value(self.acc)
+        printer.print_string(", a(")
+        printer.print_list(self.a, printer.print_ssa_value)
+        printer.print_string("), ")
+        K._print_access(printer, self.b, self.b_map.data, self.b_indices)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list((self.acc.type, self.b.type), printer.print_attribute)
 
 
 class _NoOperandOp(IRDLOperation):
@@ -842,6 +936,6 @@ class DotOp(IRDLOperation):
 TILE_OPS = [StageOp, StageYieldOp, DotOp]
 
 
-KERNEL_OPS = [Tf32Op, MmaSyncOp, WgmmaOp, WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp, FenceProxyAsyncOp]
+KERNEL_OPS = [Tf32Op, MmaSyncOp, WgmmaOp, WgmmaRsOp, WgmmaFenceOp, WgmmaCommitOp, WgmmaWaitOp, FenceProxyAsyncOp]
 
 Mma = Dialect("mma", [*KERNEL_OPS, *TILE_OPS], [SwizzleAttr, PrecisionAttr, LayoutAttr])

@@ -58,7 +58,7 @@ def module_precision(module: ModuleOp) -> str:
     """What a kernel-level program's matmuls run in: 3xtf32 / tf32 when some kernel uses the
     tensor cores (three or one MMA per K step), else ieee."""
     for kfunc in [op for op in module.walk() if isinstance(op, K.KernelFuncOp)]:
-        ops = [op for op in kfunc.walk() if isinstance(op, mma.WgmmaOp | mma.MmaSyncOp)]
+        ops = [op for op in kfunc.walk() if isinstance(op, mma.WgmmaOp | mma.WgmmaRsOp | mma.MmaSyncOp)]
         if ops:
             return "3xtf32" if any(isinstance(op, mma.Tf32Op) and _is_lo(op) for op in kfunc.walk()) else "tf32"
     return "ieee"

@@ -10,6 +10,8 @@ Values are arrays over every thread of the grid, as in exec_kernel. The ops:
   its block's shared buffers at the origin its threads name (the same for all of them, rows and
   columns multiples of 8, in bounds) and adds A B^T into the accumulator fragments of its
   threads' register arrays at once (`overwrite`: stores it there).
+- `mma.wgmma_rs m64nNk8`: the same with A gathered from the warpgroup's fragment values (warp w's
+  rows 16 w .. 16 w + 15 in the mma.sync A layout).
 
 Both MMAs round the sum into the accumulators toward zero (`tf32.mma_tf32`), as the tensor cores
 do: a lowering whose accumulator chains run long fails its meaning checks here.
@@ -72,7 +74,7 @@ class MmaExecMixin:
             self.env[op.result] = round_tf32(self.value(op.input))
         elif isinstance(op, mma.MmaSyncOp):
             self.mma_sync(op)
-        elif isinstance(op, mma.WgmmaOp):
+        elif isinstance(op, mma.WgmmaOp | mma.WgmmaRsOp):
             self.wgmma(op)
         elif isinstance(op, mma.WgmmaFenceOp):
             self.wg_fence_step[self._active_wgs()] = self.step
@@ -161,11 +163,24 @@ class MmaExecMixin:
         sel += (np.broadcast_to(r, full), np.broadcast_to(k, full))
         return buf.data[sel], sel
 
-    def wgmma(self, op: mma.WgmmaOp) -> None:
+    def _a_fragments(self, op: mma.WgmmaRsOp) -> np.ndarray:
+        """Each warpgroup's A (64x8) from its threads' fragment values."""
+        n_wg = self.T // WARPGROUP
+        tw = np.arange(WARPGROUP)
+        w, g, t = tw // 32, (tw % 32) // 4, tw % 4
+        A = np.zeros((n_wg, 64, 8), np.float32)
+        for v, dr, dk in zip(op.a, (0, 8, 0, 8), (0, 0, 4, 4)):
+            vals = np.broadcast_to(np.asarray(self.value(v), np.float32), (self.T,)).reshape(n_wg, WARPGROUP)
+            A[:, 16 * w + g + dr, t + dk] = vals
+        return A
+
+    def wgmma(self, op: mma.WgmmaOp | mma.WgmmaRsOp) -> None:
         live = self._whole(op, WARPGROUP, "warpgroup")
         n = op.n.data
         acc = self.buffer(op.acc, op)
-        a, b = self.buffer(op.a, op), self.buffer(op.b, op)
+        regs_a = isinstance(op, mma.WgmmaRsOp)
+        a = None if regs_a else self.buffer(op.a, op)
+        b = self.buffer(op.b, op)
         wgs = self.wg_of.reshape(-1, WARPGROUP)[:, 0]
         if self.check:
             touched = self.reg_access_step.get(id(acc), np.full(len(self.wg_fence_step), -1))
@@ -175,12 +190,15 @@ class MmaExecMixin:
                     f"{self.where(op)}: no mma.wgmma_fence since its accumulators were last "
                     f"accessed (or before the first mma.wgmma)"
                 )
-        A, asel = self._tile(op, a, op.a_map.data, op.a_indices, 64, "a", live)
+        if regs_a:
+            A = self._a_fragments(op)
+        else:
+            A, asel = self._tile(op, a, op.a_map.data, op.a_indices, 64, "a", live)
         B, bsel = self._tile(op, b, op.b_map.data, op.b_indices, n, "b", live)
         flats = []
         if self.check:
             first = np.flatnonzero(self.local % WARPGROUP == 0)
-            for buf, sel in ((a, asel), (b, bsel)):
+            for buf, sel in ([] if regs_a else [(a, asel)]) + [(b, bsel)]:
                 cells = tuple(s[live].reshape(-1) for s in sel)
                 mark = self.unfenced.get(id(buf))
                 if mark is not None and (mark[cells] >= 0).any():

@@ -140,3 +140,69 @@ def test_wgmma_overwriting_pending_operands_is_an_error():
     a, b, c = _wgmma_inputs()
     with pytest.raises(ValueError, match="overwrites shared memory that a pending mma.wgmma still reads"):
         exec_kernel.run_kernel(_kernel(text), [a, b, c])
+
+
+# ----------------------------------------------------------------------------- wgmma_rs
+
+WGMMA_RS = """
+kernel.func @k(%x: memref<128x4xf32>, %y: memref<8x32xf32>, %out: memref<128x4xf32>) grid [1, 1, 1] block [128, 1, 1] smem 2048 {
+  %b = kernel.smem dynamic offset 0 : memref<8x32xf32, #mma.swizzle<128>, #kernel.smem>
+  %acc = kernel.alloca : memref<4xf32>
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %t = kernel.thread_id x
+  %r = arith.divui %t, %c32 : index
+  %col = arith.remui %t, %c32 : index
+  %r4 = arith.addi %r, %c4 : index
+  %y0 = kernel.load %y[%r, %col] : memref<8x32xf32>
+  kernel.store %y0, %b[%r, %col] : memref<8x32xf32, #mma.swizzle<128>, #kernel.smem>
+  %y1 = kernel.load %y[%r4, %col] : memref<8x32xf32>
+  kernel.store %y1, %b[%r4, %col] : memref<8x32xf32, #mma.swizzle<128>, #kernel.smem>
+  %a0 = kernel.load %x[%t, 0] : memref<128x4xf32>
+  %a1 = kernel.load %x[%t, 1] : memref<128x4xf32>
+  %a2 = kernel.load %x[%t, 2] : memref<128x4xf32>
+  %a3 = kernel.load %x[%t, 3] : memref<128x4xf32>
+  mma.fence_proxy_async
+  kernel.barrier
+  mma.wgmma_fence
+  mma.wgmma_rs m64n8k8 overwrite %acc, a(%a0, %a1, %a2, %a3), %b[0, 8] : memref<4xf32>, memref<8x32xf32, #mma.swizzle<128>, #kernel.smem>
+  mma.wgmma_commit
+  mma.wgmma_wait 0
+  %d0 = kernel.load %acc[0] : memref<4xf32>
+  kernel.store %d0, %out[%t, 0] : memref<128x4xf32>
+  %d1 = kernel.load %acc[1] : memref<4xf32>
+  kernel.store %d1, %out[%t, 1] : memref<128x4xf32>
+  %d2 = kernel.load %acc[2] : memref<4xf32>
+  kernel.store %d2, %out[%t, 2] : memref<128x4xf32>
+  %d3 = kernel.load %acc[3] : memref<4xf32>
+  kernel.store %d3, %out[%t, 3] : memref<128x4xf32>
+}
+"""
+
+
+def test_wgmma_rs_gathers_a_from_the_fragment_layout():
+    """Thread t of warp w holds A's rows 16w + g (+ 8) at k = t % 4 (+ 4) (the mma.sync A
+    fragment); B is columns 8..15 of the swizzled buffer; D comes back in the wgmma accumulator
+    layout. Small integers: every product and sum exact."""
+    rng = np.random.default_rng(5)
+    x = rng.integers(-4, 5, (128, 4)).astype(np.float32)
+    y = rng.integers(-4, 5, (8, 32)).astype(np.float32)
+    out = np.full((128, 4), np.nan, np.float32)
+    exec_kernel.run_kernel(_kernel(WGMMA_RS), [x, y, out])
+    tid = np.arange(128)
+    w, g, t = tid // 32, tid % 32 // 4, tid % 4
+    a = np.zeros((64, 8))
+    for i, (dr, dk) in enumerate(((0, 0), (8, 0), (0, 4), (8, 4))):
+        a[16 * w + g + dr, t + dk] = x[:, i]
+    d = a @ y[:, 8:16].astype(np.float64).T
+    for i in range(4):
+        h, e = divmod(i, 2)
+        np.testing.assert_array_equal(out[:, i], d[16 * w + 8 * h + g, 2 * t + e])
+
+
+def test_wgmma_rs_reads_registers_only_after_a_fence():
+    text = WGMMA_RS.replace("  mma.wgmma_fence\n", "", 1)
+    rng = np.random.default_rng(5)
+    x, y = rng.standard_normal((128, 4)).astype(np.float32), rng.standard_normal((8, 32)).astype(np.float32)
+    with pytest.raises(ValueError, match="no mma.wgmma_fence since its accumulators were last accessed"):
+        exec_kernel.run_kernel(_kernel(text), [x, y, np.zeros((128, 4), np.float32)])

@@ -232,7 +232,7 @@ func.func @main(%x: memref<67x150xf32>, %y: memref<150x45xf32>) -> memref<67x45x
 // CHECK:           kernel.store %{{.*}}, %a_hi[%c0, %tid floordiv 32 + %a_j * 16, %tid mod 32] : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK-NEXT:      kernel.store %{{.*}}, %a_hi[%c0, %tid floordiv 32 + %a_j * 16 + 4, %tid mod 32] : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CUDA-LABEL:  void k_krun(
-// CUDA:          a_hi[dpl_swz128(0 * 2048 + (tid / 32 + a_j * 16) * 32 + tid % 32)] =
+// CUDA:          a_hi[dpl_swz128(0 * 2048 + tid / 32 * 32 + tid % 32) + a_j * 512] =
 
 // -----
 

@@ -169,3 +169,58 @@ kernel.func @k(%x: memref<32xf32>) grid [1, 1, 1] block [32, 1, 1] smem 0 {
   %d0, %d1, %d2 = "mma.sync"(%v, %v, %v, %v, %v, %v, %v, %v, %v, %v) <{operandSegmentSizes = array<i32: 4, 2, 4>}> : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) -> (f32, f32, f32)
 }
 // CHECK: 'mma.sync' m16n8k8 has 4 results, got 3
+
+// -----
+
+kernel.func @k(%x: memref<128xf32>) grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  %b = kernel.smem : memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
+  %acc = kernel.alloca : memref<32xf32>
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<128xf32>
+  mma.wgmma_rs m64n64k8 %acc, a(%v, %v, %v), %b[0, 0] : memref<32xf32>, memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
+}
+// CHECK: 'mma.wgmma_rs' m64nNk8 takes 4 'a' fragment values, got 3
+
+// -----
+
+kernel.func @k(%x: memref<128xf32>) grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  %b = kernel.smem : memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
+  %acc = kernel.alloca : memref<64xf32>
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<128xf32>
+  mma.wgmma_rs m64n128k8 %acc, a(%v, %v, %v, %v), %b[0, 0] : memref<64xf32>, memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
+}
+// CHECK: 'mma.wgmma_rs' operand b needs at least 128 rows, got 64
+
+// -----
+
+kernel.func @k(%x: memref<128xf32>) grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  %b = kernel.smem : memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
+  %acc = kernel.alloca : memref<16xf32>
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<128xf32>
+  mma.wgmma_rs m64n64k8 %acc, a(%v, %v, %v, %v), %b[0, 0] : memref<16xf32>, memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
+}
+// CHECK: 'mma.wgmma_rs' accumulators must be a 'kernel.alloca' of 32 f32 (m64n64k8), got memref<16xf32>
+
+// -----
+
+kernel.func @k(%x: memref<128xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %b = kernel.smem : memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
+  %acc = kernel.alloca : memref<32xf32>
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<128xf32>
+  mma.wgmma_rs m64n64k8 %acc, a(%v, %v, %v, %v), %b[0, 0] : memref<32xf32>, memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
+}
+// CHECK: 'mma.wgmma_rs' needs whole warpgroups: the block has 64 threads
+
+// -----
+
+kernel.func @k(%x: memref<128xf32>) grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  %b = kernel.smem : memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
+  %acc = kernel.alloca : memref<6xf32>
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<128xf32>
+  mma.wgmma_rs m64n12k8 %acc, a(%v, %v, %v, %v), %b[0, 0] : memref<6xf32>, memref<64x32xf32, #mma.swizzle<128>, #kernel.smem>
+}
+// CHECK: 'mma.wgmma_rs' N must be a multiple of 8 in [8, 256], got 12

@@ -36,3 +36,23 @@ kernel.func @warpgroup(%x: memref<64x128xf32>) grid [1, 1, 1] block [128, 1, 1] 
   mma.wgmma_commit
   mma.wgmma_wait 0
 }
+
+// CHECK-LABEL: kernel.func @registers_a
+// CHECK:         mma.wgmma_fence
+// CHECK-NEXT:    mma.wgmma_rs m64n64k8 overwrite %acc, a(%hi, %lo, %hi, %lo), %b[1, 0, 0] : memref<32xf32>, memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+// CHECK-NEXT:    mma.wgmma_rs m64n64k8 %acc, a(%lo, %hi, %lo, %hi), %b[1, 0, 8] : memref<32xf32>, memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+// CHECK-NEXT:    mma.wgmma_commit
+kernel.func @registers_a(%x: memref<128xf32>) grid [1, 1, 1] block [128, 1, 1] smem 33792 {
+  %b = kernel.smem dynamic offset 0 : memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+  %acc = kernel.alloca : memref<32xf32>
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<128xf32>
+  %hi = mma.tf32 %v : f32
+  %r = arith.subf %v, %hi : f32
+  %lo = mma.tf32 %r : f32
+  mma.wgmma_fence
+  mma.wgmma_rs m64n64k8 overwrite %acc, a(%hi, %lo, %hi, %lo), %b[1, 0, 0] : memref<32xf32>, memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+  mma.wgmma_rs m64n64k8 %acc, a(%lo, %hi, %lo, %hi), %b[1, 0, 8] : memref<32xf32>, memref<2x64x32xf32, #mma.swizzle<128>, #kernel.smem>
+  mma.wgmma_commit
+  mma.wgmma_wait 0
+}
