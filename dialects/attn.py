@@ -45,7 +45,8 @@ tensor-core accumulation chain before it is added into the fp32 registers; 0: on
 product), `wide W` (fragments loaded 128 bits wide, the scores' (W >= 1: their k order permuted
 within groups of 4 k-steps) and P @ V's (W = 2: o's column order permuted within groups of 4
 8-column tiles), `wide_fragments_decline`), `qsplit` (the query tile is split into its TF32
-parts once, in shared memory, instead of per key tile; tensor cores only), `causal` (score(x, l, s) is -inf for s > l: key
+parts once, in shared memory, instead of per key tile; tensor cores only), `wgmma` (the block
+is one warpgroup on warpgroup MMA, sm_90a: `wgmma_decline` says which sizes), `causal` (score(x, l, s) is -inf for s > l: key
 tiles past the block's last row are skipped), and an optional split over the keys (split-KV):
 
     attn.flash %l0 rows 64 queries 1 keys 4096 tile 64 depth 128 x 128 chain 4
@@ -95,6 +96,42 @@ def chain_steps(steps: int, chain: int) -> int:
     divisor of `steps` up to `chain` (0: all of them)."""
     at_most = chain or steps
     return max(d for d in range(1, min(steps, at_most) + 1) if steps % d == 0)
+
+
+WGMMA_ROWS = 64
+"""Query rows of a wgmma flash block: one warpgroup, m64."""
+WGMMA_DEPTH = 128
+"""The largest (rounded) depth and value depth a wgmma flash block takes: its query, key and
+transposed value tiles with their TF32 lo parts fill an H100's shared memory at 128 (224 KiB)."""
+
+
+def wgmma_decline(rows: int, tile: int, depth: int, value_depth: int, precision: Precision,
+                  split: bool = False, wide: int = 0, qsplit: bool = False) -> str:
+    """Why an attn.flash of these sizes and options cannot run on warpgroup MMA ('' if it
+    can): one warpgroup of WGMMA_ROWS query rows; key tiles of a multiple of 32 (the transposed
+    value tile's 128-byte rows) up to 256 (wgmma's N); depths up to WGMMA_DEPTH; the tensor
+    cores; no split over the keys, 128-bit fragment loads or query split (mma.sync's)."""
+    if precision == Precision.IEEE:
+        return "a tensor-core precision"
+    if rows != WGMMA_ROWS:
+        return f"{WGMMA_ROWS} query rows (one warpgroup), got {rows}"
+    if tile % 32 or tile > 256:
+        return f"a key tile of a multiple of 32 up to 256, got {tile}"
+    if max(depth, value_depth) > WGMMA_DEPTH:
+        return f"depths of at most {WGMMA_DEPTH}, got {depth} x {value_depth}"
+    if split or wide or qsplit:
+        return "no split over the keys, wide fragments or query split"
+    return ""
+
+
+def wgmma_smem_bytes(tile: int, depth: int, value_depth: int, precision: Precision) -> int:
+    """The dynamic shared memory of a wgmma flash block (materialize-attention-wgmma's layout):
+    the query, key and transposed value tiles (twice with 3xTF32's lo parts), the landing value
+    tile, each 1024-byte aligned, and 1024 bytes of slack for the pool's alignment."""
+    dq, dvp = -(-depth // 32) * 32, -(-value_depth // 8) * 8
+    parts = 2 if precision == Precision.TF32X3 else 1
+    tiles = parts * (WGMMA_ROWS * dq + tile * dq + tile * dvp)
+    return 4 * tiles + -(-4 * tile * dvp // 1024) * 1024 + 1024
 
 
 def wide_fragments_decline(depth: int, value_depth: int, chain: int, precision: Precision) -> str:
@@ -234,7 +271,7 @@ _REGIONS = ("query", "key", "value", "score", "output")
 @irdl_op_definition
 class FlashOp(IRDLOperation):
     """`attn.flash %l0 rows R queries L keys S tile N depth D x DV chain C precision P [wide W]
-    [qsplit] [causal]
+    [qsplit] [wgmma] [causal]
     [split %sp keys C] query {..} key {..} value {..} score {..} output {..} [lse {..}]`: one
     block's attention over its R query rows from %l0 (module doc).
 
@@ -242,7 +279,8 @@ class FlashOp(IRDLOperation):
     R = 16 W (the mma.sync fragment of W warps) and no cell axes; all sizes positive, `tile` a
     multiple of 8, `chain` >= 0; `%l0` and the regions use no thread axis; regions take
     query (index, index), key (index, index), value (index, index), score (f32, index, index),
-    output (f32, index, index) and end in `attn.yield` of one f32 (output: of none); a split
+    output (f32, index, index) and end in `attn.yield` of one f32 (output: of none); `wgmma` as
+    `wgmma_decline` allows; a split
     has its index (no thread axis), its keys (a positive multiple of `tile`) and an lse region
     (f32, index; ending in `attn.yield` of none) together.
     """
@@ -262,6 +300,7 @@ class FlashOp(IRDLOperation):
     causal = opt_prop_def(UnitAttr)
     wide = opt_prop_def(IntAttr)
     qsplit = opt_prop_def(UnitAttr)
+    wgmma = opt_prop_def(UnitAttr)
     split_keys = opt_prop_def(IntAttr)
     query = region_def("single_block")
     key = region_def("single_block")
@@ -274,7 +313,8 @@ class FlashOp(IRDLOperation):
 
     def __init__(self, first_row: SSAValue, sizes: dict[str, int], chain: int, precision: Precision,
                  causal: bool, regions: Sequence[Region], split: tuple[SSAValue, int] | None = None,
-                 lse: Region | None = None, wide: int = 0, qsplit: bool = False):  # fmt: skip
+                 lse: Region | None = None, wide: int = 0, qsplit: bool = False,
+                 wgmma: bool = False):  # fmt: skip
         """`split`: (the split index, its keys) and `lse` for a split over the keys; `wide`:
         which fragments are loaded 128 bits wide (0: none, 1: the scores', 2: the scores' and
         P @ V's; `wide_fragments_decline`); `qsplit`: the query tile is split into its TF32
@@ -288,6 +328,8 @@ class FlashOp(IRDLOperation):
             props["wide"] = IntAttr(wide)
         if qsplit:
             props["qsplit"] = UnitAttr()
+        if wgmma:
+            props["wgmma"] = UnitAttr()
         if split is not None:
             props["split_keys"] = IntAttr(split[1])
         super().__init__(
@@ -309,6 +351,10 @@ class FlashOp(IRDLOperation):
     @property
     def is_qsplit(self) -> bool:
         return self.qsplit is not None
+
+    @property
+    def is_wgmma(self) -> bool:
+        return self.wgmma is not None
 
     @property
     def wide_level(self) -> int:
@@ -354,6 +400,12 @@ class FlashOp(IRDLOperation):
                                          self.precision.data)  # fmt: skip
             if why:
                 raise VerifyException(f"'attn.flash' wide needs {why}")
+        if self.is_wgmma:
+            why = wgmma_decline(rows, self.tile.data, self.depth.data, self.value_depth.data,
+                                self.precision.data, self.split is not None, self.wide_level,
+                                self.is_qsplit)  # fmt: skip
+            if why:
+                raise VerifyException(f"'attn.flash' wgmma needs {why}")
         parts = (self.split is not None, self.split_keys is not None, self.lse is not None)
         if any(parts) and not all(parts):
             raise VerifyException("'attn.flash' split needs its index, its keys and an lse region together")
@@ -397,6 +449,7 @@ class FlashOp(IRDLOperation):
         precision = parser.parse_str_enum(Precision)
         wide = parser.parse_integer(allow_boolean=False) if parser.parse_optional_keyword("wide") else 0
         qsplit = parser.parse_optional_keyword("qsplit") is not None
+        wgmma = parser.parse_optional_keyword("wgmma") is not None
         causal = parser.parse_optional_keyword("causal") is not None
         split_at = None
         if parser.parse_optional_keyword("split") is not None:
@@ -409,7 +462,7 @@ class FlashOp(IRDLOperation):
             regions.append(parser.parse_region())
         lse = parser.parse_region() if parser.parse_optional_keyword("lse") is not None else None
         attrs = parser.parse_optional_attr_dict()
-        op = cls(first, sizes, chain, precision, causal, regions, split_at, lse, wide, qsplit)
+        op = cls(first, sizes, chain, precision, causal, regions, split_at, lse, wide, qsplit, wgmma)
         op.attributes |= attrs
         return op
 
@@ -422,6 +475,7 @@ class FlashOp(IRDLOperation):
             f"depth {s['depth']} x {s['value_depth']} chain {self.chain.data} "
             f'precision "{self.precision.data.value}"' + (f" wide {self.wide_level}" if self.wide_level else "")
             + (" qsplit" if self.is_qsplit else "")
+            + (" wgmma" if self.is_wgmma else "")
             + (" causal" if self.is_causal else "")
         )
         if self.split is not None:

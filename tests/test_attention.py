@@ -1,4 +1,5 @@
-"""Attention through the flash kernel (fuse-attention -> tile-attention -> materialize-attention):
+"""Attention through the flash kernel (fuse-attention -> tile-attention -> materialize-attention,
+or materialize-attention-wgmma where the schedule puts it on warpgroup MMA, sm_90's default):
 scaled_dot_product_attention captured from PyTorch, lowered by the default pipeline to one
 kernel.func, run on the kernel executor and compared with the loop level (the reference: the
 loop executor on fuse-attention's attn.softmax_reduce) and with PyTorch in float64, on random
@@ -157,6 +158,44 @@ WIDE_CASES = [
 ]
 
 
+#: The wgmma kernel (materialize-attention-wgmma) with options the schedule does not pick: one
+#: chain for the scores, a 128-key tile, plain TF32; cross lengths, ragged tiles, GQA. The default
+#: CASES above take it too (sm_90), and test_mma_sync_cases_on_sm80 keeps mma.sync's on them.
+WGMMA_CASES = [
+    (1, 2, 2, 70, 70, 64, True, "tile=64 chain=0 wgmma=1"),
+    (1, 1, 1, 45, 150, 32, False, "tile=128 chain=2 wgmma=1"),
+    (1, 4, 2, 130, 130, 64, True, "tile=64 chain=4 wgmma=1"),  # interior tiles skip the mask
+    (1, 1, 1, 19, 33, 128, False, "tile=64 chain=8 precision=tf32 wgmma=1"),
+]
+
+
+@pytest.mark.parametrize("b,h,hkv,lq,s,d,causal,opts", WGMMA_CASES)
+def test_wgmma_kernel_matches_reference(b, h, hkv, lq, s, d, causal, opts):
+    module, out, at_loop = _kernels_and_loop(b, h, hkv, lq, s, d, causal, opts, seed=7)
+    assert any(op.name == "mma.wgmma_rs" for op in module.walk())
+    assert not np.isnan(out).any()
+    err = _rel(out, at_loop)
+    assert err < (1e-3 if "tf32" in opts else 1e-6)
+    if "tf32" in opts:
+        assert err > 1e-5, "plain TF32 is visibly less accurate (it is really used)"
+
+
+@pytest.mark.parametrize("b,h,hkv,lq,s,d,causal,precision", [c for c in CASES if c[7] != "ieee"][:4])
+def test_mma_sync_cases_on_sm80(b, h, hkv, lq, s, d, causal, precision):
+    """The default CASES on an sm_80 target: the mma.sync flash kernel, against the loop level."""
+    xs = _inputs(b, h, hkv, lq, s, d)
+    prog = capture(Sdpa(causal, gqa=h != hkv), *xs)
+    loop_module = prog.module.clone()
+    run_pipeline(loop_module, IR_PIPELINES["loop"])
+    ins = [x.double().numpy() for x in xs]
+    at_loop = exec_loop.run(loop_module, [x.copy() for x in ins])[0]
+    module = prog.module.clone()
+    run_pipeline(module, "set-target{arch=sm_80}," + with_precision(IR_PIPELINES["kernel"], precision))
+    assert not any(op.name.startswith("mma.wgmma") for op in module.walk())
+    out = exec_kernel.run(module, [x.copy() for x in ins])[0]
+    assert _rel(out, at_loop) < 1e-6
+
+
 @pytest.mark.parametrize("b,h,hkv,lq,s,d,causal,opts", WIDE_CASES)
 def test_wide_fragments_and_query_split_match_reference(b, h, hkv, lq, s, d, causal, opts):
     _, out, at_loop = _kernels_and_loop(b, h, hkv, lq, s, d, causal, opts, seed=5)
@@ -166,11 +205,35 @@ def test_wide_fragments_and_query_split_match_reference(b, h, hkv, lq, s, d, cau
 
 @pytest.mark.parametrize("d,causal,tile", [(128, True, 16), (128, False, 32), (64, True, 64), (64, False, 64)])
 def test_schedule_key_tile_by_depth_and_mask(d, causal, tile, pass_log):
-    """The schedule's key tile: 64 up to head dim 64; past it 32, and 16 when causal (measured
-    faster on the H100 at seq 128-2048, Schedule.flash_spec)."""
+    """The mma.sync kernel's key tile (sm_80, no wgmma): 64 up to head dim 64; past it 32, and 16
+    when causal (measured faster on the H100 at seq 128-2048, Schedule.flash_spec)."""
     module = capture(Sdpa(causal), *_inputs(1, 2, 2, 40, 40, d)).module.clone()
-    run_pipeline(module, IR_PIPELINES["tile"])
+    run_pipeline(module, "set-target{arch=sm_80}," + IR_PIPELINES["tile"])
     assert f"tile-attention{{tile={tile} " in pass_log.text
+    assert "wgmma=0" in pass_log.text
+
+
+@pytest.mark.parametrize("d,chain", [(128, 8), (64, 4), (80, 6), (8, 2)])
+def test_schedule_takes_wgmma_on_sm90(d, chain, pass_log):
+    """On sm_90 (the default target) the flash kernel is one warpgroup on wgmma: key tiles of 64,
+    the scores in two chains of half the (32-rounded) depth, no wide fragments."""
+    module = capture(Sdpa(True), *_inputs(1, 2, 2, 40, 40, d)).module.clone()
+    run_pipeline(module, IR_PIPELINES["tile"])
+    assert f"tile-attention{{tile=64 precision=3xtf32 splits=1 wide=0 chain={chain} wgmma=1}}" in pass_log.text
+    flash = next(op for op in module.walk() if op.name == "attn.flash")
+    assert flash.is_wgmma and flash.size("rows") == 64
+
+
+def test_schedule_keeps_mma_sync_where_wgmma_declines(pass_log):
+    """A head dim past 128 (its tiles would not fit shared memory) and a split over the keys
+    (decode-like: the query blocks fill under a quarter of the SMs) stay on mma.sync."""
+    module = capture(Sdpa(True), *_inputs(1, 2, 2, 40, 40, 160)).module.clone()
+    run_pipeline(module, IR_PIPELINES["tile"])
+    assert "wgmma=0" in pass_log.text
+    pass_log.lines.clear()
+    module = _kernel_module(capture(Sdpa(False), *_inputs(1, 8, 8, 1, 2048, 64)))
+    assert "splits=8" in pass_log.text and "wgmma=0" in pass_log.text
+    assert "wgmma" not in str(module)
 
 
 def test_wide_is_recorded_where_the_sizes_allow(pass_log):

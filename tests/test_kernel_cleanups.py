@@ -261,7 +261,7 @@ def test_cleanups_after_materialize_keep_meaning(path: Path, index: int):
         PassPipeline.parse_spec(all_passes(), spec).apply(ctx, module)
     if any(op.name == "attn.softmax_reduce" for op in module.walk()):
         pytest.skip("a declined attention case: nothing at the tile level")
-    PassPipeline.parse_spec(all_passes(), "materialize-attention,materialize-mma,materialize").apply(ctx, module)
+    PassPipeline.parse_spec(all_passes(), "materialize-attention-wgmma,materialize-attention,materialize-mma,materialize").apply(ctx, module)
     rng = np.random.default_rng(index)
     inputs = [
         rng.standard_normal(a.type.get_shape()).astype(np.float32)

@@ -88,7 +88,7 @@ def _declined_attention(module) -> bool:
 def _lower(path: Path, index: int):
     ctx, module = _tile_level(path, index)
     lowered = module.clone()
-    PassPipeline.parse_spec(all_passes(), "materialize-attention,materialize-mma,materialize").apply(ctx, lowered)
+    PassPipeline.parse_spec(all_passes(), "materialize-attention-wgmma,materialize-attention,materialize-mma,materialize").apply(ctx, lowered)
     lowered.verify()
     return module, lowered
 
@@ -132,7 +132,7 @@ def test_materialize_keeps_meaning(path: Path, index: int, monkeypatch):
     tol = dict(rtol=1e-5, atol=1e-5) if f32 else dict(rtol=1e-9, atol=1e-11)
     small = sum(math.prod(a.type.get_shape()) for a in args) <= SMALL
     tensor_cores = any(op.name in ("mma.dot", "attn.flash") for op in module.walk())  # sums in another order
-    passes = ["materialize-attention", "materialize-mma", *MATERIALIZE.split(",")]
+    passes = ["materialize-attention-wgmma", "materialize-attention", "materialize-mma", *MATERIALIZE.split(",")]
     for i, name in enumerate(passes):
         PassPipeline.parse_spec(all_passes(), name).apply(ctx, module)
         module.verify()

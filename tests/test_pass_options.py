@@ -75,6 +75,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("tile-attention", "splits"): (1, 64),
     ("tile-attention", "wide"): (0, 2),
     ("tile-attention", "qsplit"): (0, 1),
+    ("tile-attention", "wgmma"): (0, 1),
     ("stage-inputs", "smem-bytes"): (4, 232448),
     ("vectorize-pointwise", "width"): (1, INF),
     ("vectorize-pointwise", "min-threads"): (0, INF),

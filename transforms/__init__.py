@@ -79,6 +79,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.tile_attention",
     "dpl.transforms.kernel.materialize_mma",
     "dpl.transforms.kernel.materialize_attention",
+    "dpl.transforms.kernel.materialize_attention_wgmma",
 ]
 
 # Upstream xDSL passes that are useful on dpl IR and so are offered too.

@@ -393,6 +393,18 @@ class FlashStep(Emitter):
 
         self.for_(self.DVP // 8, body, unroll=True, name="j")
 
+    def split_p(self) -> None:
+        """sc = tf32(p) (P's hi part, in place), sc_lo = tf32(p - hi) (3xTF32)."""
+        d0 = AffineExpr.dimension(0)
+
+        def body(i: SSAValue) -> None:
+            hi, lo = self.split(self.load(self.sc, [i], d0))
+            self.store(hi, self.sc, [i], d0)
+            if lo is not None and self.sc_lo is not None:
+                self.store(lo, self.sc_lo, [i], d0)
+
+        self.for_(self.N // 2, body, unroll=True, name="z")
+
     def pv_step(self) -> None:
         """o += P V for this key tile: per group of `pv_group` 8-column tiles of o, chunks of
         chain_v k-steps into a fresh fragment of that group (4 pv_group registers), added into o."""
@@ -404,13 +416,7 @@ class FlashStep(Emitter):
         pv = self.pv
         assert pv is not None
         if self.sc_lo is not None:  # several column groups: split P once, hi in place
-            def split_p(i: SSAValue) -> None:
-                hi, lo = self.split(self.load(self.sc, [i], AffineExpr.dimension(0)))
-                self.store(hi, self.sc, [i], AffineExpr.dimension(0))
-                if lo is not None:
-                    self.store(lo, self.sc_lo, [i], AffineExpr.dimension(0))
-
-            self.for_(self.N // 2, split_p, unroll=True, name="z")
+            self.split_p()
 
         def p_parts(k8: SSAValue, i: int) -> tuple[SSAValue, SSAValue | None]:
             """The TF32 parts of P's value i of k-step k8 (split here, or loaded once split)."""

@@ -1,6 +1,6 @@
 """materialize-attention: lower each attention tile (`attn.flash`, tile-attention's) of @main to one
 flash-attention `kernel.func` and its `kernel.launch`; the other kernels are left to
-materialize-mma and materialize.
+materialize-mma and materialize, and attention tiles marked `wgmma` to materialize-attention-wgmma.
 
 One block computes R = 16 W query rows (W warps, each 16 rows in the mma.sync m16n8k8 fragment:
 thread (g, t) of a warp holds rows g and g + 8, columns 2t and 2t + 1 of every 8-column tile).
@@ -161,6 +161,15 @@ class FlashLowering(FlashStep):
         if smem > max_smem:
             self.error(f"needs {smem} bytes of shared memory, more than {max_smem}")
         self.func.smem = IntAttr(smem)
+        self.emit_entry()
+        self.emit_buffers()
+        self.emit_body()
+        drop_dead_arith(self.func)
+        return self.func
+
+    def emit_entry(self) -> None:
+        """The kernel's constants, axes (grid, block and thread indices) and the block's first
+        query row."""
         for o in self.kop.body.block.ops:  # constants before the tile
             if o is not self.tile:
                 self.clone(o, self.vm)
@@ -169,10 +178,6 @@ class FlashLowering(FlashStep):
             if o is self.op:
                 break
             self.clone(o, self.vm)
-        self.emit_buffers()
-        self.emit_body()
-        drop_dead_arith(self.func)
-        return self.func
 
     def emit_axes(self) -> None:
         blocks = [(v, e) for v, e, k in self.tile.axes if k == AK.BLOCK]
@@ -250,24 +255,32 @@ class FlashLowering(FlashStep):
 
     def fill(
         self, dst: SSAValue, name: str, base: SSAValue, rows: int, cols: int, padded: int,
-        limit: int,
+        limit: int, at: tuple[AffineExpr, ...] | None = None, by_column: bool = False,
     ) -> None:
-        """dst[r][c] = region(base + r, c) for r < rows, c < padded; 0 past `cols` or `limit`."""
+        """dst[r][c] = region(base + r, c) for r < rows, c < padded; 0 past `cols` or `limit`.
+        `at`: where element (r, c) goes, affine in (d0, d1) = (r, c) (default dst[r][c]);
+        `by_column`: where the threads tile whole rows, each thread's chunks are one column of
+        rows NT / row apart (addresses that differ by constants from chunk to chunk)."""
         region = self.op.region(name)
         load = async_source(region) if cols % 4 == 0 else None
         width = 4 if load is not None else 1
         per_row = padded // width
         total = rows * per_row
         d0, d1, d2 = dims(3)
+        where = amap(2, *(at or (d0, d1)))
         row_check = limit % rows != 0 or rows > limit
         zero = self.f32(0.0)
         if load is not None:
             self.any_async = True
 
         def body(i: SSAValue) -> None:
-            q = self.expr_value(d0 + d1 * self.NT, [self.tid, i], "q")
-            r = self.expr_value(d0 // per_row, [q], "r")
-            c = self.expr_value((d0 % per_row) * width, [q], "c")
+            if by_column and self.NT % per_row == 0:
+                r = self.expr_value(d0 // per_row + d1 * (self.NT // per_row), [self.tid, i], "r")
+                c = self.expr_value((d0 % per_row) * width, [self.tid], "c")
+            else:
+                q = self.expr_value(d0 + d1 * self.NT, [self.tid, i], "q")
+                r = self.expr_value(d0 // per_row, [q], "r")
+                c = self.expr_value((d0 % per_row) * width, [q], "c")
             row = self.expr_value(d0 + d1, [base, r], "row")
             conds = []
             if row_check:
@@ -280,18 +293,17 @@ class FlashLowering(FlashStep):
                     m = dict(self.vm)
                     m[region.block.args[0]], m[region.block.args[1]] = row, c
                     src = [m.get(v, v) for v in load.indices]
-                    self.emit(K.CpAsyncOp(dst, [r, c], amap(2, d0, d1), m[load.memref], src,
-                                          load.map.data, 16))  # fmt: skip
+                    self.emit(K.CpAsyncOp(dst, [r, c], where, m[load.memref], src, load.map.data, 16))
                 else:
                     (v,) = self.clone_region(region, [row, c])
-                    self.store(v, dst, [r, c], d0, d1)
+                    self.emit(K.StoreOp(v, dst, [r, c], where))
 
             def zeros() -> None:
                 if width == 4:
                     zeros4 = self.named(K.PackOp([zero] * 4))
-                    self.emit(K.StoreOp(zeros4, dst, [r, c], amap(2, d0, d1)))
+                    self.emit(K.StoreOp(zeros4, dst, [r, c], where))
                 else:
-                    self.store(zero, dst, [r, c], d0, d1)
+                    self.emit(K.StoreOp(zero, dst, [r, c], where))
 
             if conds:
                 cond = self.all_of(conds)
@@ -303,17 +315,22 @@ class FlashLowering(FlashStep):
 
     # -- the main loop --------------------------------------------------------------------------
 
-    def emit_body(self) -> None:
-        d0, d1, d2, d3 = dims(4)
+    def emit_state(self) -> SSAValue:
+        """o = 0, m = -inf, l = 0 and the thread's two rows (l0 + 16 w + g + 8 h); returns l0."""
+        d0, d1, d2 = dims(3)
         ninf = self.f32(float("-inf"))
         self.zero_regs(self.o, self.DVP // 2)
         for h in range(2):
             self.store(ninf, self.ml, [], h)
             self.store(self.f32(0.0), self.ml, [], 2 + h)
         l0 = self.vm[self.op.first_row]
-        # each thread's two rows: l0 + 16 w + g + 8 h
         lwg = [l0, self.w, self.g]
         self.rows = [self.expr_value(d0 + d1 * 16 + d2 + 8 * h, lwg, f"row{h}") for h in range(2)]
+        return l0
+
+    def emit_body(self) -> None:
+        d0, d1, d2, d3 = dims(4)
+        l0 = self.emit_state()
         tiles = -(-self.S // self.N)
         first: SSAValue | None = None  # a split's first key tile
         if self.op.is_causal:
@@ -482,7 +499,9 @@ class FlashLowering(FlashStep):
             self.if_(cond, store)
 
 def is_attention_kernel(kop: tile.KernelOp) -> bool:
-    return any(isinstance(o, attn.FlashOp) for o in kop.walk())
+    """An attention tile materialize-attention lowers: one whose attn.flash is not marked
+    `wgmma` (materialize-attention-wgmma's)."""
+    return any(isinstance(o, attn.FlashOp) and not o.is_wgmma for o in kop.walk())
 
 
 @dataclass(frozen=True)

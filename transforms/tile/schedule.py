@@ -85,7 +85,7 @@ from xdsl.dialects.builtin import Float32Type, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
-from dpl.dialects import loop, mma, tile
+from dpl.dialects import attn, loop, mma, tile
 from dpl.transforms.loop.attention import match_attention
 from dpl.transforms.loop.split_epilogue import declines as split_epilogue_declines
 from dpl.transforms.loop.split_epilogue import split_epilogue
@@ -115,7 +115,7 @@ from dpl.transforms.tile.schedule_classes import (
     scratch,
     scratch_module,
 )
-from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, k_contiguous, launchable, mma_candidates, mma_us
+from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, k_contiguous, launchable, mma_candidates, mma_layout, mma_us
 from dpl.transforms.tile.schedule_space import (
     POINT,
     SCHEDULE_CHOICES,
@@ -148,6 +148,23 @@ from dpl.transforms.tunable import tunable
 
 #: The fewest key tiles a split of the flash kernel's keys keeps (its prologue and combine pay off).
 FLASH_SPLIT_TILES = 4
+FLASH_WGMMA_TILE = 64
+"""Keys per step of the wgmma flash kernel (its transposed value tile and the scores' N)."""
+
+
+def flash_wgmma_fits(sizes: dict[str, int], precision: str, target: str) -> bool:
+    """Whether an attention of these sizes runs on the wgmma flash kernel: the target has
+    warpgroup MMA at this precision, attn.wgmma_decline takes the sizes at FLASH_WGMMA_TILE keys
+    a step, and its shared memory fits a block (on the H200, 2026-11-29, causal d 128 at seq
+    512-4096 ran 1.26-1.33x eager against mma.sync's 0.80-0.88x, d 64 GQA 5.6-7.9x against
+    3.2-3.5x, seq 128 1.0x against 0.88x: bench/results/session19)."""
+    if mma_layout(precision, target) != "wgmma":
+        return False
+    p = mma.Precision(precision)
+    d, dv = sizes["depth"], sizes["value_depth"]
+    if attn.wgmma_decline(attn.WGMMA_ROWS, FLASH_WGMMA_TILE, d, dv, p):
+        return False
+    return attn.wgmma_smem_bytes(FLASH_WGMMA_TILE, d, dv, p) <= arch_smem(target)
 
 #: Pointwise kernels (the epilogue split-epilogue leaves): bytes over the H100's measured copy
 #: bandwidth, plus a launch.
@@ -514,7 +531,9 @@ class Schedule(ModulePass):
         tiles fill under a quarter of the SMs: into the power of two (at most 16) that brings the
         blocks nearest the SM count without going over, each split keeping at least
         FLASH_SPLIT_TILES key tiles. Past head dim 64 the scores' fragments are loaded 128 bits
-        wide (tile-attention `wide=1`)."""
+        wide (tile-attention `wide=1`). Where no split is taken and the target has warpgroup MMA
+        (flash_wgmma_fits), the kernel is one warpgroup on wgmma instead (`wgmma=1`): key tiles of
+        FLASH_WGMMA_TILE, the scores in two chains of half the depth."""
         nest = match_attention(kernel)
         depth = 0 if isinstance(nest, str) else max(nest.sizes["depth"], nest.sizes["value_depth"])
         precision = check_precision(self.precision, self.target)
@@ -531,8 +550,14 @@ class Schedule(ModulePass):
                 while (splits < 16 and 2 * splits * blocks <= self.sms
                        and tiles >= 2 * splits * FLASH_SPLIT_TILES):  # fmt: skip
                     splits *= 2
+        wgmma, chain = 0, TileAttention().chain
+        if splits == 1 and not isinstance(nest, str) and flash_wgmma_fits(nest.sizes, precision, self.target):
+            # one warpgroup on warpgroup MMA (sm_90a), key tiles of 64, the scores in two chains
+            wgmma, keys_tile, wide = 1, FLASH_WGMMA_TILE, 0
+            chain = max(1, -(-nest.sizes["depth"] // 32) * 32 // 16)
         return PIPELINES["flash attention"].format(tile=keys_tile, precision=precision, splits=splits,
-                                                   wide=wide, target=self.target, sms=self.sms)  # fmt: skip
+                                                   wide=wide, chain=chain, wgmma=wgmma, target=self.target,
+                                                   sms=self.sms)  # fmt: skip
 
     def schedule_matmul(self, ctx: Context, kernel: loop.KernelOp) -> None:
         """Schedule `kernel` with each tensor-core candidate (schedule_mma.mma_candidates), each

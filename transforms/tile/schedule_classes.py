@@ -59,7 +59,8 @@ PIPELINES: dict[str, str] = {
     "row reduction": ROW,
     "attention": ATTENTION,
     # the nested schedule takes the combine kernel of a split over the keys (splits > 1)
-    "flash attention": "tile-attention{{tile={tile} precision={precision} splits={splits} wide={wide}}},"
+    "flash attention": "tile-attention{{tile={tile} precision={precision} splits={splits} wide={wide}"
+    " chain={chain} wgmma={wgmma}}},"
     "schedule{{target={target} sms={sms} precision={precision}}}",
     "matmul": "tileify,pad-matmul{{rows={rows} cols={cols} whole-k={whole_k} sms={sms}}},chunk-matmul-k,"
     "split-matmul-k{{sms={sms} blocks-per-sm={blocks_per_sm} short-k-splits=4 sparse-tile=4096"

@@ -59,7 +59,7 @@ SCHEDULE_CHOICES: dict[str, tuple[object, ...]] = {
 
 #: The flash kernel's pipeline before the schedule gives it the kernel's key tile, splits and
 #: precision (Schedule.flash_spec).
-FLASH_DEFAULT = {"tile": 64, "precision": "3xtf32", "splits": 1, "wide": 0}
+FLASH_DEFAULT = {"tile": 64, "precision": "3xtf32", "splits": 1, "wide": 0, "chain": 4, "wgmma": 0}
 
 
 def class_pipeline(cls: str, target: str, sms: int, rows: int = 4, cols: int = 4) -> str:

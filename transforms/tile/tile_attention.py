@@ -41,7 +41,10 @@ per block, a multiple of 16 up to 128), `tile` (keys per step, a multiple of 8 u
 `precision` (3xtf32 | tf32 on the tensor cores, ieee: SIMT fp32), `wide` (where the sizes allow,
 `attn.wide_fragments_decline`, the attn.flash loads fragments 128 bits wide: 1 the scores', 2
 P @ V's too; 0: 32-bit fragment loads), `qsplit` (1: the attn.flash splits its query tile into
-TF32 parts once, in shared memory, not per key tile; more shared memory).
+TF32 parts once, in shared memory, not per key tile; more shared memory), `wgmma` (1: the block
+is one warpgroup on warpgroup MMA, sm_90a, lowered by materialize-attention-wgmma; `wide` and
+`qsplit` are then unused; where `attn.wgmma_decline` refuses the sizes, e.g. a split over the
+keys or a head dim past 128, the kernel stays on mma.sync, logged).
 Declines (logged to `dpl.passes`): a kernel that is not an attention nest, or one the flash
 kernel cannot take (`attention.flash_declines`), with the reason.
 """
@@ -102,11 +105,12 @@ def split_count(keys: int, keys_tile: int, splits: int) -> tuple[int, int]:
 
 def build_flash(nest: AttentionNest, rows: int, keys_tile: int, chain: int, precision: mma.Precision,
                 split: tuple[int, int, SSAValue, SSAValue] | None = None, wide: int = 0,
-                qsplit: bool = False) -> tile.KernelOp:  # fmt: skip
+                qsplit: bool = False, wgmma: bool = False) -> tile.KernelOp:  # fmt: skip
     """The tile.kernel of `nest` (see the module doc); `split` (splits, keys per split, the
     partial output and log-sum-exp buffers) makes it the split-KV kernel; `wide` (1: the
     scores', 2: P @ V's too): 128-bit fragment loads where the sizes allow them
-    (attn.wide_fragments_decline); `qsplit`: the query tile split once (tensor cores only)."""
+    (attn.wide_fragments_decline); `qsplit`: the query tile split once (tensor cores only);
+    `wgmma`: on warpgroup MMA (the caller has checked attn.wgmma_decline)."""
     kernel = nest.kernel
     sizes = nest.sizes
     body = Block()
@@ -187,7 +191,7 @@ def build_flash(nest: AttentionNest, rows: int, keys_tile: int, chain: int, prec
     if attn.wide_fragments_decline(sizes["depth"], sizes["value_depth"], chain, precision):
         wide = 0
     flash = attn.FlashOp(l0.result, flash_sizes, chain, precision, is_causal(regions[3]), regions, split_at,
-                         lse, wide, qsplit and precision != mma.Precision.IEEE)  # fmt: skip
+                         lse, wide, qsplit and precision != mma.Precision.IEEE, wgmma)  # fmt: skip
     t.body.block.add_op(flash)
     body.add_op(t)
     outs = [split[2], split[3]] if split else list(kernel.outs)
@@ -259,6 +263,7 @@ class TileAttention(ModulePass):
     splits: int = tunable(1, (1, 2, 4, 8, 16))
     wide: int = 1
     qsplit: int = 0
+    wgmma: int = 0
 
     def __post_init__(self):
         check_option(self, "rows", 16, 128)
@@ -268,6 +273,7 @@ class TileAttention(ModulePass):
         check_option(self, "splits", 1, 64)
         check_option(self, "wide", 0, 2)
         check_option(self, "qsplit", 0, 1)
+        check_option(self, "wgmma", 0, 1)
         if self.rows % 16:
             raise ValueError(f"tile-attention: option rows must be a multiple of 16, got {self.rows}")
         if self.tile % 8:
@@ -297,8 +303,16 @@ class TileAttention(ModulePass):
                 lse.memref.name_hint = f"{name}_lse"
                 parent.insert_ops_before([part, lse], kernel)
                 split = (splits, per, part.memref, lse.memref)
-            new = build_flash(nest, self.rows, self.tile, self.chain, mma.Precision(self.precision), split,
-                              self.wide, bool(self.qsplit))  # fmt: skip
+            precision = mma.Precision(self.precision)
+            wgmma = bool(self.wgmma)
+            if wgmma:
+                why = attn.wgmma_decline(self.rows, self.tile, nest.sizes["depth"], nest.sizes["value_depth"],
+                                         precision, split is not None)  # fmt: skip
+                if why:
+                    LOG.info(f"tile-attention: @{kernel.sym_name.data}: wgmma declined (needs {why}): mma.sync")
+                    wgmma = False
+            new = build_flash(nest, self.rows, self.tile, self.chain, precision, split,
+                              0 if wgmma else self.wide, bool(self.qsplit) and not wgmma, wgmma)  # fmt: skip
             if split is not None:
                 parent.insert_op_after(combine_kernel(nest, split[2], split[3], splits), kernel)
             Rewriter.replace_op(kernel, new)

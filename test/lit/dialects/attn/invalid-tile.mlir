@@ -438,3 +438,140 @@ func.func @main(%q: memref<40x16xf32>, %k: memref<40x16xf32>, %v: memref<40x8xf3
   func.return %out : memref<40x8xf32>
 }
 // CHECK: 'attn.flash' split must not depend on a thread axis
+
+// -----
+
+func.func @main(%q: memref<40x16xf32>, %k: memref<40x16xf32>, %v: memref<40x8xf32>) -> memref<40x8xf32> {
+  %out = memref.alloc() : memref<40x8xf32>
+  tile.kernel @k ins(%q, %k, %v : memref<40x16xf32>, memref<40x16xf32>, memref<40x8xf32>) outs(%out : memref<40x8xf32>) {
+    tile.tile (%qb : 1 = block, %w : 2 = thread, %g : 8 = thread, %t : 4 = thread) {
+      %l0 = arith.muli %qb, %qb : index
+      attn.flash %l0 rows 32 queries 40 keys 40 tile 64 depth 16 x 8 chain 1 precision "3xtf32" wgmma query {
+      ^bb0(%l: index, %c: index):
+        %x = loop.load %q[%l, %c] : memref<40x16xf32>
+        attn.yield %x : f32
+      } key {
+      ^bb0(%s: index, %c_1: index):
+        %y = loop.load %k[%s, %c_1] : memref<40x16xf32>
+        attn.yield %y : f32
+      } value {
+      ^bb0(%s_1: index, %c_2: index):
+        %z = loop.load %v[%s_1, %c_2] : memref<40x8xf32>
+        attn.yield %z : f32
+      } score {
+      ^bb0(%acc: f32, %l_1: index, %s_2: index):
+        attn.yield %acc : f32
+      } output {
+      ^bb0(%o: f32, %l_2: index, %c_3: index):
+        loop.store %o, %out[%l_2, %c_3] : memref<40x8xf32>
+        attn.yield
+      }
+    }
+  }
+  func.return %out : memref<40x8xf32>
+}
+// CHECK: 'attn.flash' wgmma needs 64 query rows (one warpgroup), got 32
+
+
+// -----
+
+func.func @main(%q: memref<40x16xf32>, %k: memref<40x16xf32>, %v: memref<40x8xf32>) -> memref<40x8xf32> {
+  %out = memref.alloc() : memref<40x8xf32>
+  tile.kernel @k ins(%q, %k, %v : memref<40x16xf32>, memref<40x16xf32>, memref<40x8xf32>) outs(%out : memref<40x8xf32>) {
+    tile.tile (%qb : 1 = block, %w : 4 = thread, %g : 8 = thread, %t : 4 = thread) {
+      %l0 = arith.muli %qb, %qb : index
+      attn.flash %l0 rows 64 queries 40 keys 40 tile 48 depth 16 x 8 chain 1 precision "3xtf32" wgmma query {
+      ^bb0(%l: index, %c: index):
+        %x = loop.load %q[%l, %c] : memref<40x16xf32>
+        attn.yield %x : f32
+      } key {
+      ^bb0(%s: index, %c_1: index):
+        %y = loop.load %k[%s, %c_1] : memref<40x16xf32>
+        attn.yield %y : f32
+      } value {
+      ^bb0(%s_1: index, %c_2: index):
+        %z = loop.load %v[%s_1, %c_2] : memref<40x8xf32>
+        attn.yield %z : f32
+      } score {
+      ^bb0(%acc: f32, %l_1: index, %s_2: index):
+        attn.yield %acc : f32
+      } output {
+      ^bb0(%o: f32, %l_2: index, %c_3: index):
+        loop.store %o, %out[%l_2, %c_3] : memref<40x8xf32>
+        attn.yield
+      }
+    }
+  }
+  func.return %out : memref<40x8xf32>
+}
+// CHECK: 'attn.flash' wgmma needs a key tile of a multiple of 32 up to 256, got 48
+
+
+// -----
+
+func.func @main(%q: memref<40x16xf32>, %k: memref<40x16xf32>, %v: memref<40x8xf32>) -> memref<40x8xf32> {
+  %out = memref.alloc() : memref<40x8xf32>
+  tile.kernel @k ins(%q, %k, %v : memref<40x16xf32>, memref<40x16xf32>, memref<40x8xf32>) outs(%out : memref<40x8xf32>) {
+    tile.tile (%qb : 1 = block, %w : 4 = thread, %g : 8 = thread, %t : 4 = thread) {
+      %l0 = arith.muli %qb, %qb : index
+      attn.flash %l0 rows 64 queries 40 keys 40 tile 64 depth 16 x 8 chain 1 precision "ieee" wgmma query {
+      ^bb0(%l: index, %c: index):
+        %x = loop.load %q[%l, %c] : memref<40x16xf32>
+        attn.yield %x : f32
+      } key {
+      ^bb0(%s: index, %c_1: index):
+        %y = loop.load %k[%s, %c_1] : memref<40x16xf32>
+        attn.yield %y : f32
+      } value {
+      ^bb0(%s_1: index, %c_2: index):
+        %z = loop.load %v[%s_1, %c_2] : memref<40x8xf32>
+        attn.yield %z : f32
+      } score {
+      ^bb0(%acc: f32, %l_1: index, %s_2: index):
+        attn.yield %acc : f32
+      } output {
+      ^bb0(%o: f32, %l_2: index, %c_3: index):
+        loop.store %o, %out[%l_2, %c_3] : memref<40x8xf32>
+        attn.yield
+      }
+    }
+  }
+  func.return %out : memref<40x8xf32>
+}
+// CHECK: 'attn.flash' wgmma needs a tensor-core precision
+
+
+// -----
+
+func.func @main(%q: memref<40x16xf32>, %k: memref<40x16xf32>, %v: memref<40x8xf32>) -> memref<40x8xf32> {
+  %out = memref.alloc() : memref<40x8xf32>
+  tile.kernel @k ins(%q, %k, %v : memref<40x16xf32>, memref<40x16xf32>, memref<40x8xf32>) outs(%out : memref<40x8xf32>) {
+    tile.tile (%qb : 1 = block, %w : 4 = thread, %g : 8 = thread, %t : 4 = thread) {
+      %l0 = arith.muli %qb, %qb : index
+      attn.flash %l0 rows 64 queries 40 keys 40 tile 64 depth 16 x 8 chain 1 precision "3xtf32" qsplit wgmma query {
+      ^bb0(%l: index, %c: index):
+        %x = loop.load %q[%l, %c] : memref<40x16xf32>
+        attn.yield %x : f32
+      } key {
+      ^bb0(%s: index, %c_1: index):
+        %y = loop.load %k[%s, %c_1] : memref<40x16xf32>
+        attn.yield %y : f32
+      } value {
+      ^bb0(%s_1: index, %c_2: index):
+        %z = loop.load %v[%s_1, %c_2] : memref<40x8xf32>
+        attn.yield %z : f32
+      } score {
+      ^bb0(%acc: f32, %l_1: index, %s_2: index):
+        attn.yield %acc : f32
+      } output {
+      ^bb0(%o: f32, %l_2: index, %c_3: index):
+        loop.store %o, %out[%l_2, %c_3] : memref<40x8xf32>
+        attn.yield
+      }
+    }
+  }
+  func.return %out : memref<40x8xf32>
+}
+// CHECK: 'attn.flash' wgmma needs no split over the keys, wide fragments or query split
+
+
