@@ -225,11 +225,16 @@ def test_schedule_takes_wgmma_on_sm90(d, chain, pass_log):
 
 
 def test_schedule_keeps_mma_sync_where_wgmma_declines(pass_log):
-    """A head dim past 128 (its tiles would not fit shared memory) and a split over the keys
+    """A head dim past 128 (its tiles would not fit shared memory), a target whose blocks may use
+    less shared memory than the wgmma kernel's 225 KiB at d 128, and a split over the keys
     (decode-like: the query blocks fill under a quarter of the SMs) stay on mma.sync."""
     module = capture(Sdpa(True), *_inputs(1, 2, 2, 40, 40, 160)).module.clone()
     run_pipeline(module, IR_PIPELINES["tile"])
     assert "wgmma=0" in pass_log.text
+    pass_log.lines.clear()
+    module = capture(Sdpa(True), *_inputs(1, 2, 2, 40, 40, 128)).module.clone()
+    run_pipeline(module, "set-target{smem-bytes=100000}," + IR_PIPELINES["kernel"])
+    assert "wgmma=0" in pass_log.text and "wgmma" not in str(module)
     pass_log.lines.clear()
     module = _kernel_module(capture(Sdpa(False), *_inputs(1, 8, 8, 1, 2048, 64)))
     assert "splits=8" in pass_log.text and "wgmma=0" in pass_log.text

@@ -152,10 +152,10 @@ FLASH_WGMMA_TILE = 64
 """Keys per step of the wgmma flash kernel (its transposed value tile and the scores' N)."""
 
 
-def flash_wgmma_fits(sizes: dict[str, int], precision: str, target: str) -> bool:
+def flash_wgmma_fits(sizes: dict[str, int], precision: str, target: str, smem: int) -> bool:
     """Whether an attention of these sizes runs on the wgmma flash kernel: the target has
     warpgroup MMA at this precision, attn.wgmma_decline takes the sizes at FLASH_WGMMA_TILE keys
-    a step, and its shared memory fits a block (on the H200, 2026-11-29, causal d 128 at seq
+    a step, and its shared memory fits the `smem` bytes a block may use (on the H200, 2026-11-29, causal d 128 at seq
     512-4096 ran 1.26-1.33x eager against mma.sync's 0.80-0.88x, d 64 GQA 5.6-7.9x against
     3.2-3.5x, seq 128 1.0x against 0.88x: bench/results/session19)."""
     if mma_layout(precision, target) != "wgmma":
@@ -164,7 +164,7 @@ def flash_wgmma_fits(sizes: dict[str, int], precision: str, target: str) -> bool
     d, dv = sizes["depth"], sizes["value_depth"]
     if attn.wgmma_decline(attn.WGMMA_ROWS, FLASH_WGMMA_TILE, d, dv, p):
         return False
-    return attn.wgmma_smem_bytes(FLASH_WGMMA_TILE, d, dv, p) <= arch_smem(target)
+    return attn.wgmma_smem_bytes(FLASH_WGMMA_TILE, d, dv, p) <= smem
 
 #: Pointwise kernels (the epilogue split-epilogue leaves): bytes over the H100's measured copy
 #: bandwidth, plus a launch.
@@ -551,7 +551,8 @@ class Schedule(ModulePass):
                        and tiles >= 2 * splits * FLASH_SPLIT_TILES):  # fmt: skip
                     splits *= 2
         wgmma, chain = 0, TileAttention().chain
-        if splits == 1 and not isinstance(nest, str) and flash_wgmma_fits(nest.sizes, precision, self.target):
+        smem = arch_smem(self.target, kernel)
+        if splits == 1 and not isinstance(nest, str) and flash_wgmma_fits(nest.sizes, precision, self.target, smem):
             # one warpgroup on warpgroup MMA (sm_90a), key tiles of 64, the scores in two chains
             wgmma, keys_tile, wide = 1, FLASH_WGMMA_TILE, 0
             chain = max(1, -(-nest.sizes["depth"] // 32) * 32 // 16)
