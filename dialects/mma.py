@@ -288,6 +288,49 @@ def wgmma_n_ok(n: int) -> bool:
     return 8 <= n <= 256 and n % 8 == 0
 
 
+def _verify_wgmma_acc(op: Operation, n: int, acc: SSAValue) -> None:
+    """mma.wgmma's and mma.wgmma_rs's N and accumulators (a kernel.alloca of N/2 f32)."""
+    if not wgmma_n_ok(n):
+        raise VerifyException(f"'{op.name}' N must be a multiple of 8 in [8, 256], got {n}")
+    acc_t = acc.type
+    assert isinstance(acc_t, MemRefType)
+    if (
+        not isinstance(acc.owner, K.AllocaOp)
+        or acc_t.get_shape() != (n // 2,)
+        or not isinstance(acc_t.element_type, Float32Type)
+    ):
+        raise VerifyException(
+            f"'{op.name}' accumulators must be a 'kernel.alloca' of {n // 2} f32 (m64n{n}k8), got {acc_t}"
+        )
+
+
+def _verify_wgmma_operands(op: Operation, func: K.KernelFuncOp, operands) -> None:
+    """Each shared-memory operand (what, buffer, map, indices, rows it needs) of a wgmma, then
+    whole warpgroups in the block."""
+    for what, buf, amap, idx, rows in operands:
+        K._verify_access(op, f"operand {what}", buf, amap, idx)
+        t = _verify_swizzled_operand(op, f"operand {what}", buf)
+        if t.get_shape()[-2] < rows:
+            raise VerifyException(f"'{op.name}' operand {what} needs at least {rows} rows, got {t.get_shape()[-2]}")
+    if func.num_threads % WARPGROUP:
+        raise VerifyException(f"'{op.name}' needs whole warpgroups: the block has {func.num_threads} threads")
+
+
+def _parse_wgmma_head(parser: Parser, name: str):
+    """`m64n<N>k8 [overwrite] %acc` of a wgmma: (N, overwrite, the unresolved accumulators)."""
+    shape = parser.parse_identifier()
+    m = _WGMMA_SHAPE.match(shape)
+    if m is None:
+        parser.raise_error(f"'{name}' shape must be m64n<N>k8, got {shape}")
+    overwrite = parser.parse_optional_keyword("overwrite") is not None
+    return int(m.group(1)), overwrite, parser.parse_unresolved_operand()
+
+
+def _print_wgmma_head(printer: Printer, op: WgmmaOp | WgmmaRsOp) -> None:
+    printer.print_string(f" m64n{op.n.data}k8 " + ("overwrite " if op.overwrite else ""))
+    printer.print_ssa_value(op.acc)
+
+
 @irdl_op_definition
 class WgmmaOp(IRDLOperation):
     """`mma.wgmma m64nNk8 [overwrite] %acc, %a[...], %b[...] : acc, a, b types`: one
@@ -329,43 +372,13 @@ class WgmmaOp(IRDLOperation):
 
     def verify_(self) -> None:
         func = K._require_in_func(self)
-        n = self.n.data
-        if not wgmma_n_ok(n):
-            raise VerifyException(f"'mma.wgmma' N must be a multiple of 8 in [8, 256], got {n}")
-        acc_t = self.acc.type
-        assert isinstance(acc_t, MemRefType)
-        if (
-            not isinstance(self.acc.owner, K.AllocaOp)
-            or acc_t.get_shape() != (n // 2,)
-            or not isinstance(acc_t.element_type, Float32Type)
-        ):
-            raise VerifyException(
-                f"'mma.wgmma' accumulators must be a 'kernel.alloca' of {n // 2} f32 (m64n{n}k8), "
-                f"got {acc_t}"
-            )
-        for what, buf, amap, idx, rows in (
-            ("a", self.a, self.a_map.data, self.a_indices, 64),
-            ("b", self.b, self.b_map.data, self.b_indices, n),
-        ):
-            K._verify_access(self, f"operand {what}", buf, amap, idx)
-            t = _verify_swizzled_operand(self, f"operand {what}", buf)
-            if t.get_shape()[-2] < rows:
-                raise VerifyException(
-                    f"'mma.wgmma' operand {what} needs at least {rows} rows, got {t.get_shape()[-2]}"
-                )
-        if func.num_threads % WARPGROUP:
-            raise VerifyException(
-                f"'mma.wgmma' needs whole warpgroups: the block has {func.num_threads} threads"
-            )
+        _verify_wgmma_acc(self, self.n.data, self.acc)
+        _verify_wgmma_operands(self, func, [("a", self.a, self.a_map.data, self.a_indices, 64),
+                                            ("b", self.b, self.b_map.data, self.b_indices, self.n.data)])  # fmt: skip
 
     @classmethod
     def parse(cls, parser: Parser) -> WgmmaOp:
-        shape = parser.parse_identifier()
-        m = _WGMMA_SHAPE.match(shape)
-        if m is None:
-            parser.raise_error(f"'mma.wgmma' shape must be m64n<N>k8, got {shape}")
-        overwrite = parser.parse_optional_keyword("overwrite") is not None
-        acc = parser.parse_unresolved_operand()
+        n, overwrite, acc = _parse_wgmma_head(parser, cls.name)
         parser.parse_punctuation(",")
         a, a_map, a_idx = K._parse_access(parser)
         parser.parse_punctuation(",")
@@ -376,15 +389,14 @@ class WgmmaOp(IRDLOperation):
         for _ in range(2):
             parser.parse_punctuation(",")
             types.append(K._parse_memref_type(parser, cls.name))
-        op = cls(int(m.group(1)), parser.resolve_operand(acc, types[0]),
+        op = cls(n, parser.resolve_operand(acc, types[0]),
                  parser.resolve_operand(a, types[1]), a_idx, a_map,
                  parser.resolve_operand(b, types[2]), b_idx, b_map, overwrite)  # fmt: skip
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" m64n{self.n.data}k8 " + ("overwrite " if self.overwrite else ""))
-        printer.print_ssa_value(self.acc)
+        _print_wgmma_head(printer, self)
         printer.print_string(", ")
         K._print_access(printer, self.a, self.a_map.data, self.a_indices)
         printer.print_string(", ")
@@ -424,39 +436,14 @@ class WgmmaRsOp(IRDLOperation):
 
     def verify_(self) -> None:
         func = K._require_in_func(self)
-        n = self.n.data
-        if not wgmma_n_ok(n):
-            raise VerifyException(f"'mma.wgmma_rs' N must be a multiple of 8 in [8, 256], got {n}")
-        acc_t = self.acc.type
-        assert isinstance(acc_t, MemRefType)
-        if (
-            not isinstance(self.acc.owner, K.AllocaOp)
-            or acc_t.get_shape() != (n // 2,)
-            or not isinstance(acc_t.element_type, Float32Type)
-        ):
-            raise VerifyException(
-                f"'mma.wgmma_rs' accumulators must be a 'kernel.alloca' of {n // 2} f32 "
-                f"(m64n{n}k8), got {acc_t}"
-            )
+        _verify_wgmma_acc(self, self.n.data, self.acc)
         if len(self.a) != 4:
             raise VerifyException(f"'mma.wgmma_rs' m64nNk8 takes 4 'a' fragment values, got {len(self.a)}")
-        K._verify_access(self, "operand b", self.b, self.b_map.data, self.b_indices)
-        t = _verify_swizzled_operand(self, "operand b", self.b)
-        if t.get_shape()[-2] < n:
-            raise VerifyException(f"'mma.wgmma_rs' operand b needs at least {n} rows, got {t.get_shape()[-2]}")
-        if func.num_threads % WARPGROUP:
-            raise VerifyException(
-                f"'mma.wgmma_rs' needs whole warpgroups: the block has {func.num_threads} threads"
-            )
+        _verify_wgmma_operands(self, func, [("b", self.b, self.b_map.data, self.b_indices, self.n.data)])
 
     @classmethod
     def parse(cls, parser: Parser) -> WgmmaRsOp:
-        shape = parser.parse_identifier()
-        m = _WGMMA_SHAPE.match(shape)
-        if m is None:
-            parser.raise_error(f"'mma.wgmma_rs' shape must be m64n<N>k8, got {shape}")
-        overwrite = parser.parse_optional_keyword("overwrite") is not None
-        acc = parser.parse_unresolved_operand()
+        n, overwrite, acc = _parse_wgmma_head(parser, cls.name)
         parser.parse_punctuation(",")
         parser.parse_keyword("a")
         a = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
@@ -468,14 +455,13 @@ class WgmmaRsOp(IRDLOperation):
         parser.parse_punctuation(",")
         b_t = K._parse_memref_type(parser, cls.name)
         f32 = Float32Type()
-        op = cls(int(m.group(1)), parser.resolve_operand(acc, acc_t), [parser.resolve_operand(v, f32) for v in a],
+        op = cls(n, parser.resolve_operand(acc, acc_t), [parser.resolve_operand(v, f32) for v in a],
                  parser.resolve_operand(b, b_t), b_idx, b_map, overwrite)  # fmt: skip
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" m64n{self.n.data}k8 " + ("overwrite " if self.overwrite else ""))
-        printer.print_ssa_value(self.acc)
+        _print_wgmma_head(printer, self)
         printer.print_string(", a(")
         printer.print_list(self.a, printer.print_ssa_value)
         printer.print_string("), ")

@@ -111,21 +111,28 @@ class MmaExecMixin:
 
     # -- mma.sync -------------------------------------------------------------------------------
 
+    def _per_warp(self, vals) -> list[np.ndarray]:
+        """Each value over the grid's threads as [warps, 32 lanes]."""
+        return [np.broadcast_to(np.asarray(self.value(v), np.float32), (self.T,)).reshape(self.T // 32, 32)
+                for v in vals]  # fmt: skip
+
+    def _a_fragment(self, vals) -> np.ndarray:
+        """Each warp's A (16x8) from its lanes' mma.sync A fragment values a0..a3."""
+        lane = np.arange(32)
+        g, t = lane // 4, lane % 4
+        a0, a1, a2, a3 = self._per_warp(vals)
+        A = np.zeros((self.T // 32, 16, 8), np.float32)
+        A[:, g, t], A[:, g + 8, t], A[:, g, t + 4], A[:, g + 8, t + 4] = a0, a1, a2, a3
+        return A
+
     def mma_sync(self, op: mma.MmaSyncOp) -> None:
         self._whole(op, 32, "warp")
         n_w = self.T // 32
         lane = np.arange(32)
         g, t = lane // 4, lane % 4
-
-        def frag(vals):
-            return [np.broadcast_to(np.asarray(self.value(v), np.float32), (self.T,)).reshape(n_w, 32)
-                    for v in vals]  # fmt: skip
-
-        a0, a1, a2, a3 = frag(op.a)
-        b0, b1 = frag(op.b)
-        c0, c1, c2, c3 = frag(op.c)
-        A = np.zeros((n_w, 16, 8), np.float32)
-        A[:, g, t], A[:, g + 8, t], A[:, g, t + 4], A[:, g + 8, t + 4] = a0, a1, a2, a3
+        A = self._a_fragment(op.a)
+        b0, b1 = self._per_warp(op.b)
+        c0, c1, c2, c3 = self._per_warp(op.c)
         B = np.zeros((n_w, 8, 8), np.float32)  # [n][k]
         B[:, g, t], B[:, g, t + 4] = b0, b1
         C = np.zeros((n_w, 16, 8), np.float32)
@@ -163,17 +170,6 @@ class MmaExecMixin:
         sel += (np.broadcast_to(r, full), np.broadcast_to(k, full))
         return buf.data[sel], sel
 
-    def _a_fragments(self, op: mma.WgmmaRsOp) -> np.ndarray:
-        """Each warpgroup's A (64x8) from its threads' fragment values."""
-        n_wg = self.T // WARPGROUP
-        tw = np.arange(WARPGROUP)
-        w, g, t = tw // 32, (tw % 32) // 4, tw % 4
-        A = np.zeros((n_wg, 64, 8), np.float32)
-        for v, dr, dk in zip(op.a, (0, 8, 0, 8), (0, 0, 4, 4)):
-            vals = np.broadcast_to(np.asarray(self.value(v), np.float32), (self.T,)).reshape(n_wg, WARPGROUP)
-            A[:, 16 * w + g + dr, t + dk] = vals
-        return A
-
     def wgmma(self, op: mma.WgmmaOp | mma.WgmmaRsOp) -> None:
         live = self._whole(op, WARPGROUP, "warpgroup")
         n = op.n.data
@@ -190,8 +186,8 @@ class MmaExecMixin:
                     f"{self.where(op)}: no mma.wgmma_fence since its accumulators were last "
                     f"accessed (or before the first mma.wgmma)"
                 )
-        if regs_a:
-            A = self._a_fragments(op)
+        if regs_a:  # the warpgroup's 4 consecutive warps stack their 16-row fragments
+            A = self._a_fragment(op.a).reshape(-1, 64, 8)
         else:
             A, asel = self._tile(op, a, op.a_map.data, op.a_indices, 64, "a", live)
         B, bsel = self._tile(op, b, op.b_map.data, op.b_indices, n, "b", live)

@@ -118,16 +118,21 @@ def _split_module(prog, opts: str):
     return module
 
 
-def _kernels_and_loop(b, h, hkv, lq, s, d, causal, opts: str, seed: int):
-    """SDPA at these sizes through the kernel pipeline with `tile-attention{opts}`: (its kernel
-    IR, its output on the CPU executor, the loop level's output), on the same f64 inputs."""
+def _kernels_and_loop(b, h, hkv, lq, s, d, causal, opts: str, seed: int, pipeline: str | None = None):
+    """SDPA at these sizes through the kernel pipeline with `tile-attention{opts}` (or through
+    `pipeline`): (its kernel IR, its output on the CPU executor, the loop level's output), on the
+    same f64 inputs."""
     xs = _inputs(b, h, hkv, lq, s, d, seed=seed)
     prog = capture(Sdpa(causal, gqa=h != hkv), *xs)
     loop_module = prog.module.clone()
     run_pipeline(loop_module, IR_PIPELINES["loop"])
     ins = [x.double().numpy() for x in xs]
     at_loop = exec_loop.run(loop_module, [x.copy() for x in ins])[0]
-    module = _split_module(prog, opts)
+    if pipeline is None:
+        module = _split_module(prog, opts)
+    else:
+        module = prog.module.clone()
+        run_pipeline(module, pipeline)
     return module, exec_kernel.run(module, [x.copy() for x in ins])[0], at_loop
 
 
@@ -183,16 +188,9 @@ def test_wgmma_kernel_matches_reference(b, h, hkv, lq, s, d, causal, opts):
 @pytest.mark.parametrize("b,h,hkv,lq,s,d,causal,precision", [c for c in CASES if c[7] != "ieee"][:4])
 def test_mma_sync_cases_on_sm80(b, h, hkv, lq, s, d, causal, precision):
     """The default CASES on an sm_80 target: the mma.sync flash kernel, against the loop level."""
-    xs = _inputs(b, h, hkv, lq, s, d)
-    prog = capture(Sdpa(causal, gqa=h != hkv), *xs)
-    loop_module = prog.module.clone()
-    run_pipeline(loop_module, IR_PIPELINES["loop"])
-    ins = [x.double().numpy() for x in xs]
-    at_loop = exec_loop.run(loop_module, [x.copy() for x in ins])[0]
-    module = prog.module.clone()
-    run_pipeline(module, "set-target{arch=sm_80}," + with_precision(IR_PIPELINES["kernel"], precision))
+    pipeline = "set-target{arch=sm_80}," + with_precision(IR_PIPELINES["kernel"], precision)
+    module, out, at_loop = _kernels_and_loop(b, h, hkv, lq, s, d, causal, "", seed=0, pipeline=pipeline)
     assert not any(op.name.startswith("mma.wgmma") for op in module.walk())
-    out = exec_kernel.run(module, [x.copy() for x in ins])[0]
     assert _rel(out, at_loop) < 1e-6
 
 

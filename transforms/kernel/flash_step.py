@@ -157,16 +157,17 @@ class FlashStep(Emitter):
             r.name_hint = old.name_hint
             m[old] = r
 
-    def clone_region(self, region: Region, args: Sequence[SSAValue]) -> list[SSAValue]:
+    def clone_region(self, region: Region, args: Sequence[SSAValue],
+                     result: SSAValue | None = None) -> list[SSAValue]:  # fmt: skip
         """Emit a region's ops (not its yield) with its arguments bound to `args`, other values
-        through `vm`; returns the yielded values."""
+        through `vm`; returns the yielded values (`result`: that value of the region instead)."""
         m = dict(self.vm)
         block = region.block
         for a, v in zip(block.args, args):
             m[a] = v
         for op in block.ops:
             if op is block.last_op:
-                return [m.get(v, v) for v in op.operands]
+                return [m.get(v, v) for v in ([result] if result is not None else op.operands)]
             self.clone(op, m)
         return []
 
@@ -323,7 +324,10 @@ class FlashStep(Emitter):
 
         self.for_(self.D, step, name="c")
 
-    def score_epilogue(self, s0: SSAValue) -> None:
+    def score_epilogue(self, s0: SSAValue, value: SSAValue | None = None) -> None:
+        """sc = score(sc, row, key) for key tile s0; keys >= S: -inf. `value`: store that value
+        of the score region instead of what it yields, for a tile whose keys all lie below S (no
+        key guard)."""
         d0, d1, d2 = dims(3)
         ninf = self.f32(float("-inf"))
         rows = self.rows
@@ -336,10 +340,11 @@ class FlashStep(Emitter):
                 x = self.load(self.sc, [n], d0 * 4 + i)
                 s = self.expr_value(d0 + d1 * 8 + d2 * 2 + i % 2, [s0, n, self.t], "key")
                 s_eval = s
-                if self.S % self.N:  # keys past S: evaluate at the last key, then -inf
+                guard = self.S % self.N and value is None
+                if guard:  # keys past S: evaluate at the last key, then -inf
                     s_eval = self.named(arith.MinSIOp(s, self.const(self.S - 1)))
-                (y,) = self.clone_region(self.op.score, [x, rows[i // 2], s_eval])
-                if self.S % self.N:
+                (y,) = self.clone_region(self.op.score, [x, rows[i // 2], s_eval], value)
+                if guard:
                     y = self.named(arith.SelectOp(self.cmp(s, self.S, "ult"), y, ninf))
                 self.store(y, self.sc, [n], d0 * 4 + i)
 

@@ -315,8 +315,9 @@ class FlashLowering(FlashStep):
 
     # -- the main loop --------------------------------------------------------------------------
 
-    def emit_state(self) -> SSAValue:
-        """o = 0, m = -inf, l = 0 and the thread's two rows (l0 + 16 w + g + 8 h); returns l0."""
+    def emit_state(self) -> tuple[SSAValue, SSAValue | int]:
+        """o = 0, m = -inf, l = 0 and the thread's two rows (l0 + 16 w + g + 8 h); returns l0 and
+        the block's key tiles (causal: through the tile holding its last row)."""
         d0, d1, d2 = dims(3)
         ninf = self.f32(float("-inf"))
         self.zero_regs(self.o, self.DVP // 2)
@@ -326,18 +327,16 @@ class FlashLowering(FlashStep):
         l0 = self.vm[self.op.first_row]
         lwg = [l0, self.w, self.g]
         self.rows = [self.expr_value(d0 + d1 * 16 + d2 + 8 * h, lwg, f"row{h}") for h in range(2)]
-        return l0
+        tiles = -(-self.S // self.N)
+        if not self.op.is_causal:
+            return l0, tiles
+        last = self.expr_value((d0 + (self.R - 1)) // self.N + 1, [l0], "last")
+        return l0, self.named(arith.MinSIOp(last, self.const(tiles)), "tiles")
 
     def emit_body(self) -> None:
         d0, d1, d2, d3 = dims(4)
-        l0 = self.emit_state()
-        tiles = -(-self.S // self.N)
+        l0, nt = self.emit_state()
         first: SSAValue | None = None  # a split's first key tile
-        if self.op.is_causal:
-            last = self.expr_value((d0 + (self.R - 1)) // self.N + 1, [l0], "last")
-            nt: SSAValue | int = self.named(arith.MinSIOp(last, self.const(tiles)), "tiles")
-        else:
-            nt = tiles
         if self.op.split is not None and self.op.split_keys is not None:
             per = self.op.split_keys.data // self.N
             first = self.expr_value(d0 * per, [self.vm[self.op.split]], "first")

@@ -261,30 +261,6 @@ class WgmmaFlashLowering(FlashLowering):
             return None
         return y.owner.rhs  # type: ignore[union-attr]
 
-    def score_interior(self, s0: SSAValue, value: SSAValue) -> None:
-        """sc = the score region without its causal mask (`value`), for a key tile whose keys
-        are all below S and at most the block's first row."""
-        d0, d1, d2 = dims(3)
-        block = self.op.score.block
-        rows = self.rows
-        if self.L % self.R:  # rows past L: evaluate at the last row (their outputs are dropped)
-            last = self.const(self.L - 1)
-            rows = [self.named(arith.MinSIOp(r, last)) for r in rows]
-
-        def body(n: SSAValue) -> None:
-            for i in range(4):
-                x = self.load(self.sc, [n], d0 * 4 + i)
-                key = self.expr_value(d0 + d1 * 8 + d2 * 2 + i % 2, [s0, n, self.t], "key")
-                m = dict(self.vm)
-                m.update(zip(block.args, [x, rows[i // 2], key]))
-                for op in block.ops:
-                    if op is block.last_op:
-                        break
-                    self.clone(op, m)
-                self.store(m.get(value, value), self.sc, [n], d0 * 4 + i)
-
-        self.for_(self.N // 8, body, unroll=True, name="n")
-
     def scores_epilogue(self, s0: SSAValue) -> None:
         """The score region on sc; a key tile below the causal diagonal (and S) skips the mask."""
         value = self.unmasked_score()
@@ -295,7 +271,7 @@ class WgmmaFlashLowering(FlashLowering):
         if self.S % self.N:
             inside = self.cmp(self.expr_value(d0 + self.N, [s0], "s_end"), self.S, "ule")
             below = self.named(arith.AndIOp(below, inside))
-        self.if_(below, lambda: self.score_interior(s0, value), lambda: self.score_epilogue(s0))
+        self.if_(below, lambda: self.score_epilogue(s0, value), lambda: self.score_epilogue(s0))
 
     # -- the online softmax ----------------------------------------------------------------------
 
@@ -356,12 +332,7 @@ class WgmmaFlashLowering(FlashLowering):
 
     def emit_body_wgmma(self) -> None:
         d0 = AffineExpr.dimension(0)
-        l0 = self.emit_state()
-        tiles = -(-self.S // self.N)
-        nt: SSAValue | int = tiles
-        if self.op.is_causal:
-            last = self.expr_value((d0 + (self.R - 1)) // self.N + 1, [l0], "last")
-            nt = self.named(arith.MinSIOp(last, self.const(tiles)), "tiles")
+        l0, nt = self.emit_state()
 
         self.fill_swizzled(self.qs, "query", l0, self.R, self.L)
         self.fill_swizzled(self.ks, "key", self.const(0), self.N, self.S)
