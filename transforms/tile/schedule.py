@@ -320,6 +320,13 @@ REPACK_MARGIN = 0.89
 ROW_SMEM_BYTES = 48 * 1024
 #: Blocks of a row kernel per SM that keep the copy bandwidth busy (2 x 256 threads).
 ROW_BLOCKS_PER_SM = 2
+#: One block a row reading a row too long for shared memory from memory again on every pass
+#: streams it this much slower than the plain reductions split-row-stats makes (its passes wait
+#: on each other, one block's loads in flight at a time). H200 (2026-11-29, session 20,
+#: norm20.py; one kernel against split, us): LayerNorm 251 x (384, 256) 227 / 108 (the model
+#: had one kernel at 104), RMSNorm of the same 197 / 81 (69), LayerNorm 600 x (4096, 32)
+#: 388 / 308 (315); the smallest of those ratios, 1.23, rounded.
+UNSTAGED_ROW_FACTOR = 1.25
 
 
 #: Rows fewer than this many per SM keep the row pipeline of before ROW_TRIPS: lanes by
@@ -389,9 +396,10 @@ def long_row_smem(kernel: loop.KernelOp, smem: int) -> int | None:
 def split_rows(kernel: loop.KernelOp, sms: int, smem: int = ROW_SMEM_BYTES) -> tuple[bool, str]:
     """Whether a row kernel runs faster with its statistics split off (split-row-stats), by a
     model of memory time: one block per row reads the row once when it fits shared memory (else
-    once per pass: each statistic and the output) at the copy bandwidth scaled by the share of
-    the GPU its rows fill (`ROW_BLOCKS_PER_SM` per SM); split, every pass reads it at the full
-    bandwidth, plus a launch per statistic. (whether to split, the figures for the log)."""
+    once per pass: each statistic and the output, UNSTAGED_ROW_FACTOR slower) at the copy
+    bandwidth scaled by the share of the GPU its rows fill (`ROW_BLOCKS_PER_SM` per SM); split,
+    every pass reads it at the full bandwidth, plus a launch per statistic. (whether to split,
+    the figures for the log)."""
     found = row_body(kernel)
     if isinstance(found, str):
         return False, ""
@@ -408,7 +416,7 @@ def split_rows(kernel: loop.KernelOp, sms: int, smem: int = ROW_SMEM_BYTES) -> t
     staged = row_bytes <= max(ROW_SMEM_BYTES, smem - LONG_ROW_SPARE)
     once_us = rows * row_bytes / (COPY_GBS * 1e3)
     share = min(1.0, rows / (sms * ROW_BLOCKS_PER_SM))
-    fused = once_us * (1 if staged else passes) / share
+    fused = once_us * (1 if staged else passes * UNSTAGED_ROW_FACTOR) / share
     split = once_us * passes + LAUNCH_US * (passes - 1)
     return split < 0.9 * fused, (
         f", {rows} rows of {length} (modeled: one kernel {fused:.0f} us, statistics split off "
