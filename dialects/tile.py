@@ -1098,11 +1098,12 @@ class HoldOp(IRDLOperation):
     """`%x_reg = tile.hold %x[%b * 8 + %w, %lane] step 32 : memref<64x733xf32> -> memref<23xf32>`:
     each thread loads elements of an input into a register array of its own, once.
 
-    Element j of the result is the source at the index with j * step added to its last entry:
-    a thread of lanes 0..31 holds its row's elements lane, lane + 32, ... Outside the source
-    along a dim `{tile.masked}` lists an element reads 0: the last dim where the row's trips run
-    past its end (the loops reading the array drop those trips), others where rows were rounded
-    up past the buffer. The array
+    Element j of the result is the source at the index with j * step added to its last entry,
+    or with `at D` to entry D (a column's elements along a middle dim: `tile.hold %x[%b, %lane,
+    %h, %w] step 8 at 1`): a thread of lanes 0..31 holds its row's elements lane, lane + 32, ...
+    Outside the source along a dim `{tile.masked}` lists an element reads 0: the held dim where
+    the row's trips run past its end (the loops reading the array drop those trips), others
+    where rows were rounded up past the buffer. The array
     has no memory space: it is private to the thread (registers once its reads are unrolled), so
     unlike `tile.stage` the index may use thread axes and nothing is shared or waited for.
     """
@@ -1113,17 +1114,26 @@ class HoldOp(IRDLOperation):
     indices = var_operand_def(IndexType)
     map = prop_def(AffineMapAttr)
     step = prop_def(IntAttr)
+    dim = opt_prop_def(IntAttr)
     result = result_def(MemRefType)
     traits = traits_def(MemoryReadEffect())
 
     def __init__(self, source: SSAValue, amap: AffineMap, indices: Sequence[SSAValue], step: int,
-                 count: int, result_type: Attribute | None = None):  # fmt: skip
+                 count: int, result_type: Attribute | None = None, dim: int | None = None):  # fmt: skip
         assert isinstance(source.type, MemRefType)
+        props: dict[str, Attribute] = {"map": AffineMapAttr(amap), "step": IntAttr(step)}
+        if dim is not None and dim != source.type.get_num_dims() - 1:
+            props["dim"] = IntAttr(dim)
         super().__init__(
             operands=[source, indices],
-            properties={"map": AffineMapAttr(amap), "step": IntAttr(step)},
+            properties=props,
             result_types=[result_type or MemRefType(source.type.element_type, [count])],
         )
+
+    @property
+    def held_dim(self) -> int:
+        """The source dim the held elements walk (`at D`; the last by default)."""
+        return self.dim.data if self.dim is not None else len(self.map.data.results) - 1
 
     @property
     def count(self) -> int:
@@ -1143,6 +1153,8 @@ class HoldOp(IRDLOperation):
         _verify_index_map("tile.hold", "index", self.map.data, self.indices)
         if self.step.data < 1:
             raise VerifyException(f"'tile.hold' step must be positive, got {self.step.data}")
+        if self.dim is not None and not 0 <= self.dim.data < rank:
+            raise VerifyException(f"'tile.hold' held dim {self.dim.data} is not a dim of the rank-{rank} source")
         if (res.get_num_dims() != 1 or not res.has_static_shape() or res.get_shape()[0] < 1
                 or not isinstance(res.memory_space, NoneAttr) or res.element_type != src.element_type):  # fmt: skip
             raise VerifyException(
@@ -1157,12 +1169,13 @@ class HoldOp(IRDLOperation):
         amap, indices = _parse_index_map(parser)
         parser.parse_keyword("step")
         step = parser.parse_integer(allow_boolean=False, allow_negative=True)
+        dim = parser.parse_integer(allow_boolean=False, allow_negative=True) if parser.parse_optional_keyword("at") else None
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         source_type = parser.parse_type()
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
-        op = cls(parser.resolve_operand(source, source_type), amap, indices, step, 0, result_type)
+        op = cls(parser.resolve_operand(source, source_type), amap, indices, step, 0, result_type, dim)
         op.attributes |= attrs
         return op
 
@@ -1171,6 +1184,8 @@ class HoldOp(IRDLOperation):
         printer.print_ssa_value(self.source)
         _print_affine_map_of_ssa_ids(printer, self.map.data, self.indices)
         printer.print_string(f" step {self.step.data}")
+        if self.dim is not None:
+            printer.print_string(f" at {self.dim.data}")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.source.type)

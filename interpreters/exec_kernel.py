@@ -791,12 +791,12 @@ class _Grid(MmaExecMixin):
             buf.data[live] = data[live]
 
     def hold(self, op: tile.HoldOp) -> None:
-        """Each thread's elements (index + j * step on the last dim) into an array of its own;
+        """Each thread's elements (index + j * step on the held dim) into an array of its own;
         outside the source along a masked dim 0, along another NaN."""
         src = self.buffer(op.source, op)
         idx = [self.full(np.asarray(i, np.int64)).reshape(self.T, 1)
                for i in eval_map(op.map.data, [self.value(v) for v in op.indices])]  # fmt: skip
-        idx[-1] = idx[-1] + op.step.data * np.arange(op.count).reshape(1, -1)
+        idx[op.held_dim] = idx[op.held_dim] + op.step.data * np.arange(op.count).reshape(1, -1)
         data = exec_tile.read_within(src.data, np.broadcast_arrays(*idx), tile.masked_dims(op))
         self.env[op.result] = _Buffer(data, "thread", False)
 

@@ -19,7 +19,7 @@ Semantics kept faithfully:
   `pad` (extra elements in the physical layout), `async` / `tma` (how the copy is done) and
   `swizzle` (the physical TMA layout) do not change what a load at an index reads, so they are
   not modelled beyond the verifier's checks.
-- `tile.hold` loads each thread's elements (index + j * step on the last dim, j < count) into
+- `tile.hold` loads each thread's elements (index + j * step on the held dim, j < count) into
   an array of its own, read like a stage: outside the source along a masked dim an element is
   0, along another NaN.
 - `tile.combine` folds each partial over the listed thread axes; every thread of them sees it.
@@ -320,7 +320,7 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
         n = op.count
         idx = [self.full(i) for i in eval_map(op.map.data, [self.env[v] for v in op.indices])]
         idx = [np.asarray(i).reshape(np.shape(i) + (1,)) for i in idx]
-        idx[-1] = idx[-1] + op.step.data * np.arange(n).reshape((1,) * self.rank + (n,))
+        idx[op.held_dim] = idx[op.held_dim] + op.step.data * np.arange(n).reshape((1,) * self.rank + (n,))
         self.stages[op.result] = (read_within(src, np.broadcast_arrays(*idx), tile.masked_dims(op)), 0)
 
     def _slots(self, data: np.ndarray, n: int, k: np.ndarray) -> np.ndarray:

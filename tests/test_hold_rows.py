@@ -28,7 +28,7 @@ from dpl.transforms.tile.hold_rows import HoldRows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import lit_cases, same_on_tile_executor  # noqa: E402
-from test_norm_schedule import SoftmaxLast, assert_one_kernel_parity_on_gpu  # noqa: E402
+from test_norm_schedule import ChannelRMSNorm, SoftmaxLast, assert_one_kernel_parity_on_gpu  # noqa: E402
 
 NVCC = shutil.which("nvcc")
 LIT = Path(__file__).parent.parent / "test" / "lit" / "tile" / "hold-rows.mlir"
@@ -38,14 +38,14 @@ def _rel(a: np.ndarray, ref: np.ndarray) -> float:
     return float(np.linalg.norm(a - ref) / np.linalg.norm(ref))
 
 
-@pytest.mark.parametrize("index", range(4))
+@pytest.mark.parametrize("index", range(6))
 def test_hold_rows_keeps_the_meaning_of_the_lit_inputs(index):
     ctx: Context = make_context()
     before = Parser(ctx, lit_cases(LIT)[index]).parse_module()
     after = before.clone()
     HoldRows().apply(ctx, after)
     after.verify()
-    assert any(isinstance(o, tile.HoldOp) for o in after.walk()) == (index != 2)
+    assert any(isinstance(o, tile.HoldOp) for o in after.walk()) == (index not in (2, 5))
     same_on_tile_executor(before, after, index, 1e-6)
 
 
@@ -99,7 +99,9 @@ def test_held_row_cuda_compiles_into_registers(tmp_path):
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
-@pytest.mark.parametrize("make,shape", [*CASES, (SoftmaxLast, (1101, 733)), (SoftmaxLast, (8, 281, 15, 8))])
+@pytest.mark.parametrize("make,shape", [*CASES, (SoftmaxLast, (1101, 733)), (SoftmaxLast, (8, 281, 15, 8)),
+                                        (lambda: ChannelRMSNorm(199), (8, 199, 33, 65)),
+                                        (lambda: ChannelRMSNorm(256), (32, 256, 56, 56))])  # held columns
 def test_held_rows_parity_on_gpu(make, shape):
     """One kernel; relative error against float64 at most 2x eager's (or under 2e-6)."""
     assert_one_kernel_parity_on_gpu(make(), torch.randn(*shape) * 4 - 1)
@@ -133,3 +135,38 @@ def test_few_block_rows_are_staged(pass_log):
     assert "fewer than 4 rows an SM: lanes by block size, staged" in pass_log.text
     assert not any(isinstance(o, tile.HoldOp) for o in module.walk())
     assert any(isinstance(o, tile.StageOp) for o in module.walk())
+
+
+@pytest.mark.parametrize("c,shape,trips", [(199, (2, 199, 6, 33), 25), (256, (1, 256, 7, 40), 32), (37, (2, 37, 9, 13), 0)])
+def test_a_held_column_keeps_its_meaning(c, shape, trips, pass_log):
+    """RMSNorm over the channels of (batch, channels, h, w), columns enough for 4 an SM
+    (`schedule{sms=4}`): a column of 24 trips or more is held along dim 1 (199 channels on 8
+    lanes: the last trip part past the column, masked there) and the output loop reads the
+    registers; 37 channels (5 trips) are not held (column-trips). Kernel executor against
+    float64."""
+    mod = ChannelRMSNorm(c)
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(13)) * 4 - 1
+    pipeline = IR_PIPELINES["kernel"].replace("schedule,", "schedule{sms=4},")
+    tiled = capture(mod, x).module.clone()
+    run_pipeline(tiled, IR_PIPELINES["tile"].replace("split-nests,schedule", "split-nests,schedule{sms=4}"))
+    assert [(o.count, o.held_dim) for o in tiled.walk() if isinstance(o, tile.HoldOp)] == ([(trips, 1)] if trips else [])
+    module = capture(mod, x).module.clone()
+    run_pipeline(module, pipeline)
+    assert ("x held in" in pass_log.text) == bool(trips)
+    _assert_matches_float64(module, mod, x)
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc not found")
+def test_held_column_cuda_compiles_into_registers(tmp_path):
+    """The sweep's RMSNorm over the 256 channels of 32 x 256 x 56 x 56 (8 lanes a column, 32
+    trips): 32 registers of x a thread, no local memory."""
+    module = capture(ChannelRMSNorm(256).to("meta"), torch.empty(32, 256, 56, 56, device="meta")).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    source = print_cuda(module)
+    assert "float x_reg[32];" in source
+    cu = tmp_path / "column.cu"
+    cu.write_text(source)
+    result = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "c.o"), str(cu), "-Xptxas", "-v"],
+                            capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "0 bytes stack frame" in result.stderr, result.stderr

@@ -34,6 +34,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("mark-unroll", "max-extent"): (0, INF),
     ("hold-rows", "max-trips"): (0, INF),
     ("hold-rows", "registers"): (1, INF),
+    ("hold-rows", "column-trips"): (1, INF),
     ("pad-columns", "threads"): (1, INF),
     ("pad-matmul", "rows"): (1, INF),
     ("pad-matmul", "cols"): (1, INF),

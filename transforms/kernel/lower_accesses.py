@@ -88,9 +88,10 @@ class AccessLowering(TileLowering):
         assert isinstance(t, MemRefType)
         with self.at(InsertPoint.before(op)):
             regs = self.named(K.AllocaOp(MemRefType(t.element_type, t.get_shape())), op.result.name_hint or "")
-            *outer, last = amap.results
             j = AffineExpr.dimension(len(idx))
-            row = AffineMap(len(idx) + 1, 0, (*outer, last + j * op.step.data))
+            at = op.held_dim
+            row = AffineMap(len(idx) + 1, 0, tuple(e + j * op.step.data if d == at else e
+                                                   for d, e in enumerate(amap.results)))  # fmt: skip
 
             def fill(jv: SSAValue) -> None:
                 if tile.is_masked(op):

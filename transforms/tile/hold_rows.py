@@ -16,10 +16,22 @@ together.
 For the top-level `tile.strided_for %r = %lane to N step S` loops of a tile whose start is a
 thread axis of extent S (each thread has the elements lane, lane + S, ...) and whose trips
 T = ceil(N / S) are at most `max-trips`, an input read by two or more of them at the same index
-with `%r` as its last entry (that dim of size N) is held (masked as the loads were along other
-dims, rows rounded up past the buffer; along the last dim too where the trips pass N):
+with `%r` as one entry (a dim of size N: the last for a row, a middle one for a column) is held
+(masked as the loads were along other dims, rows rounded up past the buffer; along the held dim
+too where the trips pass N):
 
     %x_reg = tile.hold %x[%row, %lane] step 32 : memref<R x 733 x f32> -> memref<23xf32>
+
+A norm over the channels of (batch, channels, h, w) reads a column, `%x[%b, %r, %h, %w]` with
+threads along w: where a thread passes over it in at least `column-trips` trips, it is held
+along dim 1 (`tile.hold %x[%b, %lane, %h, %w] step 8 at 1`), so the output loop does not read
+x again. Such a block's columns are tens of KB: unheld, RMSNorm over the 256 channels of
+32 x 256 x 56 x 56 read 138 MB from DRAM for x's 103 (H200, session 20, ncu). Holding ran it
+80.6 -> 61.4 us and 256 x 239 x 4 x 64 (30 trips) 51.5 -> 39.2. Columns of fewer trips
+(8-16; 17 sweep programs, `bench/results/session20/call7-holdab20.txt`) gained 1.03x in geomean
+but not everywhere: 13 ran up to 1.30x faster, 4 slower (0.77-0.93x: softmax over dim 2 of
+131 x 29 x 128 x 109, 16 trips, 152 -> 183 us). Without a model of which lose, they keep their
+loads; `column-trips` (24) lies between the groups measured (16 and 30).
 
 placed before the first of those loops, and each loop reading it becomes a counted loop whose
 element index is the thread's trip:
@@ -45,8 +57,9 @@ holding that loop too was as fast or faster (softmax 1283 x 256 0.0031 -> 0.0027
 256x512 x 256 0.1000 -> 0.0957).
 
 Declines (logged to `dpl.passes`) a tile with no two such loops reading one input, an input also
-read elsewhere or at another index, a loop whose `%r` is used other than as the last index of a
-dim of size N when it would be padded, and rows of more than `max-trips` trips.
+read elsewhere or at another index, a loop whose `%r` is used other than as the index of a dim
+of size N when it would be padded, rows of more than `max-trips` trips, and columns along a middle dim of fewer than
+`column-trips`.
 """
 
 from __future__ import annotations
@@ -107,15 +120,23 @@ def _row_loops(t: tile.TileOp, max_trips: int) -> dict[tuple, list[tile.StridedF
     return groups
 
 
-def _row_index(load: loop.LoadOp, iv: SSAValue, bound: int) -> bool:
-    """Whether `load` reads its buffer's last dim (of size `bound`) at exactly `iv`, and no other
-    index uses `iv`."""
+def _row_dim(load: loop.LoadOp, iv: SSAValue, bound: int) -> int | None:
+    """The dim (of size `bound`, not masked) that `load` reads at exactly `iv`, where no other
+    index uses `iv`; else None. The last dim for a row; a middle one for a column (the channels
+    of (batch, channels, h, w))."""
     t = load.memref.type
     assert isinstance(t, MemRefType)
-    rank = len(t.get_shape())
-    if not rank or t.get_shape()[-1] != bound or rank - 1 in tile.masked_dims(load):
-        return False
-    return _last_index_is(load, iv)
+    shape, exprs = t.get_shape(), load.map.data.results
+    at = [d for d, e in enumerate(exprs) if _uses(e, load.indices, iv)]
+    if len(at) != 1:
+        return None
+    d = at[0]
+    e = exprs[d]
+    if not (isinstance(e, AffineDimExpr) and load.indices[e.position] is iv):
+        return None
+    if shape[d] != bound or d in tile.masked_dims(load):
+        return None
+    return d
 
 
 def _last_index_is(access: loop.LoadOp | loop.StoreOp, iv: SSAValue) -> bool:
@@ -188,10 +209,14 @@ class HoldRows(ModulePass):
     registers: int = 32
     """The most 32-bit registers a thread holds of all its held rows together (an f64 element
     takes two)."""
+    column_trips: int = 24
+    """The fewest trips a thread makes over a column along a middle dim (not the last) for it
+    to be held (module doc)."""
 
     def __post_init__(self):
         check_option(self, "max_trips", 0)
         check_option(self, "registers", 1)
+        check_option(self, "column_trips", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, tile.KernelOp)]:
@@ -205,7 +230,7 @@ class HoldRows(ModulePass):
             trips = -(-bound // step)
             padded = trips * step != bound
             budget = self.registers
-            held: list[tuple[SSAValue, list[loop.LoadOp]]] = []
+            held: list[tuple[SSAValue, list[loop.LoadOp], int]] = []
             loads_of = defaultdict(list)
             for o in t.walk():
                 if isinstance(o, loop.LoadOp):
@@ -218,8 +243,14 @@ class HoldRows(ModulePass):
                 owners = {ld.parent_op() for ld in loads}
                 if len(owners) < 2:
                     continue
-                if not all(_row_index(ld, ld.parent_op().iv, bound) for ld in loads):
+                dims = {_row_dim(ld, ld.parent_op().iv, bound) for ld in loads}
+                if None in dims:
                     LOG.info("hold-rows: @%s: %s is read at an index other than the row's", name, x.name_hint)
+                    continue
+                rank = len(loads[0].map.data.results)
+                if dims != {rank - 1} and trips < self.column_trips:
+                    LOG.info("hold-rows: @%s: %s is a column of %d trips, fewer than column-trips %d",
+                             name, x.name_hint, trips, self.column_trips)  # fmt: skip
                     continue
                 if len({_key(ld, ld.parent_op().iv) for ld in loads}) != 1:
                     LOG.info("hold-rows: @%s: %s is read at different rows", name, x.name_hint)
@@ -233,10 +264,10 @@ class HoldRows(ModulePass):
                     LOG.info("hold-rows: @%s: %s not held (%d registers left)", name, x.name_hint, budget)
                     continue
                 budget -= cost
-                held.append((x, loads))
+                held.append((x, loads, dims.pop()))
             if not held:
                 continue
-            changed = sorted({ld.parent_op() for _, ls in held for ld in ls}, key=loops.index)
+            changed = sorted({ld.parent_op() for _, ls, _ in held for ld in ls}, key=loops.index)
             if padded and not all(_paddable(f, bound) for f in changed):
                 LOG.info("hold-rows: @%s: a loop uses its row index other than as an index", name)
                 continue
@@ -244,13 +275,13 @@ class HoldRows(ModulePass):
                 LOG.info("hold-rows: @%s: a padded loop reduces integers", name)
                 continue
             regs: dict[loop.LoadOp, SSAValue] = {}
-            for x, loads in held:
+            for x, loads, dim in held:
                 first = min({ld.parent_op() for ld in loads}, key=loops.index)  # (its indices are defined there)
                 iv = loads[0].parent_op().iv
                 indices = [start if v is iv else v for v in loads[0].indices]
-                h = tile.HoldOp(x, loads[0].map.data, indices, step, trips)
-                rank = len(loads[0].map.data.results)  # rows rounded past the buffer stay masked
-                masked = [*tile.masked_dims(loads[0]), *([rank - 1] if padded else [])]
+                h = tile.HoldOp(x, loads[0].map.data, indices, step, trips, dim=dim)
+                # rows rounded past the buffer stay masked
+                masked = sorted({*tile.masked_dims(loads[0]), *([dim] if padded else [])})
                 if masked:
                     tile.mark_masked(h, masked)
                 h.result.name_hint = f"{x.name_hint or 'x'}_reg"
@@ -261,7 +292,7 @@ class HoldRows(ModulePass):
                 self.count_loop(f, start, bound, step, trips, regs, padded)
             LOG.info(
                 "hold-rows: @%s: %s held in %d registers a thread; %d loops counted",
-                name, ", ".join(x.name_hint or "?" for x, _ in held), trips, len(changed),
+                name, ", ".join(x.name_hint or "?" for x, _, _ in held), trips, len(changed),
             )  # fmt: skip
 
     @staticmethod

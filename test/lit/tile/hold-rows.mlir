@@ -4,7 +4,8 @@
 // accesses past 37 are masked and the max folds -inf there; the weight, read once, stays a global
 // load. Rows of 64 divide evenly (no mask), and the output loop, float4 later, keeps reading x
 // from memory. Declined: x read at two different rows. Rows of 8 on 8 lanes hold the output loop
-// too.
+// too. A column (the channels of (batch, channels, h, w)) of 24 trips or more is held along its
+// middle dim; a shorter one is declined.
 
 func.func @main(%x: memref<8x37xf32>, %w: memref<37xf32>) -> memref<8x37xf32> {
   %out = memref.alloc() : memref<8x37xf32>
@@ -137,3 +138,66 @@ func.func @main(%x: memref<16x8xf32>) -> memref<16x8xf32> {
 // CHECK:         %x_reg = tile.hold %x[%b * 4 + %t, %lane] step 8 : memref<16x8xf32> -> memref<1xf32>
 // CHECK:         loop.for free %j_1 < 1 {
 // CHECK:           %v2 = loop.load %x_reg[%j_1] : memref<1xf32>
+
+// -----
+
+// A column: RMSNorm-like over the 197 channels of (2, 197, 5, 9), threads along w, the channels
+// shared by 8 lanes (25 trips, the last part past 197). The column is held along dim 1 (`at 1`),
+// masked there as well as along the rounded-up w; the output loop reads the registers.
+func.func @main(%x: memref<2x197x5x9xf32>) -> memref<2x197x5x9xf32> {
+  %out = memref.alloc() : memref<2x197x5x9xf32>
+  tile.kernel @k_column ins(%x : memref<2x197x5x9xf32>) outs(%out : memref<2x197x5x9xf32>) {
+    tile.tile (%lane : 8 = thread, %a0 : 2 = block, %a2 : 5 = block, %a3 : 16 = thread) {
+      %s_part = tile.strided_for reduce %r = %lane to 197 step 8 -> f32 {
+        %v = loop.load %x[%a0, %r, %a2, %a3] {tile.masked = [3 : i64]} : memref<2x197x5x9xf32>
+        %sq = arith.mulf %v, %v : f32
+        loop.accumulate add %sq : f32
+      }
+      %s = tile.combine add %s_part across [%lane] warp_shuffle : f32
+      tile.strided_for free %c = %lane to 197 step 8 {
+        %v2 = loop.load %x[%a0, %c, %a2, %a3] {tile.masked = [3 : i64]} : memref<2x197x5x9xf32>
+        %y = arith.mulf %v2, %s : f32
+        loop.store %y, %out[%a0, %c, %a2, %a3] {tile.masked = [3 : i64]} : memref<2x197x5x9xf32>
+      }
+    }
+  }
+  func.return %out : memref<2x197x5x9xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_column
+// CHECK:         %x_reg = tile.hold %x[%a0, %lane, %a2, %a3] step 8 at 1 {tile.masked = [1 : i64, 3 : i64]} : memref<2x197x5x9xf32> -> memref<25xf32>
+// CHECK-NEXT:    %s_part = loop.for reduce %j < 25 -> f32 {
+// CHECK-NEXT:      %r = affine.apply affine_map<(d0, d1) -> ((d0 + (d1 * 8)))> (%lane, %j)
+// CHECK-NEXT:      %v = loop.load %x_reg[%j] : memref<25xf32>
+// CHECK:         loop.for free %j_1 < 25 {
+// CHECK-NEXT:      %c = affine.apply affine_map<(d0, d1) -> ((d0 + (d1 * 8)))> (%lane, %j_1)
+// CHECK-NEXT:      %v2 = loop.load %x_reg[%j_1] : memref<25xf32>
+// CHECK:           loop.store %y, %out[%a0, %c, %a2, %a3] {tile.masked = [1 : i64, 3 : i64]} : memref<2x197x5x9xf32>
+
+// -----
+
+// Declined: a column of 5 trips (37 channels on 8 lanes), fewer than column-trips (24); its
+// re-reads hit L1.
+func.func @main(%x: memref<2x37x5x9xf32>) -> memref<2x37x5x9xf32> {
+  %out = memref.alloc() : memref<2x37x5x9xf32>
+  tile.kernel @k_short_column ins(%x : memref<2x37x5x9xf32>) outs(%out : memref<2x37x5x9xf32>) {
+    tile.tile (%lane : 8 = thread, %a0 : 2 = block, %a2 : 5 = block, %a3 : 16 = thread) {
+      %s_part = tile.strided_for reduce %r = %lane to 37 step 8 -> f32 {
+        %v = loop.load %x[%a0, %r, %a2, %a3] {tile.masked = [3 : i64]} : memref<2x37x5x9xf32>
+        %sq = arith.mulf %v, %v : f32
+        loop.accumulate add %sq : f32
+      }
+      %s = tile.combine add %s_part across [%lane] warp_shuffle : f32
+      tile.strided_for free %c = %lane to 37 step 8 {
+        %v2 = loop.load %x[%a0, %c, %a2, %a3] {tile.masked = [3 : i64]} : memref<2x37x5x9xf32>
+        %y = arith.mulf %v2, %s : f32
+        loop.store %y, %out[%a0, %c, %a2, %a3] {tile.masked = [3 : i64]} : memref<2x37x5x9xf32>
+      }
+    }
+  }
+  func.return %out : memref<2x37x5x9xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_short_column
+// CHECK-NOT:     tile.hold
+// CHECK:         tile.strided_for reduce %r = %lane to 37 step 8 -> f32 {

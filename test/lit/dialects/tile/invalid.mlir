@@ -903,6 +903,18 @@ func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
 func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
   tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
     tile.tile (%a0 : 32 = thread, %a1 : 8 = block) {
+      %h = tile.hold %x[%a0, %a1] step 32 at 2 : memref<8x64xf32> -> memref<2xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'tile.hold' held dim 2 is not a dim of the rank-2 source
+
+// -----
+
+func.func @f(%x: memref<8x64xf32>, %o: memref<8x64xf32>) {
+  tile.kernel @k ins(%x : memref<8x64xf32>) outs(%o : memref<8x64xf32>) {
+    tile.tile (%a0 : 32 = thread, %a1 : 8 = block) {
       %h = tile.hold %x[%a0] step 32 : memref<8x64xf32> -> memref<2xf32>
     }
   }

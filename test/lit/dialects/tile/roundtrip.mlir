@@ -178,11 +178,13 @@ func.func @masked(%x: memref<1000x1000xf32>, %w: memref<1000xf32>, %y: memref<10
 // CHECK:       %s = loop.load %w[%b * 64 + %a0] {tile.masked = [0 : i64]} : memref<1000xf32>
 // CHECK:       loop.store %p, %y[%b * 64 + %a0, 0] {tile.masked = [0 : i64]} : memref<1000x1000xf32>
 
-// A warp's row held in registers (hold-rows): 23 elements of 733 per lane.
+// A warp's row held in registers (hold-rows): 23 elements of 733 per lane; a column of 64 held
+// along dim 0 (`at 0`), 2 elements per lane.
 func.func @held_row(%x: memref<64x733xf32>, %o: memref<64xf32>) {
   tile.kernel @k_hold ins(%x : memref<64x733xf32>) outs(%o : memref<64xf32>) {
     tile.tile (%b : 8 = block, %w : 8 = thread, %lane : 32 = thread) {
       %x_reg = tile.hold %x[%b * 8 + %w, %lane] step 32 : memref<64x733xf32> -> memref<23xf32>
+      %x_col = tile.hold %x[%lane, %b * 8 + %w] step 32 at 0 : memref<64x733xf32> -> memref<2xf32>
       %p = loop.for reduce %j < 23 -> f32 {
         %v = loop.load %x_reg[%j] : memref<23xf32>
         loop.accumulate add %v : f32
@@ -195,5 +197,6 @@ func.func @held_row(%x: memref<64x733xf32>, %o: memref<64xf32>) {
 }
 // CHECK-LABEL: func.func @held_row
 // CHECK:      %x_reg = tile.hold %x[%b * 8 + %w, %lane] step 32 : memref<64x733xf32> -> memref<23xf32>
+// CHECK-NEXT: %x_col = tile.hold %x[%lane, %b * 8 + %w] step 32 at 0 : memref<64x733xf32> -> memref<2xf32>
 // CHECK-NEXT: %p = loop.for reduce %j < 23 -> f32 {
 // CHECK-NEXT:   %v = loop.load %x_reg[%j] : memref<23xf32>
