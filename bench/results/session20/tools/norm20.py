@@ -40,31 +40,36 @@ def rel(a, ref):
     return float((a.double() - ref).norm() / ref.norm())
 
 
-print(f"{'case':32} {'eager':>8} {'compile':>8} {'dpl':>8} {'split':>8} {'err dpl':>8} {'err spl':>8}")
-for shape, nd, rms in CASES:
-    ns = shape[-nd:]
-    mod = LN(ns, rms)
-    def mk(s):
-        g = torch.Generator(device="cuda").manual_seed(s)
-        return [torch.randn(shape, device="cuda", generator=g), torch.randn(ns, device="cuda", generator=g),
-                torch.randn(ns, device="cuda", generator=g)]
-    xs = mk(0)
-    ref = mod(*(x.double() for x in xs))
-    sets = [mk(s + 1) for s in range(max(1, min(6, int(400e6 // (4 * xs[0].numel())))))]
-    comp = torch.compile(mod)
-    comp(*xs)
-    t = [gpu_time(mod, sets)["median_ms"] * 1e3, gpu_time(comp, sets)["median_ms"] * 1e3]
-    errs = []
-    for force in (False, True):
-        if force:
-            with patched(schedule, "split_rows", forced):
+def main():
+    print(f"{'case':32} {'eager':>8} {'compile':>8} {'dpl':>8} {'split':>8} {'err dpl':>8} {'err spl':>8}")
+    for shape, nd, rms in CASES:
+        ns = shape[-nd:]
+        mod = LN(ns, rms)
+        def mk(s):
+            g = torch.Generator(device="cuda").manual_seed(s)
+            return [torch.randn(shape, device="cuda", generator=g), torch.randn(ns, device="cuda", generator=g),
+                    torch.randn(ns, device="cuda", generator=g)]
+        xs = mk(0)
+        ref = mod(*(x.double() for x in xs))
+        sets = [mk(s + 1) for s in range(max(1, min(6, int(400e6 // (4 * xs[0].numel())))))]
+        comp = torch.compile(mod)
+        comp(*xs)
+        t = [gpu_time(mod, sets)["median_ms"] * 1e3, gpu_time(comp, sets)["median_ms"] * 1e3]
+        errs = []
+        for force in (False, True):
+            if force:
+                with patched(schedule, "split_rows", forced):
+                    c = dpl_compile(mod, *xs, tune_cache=False)
+            else:
                 c = dpl_compile(mod, *xs, tune_cache=False)
-        else:
-            c = dpl_compile(mod, *xs, tune_cache=False)
-        errs.append(rel(c(*xs, poison=True), ref))
-        t.append(gpu_time(c, sets)["median_ms"] * 1e3)
-        del c
-    name = f"{'rms' if rms else 'ln'} {'x'.join(map(str, shape))} last{nd}"
-    print(f"{name:32} {t[0]:8.1f} {t[1]:8.1f} {t[2]:8.1f} {t[3]:8.1f} {errs[0]:8.1e} {errs[1]:8.1e}", flush=True)
-    del sets
-    torch.cuda.empty_cache()
+            errs.append(rel(c(*xs, poison=True), ref))
+            t.append(gpu_time(c, sets)["median_ms"] * 1e3)
+            del c
+        name = f"{'rms' if rms else 'ln'} {'x'.join(map(str, shape))} last{nd}"
+        print(f"{name:32} {t[0]:8.1f} {t[1]:8.1f} {t[2]:8.1f} {t[3]:8.1f} {errs[0]:8.1e} {errs[1]:8.1e}", flush=True)
+        del sets
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()
