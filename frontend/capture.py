@@ -1,8 +1,9 @@
 """Capture a PyTorch program (nn.Module + example inputs) into the torch dialect.
 
 The module is exported with `torch.export` (ATen ops at the level PyTorch keeps for export:
-`aten.linear`, `aten.rms_norm`, `aten.scaled_dot_product_attention`, ...), then each live FX node
-becomes one torch-dialect op (frontend/convert.py walks the graph; frontend/aten.py's `HANDLERS`
+`aten.linear`, `aten.rms_norm`, `aten.scaled_dot_product_attention`, ...); an op no handler takes
+is replaced by PyTorch's decomposition of it where there is one (`decompose_unhandled`:
+`cross_entropy`, `einsum`, `roll`, ...). Then each live FX node becomes one torch-dialect op (frontend/convert.py walks the graph; frontend/aten.py's `HANDLERS`
 says how each ATen op converts; docs/frontend.md lists them). The result is a module holding
 `func.func @main(user inputs..., parameters/buffers..., tables...) -> results`, block arguments named after
 the export placeholders (`x`, `p_weight`, `p_self_attn_q_proj_weight`).
@@ -24,6 +25,7 @@ input: the torch.compile backend compiles its partitions with it.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 
 import torch
@@ -51,12 +53,59 @@ __all__ = [
 
 def _export(module: nn.Module, inputs: Sequence[torch.Tensor]):
     try:
-        return torch.export.export(module, tuple(inputs), strict=False)
+        return decompose_unhandled(torch.export.export(module, tuple(inputs), strict=False))
     except UnsupportedOpError:
         raise
     except Exception as e:  # noqa: BLE001 - export errors are long; keep the first line
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UnsupportedOpError(f"torch.export failed: {first}") from e
+
+
+#: Rounds of `decompose_unhandled`: an op may decompose into others no handler takes either.
+DECOMPOSE_ROUNDS = 4
+
+
+def _unhandled(ep: torch.export.ExportedProgram) -> set[torch._ops.OpOverload]:
+    """The ATen ops no handler takes among the nodes of `ep` that depend on a user input or a
+    parameter (the rest, `arange` and the like, are folded at capture)."""
+    sig = ep.graph_signature
+    roots = set(sig.user_inputs) | set(sig.parameters) | set(sig.inputs_to_parameters)
+    live: set[fx.Node] = set()
+    ops = set()
+    for n in ep.graph.nodes:
+        if n.op == "placeholder":
+            if n.name in roots:
+                live.add(n)
+            continue
+        if not any(i in live for i in n.all_input_nodes):
+            continue
+        live.add(n)
+        t = n.target
+        if n.op == "call_function" and isinstance(t, torch._ops.OpOverload):
+            if t.name() not in HANDLERS and t._schema.name not in HANDLERS:
+                ops.add(t)
+    return ops
+
+
+def decompose_unhandled(ep: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """`ep` with each ATen op that no handler takes replaced by PyTorch's own decomposition of it
+    (`torch.export.default_decompositions`: `cross_entropy` into `log_softmax` and a gather,
+    `einsum` into `bmm`, `roll` into an index), round after round while new such ops appear; an
+    op without a decomposition stays, for the converter to name. A program whose ops are all
+    handled is returned as it is, so its IR does not change."""
+    table = None
+    for _ in range(DECOMPOSE_ROUNDS):
+        ops = _unhandled(ep)
+        if not ops:
+            break
+        table = table if table is not None else torch.export.default_decompositions()
+        todo = {op: table[op] for op in ops if op in table}
+        if not todo:
+            break
+        with warnings.catch_warnings():  # torch's own deprecation notice from inside the copy
+            warnings.simplefilter("ignore", FutureWarning)
+            ep = ep.run_decompositions(todo)
+    return ep
 
 
 def _cast(x: torch.Tensor, dtype: torch.dtype | None) -> torch.Tensor:

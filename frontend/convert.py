@@ -140,6 +140,28 @@ def where(node: fx.Node) -> str:
     return f"node '{node.name}'"
 
 
+def decomposed_from(node: fx.Node) -> str | None:
+    """The ATen op of the exported program that `node` comes from when PyTorch's decomposition
+    of it made the node (capture's `decompose_unhandled`; the node's `from_node` provenance),
+    else None."""
+    sources = node.meta.get("from_node") or []
+    while sources and getattr(sources[-1], "from_node", None):
+        sources = sources[-1].from_node
+    target = getattr(sources[-1], "target", None) if sources else None
+    if isinstance(target, str) and target.startswith("aten.") and target != str(node.target):
+        return target
+    return None
+
+
+def unsupported_op(node: fx.Node) -> str:
+    """`unsupported op aten.X` for a node no handler takes, naming the op the user's program
+    has where the node came from a decomposition of it."""
+    original = decomposed_from(node)
+    if original is None:
+        return f"unsupported op {node.target}"
+    return f"unsupported op {original} (PyTorch decomposes it into {node.target})"
+
+
 def norm_dim(d: int, rank: int) -> int:
     return d + rank if d < 0 else d
 
@@ -378,8 +400,7 @@ class Converter:
             raise self.fail(f"unsupported getitem on '{src.name}'")
         handler = self.handler_for(target)
         if handler is None:
-            name = str(target) if isinstance(target, torch._ops.OpOverload) else str(target)
-            raise self.fail(f"unsupported op {name}")
+            raise self.fail(unsupported_op(node))
         result = handler(self, node, *node.args, **node.kwargs)
         if isinstance(result, list):  # several results, picked by getitem
             self.multi[node] = result
@@ -395,7 +416,7 @@ def _probe(node: fx.Node, handlers: dict[str, Handler], cast_floats_to) -> tuple
     if node.op != "call_function":
         return conv, f"unsupported FX node kind '{node.op}'"
     if conv.handler_for(node.target) is None:
-        return conv, str(conv.fail(f"unsupported op {node.target}"))
+        return conv, str(conv.fail(unsupported_op(node)))
     try:
         inputs = node.all_input_nodes
         conv.block = Block(arg_types=[conv.placeholder_type(n) for n in inputs])

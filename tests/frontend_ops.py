@@ -230,6 +230,23 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "div_floor": (lambda x, y: torch.div(x, y, rounding_mode="floor"), [("fin", S), ("pos", M)]),
     "div_trunc": (lambda x, y: torch.div(x, y, rounding_mode="trunc"), [("fin", S), ("pos", M)]),
     "floor_divide": (lambda x: x // 0.3, [("fin", S)]),
+    # captured through PyTorch's decompositions (frontend/capture.py: no handler of their own)
+    "cross_entropy": (lambda x, t: F.cross_entropy(x, t), [("fin", (5, 7)), ("i", (5,), 0, 7)]),
+    "cross_entropy_sum_smoothing": (lambda x, t: F.cross_entropy(x, t, reduction="sum", label_smoothing=0.1),
+                                    [("fin", (4, 6, 3)), ("i", (4, 3), 0, 6)]),  # fmt: skip
+    "nll_loss": (lambda x, t: F.nll_loss(F.log_softmax(x, 1), t), [("fin", (5, 7)), ("i", (5,), 0, 7)]),
+    "mse_loss": (F.mse_loss, [("fin", M), ("fin", M)]),
+    "l1_loss_sum": (lambda x, y: F.l1_loss(x, y, reduction="sum"), [("fin", S), ("fin", S)]),
+    "bce_with_logits": (F.binary_cross_entropy_with_logits, [("fin", M), ("fin", M)]),
+    "einsum_bmm": (lambda a, b: torch.einsum("bij,bjk->bik", a, b), [("fin", (3, 4, 5)), ("fin", (3, 5, 6))]),
+    "einsum_transposed": (lambda a, b: torch.einsum("ij,kj->ki", a, b), [("fin", M), ("fin", (3, 7))]),
+    "baddbmm": (lambda c, a, b: torch.baddbmm(c, a, b, beta=0.5, alpha=2.0),
+                [("fin", (3, 4, 6)), ("fin", (3, 4, 5)), ("fin", (3, 5, 6))]),  # fmt: skip
+    "roll": (lambda x: torch.roll(x, (2, -1), (1, 2)), [("fin", S)]),
+    "roll_flat": (lambda x: torch.roll(x, 4) * 2.0, [("fin", M)]),
+    "repeat_interleave": (lambda x: x.repeat_interleave(2, dim=1), [("fin", S)]),
+    "pixel_shuffle": (nn.PixelShuffle(2), [("fin", (1, 8, 3, 5))]),
+    "cosine_similarity": (F.cosine_similarity, [("fin", M), ("fin", M)]),
 }
 
 

@@ -4,6 +4,8 @@ import pytest
 import torch
 
 from dpl.frontend import UnsupportedOpError, capture, capture_expression
+from dpl.frontend.capture import decompose_unhandled
+from dpl.interpreters import exec_torch
 
 
 def test_expression_names_and_args():
@@ -54,3 +56,37 @@ def test_negative_dims_are_normalised():
     text = str(capture_expression("torch.randn(2,3,4).transpose(-1,-2).sum(-1)").module)
     assert "dim0 = 1, dim1 = 2" in text or "dim0 = 2, dim1 = 1" in text
     assert "dims = [2]" in text
+
+
+class LinearRelu(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 3)
+
+    def forward(self, x):
+        return torch.relu(self.lin(x)).sum(-1)
+
+
+def test_a_program_of_handled_ops_is_not_decomposed():
+    """`decompose_unhandled` leaves an exported program whose ops all have handlers as it is
+    (so the IR of everything that captured before does not change)."""
+    ep = torch.export.export(LinearRelu(), (torch.randn(2, 4),), strict=False)
+    assert decompose_unhandled(ep) is ep
+
+
+def test_an_op_without_a_handler_captures_through_its_decomposition():
+    """cross_entropy has no handler: PyTorch's decomposition of it (log_softmax, a gather, a
+    mean) captures, and the torch executor gives PyTorch's value."""
+    x, t = torch.randn(5, 7, dtype=torch.float64), torch.randint(0, 7, (5,))
+    prog = capture_expression("torch.nn.functional.cross_entropy(torch.randn(5, 7), torch.randint(0, 7, (5,)))",
+                              dtype=torch.float64)  # fmt: skip
+    assert "cross_entropy" not in str(prog.module)
+    (out,) = exec_torch.run(prog.module, [x.numpy(), t.numpy()])
+    assert abs(float(out) - float(torch.nn.functional.cross_entropy(x, t))) < 1e-12
+
+
+def test_an_op_left_by_a_decomposition_is_named_as_written():
+    with pytest.raises(UnsupportedOpError) as info:
+        capture_expression("torch.nn.functional.instance_norm(torch.randn(2, 3, 4, 4))")
+    assert str(info.value).startswith(
+        "unsupported op aten.instance_norm.default (PyTorch decomposes it into aten._native_batch_norm_legit")
