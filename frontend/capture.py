@@ -3,8 +3,9 @@
 The module is exported with `torch.export` (ATen ops at the level PyTorch keeps for export:
 `aten.linear`, `aten.rms_norm`, `aten.scaled_dot_product_attention`, ...); an op no handler takes
 is replaced by PyTorch's decomposition of it where there is one (`decompose_unhandled`:
-`cross_entropy`, `einsum`, `roll`, ...). Then each live FX node becomes one torch-dialect op (frontend/convert.py walks the graph; frontend/aten.py's `HANDLERS`
-says how each ATen op converts; docs/frontend.md lists them). The result is a module holding
+`cross_entropy`, `einsum`, `roll`, ...). Then each live FX node becomes one torch-dialect op
+(frontend/convert.py walks the graph; frontend/aten.py's `HANDLERS` says how each ATen op
+converts; docs/frontend.md lists them). The result is a module holding
 `func.func @main(user inputs..., parameters/buffers..., tables...) -> results`, block arguments named after
 the export placeholders (`x`, `p_weight`, `p_self_attn_q_proj_weight`).
 

@@ -58,8 +58,8 @@ holding that loop too was as fast or faster (softmax 1283 x 256 0.0031 -> 0.0027
 
 Declines (logged to `dpl.passes`) a tile with no two such loops reading one input, an input also
 read elsewhere or at another index, a loop whose `%r` is used other than as the index of a dim
-of size N when it would be padded, rows of more than `max-trips` trips, and columns along a middle dim of fewer than
-`column-trips`.
+of size N when it would be padded, rows of more than `max-trips` trips, and columns along a
+middle dim of fewer than `column-trips`.
 """
 
 from __future__ import annotations

@@ -325,7 +325,9 @@ ROW_BLOCKS_PER_SM = 2
 #: on each other, one block's loads in flight at a time). H200 (2026-11-29, session 20,
 #: norm20.py; one kernel against split, us): LayerNorm 251 x (384, 256) 227 / 108 (the model
 #: had one kernel at 104), RMSNorm of the same 197 / 81 (69), LayerNorm 600 x (4096, 32)
-#: 388 / 308 (315); the smallest of those ratios, 1.23, rounded.
+#: 388 / 308 (315); the smallest of those ratios, 1.23, rounded. It also splits norms of many
+#: such rows moving more than ~48 MB; split ran faster on all five tried (norm20b.py: LayerNorm
+#: 1024 x (256, 256) 308 / 263, RMSNorm 4096 x (128, 512) 922 / 745).
 UNSTAGED_ROW_FACTOR = 1.25
 
 
