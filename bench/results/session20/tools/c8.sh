@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# call 8 (final tree, 8eaa01d): GPU tests of hold-rows and the norms; seed 0's norm class again
+# call 8 (final tree, 1602261): GPU tests of hold-rows and the norms; seed 0's norm class again
 # into its sweep file (rmsnorm_c_32x256x56x56 held)
 . scripts/gpu-env.sh
 python3 -m pytest -q -m gpu tests/test_hold_rows.py tests/test_norm_schedule.py 2>&1 | tail -2 | tee $OUT/call8-pytest.txt
