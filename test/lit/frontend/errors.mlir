@@ -7,7 +7,8 @@
 
 // SORT: dpl: error: unsupported op aten.sort.default (at <expression>)
 // SORT-NOT: Traceback
-// FFT: dpl: error: unsupported op aten.fft_fft.default (at <expression>)
+// FFT: dpl: error: unsupported op aten.fft_fft.default (PyTorch decomposes it into aten._fft_r2c.default) (at <expression>)
+// FFT-NOT: Traceback
 // SYNTAX: dpl: error: <expression>: SyntaxError
 // MODEL: dpl: error: unknown model 'nope'
 // PASS: dpl: error: pass 'no-such-pass' does not exist (yet)
