@@ -38,6 +38,7 @@ from dpl.frontend.convert import (
     Program,
     UnsupportedOpError,
     element_type,
+    find_handler,
     tensor_type,
     unsupported_reason,
     where,
@@ -70,7 +71,7 @@ def _unhandled(ep: torch.export.ExportedProgram) -> set[torch._ops.OpOverload]:
     """The ATen ops no handler takes among the nodes of `ep` that depend on a user input or a
     parameter (the rest, `arange` and the like, are folded at capture)."""
     sig = ep.graph_signature
-    roots = set(sig.user_inputs) | set(sig.parameters) | set(sig.inputs_to_parameters)
+    roots = set(sig.user_inputs) | set(sig.inputs_to_parameters)  # placeholder names
     live: set[fx.Node] = set()
     ops = set()
     for n in ep.graph.nodes:
@@ -82,9 +83,8 @@ def _unhandled(ep: torch.export.ExportedProgram) -> set[torch._ops.OpOverload]:
             continue
         live.add(n)
         t = n.target
-        if n.op == "call_function" and isinstance(t, torch._ops.OpOverload):
-            if t.name() not in HANDLERS and t._schema.name not in HANDLERS:
-                ops.add(t)
+        if n.op == "call_function" and isinstance(t, torch._ops.OpOverload) and find_handler(HANDLERS, t) is None:
+            ops.add(t)
     return ops
 
 

@@ -140,6 +140,16 @@ def where(node: fx.Node) -> str:
     return f"node '{node.name}'"
 
 
+def find_handler(handlers: dict[str, Handler], target) -> Handler | None:
+    """The handler of an FX call target: by its overload name (`aten::max.dim`), else by the
+    overload-independent entry (`aten::max`)."""
+    key = target.name() if isinstance(target, torch._ops.OpOverload) else str(target)
+    handler = handlers.get(key)
+    if handler is None and isinstance(target, torch._ops.OpOverload):
+        handler = handlers.get(target._schema.name)
+    return handler
+
+
 def decomposed_from(node: fx.Node) -> str | None:
     """The ATen op of the exported program that `node` comes from when PyTorch's decomposition
     of it made the node (capture's `decompose_unhandled`; the node's `from_node` provenance),
@@ -374,11 +384,7 @@ class Converter:
         return tensor_type(val.shape, self._dtype(val.dtype))
 
     def handler_for(self, target) -> Handler | None:
-        key = target.name() if isinstance(target, torch._ops.OpOverload) else str(target)
-        handler = self.handlers.get(key)
-        if handler is None and isinstance(target, torch._ops.OpOverload):
-            handler = self.handlers.get(target._schema.name)  # overload-independent entry
-        return handler
+        return find_handler(self.handlers, target)
 
     def call(self, node: fx.Node) -> None:
         target = node.target

@@ -120,31 +120,31 @@ def _row_loops(t: tile.TileOp, max_trips: int) -> dict[tuple, list[tile.StridedF
     return groups
 
 
+def _index_dim(access: loop.LoadOp | loop.StoreOp, iv: SSAValue) -> int | None:
+    """The dim `access` indexes at exactly `iv` where no other index uses `iv`, else None."""
+    exprs = access.map.data.results
+    at = [d for d, e in enumerate(exprs) if _uses(e, access.indices, iv)]
+    if len(at) != 1:
+        return None
+    e = exprs[at[0]]
+    return at[0] if isinstance(e, AffineDimExpr) and access.indices[e.position] is iv else None
+
+
 def _row_dim(load: loop.LoadOp, iv: SSAValue, bound: int) -> int | None:
     """The dim (of size `bound`, not masked) that `load` reads at exactly `iv`, where no other
     index uses `iv`; else None. The last dim for a row; a middle one for a column (the channels
     of (batch, channels, h, w))."""
     t = load.memref.type
     assert isinstance(t, MemRefType)
-    shape, exprs = t.get_shape(), load.map.data.results
-    at = [d for d, e in enumerate(exprs) if _uses(e, load.indices, iv)]
-    if len(at) != 1:
-        return None
-    d = at[0]
-    e = exprs[d]
-    if not (isinstance(e, AffineDimExpr) and load.indices[e.position] is iv):
-        return None
-    if shape[d] != bound or d in tile.masked_dims(load):
+    d = _index_dim(load, iv)
+    if d is None or t.get_shape()[d] != bound or d in tile.masked_dims(load):
         return None
     return d
 
 
 def _last_index_is(access: loop.LoadOp | loop.StoreOp, iv: SSAValue) -> bool:
     """Whether `access`'s last index is exactly `iv` and no other index uses it."""
-    *others, last = access.map.data.results
-    if not (isinstance(last, AffineDimExpr) and access.indices[last.position] is iv):
-        return False
-    return not any(_uses(e, access.indices, iv) for e in others)
+    return _index_dim(access, iv) == len(access.map.data.results) - 1
 
 
 def _uses(e: AffineExpr, operands, iv: SSAValue) -> bool:
