@@ -125,6 +125,14 @@ class FlashStep(Emitter):
         self.split_lo = self.presplit and self.precision == mma.Precision.TF32X3
         self.vm: dict[SSAValue, SSAValue] = {}
         """Tile-level values (the kernel's arguments, axes, constants) -> their kernel values."""
+        self.softmax_scale = 1.0
+        """The factor the softmax applies to sc (sc holds score / softmax_scale, and so do the
+        running maxima): 1 where the score region applies all of it (materialize-attention-wgmma
+        leaves a positive constant scale to its softmax, folded into exp2's multiplier, where
+        the kernel has no split over the keys)."""
+        self.score_bind: dict[SSAValue, SSAValue] = {}
+        """Values of the score region bound before it is cloned, their ops skipped (the product
+        of the raw score and the scale the softmax applies, bound to the raw score)."""
 
     def column(self, j: AffineExpr, t: AffineExpr, e: int) -> AffineExpr:
         """The value column of o[4 j + 2 h + e] for the thread of quad lane t: column 2t + e of
@@ -157,18 +165,22 @@ class FlashStep(Emitter):
             r.name_hint = old.name_hint
             m[old] = r
 
-    def clone_region(self, region: Region, args: Sequence[SSAValue],
-                     result: SSAValue | None = None) -> list[SSAValue]:  # fmt: skip
+    def clone_region(self, region: Region, args: Sequence[SSAValue], result: SSAValue | None = None,
+                     bind: dict[SSAValue, SSAValue] | None = None) -> list[SSAValue]:  # fmt: skip
         """Emit a region's ops (not its yield) with its arguments bound to `args`, other values
-        through `vm`; returns the yielded values (`result`: that value of the region instead)."""
+        through `vm`; returns the yielded values (`result`: that value of the region instead).
+        `bind`: region values given as (region) values, their ops not emitted."""
         m = dict(self.vm)
         block = region.block
         for a, v in zip(block.args, args):
             m[a] = v
+        for old, new in (bind or {}).items():
+            m[old] = m.get(new, new)
         for op in block.ops:
             if op is block.last_op:
                 return [m.get(v, v) for v in ([result] if result is not None else op.operands)]
-            self.clone(op, m)
+            if not (bind and op.results and all(r in bind for r in op.results)):
+                self.clone(op, m)
         return []
 
     # -- tensor-core helpers --------------------------------------------------------------------
@@ -343,7 +355,7 @@ class FlashStep(Emitter):
                 guard = self.S % self.N and value is None
                 if guard:  # keys past S: evaluate at the last key, then -inf
                     s_eval = self.named(arith.MinSIOp(s, self.const(self.S - 1)))
-                (y,) = self.clone_region(self.op.score, [x, rows[i // 2], s_eval], value)
+                (y,) = self.clone_region(self.op.score, [x, rows[i // 2], s_eval], value, self.score_bind)
                 if guard:
                     y = self.named(arith.SelectOp(self.cmp(s, self.S, "ult"), y, ninf))
                 self.store(y, self.sc, [n], d0 * 4 + i)

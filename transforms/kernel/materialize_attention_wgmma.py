@@ -25,12 +25,14 @@ as they stand (the accumulator holds keys 2t, 2t + 1 of each 8, the A fragment's
     for j < tiles (causal: through the tile holding the block's last row):
         wgmma fence; sc = Q K^T (chains of `chain` k-steps: lo*hi, hi*lo of each, then hi*hi); commit
         wait; barrier; vt, vt_lo = split(transpose(vs)); fence.proxy.async     (while the scores run)
+        if j + 1 < tiles: barrier; fill vs (keys (j+1)N..); commit             (while the scores run)
         wgmma wait 0; sc += sc_chain; barrier
-        if j + 1 < tiles: fill ks (keys (j+1)N..); commit; fill vs (keys (j+1)N..); commit
-        sc = score(sc, l, s) (below the causal diagonal: without its mask); online softmax (exp2,
-            both rows at once); sc, sc_lo = split(sc)
+        if j + 1 < tiles: fill ks (keys (j+1)N..); commit
+        sc = score(sc, l, s) (below the causal diagonal: without its mask; a positive constant
+            scale left to the softmax, fold_scale); online softmax (exp2, both rows at once);
+            sc, sc_lo = split(sc)
         wgmma fence; pv = P V (N / 8 k-steps of 8 keys: small terms, then hi*hi; A from sc, sc_lo); commit
-        if j + 1 < tiles: wait for the keys; barrier; split ks; fence.proxy.async  (while P V runs)
+        if j + 1 < tiles: wait for the copies; barrier; split ks; fence.proxy.async  (while P V runs)
         wgmma wait 0; o = o alpha + pv; barrier
     o / quad-sum(l) -> the output region (rows < L, columns < DV)
 
@@ -53,7 +55,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects import math as xmath
-from xdsl.dialects.builtin import Float32Type, IntAttr, MemRefType, ModuleOp, NoneAttr
+from xdsl.dialects.builtin import FloatAttr, Float32Type, IntAttr, MemRefType, ModuleOp, NoneAttr
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
 from xdsl.passes import ModulePass
@@ -87,6 +89,7 @@ class WgmmaFlashLowering(FlashLowering):
         """The kernel.func (its launch takes `old_args`), using at most `max_smem` bytes of shared
         memory (the target's)."""
         self.emit_entry()
+        self.fold_scale()
         self.emit_buffers_wgmma(max_smem)
         self.emit_body_wgmma()
         drop_dead_arith(self.func)
@@ -261,8 +264,31 @@ class WgmmaFlashLowering(FlashLowering):
             return None
         return y.owner.rhs  # type: ignore[union-attr]
 
+    def fold_scale(self) -> None:
+        """Leave the score region's positive constant scale to the softmax: where the region's
+        value (before its causal mask) is score * c with c > 0, sc keeps the raw score and the
+        softmax multiplies by c log2 e in the one multiply-add before exp2 (the maxima of the
+        raw scores times c are those of the scaled ones, c being positive). Not with a split
+        over the keys, whose log-sum-exp takes the scaled maxima (attn.wgmma_decline has none)."""
+        if self.op.lse is not None:
+            return
+        block = self.op.score.block
+        y = block.last_op.operands[0]  # type: ignore[union-attr]
+        value = self.unmasked_score() or y
+        mul = value.owner
+        if not isinstance(mul, arith.MulfOp):
+            return
+        for raw, c in ((mul.lhs, mul.rhs), (mul.rhs, mul.lhs)):
+            const = c.owner
+            if (raw is block.args[0] and isinstance(const, arith.ConstantOp)
+                    and isinstance(const.value, FloatAttr) and 0 < const.value.value.data < math.inf):  # fmt: skip
+                self.softmax_scale = const.value.value.data
+                self.score_bind = {mul.result: raw}
+                return
+
     def scores_epilogue(self, s0: SSAValue) -> None:
-        """The score region on sc; a key tile below the causal diagonal (and S) skips the mask."""
+        """The score region on sc; a key tile below the causal diagonal (and S) skips the mask
+        (and, the scale left to the softmax, the whole region)."""
         value = self.unmasked_score()
         if value is None:
             return self.score_epilogue(s0)
@@ -271,6 +297,9 @@ class WgmmaFlashLowering(FlashLowering):
         if self.S % self.N:
             inside = self.cmp(self.expr_value(d0 + self.N, [s0], "s_end"), self.S, "ule")
             below = self.named(arith.AndIOp(below, inside))
+        if value in self.score_bind:  # below the diagonal sc holds the score as it stands
+            above = self.named(arith.XOrIOp(below, self.named(arith.ConstantOp.from_int_and_width(1, 1))))
+            return self.if_(above, lambda: self.score_epilogue(s0))
         self.if_(below, lambda: self.score_epilogue(s0, value), lambda: self.score_epilogue(s0))
 
     # -- the online softmax ----------------------------------------------------------------------
@@ -286,10 +315,11 @@ class WgmmaFlashLowering(FlashLowering):
         """The online softmax of both of the thread's rows at once (flash_step.online_softmax's
         math, the rows interleaved and reduced as trees: one warp an SM scheduler has no other
         warp to hide a chain behind): m' = max(m, rowmax sc) (quad shuffles), alpha =
-        exp2((m - m') log2 e), sc = exp2(sc log2 e - m' log2 e) (fastmath afn: the SFU's
-        approximation), l = l alpha + rowsum sc (a row whose scores are all -inf so far uses 0
-        as its max). Returns the alphas."""
-        log2e = self.f32(math.log2(math.e))
+        exp2((m - m') c log2 e), sc = exp2(sc c log2 e - m' c log2 e) (c: the softmax_scale that
+        fold_scale left to it, else 1; fastmath afn: the SFU's approximation), l = l alpha +
+        rowsum sc (a row whose scores are all -inf so far uses 0 as its max). Returns the
+        alphas."""
+        log2e = self.f32(math.log2(math.e) * self.softmax_scale)
         ninf, zero = self.f32(float("-inf")), self.f32(0.0)
         xs = [[self.load(self.sc, [], 4 * n + 2 * h + e) for n in range(self.N // 8) for e in range(2)]
               for h in range(2)]  # fmt: skip
@@ -356,17 +386,22 @@ class WgmmaFlashLowering(FlashLowering):
             self.emit(K.BarrierOp())
             self.transpose_values()
             self.emit(mma.FenceProxyAsyncOp())
-            self.scores_done()
-            self.emit(K.BarrierOp())
 
-            def fetch() -> None:
-                self.fill_swizzled(self.ks, "key", s1, self.N, self.S)
-                self.commit()
+            def fetch_values() -> None:  # vs is free once every thread has transposed it
+                self.emit(K.BarrierOp())
                 self.fill(self.vs, "value", s1, self.N, self.DV, self.DVP, self.S, by_column=True)
                 self.commit()
 
+            def fetch_keys() -> None:
+                self.fill_swizzled(self.ks, "key", s1, self.N, self.S)
+                self.commit()
+
             if more is not None:
-                self.if_(more, fetch)
+                self.if_(more, fetch_values)
+            self.scores_done()
+            self.emit(K.BarrierOp())
+            if more is not None:
+                self.if_(more, fetch_keys)
             self.scores_epilogue(s0)
             alphas = self.softmax_rows()
             self.split_p()
@@ -374,7 +409,7 @@ class WgmmaFlashLowering(FlashLowering):
 
             def split_next() -> None:
                 if self.any_async:
-                    self.emit(K.CpAsyncWaitOp(1))
+                    self.emit(K.CpAsyncWaitOp(0))
                 self.emit(K.BarrierOp())
                 self.split_swizzled(self.ks, self.ks_lo, self.N)
                 self.emit(mma.FenceProxyAsyncOp())

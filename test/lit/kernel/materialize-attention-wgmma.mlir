@@ -48,6 +48,7 @@ func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1
 }
 // CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
 // CHECK-SAME:    grid [2, 1, 1] block [128, 1, 1] smem 39936
+// CHECK:         %[[C:.*]] = arith.constant 0.510069728 : f32
 // CHECK:         %qs = kernel.smem dynamic offset 0 : memref<1x64x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK-NEXT:    %qs_lo = kernel.smem dynamic offset 8192 : memref<1x64x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK-NEXT:    %ks = kernel.smem dynamic offset 16384 : memref<1x64x32xf32, #mma.swizzle<128>, #kernel.smem>
@@ -80,17 +81,27 @@ func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1
 // CHECK-NEXT:      kernel.barrier
 // CHECK-NEXT:      kernel.for %ti = 0 to 1 step 1 unroll {
 // CHECK:             kernel.store %{{.*}}, %vt[%u * 4 floordiv 32, %c_3, %u * 4 mod 32] vector 4
+// The value tile j + 1 is fetched while the scores run, once every thread has transposed tile j.
 // CHECK:           mma.fence_proxy_async
-// CHECK-NEXT:      mma.wgmma_wait 0
+// CHECK-NEXT:      kernel.if %more {
+// CHECK-NEXT:        kernel.barrier
+// CHECK:             kernel.cp_async %vs[
+// CHECK:             kernel.cp_async_commit
+// CHECK:           mma.wgmma_wait 0
 // CHECK:           kernel.barrier
 // CHECK-NEXT:      kernel.if %more {
 // CHECK:             kernel.cp_async %ks[
 // CHECK:             kernel.cp_async_commit
-// CHECK:             kernel.cp_async %vs[
-// CHECK:             kernel.cp_async_commit
+// The scale 0.353553385 is left to the softmax (times log2 e: 0.510069728): a tile below the
+// diagonal keeps sc as it is, one on it only masks.
 // CHECK:           %s_last = arith.addi %s0, %{{.*}} : index
-// CHECK:           kernel.if
+// CHECK:           %[[ABOVE:.*]] = arith.xori
+// CHECK-NEXT:      kernel.if %[[ABOVE]] {
+// CHECK-NOT:         arith.mulf
+// CHECK:             arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK:           %m2 = arith.mulf %m_use, %[[C]] : f32
 // CHECK:           %alpha0 = math.exp2 %{{.*}} fastmath<afn> : f32
+// CHECK-NEXT:      %{{.*}} = arith.mulf %{{.*}}, %[[C]] : f32
 // CHECK:           %alpha1 = math.exp2 %{{.*}} fastmath<afn> : f32
 // CHECK:           mma.wgmma_fence
 // CHECK:           mma.wgmma_rs m64n8k8 overwrite %pv, a(%{{.*}}), %vt[0, 0, 0]
@@ -100,7 +111,7 @@ func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1
 // CHECK:           mma.wgmma_rs m64n8k8 %pv, a(%{{.*}}), %vt[1, 0, 24]
 // CHECK-NEXT:      mma.wgmma_commit
 // CHECK-NEXT:      kernel.if %more {
-// CHECK-NEXT:        kernel.cp_async_wait 1
+// CHECK-NEXT:        kernel.cp_async_wait 0
 // CHECK-NEXT:        kernel.barrier
 // CHECK:             mma.fence_proxy_async
 // CHECK:           mma.wgmma_wait 0
@@ -130,6 +141,50 @@ func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1
 // CUDA:          dpl_wgmma_rs_m64n8k8_zero(pv, {{.*}}, dpl_sw128_desc(vt + 0));
 // CUDA:          asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 // CUDA-NEXT:     dpl_fence_regs(pv);
+
+// -----
+
+// A scale that is not a positive constant stays in the score region: sc = score * -0.35 before
+// the softmax, whose multiplier is log2 e.
+
+func.func @negative_scale(%x: memref<1x1x13x8xf32>, %y: memref<1x1x13x8xf32>, %z: memref<1x1x13x8xf32>) -> memref<1x1x13x8xf32> {
+  %out = memref.alloc() : memref<1x1x13x8xf32>
+  tile.kernel @k_scaled_dot_product_attention ins(%x, %y, %z : memref<1x1x13x8xf32>, memref<1x1x13x8xf32>, memref<1x1x13x8xf32>) outs(%out : memref<1x1x13x8xf32>) {
+    tile.tile (%a0 : 1 = block, %a1 : 1 = block, %qb : 1 = block, %w : 4 = thread, %g : 8 = thread, %t : 4 = thread) {
+      %l0 = affine.apply affine_map<(d0) -> ((d0 * 64))> (%qb)
+      attn.flash %l0 rows 64 queries 13 keys 13 tile 64 depth 8 x 8 chain 1 precision "3xtf32" wgmma query {
+      ^bb0(%l: index, %c: index):
+        %in = loop.load %x[%a0, %a1, %l, %c] : memref<1x1x13x8xf32>
+        attn.yield %in : f32
+      } key {
+      ^bb0(%s: index, %c_1: index):
+        %in_1 = loop.load %y[%a0, %a1, %s, %c_1] : memref<1x1x13x8xf32>
+        attn.yield %in_1 : f32
+      } value {
+      ^bb0(%s_1: index, %c_2: index):
+        %in_2 = loop.load %z[%a0, %a1, %s_1, %c_2] : memref<1x1x13x8xf32>
+        attn.yield %in_2 : f32
+      } score {
+      ^bb0(%x_1: f32, %l_1: index, %s_2: index):
+        %1 = arith.constant -0.353553385 : f32
+        %3 = arith.mulf %x_1, %1 : f32
+        attn.yield %3 : f32
+      } output {
+      ^bb0(%o: f32, %l_2: index, %c_3: index):
+        loop.store %o, %out[%a0, %a1, %l_2, %c_3] : memref<1x1x13x8xf32>
+        attn.yield
+      }
+    }
+  }
+  func.return %out : memref<1x1x13x8xf32>
+}
+// CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
+// CHECK:         %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
+// CHECK:         kernel.for %j = 0 to 1 step 1 {
+// CHECK:             %[[SC:.*]] = kernel.load %sc[%n * 4] : memref<32xf32>
+// CHECK:             %[[NEG:.*]] = arith.constant -0.353553385 : f32
+// CHECK-NEXT:        arith.mulf %[[SC]], %[[NEG]] : f32
+// CHECK:           %m2 = arith.mulf %m_use, %[[LOG2E]] : f32
 
 // -----
 
