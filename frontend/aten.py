@@ -1129,6 +1129,113 @@ def _blocked_cumsum(c: Converter, v: SSAValue, d: int) -> SSAValue:
     return _slice_value(c, out, d, 0, n)
 
 
+def _identity_of(elem: Attribute, kind: str):
+    """The identity of a product ("prod"), maximum ("max") or minimum ("min") in `elem`."""
+    if kind == "prod":
+        return 1
+    if isinstance(elem, IntegerType):
+        lo, hi = _int_min(elem), -_int_min(elem) - 1
+        if elem.width.data == 1:
+            lo, hi = 0, 1
+        return lo if kind == "max" else hi
+    return -math.inf if kind == "max" else math.inf
+
+
+#: The reduction and the elementwise combination of each scan kind.
+_SCANS = {"prod": (T.ProdOp, T.MulOp), "max": (T.AmaxOp, T.MaximumOp), "min": (T.AminOp, T.MinimumOp)}
+
+
+def _iota(c: Converter, rank: int, d: int, n: int) -> SSAValue:
+    """0 .. n-1 (i64) laid along dim `d` of rank `rank`."""
+    shape = [1] * rank
+    shape[d] = n
+    return c.constant(list(range(n)), IntegerType(64), shape, f"iota{n}")
+
+
+def _index_compare(c: Converter, op_cls, rank: int, a: int, b: int, n: int) -> SSAValue:
+    """The bool [.., n, .., n, ..] of `op_cls`(position along dim a, position along dim b): two
+    iotas compared (no n x n table)."""
+    shape = [1] * rank
+    shape[a] = shape[b] = n
+    ia, ib = _iota(c, rank, a, n), _iota(c, rank, b, n)
+    return c.emit(op_cls.create_from([ia, ib], TensorType(IntegerType(1), shape)))
+
+
+def _masked_scan(c: Converter, v: SSAValue, d: int, kind: str) -> SSAValue:
+    """Running products / maxima / minima of `v` along `d`, as torch.cumsum decomposes: on the
+    box [.., i, j, ..] (j inserted after d) x[.., j, ..] where j <= i, else the identity,
+    reduced over j. n^2 elements along the dim."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape, elem = list(t.get_shape()), t.element_type
+    n = shape[d]
+    box = [*shape[: d + 1], n, *shape[d + 1 :]]
+    xj = c.emit(T.UnsqueezeOp.create_from([v], TensorType(elem, [*shape[:d], 1, *shape[d:]]), {"dim": IntAttr(d)}))
+    mask = _index_compare(c, T.LeOp, len(box), d + 1, d, n)  # j <= i
+    terms = _scalar_where(c, mask, xj, c.constant(_identity_of(elem, kind), elem), TensorType(elem, box))
+    return c.emit(_SCANS[kind][0](terms, [d + 1], False, t))
+
+
+def _scan(c: Converter, v: SSAValue, d: int, kind: str) -> SSAValue:
+    """Running products / maxima / minima of `v` along `d`, blocked as `_blocked_cumsum`: a dim
+    over 2 x CUMSUM_BLOCK is padded with the identity to whole blocks, each block scanned
+    (`_masked_scan`) and combined with the scan of the blocks before it (the blocks' totals
+    shifted by one block, scanned recursively). About CUMSUM_BLOCK x n elements, not n^2."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape, elem = list(t.get_shape()), t.element_type
+    n, b = shape[d], CUMSUM_BLOCK
+    if n <= 2 * b:
+        return _masked_scan(c, v, d, kind)
+    nb = -(-n // b)
+    identity = _identity_of(elem, kind)
+    v = _pad_dim(c, v, d, 0, nb * b - n, identity)
+    blocks = TensorType(elem, [*shape[:d], nb, b, *shape[d + 1 :]])
+    v = c.emit(T.ReshapeOp.create_from([v], blocks))
+    inner = _masked_scan(c, v, d + 1, kind)
+    reduce_cls, combine_cls = _SCANS[kind]
+    totals = c.emit(reduce_cls(v, [d + 1], True, TensorType(elem, [*shape[:d], nb, 1, *shape[d + 1 :]])))
+    before = _scan(c, _pad_dim(c, totals, d, 1, -1, identity), d, kind)
+    out = c.emit(combine_cls.create_from([inner, before], blocks))
+    out = c.emit(T.ReshapeOp.create_from([out], TensorType(elem, [*shape[:d], nb * b, *shape[d + 1 :]])))
+    return _slice_value(c, out, d, 0, n)
+
+
+@handles("cumprod", to="torch.unsqueeze, torch.where, torch.prod, torch.mul, torch.reshape, torch.cat")
+def _cumprod(c: Converter, node, x, dim, *, dtype=None):
+    """Running products along `dim`: a masked product per element, in blocks where long (`_scan`)."""
+    t = c.out_type()
+    return _scan(c, c.cast(c.value(x), t.element_type), norm_dim(dim, c.rank(x)), "prod")
+
+
+
+
+def _cum_extreme(kind: str):
+    def handler(c: Converter, node, x, dim):
+        t = c.out_type(0)
+        d = norm_dim(dim, c.rank(x))
+        v = c.cast(c.value(x), t.element_type)
+        values = _scan(c, v, d, kind)
+        # the latest position holding the running extreme is the latest "record" (an element
+        # equal to the running extreme there, or a NaN, which stays the extreme) so far
+        record = c.emit(T.EqOp.create_from([v, values], _bool_type(t)))
+        if not _is_int(t.element_type):
+            nan = c.emit(T.IsnanOp.create_from([v], _bool_type(t)))
+            record = c.emit(T.LogicalOrOp.create_from([record, nan], _bool_type(t)))
+        it = c.out_type(1)
+        at = _iota(c, c.rank(x), d, c.shape(x)[d])
+        marks = _scalar_where(c, record, at, c.constant(-1, it.element_type), it)
+        return [values, _scan(c, marks, d, "max")]
+
+    handler.__doc__ = ("(values, indices) of the running extreme along `dim`: `_scan` of x, and of "
+                       "the positions where x equals it (ties and NaNs: the latest, as PyTorch).")
+    return handler
+
+
+handles("cummax", to="torch.unsqueeze, torch.where, torch.amax, torch.eq, torch.isnan")(_cum_extreme("max"))
+handles("cummin", to="torch.unsqueeze, torch.where, torch.amin, torch.amax, torch.eq, torch.isnan")(_cum_extreme("min"))
+
+
 @handles("copy", to="torch.expand, torch.to_dtype")
 def _copy(c: Converter, node, x, src, non_blocking=False):
     """The values of `src`, broadcast to x's shape in x's dtype."""
@@ -1581,10 +1688,15 @@ def _diagonal(c: Converter, node, x, offset=0, dim1=0, dim2=1):
 def _gather(c: Converter, node, x, dim, index, *, sparse_grad=False):
     """out[i][j][k] = x[i][index[i][j][k]][k] (dim 1): x flattened, and each output's flat
     position (index times dim's stride, plus a constant of the other dims' offsets) picked."""
-    t = c.out_type()
-    shape = c.shape(x)
-    ishape = c.shape(index)
-    d = norm_dim(dim, len(shape))
+    return _gather_value(c, c.value(x), norm_dim(dim, c.rank(x)), c.value(index), f"{node.name}_at")
+
+
+def _gather_value(c: Converter, v: SSAValue, d: int, idx: SSAValue, name: str) -> SSAValue:
+    """torch.gather(v, d, idx) of SSA values (`_gather`): the elements of `v` at `idx` along
+    `d`, at the index's own positions elsewhere (each of its dims no larger than v's)."""
+    t, it = v.type, idx.type
+    assert isinstance(t, TensorType) and isinstance(it, TensorType)
+    shape, ishape = list(t.get_shape()), list(it.get_shape())
     strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
     grid = torch.zeros(ishape, dtype=torch.int64)
     for i, n in enumerate(ishape):
@@ -1592,18 +1704,15 @@ def _gather(c: Converter, node, x, dim, index, *, sparse_grad=False):
             view = [1] * len(ishape)
             view[i] = n
             grid = grid + torch.arange(n).reshape(view) * strides[i]
-    idx = c.value(index)
-    it = idx.type
-    assert isinstance(it, TensorType)
     flat_t = TensorType(it.element_type, [math.prod(ishape)])
     pos = c.emit(T.MulOp.create_from([idx, c.constant(strides[d], it.element_type)], it))
-    offsets = c.constant(grid.numpy(), it.element_type, tuple(ishape), f"{node.name}_at")
+    offsets = c.constant(grid.numpy(), it.element_type, tuple(ishape), name)
     pos = c.emit(T.AddOp.create_from([pos, offsets], it))
     pos = c.emit(T.ReshapeOp.create_from([pos], flat_t))
-    flat = c.emit(T.ReshapeOp.create_from([c.value(x)], TensorType(t.element_type, [math.prod(shape)])))
+    flat = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, [math.prod(shape)])))
     picked = c.emit(T.IndexSelectOp.create_from([flat, pos], TensorType(t.element_type, [math.prod(ishape)]),
                                                 {"dim": IntAttr(0)}))  # fmt: skip
-    return c.emit(T.ReshapeOp.create_from([picked], t))
+    return c.emit(T.ReshapeOp.create_from([picked], TensorType(t.element_type, ishape)))
 
 
 def _scale_factors(a: dict, rank: int) -> list:

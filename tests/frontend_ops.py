@@ -160,6 +160,16 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     # are summed in 3 blocks again
     "cumsum_blocked": (lambda x: torch.cumsum(x, 1), [("fin", (2, 150, 3))]),
     "cumsum_two_levels": (lambda x: (x > 0).cumsum(0) * 1.0 + torch.cumsum(x, 0), [("fin", (8300,))]),
+    "cumprod": (lambda x: torch.cumprod(x, 1), [("f", S)]),
+    "cumprod_int": (lambda i: torch.cumprod(i, -1), [("i", M, -3, 4)]),
+    # 150 = 3 blocks of 64 (the last ragged), 8300 two levels of blocks; zeros and infinities
+    # planted: a zero makes the rest 0, inf * 0 NaN, as PyTorch's sequential product
+    "cumprod_blocked": (lambda x: torch.cumprod(x, 1), [("f", (2, 150, 3))]),
+    "cumprod_two_levels": (lambda x: torch.cumprod(1.0 + 0.01 * x, 0), [("fin", (8300,))]),
+    "cummax": (lambda x: torch.cummax(x, 1), [("f", S)]),
+    "cummin_ties": (lambda x: torch.cummin(torch.round(x), 0), [("fin", (9, 4))]),
+    "cummax_int_blocked": (lambda i: torch.cummax(i, 0), [("i", (300, 2), -50, 50)]),
+    "cummin_blocked": (lambda x: torch.cummin(x, -1), [("f", (2, 200))]),
     "slice_scatter": (lambda x, y: torch.slice_scatter(x, y, 1, 1, 3), [("fin", S), ("fin", (3, 2, 7))]),
     "select_scatter": (lambda x, y: torch.select_scatter(x, y, 2, -1), [("fin", S), ("fin", (3, 5))]),
     "copy": (lambda x, y: torch.ops.aten.copy(x, y) * 2.0, [("fin", M), ("fin", (7,))]),

@@ -1,0 +1,25 @@
+// RUN: dpl compile -c "torch.randn(4, 5).cumprod(1)" --ir torch | filecheck %s --check-prefix=CUMPROD
+// RUN: dpl compile -c "torch.cummax(torch.randn(4, 5), 0)" --ir torch | filecheck %s --check-prefix=CUMMAX
+// RUN: not dpl compile -c "torch.randn(4, 5).logcumsumexp(1)" 2>&1 | filecheck %s --check-prefix=SCAN-ERR
+// ATen ops written with the torch ops that already lower (frontend/aten.py): before, the ATen op
+// (in the RUN line); after, the torch ops it becomes. Each declined use ends in one line.
+
+// cumprod: x[j] where j <= i (two iotas compared, no n x n table), else 1, product over j.
+// CUMPROD:      %0 = torch.unsqueeze %x {dim = 1} : (tensor<4x5xf32>) -> tensor<4x1x5xf32>
+// CUMPROD:      %3 = torch.le %1, %2 : (tensor<1x1x5xi64>, tensor<1x5x1xi64>) -> tensor<1x5x5xi1>
+// CUMPROD:      %5 = torch.where %3, %0, %4 : (tensor<1x5x5xi1>, tensor<4x1x5xf32>, tensor<f32>) -> tensor<4x5x5xf32>
+// CUMPROD-NEXT: %cumprod = torch.prod %5 {dims = [2], keepdim = false} : (tensor<4x5x5xf32>) -> tensor<4x5xf32>
+// CUMPROD-NOT:  cumprod {
+
+// cummax: the running maximum (identity -inf), then the running maximum of the positions where
+// x equals it or is NaN (identity -1 elsewhere): the latest such position, as PyTorch's.
+// CUMMAX:      torch.constant {value = dense<0xff800000> : tensor<f32>}
+// CUMMAX:      %[[VALUES:.*]] = torch.amax %{{.*}} {dims = [1], keepdim = false} : (tensor<4x4x5xf32>) -> tensor<4x5xf32>
+// CUMMAX:      %[[REC:.*]] = torch.eq %x, %[[VALUES]]
+// CUMMAX:      %[[NAN:.*]] = torch.isnan %x
+// CUMMAX:      torch.logical_or %[[REC]], %[[NAN]]
+// CUMMAX:      %[[IDX:.*]] = torch.amax %{{.*}} {dims = [1], keepdim = false} : (tensor<4x4x5xi64>) -> tensor<4x5xi64>
+// CUMMAX:      func.return %[[VALUES]], %[[IDX]] : tensor<4x5xf32>, tensor<4x5xi64>
+
+// SCAN-ERR: dpl: error: unsupported op aten.logcumsumexp.default (at <expression>)
+// SCAN-ERR-NOT: Traceback
