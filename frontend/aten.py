@@ -1664,6 +1664,26 @@ def _adaptive_pool(c: Converter, node, x, t: TensorType, reduce: str) -> SSAValu
     return v
 
 
+@handles("unfold", to="torch.index_select, torch.reshape, torch.permute")
+def _unfold(c: Converter, node, x, dimension, size, step):
+    """Windows of `size` every `step` along `dimension`, as a new last dim: the windows' positions
+    picked (a constant table), viewed as [.., windows, size, ..], the size dim moved last."""
+    t = c.out_type()
+    r = c.rank(x)
+    if r == 0:
+        raise c.fail("unsupported unfold of a 0-d tensor")
+    d = norm_dim(dimension, r)
+    count = t.get_shape()[d]
+    v = _pick(c, c.value(x), d, [w * step + k for w in range(count) for k in range(size)], f"{node.name}_at")
+    shape = list(c.shape(x))
+    split = [*shape[:d], count, size, *shape[d + 1 :]]
+    v = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, split)))
+    if d == r - 1:
+        return v
+    dims = [i for i in range(r + 1) if i != d + 1] + [d + 1]
+    return c.emit(T.PermuteOp.create_from([v], t, {"dims": _dims_attr(dims)}))
+
+
 @handles("diagonal", to="torch.permute, torch.reshape, torch.index_select")
 def _diagonal(c: Converter, node, x, offset=0, dim1=0, dim2=1):
     """The `offset`-th diagonal of dims dim1, dim2, as the last dim: those two dims moved last

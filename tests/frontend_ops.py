@@ -224,6 +224,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "gather_dim1": (lambda x, i: torch.gather(x, 1, i) * 2.0, [("fin", S), ("i", (3, 4, 6), 0, 5)]),
     "gather_dim0": (lambda x, i: torch.gather(x, 0, i), [("fin", S), ("i", (2, 5, 7), 0, 3)]),
     "gather_last": (lambda x, i: x.gather(-1, i), [("fin", (4, 9)), ("i", (4, 1), 0, 9)]),
+    "unfold": (lambda x: x.unfold(1, 2, 2) * 2.0, [("f", S)]),  # the last element left out
+    "unfold_last_overlapping": (lambda x: x.unfold(-1, 3, 1), [("f", S)]),
+    "unfold_dim0_whole": (lambda x: x.unfold(0, 3, 5), [("fin", S)]),  # one window of the whole dim
+    "unfold_1d_int": (lambda i: i.unfold(0, 4, 3), [("i", (11,), -9, 9)]),
     "diagonal": (lambda x: torch.diagonal(x) * 2.0, [("fin", M)]),
     "diagonal_offsets": (lambda x: (torch.diagonal(x, 1, 1, 2), torch.diagonal(x, -2, 2, 0)), [("fin", S)]),
     "repeat": (lambda x: x.repeat(2, 1, 3) * 2.0, [("fin", M)]),

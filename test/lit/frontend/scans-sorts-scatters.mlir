@@ -1,6 +1,8 @@
 // RUN: dpl compile -c "torch.randn(4, 5).cumprod(1)" --ir torch | filecheck %s --check-prefix=CUMPROD
 // RUN: dpl compile -c "torch.cummax(torch.randn(4, 5), 0)" --ir torch | filecheck %s --check-prefix=CUMMAX
 // RUN: not dpl compile -c "torch.randn(4, 5).logcumsumexp(1)" 2>&1 | filecheck %s --check-prefix=SCAN-ERR
+// RUN: dpl compile -c "torch.randn(2, 7, 3).unfold(1, 3, 2)" --ir torch | filecheck %s --check-prefix=UNFOLD
+// RUN: not dpl compile -c "torch.randn(3).sum().unfold(0, 1, 1)" 2>&1 | filecheck %s --check-prefix=UNFOLD-ERR
 // ATen ops written with the torch ops that already lower (frontend/aten.py): before, the ATen op
 // (in the RUN line); after, the torch ops it becomes. Each declined use ends in one line.
 
@@ -23,3 +25,12 @@
 
 // SCAN-ERR: dpl: error: unsupported op aten.logcumsumexp.default (at <expression>)
 // SCAN-ERR-NOT: Traceback
+
+// unfold: the windows' positions (a constant) picked, split into [windows, size], size moved last.
+// UNFOLD:      %0 = torch.constant {value = dense<[0, 1, 2, 2, 3, 4, 4, 5, 6]> : tensor<9xi64>}
+// UNFOLD-NEXT: %1 = torch.index_select %x, %0 {dim = 1} : (tensor<2x7x3xf32>, tensor<9xi64>) -> tensor<2x9x3xf32>
+// UNFOLD-NEXT: %2 = torch.reshape %1 : (tensor<2x9x3xf32>) -> tensor<2x3x3x3xf32>
+// UNFOLD-NEXT: %unfold = torch.permute %2 {dims = [0, 1, 3, 2]} : (tensor<2x3x3x3xf32>) -> tensor<2x3x3x3xf32>
+// UNFOLD-NOT:  unfold {
+
+// UNFOLD-ERR: dpl: error: unsupported unfold of a 0-d tensor (at <expression>)
