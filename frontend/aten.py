@@ -1061,16 +1061,24 @@ def _index(c: Converter, node, x, indices):
 
     Several index tensors (x[i, j]) pick from those dims flattened into one, at i * n_j + j.
     Boolean masks (data-dependent shapes) and index tensors on dims apart are not done."""
+    dims, pos = _index_positions(c, x, indices, "indexing")
+    v = _flatten_dims(c, c.value(x), dims)
+    return c.emit(T.IndexSelectOp.create_from([v, pos], c.out_type(), {"dim": IntAttr(dims[0])}))
+
+
+def _index_positions(c: Converter, x, indices, what: str) -> tuple[list[int], SSAValue]:
+    """The dims that `indices` (x[indices]'s list: None or a 1-d integer tensor per dim) index,
+    and the 1-d i64 positions they pick from those dims flattened into one (i * n_j + j),
+    negative indices wrapped."""
     tensors = [(i, ix) for i, ix in enumerate(indices) if ix is not None]
     dims = [i for i, _ in tensors]
     if not dims or dims != list(range(dims[0], dims[0] + len(dims))):
-        raise c.fail("unsupported indexing with index tensors on dims apart (a slice between them)")
+        raise c.fail(f"unsupported {what} with index tensors on dims apart (a slice between them)")
     if any(ix.meta["val"].dtype == torch.bool for _, ix in tensors):
-        raise c.fail("unsupported boolean mask indexing (the result's shape depends on the data)")
+        raise c.fail(f"unsupported boolean mask {what} (the result's shape depends on the data)")
     if any(len(c.shape(ix)) != 1 for _, ix in tensors):
-        raise c.fail("unsupported indexing with a multi-dimensional index tensor")
+        raise c.fail(f"unsupported {what} with a multi-dimensional index tensor")
     shape = c.shape(x)
-    d0 = dims[0]
     length = max(c.shape(ix)[0] for _, ix in tensors)
     it = TensorType(IntegerType(64), [length])
     pos = None
@@ -1086,11 +1094,18 @@ def _index(c: Converter, node, x, indices):
             idx = c.emit(T.MulOp.create_from([idx, c.constant(stride, it.element_type)], it))
         pos = idx if pos is None else c.emit(T.AddOp.create_from([pos, idx], it))
     assert pos is not None
-    v = c.value(x)
-    if len(tensors) > 1:
-        flat = [*shape[:d0], math.prod(shape[d0 : dims[-1] + 1]), *shape[dims[-1] + 1 :]]
-        v = c.emit(T.ReshapeOp.create_from([v], TensorType(c.out_type().element_type, flat)))
-    return c.emit(T.IndexSelectOp.create_from([v, pos], c.out_type(), {"dim": IntAttr(d0)}))
+    return dims, pos
+
+
+def _flatten_dims(c: Converter, v: SSAValue, dims: Sequence[int]) -> SSAValue:
+    """`v` with the adjacent `dims` viewed as one."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    if len(dims) == 1:
+        return v
+    flat = [*shape[: dims[0]], math.prod(shape[dims[0] : dims[-1] + 1]), *shape[dims[-1] + 1 :]]
+    return c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, flat)))
 
 
 #: torch.cumsum costs n^2 along its dim (decompose-reductions sums a masked row per element);
@@ -1145,11 +1160,17 @@ def _identity_of(elem: Attribute, kind: str):
 _SCANS = {"prod": (T.ProdOp, T.MulOp), "max": (T.AmaxOp, T.MaximumOp), "min": (T.AminOp, T.MinimumOp)}
 
 
+def _laid(c: Converter, rank: int, d: int, values: Sequence, elem: Attribute = IntegerType(64),
+         name: str = "iota") -> SSAValue:
+    """A constant of `values` laid along dim `d` of rank `rank` (size 1 elsewhere)."""
+    shape = [1] * rank
+    shape[d] = len(values)
+    return c.constant(list(values), elem, shape, name)
+
+
 def _iota(c: Converter, rank: int, d: int, n: int) -> SSAValue:
     """0 .. n-1 (i64) laid along dim `d` of rank `rank`."""
-    shape = [1] * rank
-    shape[d] = n
-    return c.constant(list(range(n)), IntegerType(64), shape, f"iota{n}")
+    return _laid(c, rank, d, range(n), name=f"iota{n}")
 
 
 def _index_compare(c: Converter, op_cls, rank: int, a: int, b: int, n: int) -> SSAValue:
@@ -1234,6 +1255,133 @@ def _cum_extreme(kind: str):
 
 handles("cummax", to="torch.unsqueeze, torch.where, torch.amax, torch.eq, torch.isnan")(_cum_extreme("max"))
 handles("cummin", to="torch.unsqueeze, torch.where, torch.amin, torch.amax, torch.eq, torch.isnan")(_cum_extreme("min"))
+
+
+def _unsqueezed(c: Converter, v: SSAValue, d: int) -> SSAValue:
+    """`v` with a unit dim inserted at `d`."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    shape.insert(d, 1)
+    return c.emit(T.UnsqueezeOp.create_from([v], TensorType(t.element_type, shape), {"dim": IntAttr(d)}))
+
+
+def _sort_ranks(c: Converter, v: SSAValue, d: int, descending: bool) -> SSAValue:
+    """Each element's position (i64) in `v` sorted along `d`: the count of elements j that sort
+    before it, on the box [.., i, j, ..] (j inserted after d): x_j < x_i (> descending) or
+    x_j == x_i and j < i, so ties keep their order (a stable sort). NaN sorts above everything,
+    as in PyTorch: a < b also where b is NaN and a is not, and NaNs equal each other. n^2
+    elements along the dim."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    n = shape[d]
+    box = TensorType(IntegerType(1), [*shape[: d + 1], n, *shape[d + 1 :]])
+    xi, xj = _unsqueezed(c, v, d + 1), _unsqueezed(c, v, d)
+    first, second = (xi, xj) if descending else (xj, xi)  # j before i when first < second
+    less = c.emit(T.LtOp.create_from([first, second], box))
+    same = c.emit(T.EqOp.create_from([xj, xi], box))
+    if not _is_int(t.element_type):
+        nan = c.emit(T.IsnanOp.create_from([v], _bool_type(t)))
+        nan_i, nan_j = _unsqueezed(c, nan, d + 1), _unsqueezed(c, nan, d)
+        nan_first, nan_second = (nan_i, nan_j) if descending else (nan_j, nan_i)
+        not_first = c.emit(T.LogicalNotOp.create_from([nan_first], nan_first.type))
+        above = c.emit(T.LogicalAndOp.create_from([nan_second, not_first], box))
+        less = c.emit(T.LogicalOrOp.create_from([less, above], box))
+        both = c.emit(T.LogicalAndOp.create_from([nan_i, nan_j], box))
+        same = c.emit(T.LogicalOrOp.create_from([same, both], box))
+    earlier = _index_compare(c, T.LtOp, len(shape) + 1, d + 1, d, n)  # j < i
+    tie = c.emit(T.LogicalAndOp.create_from([same, earlier], box))
+    before = c.emit(T.LogicalOrOp.create_from([less, tie], box))
+    before = c.cast(before, IntegerType(64))
+    return c.emit(T.SumOp(before, [d + 1], False, TensorType(IntegerType(64), shape)))
+
+
+def _sorted(c: Converter, v: SSAValue, d: int, descending: bool, at: Sequence[int]) -> list[SSAValue]:
+    """(values, indices) of `v` sorted along `d` (stable, NaN above all: `_sort_ranks`) at the
+    sorted positions `at` only: the index at position r is the sum over i of i where rank_i == r
+    (the box [.., r, i, ..]), the value a gather of it, so values keep their bits (-0.0)."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    rank = _sort_ranks(c, v, d, descending)
+    wanted = _laid(c, len(shape) + 1, d, at)
+    hit = c.emit(T.EqOp.create_from([_unsqueezed(c, rank, d), wanted],
+                                    TensorType(IntegerType(1), [*shape[:d], len(at), *shape[d:]])))  # fmt: skip
+    at_i = _iota(c, len(shape) + 1, d + 1, shape[d])
+    picked = _scalar_where(c, hit, at_i, c.constant(0, IntegerType(64)), TensorType(IntegerType(64), hit.type.get_shape()))  # type: ignore[attr-defined]
+    out_shape = [*shape[:d], len(at), *shape[d + 1 :]]
+    indices = c.emit(T.SumOp(picked, [d + 1], False, TensorType(IntegerType(64), out_shape)))
+    return [_gather_value(c, v, d, indices, "sorted"), indices]
+
+
+@handles("sort", to="torch.lt, torch.eq, torch.isnan, torch.logical_and, torch.logical_or, torch.sum, torch.where, torch.index_select")
+def _sort(c: Converter, node, *args, **kwargs):
+    """(values, indices) along `dim`, stable: each element's rank counted on an n x n compare
+    (`_sort_ranks`), the index at each position summed from the ranks. n^2 along the dim."""
+    a = bound_args(node)
+    x = a["self"]
+    v = c.cast(c.value(x), c.out_type(0).element_type)
+    if c.rank(x) == 0:
+        return [v, c.constant(0, IntegerType(64))]
+    d = norm_dim(a["dim"], c.rank(x))
+    return _sorted(c, v, d, bool(a["descending"]), range(c.shape(x)[d]))
+
+
+@handles("topk", to="torch.lt, torch.eq, torch.sum, torch.where, torch.index_select")
+def _topk(c: Converter, node, x, k, dim=-1, largest=True, sorted=True):
+    """The k largest (smallest) along `dim`, in order (also where sorted=False): `_sorted` at
+    positions 0..k-1. Ties take the lower index first (PyTorch leaves that order open)."""
+    if c.rank(x) == 0:
+        raise c.fail("unsupported topk of a 0-d tensor")
+    v = c.cast(c.value(x), c.out_type(0).element_type)
+    return _sorted(c, v, norm_dim(dim, c.rank(x)), bool(largest), range(k))
+
+
+def _order_statistic(c: Converter, v: SSAValue, d: int, r: int, keepdim: bool, t: TensorType, it: TensorType):
+    values, indices = _sorted(c, v, d, False, [r])
+    if keepdim:
+        return [values, indices]
+    return [c.emit(T.ReshapeOp.create_from([values], t)), c.emit(T.ReshapeOp.create_from([indices], it))]
+
+
+@handles("kthvalue", to="torch.lt, torch.eq, torch.sum, torch.where, torch.index_select, torch.reshape")
+def _kthvalue(c: Converter, node, x, k, dim=-1, keepdim=False):
+    """(value, index) of the k-th smallest along `dim`: `_sorted` at position k - 1 (NaN above
+    all; among equal values the lowest index, where PyTorch's may differ)."""
+    if c.rank(x) == 0:
+        raise c.fail("unsupported kthvalue of a 0-d tensor")
+    d = norm_dim(dim, c.rank(x))
+    v = c.cast(c.value(x), c.out_type(0).element_type)
+    return _order_statistic(c, v, d, k - 1, keepdim, c.out_type(0), c.out_type(1))
+
+
+@handles("median", to="torch.lt, torch.eq, torch.sum, torch.where, torch.index_select, torch.any, torch.amin")
+def _median(c: Converter, node, x, dim=None, keepdim=False):
+    """The lower median along `dim` (of all elements without one), and its index: `_sorted` at
+    position (n - 1) // 2; where the row holds a NaN, its first NaN (PyTorch propagates NaN)."""
+    t = c.out_type(0) if isinstance(node.meta["val"], (tuple, list)) else c.out_type()
+    v = c.cast(c.value(x), t.element_type)
+    if dim is None or c.rank(x) == 0:
+        v = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, [math.prod(c.shape(x))])))
+    d = 0 if dim is None or c.rank(x) == 0 else norm_dim(dim, c.rank(x))
+    shape = list(v.type.get_shape())  # type: ignore[attr-defined]
+    kept = TensorType(t.element_type, [*shape[:d], 1, *shape[d + 1 :]])
+    it = TensorType(IntegerType(64), kept.get_shape())
+    _, index = _sorted(c, v, d, False, [(shape[d] - 1) // 2])
+    if not _is_int(t.element_type):
+        nan = c.emit(T.IsnanOp.create_from([v], _bool_type(v.type)))  # type: ignore[arg-type]
+        has_nan = c.emit(T.AnyOp(nan, [d], True, _bool_type(kept)))
+        at = _iota(c, len(shape), d, shape[d])
+        nan_at = _scalar_where(c, nan, at, c.constant(shape[d], IntegerType(64)), TensorType(IntegerType(64), shape))
+        first_nan = c.emit(T.AminOp(nan_at, [d], True, it))
+        index = _scalar_where(c, has_nan, first_nan, index, it)
+    values = _gather_value(c, v, d, index, "median")
+    if dim is None:
+        return c.emit(T.ReshapeOp.create_from([values], t))
+    if keepdim:
+        return [values, index]
+    return [c.emit(T.ReshapeOp.create_from([values], t)), c.emit(T.ReshapeOp.create_from([index], c.out_type(1)))]
 
 
 @handles("copy", to="torch.expand, torch.to_dtype")
@@ -1490,9 +1638,7 @@ def _pick(c: Converter, v: SSAValue, dim: int, index: Sequence[int], name: str) 
 
 def _along(c: Converter, v: SSAValue, dim: int, values: Sequence, elem: Attribute, name: str) -> SSAValue:
     """A constant of `values` laid along `dim` of `v`'s rank (size 1 elsewhere)."""
-    shape = [1] * len(v.type.get_shape())  # type: ignore[union-attr]
-    shape[dim] = len(values)
-    return c.constant(list(values), elem, tuple(shape), name)
+    return _laid(c, len(v.type.get_shape()), dim, values, elem, name)  # type: ignore[union-attr]
 
 
 def _source_scale(n_in: int, n_out: int, align_corners: bool, scale: float | None) -> float:

@@ -3,6 +3,8 @@
 // RUN: not dpl compile -c "torch.randn(4, 5).logcumsumexp(1)" 2>&1 | filecheck %s --check-prefix=SCAN-ERR
 // RUN: dpl compile -c "torch.randn(2, 7, 3).unfold(1, 3, 2)" --ir torch | filecheck %s --check-prefix=UNFOLD
 // RUN: not dpl compile -c "torch.randn(3).sum().unfold(0, 1, 1)" 2>&1 | filecheck %s --check-prefix=UNFOLD-ERR
+// RUN: dpl compile -c "torch.topk(torch.randn(4, 5), 2)" --ir torch | filecheck %s --check-prefix=TOPK
+// RUN: not dpl compile -c "torch.topk(torch.randn(3).sum(), 1)[0]" 2>&1 | filecheck %s --check-prefix=TOPK-ERR
 // ATen ops written with the torch ops that already lower (frontend/aten.py): before, the ATen op
 // (in the RUN line); after, the torch ops it becomes. Each declined use ends in one line.
 
@@ -34,3 +36,19 @@
 // UNFOLD-NOT:  unfold {
 
 // UNFOLD-ERR: dpl: error: unsupported unfold of a 0-d tensor (at <expression>)
+
+// topk (largest): each element's rank, the count of elements before it (x_j > x_i, or NaN over a
+// number, or equal with j < i) on the 5 x 5 box; then the index at positions 0 and 1, summed
+// where the rank matches, and the values gathered at it.
+// TOPK:      %[[XI:.*]] = torch.unsqueeze %x {dim = 2} : (tensor<4x5xf32>) -> tensor<4x5x1xf32>
+// TOPK:      %[[XJ:.*]] = torch.unsqueeze %x {dim = 1} : (tensor<4x5xf32>) -> tensor<4x1x5xf32>
+// TOPK:      torch.lt %[[XI]], %[[XJ]] : (tensor<4x5x1xf32>, tensor<4x1x5xf32>) -> tensor<4x5x5xi1>
+// TOPK:      torch.isnan %x
+// TOPK:      %[[RANK:.*]] = torch.sum %{{.*}} {dims = [2], keepdim = false} : (tensor<4x5x5xi64>) -> tensor<4x5xi64>
+// TOPK:      torch.constant {value = dense<{{\[\[\[}}0], [1]]]> : tensor<1x2x1xi64>}
+// TOPK:      %[[IDX:.*]] = torch.sum %{{.*}} {dims = [2], keepdim = false} : (tensor<4x2x5xi64>) -> tensor<4x2xi64>
+// TOPK:      %[[VALS:.*]] = torch.index_select %{{.*}} {dim = 0} : (tensor<20xf32>, tensor<8xi64>) -> tensor<8xf32>
+// TOPK:      func.return %{{.*}}, %[[IDX]] : tensor<4x2xf32>, tensor<4x2xi64>
+// TOPK-NOT:  topk
+
+// TOPK-ERR: dpl: error: unsupported topk of a 0-d tensor (at <expression>)
