@@ -1384,6 +1384,115 @@ def _median(c: Converter, node, x, dim=None, keepdim=False):
     return [c.emit(T.ReshapeOp.create_from([values], t)), c.emit(T.ReshapeOp.create_from([index], c.out_type(1)))]
 
 
+def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSAValue, accumulate: bool) -> SSAValue:
+    """`base` with `vals` written along `d` at `idx` (i64, of vals' rank, broadcasting with it;
+    their dims other than d no larger than base's: base's positions past them stay): on the box
+    [.., p, k, ..] (k, along `idx`, inserted after d) hit = idx_k == p. Accumulating, base plus
+    the sum over k of where(hit, vals_k, 0); else, where some k hits p, vals at the last such k
+    (the amax of where(hit, k, -1), gathered), which is the last writer of PyTorch's CPU loop.
+    n_p x n_k elements along the dim."""
+    t, it, vt = base.type, idx.type, vals.type
+    assert isinstance(t, TensorType) and isinstance(it, TensorType) and isinstance(vt, TensorType)
+    shape, elem = list(t.get_shape()), t.element_type
+    rank, n, k = len(shape), shape[d], it.get_shape()[d]
+    ishape = list(it.get_shape())
+    along = [max(a, b) for a, b in zip(ishape, vt.get_shape())]  # the writes' shape
+    along[d] = n
+    box = [*ishape[:d], n, k, *ishape[d + 1 :]]
+    hit = c.emit(T.EqOp.create_from([_unsqueezed(c, idx, d), _iota(c, rank + 1, d, n)], TensorType(IntegerType(1), box)))
+    if accumulate:
+        terms_t = TensorType(elem, [*along[: d + 1], k, *along[d + 1 :]])
+        terms = _scalar_where(c, hit, _unsqueezed(c, vals, d), c.constant(0, elem), terms_t)
+        out = c.emit(T.SumOp(terms, [d + 1], False, TensorType(elem, along)))
+        for i in range(rank):
+            out = _pad_dim(c, out, i, 0, shape[i] - along[i])
+        return c.emit(T.AddOp.create_from([base, out], t))
+    i64 = IntegerType(64)
+    marks = _scalar_where(c, hit, _iota(c, rank + 1, d + 1, k), c.constant(-1, i64), TensorType(i64, box))
+    ishape[d] = n
+    last = c.emit(T.AmaxOp(marks, [d + 1], False, TensorType(i64, ishape)))
+    if ishape != along:
+        last = c.emit(T.ExpandOp.create_from([last], TensorType(i64, along)))
+    wrote = c.emit(T.GeOp.create_from([last, c.constant(0, i64)], TensorType(IntegerType(1), along)))
+    at = c.emit(T.MaximumOp.create_from([last, c.constant(0, i64)], last.type))
+    src_shape = list(along)
+    src_shape[d] = k
+    if tuple(vt.get_shape()) != tuple(src_shape):
+        vals = c.emit(T.ExpandOp.create_from([vals], TensorType(elem, src_shape)))
+    out = _gather_value(c, vals, d, at, "scatter_at")
+    for i in range(rank):
+        out = _pad_dim(c, out, i, 0, shape[i] - along[i])
+        wrote = _pad_dim(c, wrote, i, 0, shape[i] - along[i])
+    return _scalar_where(c, wrote, out, base, t)
+
+
+@handles("scatter", "scatter_add", to="torch.eq, torch.where, torch.sum, torch.amax, torch.index_select, torch.add, torch.cat")
+def _scatter(c: Converter, node, *args, **kwargs):
+    """x with `src` (or `value`) written along `dim` at `index` (`_scatter_into`): scatter_add
+    and reduce='add' add, the others take the last writer among duplicate indices."""
+    a = bound_args(node)
+    name = node.target._schema.name  # type: ignore[union-attr]
+    reduce = "add" if name.endswith("scatter_add") else a.get("reduce")
+    if reduce not in (None, "add"):
+        raise c.fail(f"unsupported scatter with reduce='{reduce}'")
+    x, index = a["self"], a["index"]
+    t = c.out_type()
+    d = norm_dim(a["dim"], c.rank(x))
+    ishape = c.shape(index)
+    idx = c.cast(c.value(index), IntegerType(64))
+    if "src" in a and isinstance(a["src"], fx.Node):
+        vals = c.cast(c.value(a["src"]), t.element_type)
+        for i, n in enumerate(ishape):
+            vals = _slice_value(c, vals, i, 0, n)
+    else:
+        vals = c.constant(a["value"], t.element_type, ishape)
+    base = c.cast(c.value(x), t.element_type)
+    return _scatter_into(c, base, d, idx, vals, reduce == "add")
+
+
+@handles("index_put", to="torch.eq, torch.where, torch.sum, torch.amax, torch.index_select, torch.add, torch.reshape")
+def _index_put(c: Converter, node, x, indices, values, accumulate=False):
+    """x[indices] = values (+= with accumulate): 1-d integer index tensors on adjacent dims (as
+    `index`) flattened into one, and `_scatter_into` along it; index_add and index_copy come
+    here through PyTorch's decomposition. Duplicate indices without accumulate: the last."""
+    t = c.out_type()
+    masks = [(i, ix) for i, ix in enumerate(indices) if ix is not None and ix.meta["val"].dtype == torch.bool]
+    if masks and len(indices) == 1 + (masks[0][0]) and math.prod(c.shape(values)) == 1:
+        return _masked_put(c, x, *masks[0], values, bool(accumulate))
+    dims, pos = _index_positions(c, x, indices, "index_put")
+    base = _flatten_dims(c, c.cast(c.value(x), t.element_type), dims)
+    flat = list(base.type.get_shape())  # type: ignore[attr-defined]
+    length = pos.type.get_shape()[0]  # type: ignore[attr-defined]
+    d = dims[0]
+    written = TensorType(t.element_type, [*flat[:d], length, *flat[d + 1 :]])  # x[indices]'s shape
+    vals = c.cast(c.value(values, t.element_type), t.element_type)
+    if vals.type != written:
+        vals = c.emit(T.ExpandOp.create_from([vals], written))
+    idx_shape = [1] * len(flat)
+    idx_shape[d] = length
+    idx = c.emit(T.ReshapeOp.create_from([pos], TensorType(IntegerType(64), idx_shape)))
+    out = _scatter_into(c, base, d, idx, vals, bool(accumulate))
+    return out if out.type == t else c.emit(T.ReshapeOp.create_from([out], t))
+
+
+def _masked_put(c: Converter, x, d: int, mask, value, accumulate: bool) -> SSAValue:
+    """x[mask] = value (+= with accumulate) for a bool mask over dims d.. and one value: where(mask,
+    value (x + value), x)."""
+    t = c.out_type()
+    shape, mshape = c.shape(x), c.shape(mask)
+    m = c.value(mask)
+    laid = [1] * d + list(mshape) + [1] * (len(shape) - d - len(mshape))
+    if laid != list(mshape):
+        m = c.emit(T.ReshapeOp.create_from([m], TensorType(IntegerType(1), laid)))
+    base = c.cast(c.value(x), t.element_type)
+    v = c.cast(c.value(value, t.element_type), t.element_type)
+    if v.type.get_shape():  # type: ignore[attr-defined]
+        v = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, [])))
+    if accumulate:
+        v = c.emit(T.AddOp.create_from([base, v], t))
+    return _scalar_where(c, m, v, base, t)
+
+
 @handles("copy", to="torch.expand, torch.to_dtype")
 def _copy(c: Converter, node, x, src, non_blocking=False):
     """The values of `src`, broadcast to x's shape in x's dtype."""

@@ -101,8 +101,8 @@ def decompose_unhandled(ep: torch.export.ExportedProgram) -> torch.export.Export
             break
         table = table if table is not None else torch.export.default_decompositions()
         todo = {op: table[op] for op in ops if op in table}
-        if not todo:
-            break
+        if not todo and not any(op._schema.is_mutable for op in ops):
+            break  # (an in-place op, `index_put_` of `y[i] = v`, needs none: the run makes it functional)
         with warnings.catch_warnings():  # torch's own deprecation notice from inside the copy
             warnings.simplefilter("ignore", FutureWarning)
             ep = ep.run_decompositions(todo)

@@ -42,6 +42,17 @@ def _gn(groups: int, c: int) -> nn.Module:
     return m
 
 
+def _setitem(assign):
+    """A program that writes `y = x.clone()` in place with `assign(y, *rest)` and returns y."""
+
+    def fn(x, *rest):
+        y = x.clone()
+        assign(y, *rest)
+        return y * 1.0
+
+    return fn
+
+
 OPS: dict[str, tuple[object, list[tuple]]] = {
     # pointwise
     "abs": (torch.abs, [("f", S)]),
@@ -191,6 +202,20 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "median_even_keepdim": (lambda x: torch.median(x, 1, keepdim=True), [("fin", (3, 6))]),
     "median_nan": (lambda x: torch.median(torch.log(x), -1), [("fin", (5, 4))]),
     "median_all": (torch.median, [("f", S)]),
+    # scatters: indices drawn with repeats; without accumulation the last writer (PyTorch's CPU loop)
+    "scatter_src": (lambda x, i, y: x.scatter(1, i, y), [("f", S), ("i", (2, 4, 6), 0, 5), ("fin", (3, 6, 7))]),
+    "scatter_value": (lambda x, i: torch.scatter(x, 0, i, -2.5), [("fin", S), ("i", (2, 5, 7), 0, 3)]),
+    "scatter_add": (lambda x, i, y: x.scatter_add(-1, i, y), [("f", S), ("i", (3, 5, 9), 0, 7), ("fin", (3, 5, 9))]),
+    "scatter_reduce_add": (lambda x, i, y: x.scatter(1, i, y, reduce="add"), [("fin", (4, 6)), ("i", (3, 8), 0, 6), ("fin", (4, 8))]),
+    "scatter_add_int": (lambda x, i: x.scatter_add(0, i, x), [("i", (6, 8), -9, 9), ("i", (6, 8), 0, 6)]),
+    "index_put": (lambda x, i, v: torch.index_put(x, (i,), v), [("f", S), ("i", (5,), -3, 3), ("fin", (5, 5, 7))]),
+    "index_put_accumulate": (lambda x, i, j, v: torch.index_put(x, (i, j), v, accumulate=True), [("f", S), ("i", (6,), -3, 3), ("i", (6,), 0, 5), ("fin", (7,))]),
+    "index_put_setitem": (_setitem(lambda y, i: y.__setitem__(i, -1.5)), [("f", M), ("i", (3,), 0, 5)]),
+    "index_put_inner": (_setitem(lambda y, i, v: y.__setitem__((slice(None), i), v)), [("fin", S), ("i", (9,), -5, 5), ("fin", (3, 9, 7))]),
+    "index_put_mask": (_setitem(lambda y: y.__setitem__(y > 0.5, 0.25)), [("f", S)]),
+    "index_put_mask_inner": (_setitem(lambda y, m: y.__setitem__((slice(None), m), -3.0)), [("f", S), ("b", (5, 7))]),
+    "index_add": (lambda x, i, y: x.index_add(1, i, y, alpha=2.0), [("f", S), ("i", (6,), 0, 5), ("fin", (3, 6, 7))]),
+    "index_copy": (lambda x, i, y: x.index_copy(2, i, y), [("fin", S), ("i", (4,), 0, 7), ("fin", (3, 5, 4))]),
     "slice_scatter": (lambda x, y: torch.slice_scatter(x, y, 1, 1, 3), [("fin", S), ("fin", (3, 2, 7))]),
     "select_scatter": (lambda x, y: torch.select_scatter(x, y, 2, -1), [("fin", S), ("fin", (3, 5))]),
     "copy": (lambda x, y: torch.ops.aten.copy(x, y) * 2.0, [("fin", M), ("fin", (7,))]),

@@ -5,6 +5,10 @@
 // RUN: not dpl compile -c "torch.randn(3).sum().unfold(0, 1, 1)" 2>&1 | filecheck %s --check-prefix=UNFOLD-ERR
 // RUN: dpl compile -c "torch.topk(torch.randn(4, 5), 2)" --ir torch | filecheck %s --check-prefix=TOPK
 // RUN: not dpl compile -c "torch.topk(torch.randn(3).sum(), 1)[0]" 2>&1 | filecheck %s --check-prefix=TOPK-ERR
+// RUN: dpl compile -c "torch.randn(4, 5).scatter_add(1, torch.randint(0, 5, (4, 2)), torch.randn(4, 2))" --ir torch | filecheck %s --check-prefix=SCATTER-ADD
+// RUN: dpl compile -c "torch.randn(4, 5).scatter(1, torch.randint(0, 5, (4, 2)), torch.randn(4, 2))" --ir torch | filecheck %s --check-prefix=SCATTER
+// RUN: not dpl compile -c "torch.zeros(4, 5).scatter(1, torch.randint(0, 5, (4, 2)), 2.0, reduce='multiply')" 2>&1 | filecheck %s --check-prefix=SCATTER-ERR
+// RUN: not dpl compile -c "torch.zeros(4, 5).index_put((torch.ones(4, 5) > 0,), torch.randn(20))" 2>&1 | filecheck %s --check-prefix=PUT-ERR
 // ATen ops written with the torch ops that already lower (frontend/aten.py): before, the ATen op
 // (in the RUN line); after, the torch ops it becomes. Each declined use ends in one line.
 
@@ -52,3 +56,19 @@
 // TOPK-NOT:  topk
 
 // TOPK-ERR: dpl: error: unsupported topk of a 0-d tensor (at <expression>)
+
+// scatter_add: hit = index_k == p on the [4, p 5, k 2] box, the sources summed where they hit, added.
+// SCATTER-ADD:      %[[HIT:.*]] = torch.eq %{{.*}}, %{{.*}} : (tensor<4x1x2xi64>, tensor<1x5x1xi64>) -> tensor<4x5x2xi1>
+// SCATTER-ADD:      %[[TERMS:.*]] = torch.where %[[HIT]], %{{.*}}, %{{.*}} : (tensor<4x5x2xi1>, tensor<4x1x2xf32>, tensor<f32>) -> tensor<4x5x2xf32>
+// SCATTER-ADD-NEXT: %[[SUM:.*]] = torch.sum %[[TERMS]] {dims = [2], keepdim = false} : (tensor<4x5x2xf32>) -> tensor<4x5xf32>
+// SCATTER-ADD-NEXT: %scatter_add = torch.add %x, %[[SUM]] : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+
+// scatter: the last k that hits each p (amax of where(hit, k, -1)), the source gathered there.
+// SCATTER:      %[[HIT:.*]] = torch.eq %{{.*}}, %{{.*}} : (tensor<4x1x2xi64>, tensor<1x5x1xi64>) -> tensor<4x5x2xi1>
+// SCATTER:      %[[LAST:.*]] = torch.amax %{{.*}} {dims = [2], keepdim = false} : (tensor<4x5x2xi64>) -> tensor<4x5xi64>
+// SCATTER:      %[[WROTE:.*]] = torch.ge %[[LAST]], %{{.*}} : (tensor<4x5xi64>, tensor<i64>) -> tensor<4x5xi1>
+// SCATTER:      torch.index_select %{{.*}}, %{{.*}} {dim = 0} : (tensor<8xf32>, tensor<20xi64>) -> tensor<20xf32>
+// SCATTER:      %scatter = torch.where %[[WROTE]], %{{.*}}, %x : (tensor<4x5xi1>, tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+
+// SCATTER-ERR: dpl: error: unsupported scatter with reduce='multiply' (at <expression>)
+// PUT-ERR: dpl: error: unsupported boolean mask index_put (the result's shape depends on the data) (at <expression>)
