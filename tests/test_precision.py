@@ -44,9 +44,9 @@ def test_default_is_3xtf32_on_tensor_cores():
 
 
 def test_tiny_matmul_stays_simt_and_says_why(pass_log):
-    module = _tile("torch.randn(16, 64) @ torch.randn(64, 16)", None)
+    module = _tile("torch.randn(8, 64) @ torch.randn(64, 8)", None)
     assert _dots(module) == 0
-    assert "is too small (M, N >= 32, K >= 32)" in pass_log.text
+    assert "is too small (M, N >= 16, K >= 32)" in pass_log.text
 
 
 @pytest.mark.parametrize("args, message", [

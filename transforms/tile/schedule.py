@@ -31,7 +31,8 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   launch zeroing its output. 128 x 128 wins for large outputs (512 x 3584 and up) and long K
   (a split fills the GPU), 64 x 64 between, 32 x 32 where 64 x 64 tiles leave SMs idle
   (1117 x 19, 128 x 512 at short K; its cost is estimated, so it is not tried where the tensor
-  cores take the matmul); `-v` logs every candidate's modeled time.
+  cores take the matmul, unless M or N is thin, schedule_mma.THIN); `-v` logs every candidate's
+  modeled time.
   A matmul reading an operand whose rows are not a multiple of 16 bytes (K = 257 floats; its
   tiles are then copied one element at a time, a SIMT trip costing `ELEMENT_TRIP`) is also tried
   with those operands copied into zero-padded aligned buffers first (repack-operands), the
@@ -611,7 +612,7 @@ class Schedule(ModulePass):
                 grid = 0  # the blocks of the first (measured) tile's grid, its split left out
                 for tile_choice in MATMUL_TILES:
                     what = f"SIMT {tile_choice.rows * 16} x {tile_choice.cols * 16}"
-                    if not tile_choice.measured and cands:  # weighed against the tensor cores: short K
+                    if not tile_choice.measured and cands and not cands[0].thin:  # weighed against the tensor cores: short K
                         trips = _k_trips(tried[-1][2])
                         if trips > SMALL_TC_TRIPS or tensor_cores_win(tried, self.sms, smem):
                             why = f"{trips} K trips" if trips > SMALL_TC_TRIPS else "the tensor cores take it"

@@ -6,8 +6,8 @@ none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reaso
 - precision `ieee`: never (SIMT fp32 FMA);
 - the target: sm_90 gets wgmma tiles (sm_90a code), sm_80..sm_89 and sm_120 mma.sync tiles (warps of
   64 x 32, operands split in registers); older targets have no tensor cores for fp32;
-- the shape: f32, M and N on one axis each, M, N >= 32 and K >= 32 (tiny contractions stay
-  SIMT; a K of 32..127 is one to four K steps a block, which the model weighs with each block's
+- the shape: f32, M and N on one axis each, M, N >= 16 and K >= 32 (tiny contractions stay
+  SIMT; an M or N of 16..31 is `thin`, THIN; a K of 32..127 is one to four K steps a block, which the model weighs with each block's
   fixed cost, FULL_BLOCK_STEPS: on the H200 4096 x 4096 x 96 nn went from 0.133 ms on SIMT to
   0.082 on wgmma 64 x 64, eager 0.092, bench/results/session16; an M or N of 32..63 pads to a
   64-wide tile, which the model weighs: on the H100 that took 2499 x 53 x 4373 from 0.078 to
@@ -58,7 +58,14 @@ from dpl.transforms.tile.target import SM_THREADS, arch_smem, parse_target
 
 WGMMA_TARGET = 90
 TENSOR_CORES = 80
-MIN_MN, MIN_K = 32, 32
+MIN_MN, MIN_K = 16, 32
+THIN = 32
+"""An M or N below THIN (16..31) is a thin side: padded to a 64-wide tile, more than twice its size.
+The SIMT tiles `schedule` otherwise leaves untried beside tensor-core candidates (the ones its
+model only estimates) are still weighed against such a matmul's (H200, session 21: 24 sweep
+programs with a thin side, tensor-core candidates from an M or N of 16 rather than 32: with the
+estimated SIMT tiles skipped 11 lost up to 1.3x; the tensor cores, where the model took them,
+won 0.80 -> 1.02x, 0.63 -> 0.78x and 0.67 -> 0.91x eager)."""
 
 #: Candidate block tiles (bm, bn) and their modeled efficiency relative to 128 x 256.
 TILES = ((128, 256, 1.0), (128, 128, 0.9), (64, 128, 0.8), (64, 64, 0.65))  # 64 x 256 spills; see registers
@@ -341,7 +348,7 @@ class MmaChoice:
     """The tensor-core schedule of a matmul: wgmma or mma.sync tiles of bm x bn at `precision`
     (`padded`: the shape is ragged, pad-matmul rounds it up to the tile; `split`: split-matmul-k
     may split K, off (`splits=1`) where its split axis would leave more block axes than a grid
-    has)."""
+    has; `thin`: M or N is below THIN)."""
 
     layout: str
     bm: int
@@ -349,6 +356,7 @@ class MmaChoice:
     precision: str
     padded: bool = False
     split: bool = True
+    thin: bool = False
 
     def staged(self) -> str:
         """The pipeline up to tensorize-matmul: tileify, pad-matmul to the block tile (one
@@ -417,7 +425,7 @@ def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
     padded = bool(m % 64 or n % 32 or k % K_STEP or not sizes)  # ragged, or no tile divides it
     if padded:
         sizes = fit
-    choices = [MmaChoice(layout, bm, bn, precision, padded) for bm, bn in sizes]
+    choices = [MmaChoice(layout, bm, bn, precision, padded, thin=min(m, n) < THIN) for bm, bn in sizes]
     block, _ = scratch(ctx, kernel, choices[0].staged())
     (staged,) = [op for op in block.walk() if isinstance(op, tile.TileOp)]
     why = tensorize(staged, mma.Layout(layout), sizes[0][0], sizes[0][1], mma.Precision(precision))  # on the copy
