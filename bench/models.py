@@ -159,6 +159,15 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def fewer_layers(cfg: dict, n: int) -> dict:
+    """config.json's `cfg` cut to its first `n` layers: num_hidden_layers, and the per-layer
+    `layer_types` where the config lists them (transformers checks that they agree)."""
+    cfg = dict(cfg, num_hidden_layers=n)
+    if isinstance(cfg.get("layer_types"), list):
+        cfg["layer_types"] = cfg["layer_types"][:n]
+    return cfg
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True, choices=sorted(hf.CONFIGS))
@@ -182,8 +191,7 @@ def main() -> None:
             for f in folder.iterdir():
                 if f.name != "config.json":
                     (cut / f.name).symlink_to(f)
-            cfg = json.loads((folder / "config.json").read_text())
-            cfg["num_hidden_layers"] = args.num_layers
+            cfg = fewer_layers(json.loads((folder / "config.json").read_text()), args.num_layers)
             (cut / "config.json").write_text(json.dumps(cfg))
         folder = cut
     rows = run(args.model, [int(s) for s in args.seqs.split(",")], folder, args.verbose, args.out,

@@ -314,3 +314,14 @@ def test_whole_model_on_the_gpu(name, tmp_path):
     assert check.rel_err < 1e-5 and check.agree == check.positions == 16
     again = check.program(check.input_ids, poison=True)  # workspace reused: same logits
     assert torch.equal(again, check.logits)
+
+
+def test_bench_models_cuts_a_config_to_fewer_layers():
+    """bench/models.py --num-layers: a config.json listing `layer_types` (Qwen2 in transformers
+    5) is cut to as many as the layers, so that transformers accepts it."""
+    from dpl.bench.models import fewer_layers
+
+    values = dict(hf.CONFIGS["qwen2.5-7b"], layer_types=["full_attention"] * 28)
+    cut = hf.config_from_dict(fewer_layers(values, 2), "config.json")
+    assert cut.num_hidden_layers == 2 and len(cut.layer_types) == 2
+    assert fewer_layers({"num_hidden_layers": 22}, 4) == {"num_hidden_layers": 4}
