@@ -49,6 +49,8 @@ CASES = {
     "softmax_narrow_columns": "torch.softmax(torch.randn(2,37,8,8), dim=1)",
     # a sum over two leading dims (one collapsed loop, %r floordiv 9, %r mod 9): a column reduction
     "colsum_leading_dims": "torch.randn(4,9,3,37).sum(dim=(0,1))",
+    # a batched vector-matrix product (M = 1, B stored [K, N]): a column reduction along N
+    "bmm_vecmat": "torch.randn(3,1,40) @ torch.randn(3,40,45)",
 }
 
 

@@ -27,8 +27,9 @@ to a multiple of those threads (91 -> 92) instead.
 
 Declines (logged to `dpl.passes`) a tile with block or cell axes, no top-level reduce loop, or
 no top-level loop of `ROW_LOOP_MIN` (32) or more (each thread runs such short loops whole);
-one whose top-level loops read along their own index (a row reduction: nothing to do) or read
-their inputs along different axes; one whose column axis needs no rounding; or whose stores do not
+one whose top-level loops read along their own index (a row reduction: nothing to do; a load
+along it that is the same for every column, the vector of a batched vector-matrix product, does
+not count) or read their inputs along different axes; one whose column axis needs no rounding; or whose stores do not
 index the column axis past the end of their buffer (a flattened output).
 """
 
@@ -57,12 +58,16 @@ shorter ones run whole in each thread."""
 
 def column_axis(t: tile.TileOp) -> SSAValue | str:
     """The tile axis that the top-level loops of a reduction tile read contiguously (innermost
-    index, coefficient 1) while their own index walks a slower dim; or why there is none."""
+    index, coefficient 1) while their own index walks a slower dim; or why there is none. A load
+    along the loops' own index that does not depend on that axis is the same for every column
+    (the vector of a batched vector-matrix product, `x[b, %r] * w[b, %r, %n]`): a warp reads it
+    as one broadcast."""
     loops = [o for o in t.body.block.ops if isinstance(o, loop.ForOp)]
     if not any(f.is_reduce for f in loops):
         return "no top-level reduce loop"
     axes = {v for v, _, _ in t.axes}
     found: set[SSAValue] = set()
+    along: list[set[SSAValue]] = []  # the tile axes each load along the loops' index uses
     for f in loops:
         ivs = {o.iv for o in f.walk() if isinstance(o, loop.ForOp)}
         for ld in [o for o in f.walk() if isinstance(o, loop.LoadOp) and not tile.is_smem(o.memref)]:
@@ -77,11 +82,14 @@ def column_axis(t: tile.TileOp) -> SSAValue | str:
             if not axes & used:
                 continue  # the same for every column (a norm's weight per channel)
             if ivs & set(inner[0]):
-                return "the loops read along their own index (a row reduction)"
+                along.append(axes & used)
+                continue
             cols = [v for v, c in inner[0].items() if v in axes and c == 1]
             if len(cols) != 1:
                 return "a load's innermost index is not one tile axis"
             found.add(cols[0])
+    if along and (len(found) != 1 or any(found <= used for used in along)):
+        return "the loops read along their own index (a row reduction)"
     if len(found) != 1:
         return "the loops read their inputs along different axes" if found else "no load walks the loops"
     return found.pop()

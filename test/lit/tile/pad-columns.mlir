@@ -77,6 +77,33 @@ func.func @main(%x: memref<3x40xf64>) -> memref<3xf64> {
 
 // -----
 
+// A batched vector-matrix product: the vector x[b, %r] is read along the loop's own index, but
+// it is the same for every column, so the matrix's column axis %c still takes the warp.
+func.func @main(%x: memref<3x40xf64>, %w: memref<3x40x45xf64>) -> memref<3x45xf64> {
+  %y = memref.alloc() : memref<3x45xf64>
+  loop.kernel @k_vecmat ins(%x, %w : memref<3x40xf64>, memref<3x40x45xf64>) outs(%y : memref<3x45xf64>) {
+    loop.for free %b < 3 {
+      loop.for free %c < 45 {
+        %s = loop.for reduce %r < 40 -> f64 {
+          %u = loop.load %x[%b, %r] : memref<3x40xf64>
+          %v = loop.load %w[%b, %r, %c] : memref<3x40x45xf64>
+          %p = arith.mulf %u, %v : f64
+          loop.accumulate add %p : f64
+        }
+        loop.store %s, %y[%b, %c] : memref<3x45xf64>
+      }
+    }
+  }
+  func.return %y : memref<3x45xf64>
+}
+// CHECK-LABEL: tile.kernel @k_vecmat
+// CHECK:         tile.tile (%lane : 8 = thread, %b : 3 = block, %c_b : 2 = block, %c_t : 32 = thread) {
+// CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 40 step 8 -> f64 {
+// CHECK-NEXT:        %u = loop.load %x[%b, %r] : memref<3x40xf64>
+// CHECK-NEXT:        %v = loop.load %w[%b, %r, %c_b * 32 + %c_t] {tile.masked = [2 : i64]} : memref<3x40x45xf64>
+
+// -----
+
 func.func @main(%x: memref<2x50x4xf64>) -> memref<2x4xf64> {
   %y = memref.alloc() : memref<2x4xf64>
   loop.kernel @k_narrow ins(%x : memref<2x50x4xf64>) outs(%y : memref<2x4xf64>) {
