@@ -162,3 +162,15 @@ def test_split_k_padding_past_an_aligned_k_is_no_masked_step(pass_log):
     lines = [ln for ln in pass_log.lines if "@k_matmul is matmul" in ln]
     assert "is matmul, operands repacked" in lines[-1], lines[-1]
     assert "is matmul, wgmma 128 x 128" in lines[-2], lines[-2]
+
+
+def test_integer_operands_are_left_as_they_are():
+    """An integer contraction (sort's rank count on rows of 9 int64s is one) is not repacked: its
+    copies would need a zero of the element type (and it is no tensor-core or float4 matmul)."""
+    prog = capture_expression("torch.sort(torch.randint(-3, 3, (4, 9)), stable=True)[1]")
+    module = prog.module
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    rng = np.random.default_rng(0)
+    x = rng.integers(-3, 3, (4, 9))
+    (out,) = exec_kernel.run(module, [x] + list(prog.args[prog.num_inputs:]))
+    np.testing.assert_array_equal(out, torch.sort(torch.from_numpy(x), stable=True)[1].numpy())

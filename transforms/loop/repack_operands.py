@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntAttr, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import Float32Type, Float64Type, FloatAttr, IndexType, IntAttr, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -96,7 +96,7 @@ def plan(kernel: loop.KernelOp, align: int = 16, k_tile: int = 32) -> Plan | str
         assert isinstance(t, MemRefType)
         shape = t.get_shape()
         name = f"%{buf.name_hint or '?'}"
-        if buf not in kernel.ins or buf in kernel.outs or len(shape) < 2 or t.element_type.bitwidth not in (32, 64):
+        if buf not in kernel.ins or buf in kernel.outs or len(shape) < 2 or not isinstance(t.element_type, (Float32Type, Float64Type)):
             continue
         per = max(1, align // (t.element_type.bitwidth // 8))  # elements per aligned row step
         if shape[-1] % per == 0:
