@@ -404,19 +404,24 @@ def _prod(c: Converter, node, x, dim=None, keepdim=False, *, dtype=None):
     return _reduce_op(c, T.ProdOp, x, _dims(c, x, dim), keepdim, c.out_type())
 
 
+def _var_op(c: Converter, node, op_cls, t: TensorType) -> SSAValue:
+    """`op_cls` (var or std) of `node`'s input as `t`, with `correction` (or `unbiased`), over
+    `dim` or all dims."""
+    a = bound_args(node)
+    correction = a.get("correction")
+    if correction is None:
+        correction = 1 if a.get("unbiased", True) in (True, None) else 0
+    if _is_int(t.element_type):
+        raise c.fail(f"unsupported {node.target} of an integer tensor")
+    x = a["self"]
+    dims = _dims(c, x, a.get("dim"))
+    extra = {"correction": _f64(correction)}
+    return _reduce_op(c, op_cls, x, dims, bool(a.get("keepdim") or False), t, extra)
+
+
 def _var_like(op_cls):
     def handler(c: Converter, node, *args, **kwargs):
-        a = bound_args(node)
-        correction = a.get("correction")
-        if correction is None:
-            correction = 1 if a.get("unbiased", True) in (True, None) else 0
-        t = c.out_type()
-        if _is_int(t.element_type):
-            raise c.fail(f"unsupported {node.target} of an integer tensor")
-        x = a["self"]
-        dims = _dims(c, x, a.get("dim"))
-        extra = {"correction": _f64(correction)}
-        return _reduce_op(c, op_cls, x, dims, bool(a.get("keepdim") or False), t, extra)
+        return _var_op(c, node, op_cls, c.out_type())
 
     handler.__doc__ = "With `correction` (or `unbiased`), over `dim` or all dims."
     return handler
@@ -424,6 +429,18 @@ def _var_like(op_cls):
 
 handles("var", to="torch.var")(_var_like(T.VarOp))
 handles("std", to="torch.std")(_var_like(T.StdOp))
+
+
+@handles("var_mean", to="torch.var, torch.mean")
+def _var_mean(c: Converter, node, *args, **kwargs):
+    """(var, mean) over `dim` or all dims, var with `correction` (or `unbiased`).
+
+    std_mean comes through PyTorch's decomposition into var_mean and sqrt."""
+    var = _var_op(c, node, T.VarOp, c.out_type(0))
+    a = bound_args(node)
+    x = a["self"]
+    mean = _reduce_op(c, T.MeanOp, x, _dims(c, x, a.get("dim")), bool(a.get("keepdim") or False), c.out_type(1))
+    return [var, mean]
 
 
 @handles("linalg_vector_norm", "norm", to="torch.vector_norm")
@@ -586,6 +603,17 @@ def _batch_norm(c: Converter, node, x, weight, bias, mean, var, training, moment
     return _batch_norm_op(c, x, weight, bias, mean, var, eps, c.out_type())
 
 
+@handles("_native_batch_norm_legit.no_stats", to="torch.group_norm")
+def _batch_norm_batch_stats(c: Converter, node, x, weight, bias, training, momentum, eps):
+    """InstanceNorm's batch statistics over a batch of one: a group norm, a group per channel.
+
+    InstanceNorm's decomposition views the instances as the channels of (1, N C, ...), each
+    normalised over its trailing dims. Its output only."""
+    if c.shape(x)[0] != 1:
+        raise c.fail(f"unsupported batch_norm with batch statistics over a batch of {c.shape(x)[0]} (call .eval() first)")
+    return [_group_norm_op(c, x, c.shape(x)[1], weight, bias, eps, c.out_type(0)), None, None]
+
+
 @handles("_native_batch_norm_legit_no_training", to="torch.batch_norm")
 def _batch_norm_no_training(c: Converter, node, x, weight, bias, mean, var, momentum, eps):
     """Core ATen's inference batch norm; its output only."""
@@ -614,14 +642,19 @@ def _sdpa(
     c: Converter, node, q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, *,
     scale=None, enable_gqa=False,
 ):
-    """dropout_p = 0; a float mask, or a constant bool mask (the causal one becomes is_causal)."""
+    """dropout_p = 0; a float mask, or a bool one as 0 / -1e30 (a constant causal one: is_causal)."""
     if dropout_p:
         raise c.fail(f"unsupported scaled_dot_product_attention dropout_p={dropout_p}")
     t = c.out_type()
     operands = [c.value(q), c.value(k), c.value(v)]
+    if attn_mask is not None and attn_mask.meta["val"].dtype == torch.bool and attn_mask not in c.consts:
+        # an input mask: 0 where attended, else -1e30 (as a constant mask below)
+        shape = list(attn_mask.meta["val"].shape)
+        attn_mask = _scalar_where(c, c.value(attn_mask), c.constant(0.0, t.element_type),
+                                  c.constant(-1e30, t.element_type), TensorType(t.element_type, shape))  # fmt: skip
+        operands.append(attn_mask)
+        attn_mask = None
     if attn_mask is not None and attn_mask.meta["val"].dtype == torch.bool:
-        if attn_mask not in c.consts:
-            raise c.fail("unsupported input-dependent boolean attn_mask in scaled_dot_product_attention")
         mask = c.consts[attn_mask]
         L, S = c.shape(q)[-2], c.shape(k)[-2]
         if not is_causal and torch.equal(

@@ -34,6 +34,14 @@ def _bn(cls, c: int) -> nn.Module:
     return m.eval()
 
 
+def _affine(m: nn.Module) -> nn.Module:
+    """`m` with random weight and bias (not PyTorch's ones and zeros)."""
+    with torch.no_grad():
+        m.weight.normal_()
+        m.bias.normal_()
+    return m
+
+
 def _gn(groups: int, c: int) -> nn.Module:
     m = nn.GroupNorm(groups, c)
     with torch.no_grad():
@@ -132,6 +140,11 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "var": (lambda x: torch.var(x, 1), [("f", S)]),
     "var_correction0": (lambda x: torch.var(x, (0, 2), correction=0, keepdim=True), [("f", S)]),
     "std": (lambda x: torch.std(x, -1), [("f", S)]),
+    "var_mean": (lambda x: torch.var_mean(x, 1, keepdim=True), [("fin", S)]),
+    # a bool mask given as an input (each row keeps its diagonal key: none is fully masked)
+    "sdpa_bool_mask": (lambda q, k, m: F.scaled_dot_product_attention(q, k, k, attn_mask=m | torch.eye(5, 7, dtype=torch.bool)),
+                       [("fin", (2, 2, 5, 8)), ("fin", (2, 2, 7, 8)), ("b", (5, 7))]),
+    "std_mean_correction0": (lambda x: torch.std_mean(x, (0, 2), correction=0), [("fin", S)]),
     "std_all": (lambda x: torch.std(x, unbiased=False), [("f", S)]),
     "vector_norm_2": (lambda x: torch.linalg.vector_norm(x, dim=-1), [("f", S)]),
     "vector_norm_1": (lambda x: torch.linalg.vector_norm(x, 1, dim=(0, 2)), [("f", S)]),
@@ -154,6 +167,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "log_softmax_module": (nn.LogSoftmax(dim=-1), [("f", S)]),
     "group_norm": (_gn(2, 6), [("fin", (2, 6, 3, 5))]),
     "group_norm_noaffine": (lambda x: F.group_norm(x, 3), [("fin", (2, 6, 7))]),
+    "instance_norm_2d": (_affine(nn.InstanceNorm2d(4, affine=True)), [("fin", (2, 4, 5, 7))]),
+    "instance_norm_1d": (nn.InstanceNorm1d(3), [("fin", (2, 3, 9))]),
     "batch_norm_2d": (_bn(nn.BatchNorm2d, 5), [("fin", (2, 5, 3, 3))]),
     "batch_norm_1d": (_bn(nn.BatchNorm1d, 7), [("f", M)]),
     # compositions of the ops above

@@ -89,6 +89,10 @@ CASES = {
         lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
         [randn(1, 2, 5, 8), randn(1, 2, 5, 8), randn(1, 2, 5, 8), randn(5, 5)],
     ),
+    "sdpa_bool_input_mask": (  # every row attends to some key (PyTorch gives NaN where none)
+        lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
+        [randn(1, 2, 5, 8), randn(1, 2, 7, 8), randn(1, 2, 7, 8), lambda: (torch.arange(5)[:, None] + torch.arange(7)) % 3 != 1],
+    ),
     "reshape": (lambda x: x.reshape(4, 6, 2) * 2.0, [randn(2, 3, 8)]),
     "reshape_flatten": (lambda x: x.reshape(-1) * 2.0, [randn(2, 3, 4)]),
     "view_heads": (lambda x: x.view(2, 5, 4, 3).transpose(1, 2) * 2.0, [randn(2, 5, 12)]),
