@@ -51,6 +51,9 @@ CASES = {
     "colsum_leading_dims": "torch.randn(4,9,3,37).sum(dim=(0,1))",
     # a batched vector-matrix product (M = 1, B stored [K, N]): a column reduction along N
     "bmm_vecmat": "torch.randn(3,1,40) @ torch.randn(3,40,45)",
+    # one vector-matrix product over a long K (split over blocks, atomics), and x @ W^T at M = 1
+    "vecmat_long_k": "torch.randn(1,700) @ torch.randn(700,45)",
+    "linear_one_row": "torch.nn.functional.linear(torch.randn(1,300), torch.randn(37,300), torch.randn(37))",
 }
 
 

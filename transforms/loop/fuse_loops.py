@@ -416,9 +416,11 @@ def indexed_by(load: loop.LoadOp) -> set[SSAValue]:
     return {load.indices[d] for d in load.map.data.used_dims()}
 
 
-def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None) -> int:
+def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None, unit: bool = True) -> int:
     """0 if `kernel` is no contraction; else the largest extent of the free loops that only the
-    operand on the far side from `buffer`'s reads indexes (a projection's output columns)."""
+    operand on the far side from `buffer`'s reads indexes (a projection's output columns).
+    `unit=False`: free loops of extent 1 are no side (x[0, k] w[k, n] is a vector-matrix product,
+    no contraction)."""
     reads: set[SSAValue] = set()
     for o in kernel.walk():
         if isinstance(o, loop.LoadOp) and o.memref == buffer:
@@ -431,7 +433,7 @@ def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None) -> int:
         extent: dict[SSAValue, int] = {}
         parent = red.parent_op()
         while parent is not None and parent is not kernel:
-            if isinstance(parent, loop.ForOp) and not parent.is_reduce:
+            if isinstance(parent, loop.ForOp) and not parent.is_reduce and (unit or parent.extent.data > 1):
                 extent[parent.body.block.args[0]] = parent.extent.data
             parent = parent.parent_op()
         used = [indexed_by(o) for o in red.body.walk() if isinstance(o, loop.LoadOp)]

@@ -22,7 +22,7 @@ from xdsl.rewriter import Rewriter
 from dpl.dialects import attn, loop, tile
 from dpl.dialects.kernel import TARGET_KEY
 from dpl.transforms import all_passes
-from dpl.transforms.loop.fuse_loops import has_reduce, is_contraction
+from dpl.transforms.loop.fuse_loops import contraction_width, has_reduce
 from dpl.transforms.tile.target import SM_THREADS, arch_smem, target_of
 
 SCHEDULE = "tile.schedule"
@@ -229,7 +229,7 @@ def classify(kernel: loop.KernelOp) -> str:
         return "flash attention"
     if not has_reduce(kernel):
         return "pointwise"
-    if is_contraction(kernel):
+    if contraction_width(kernel, None, unit=False):  # (a vector-matrix product: a reduction)
         reduces = [op for op in kernel.walk() if isinstance(op, loop.ForOp) and op.is_reduce]
         return "attention" if len(reduces) > 1 else "matmul"
     return "row reduction"
