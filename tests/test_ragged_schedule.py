@@ -49,6 +49,8 @@ CASES = {
     "softmax_narrow_columns": "torch.softmax(torch.randn(2,37,8,8), dim=1)",
     # a sum over two leading dims (one collapsed loop, %r floordiv 9, %r mod 9): a column reduction
     "colsum_leading_dims": "torch.randn(4,9,3,37).sum(dim=(0,1))",
+    # a column axis of 5 (-> 8, masked) continued by one of 12: warps of 4 x 8 threads
+    "amax_padded_narrow_columns": "torch.randn(3,40,12,5).amax(dim=1)",
     # a batched vector-matrix product (M = 1, B stored [K, N]): a column reduction along N
     "bmm_vecmat": "torch.randn(3,1,40) @ torch.randn(3,40,45)",
     # one vector-matrix product over a long K (split over blocks, atomics), and x @ W^T at M = 1

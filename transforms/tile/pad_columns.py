@@ -100,8 +100,10 @@ def outer_column(t: tile.TileOp, col: SSAValue, extent: int, threads: int) -> tu
     in memory, and the threads it takes so that a warp spans `threads` consecutive elements:
     the axis each access indexing `col` uses alone (coefficient 1) in the dim before, where
     `col` is the whole innermost dim (sum over dim 1 of (64, 64, 91, 8): %a2 of 91 continues %a3
-    of 8 and takes 4 threads, so that 4 x 8 threads read 32 consecutive floats). None if there
-    is none (a load indexing `col` elsewhere, or an innermost dim longer than `extent`)."""
+    of 8 and takes 4 threads, so that 4 x 8 threads read 32 consecutive floats), or all of it and
+    more where pad-columns rounded `col` up (an innermost dim of 5 on 8 threads, 3 masked: 4 x 8
+    threads read 20 consecutive floats). None if there is none (a load indexing `col` elsewhere,
+    or an innermost dim longer than `extent`)."""
     if extent >= threads or extent & (extent - 1):
         return None
     found: set[SSAValue] = set()
@@ -111,7 +113,7 @@ def outer_column(t: tile.TileOp, col: SSAValue, extent: int, threads: int) -> tu
         if not any(f is not None and col in f[0] for f in forms):
             continue
         shape = op.memref.type.get_shape()
-        if len(forms) < 2 or forms[-1] is None or forms[-1][0] != {col: 1} or shape[-1] != extent:
+        if len(forms) < 2 or forms[-1] is None or forms[-1][0] != {col: 1} or forms[-1][1] or shape[-1] > extent:
             return None
         outer = forms[-2]
         if outer is None or any(c != 1 for v, c in outer[0].items() if v in axes) or len(outer[0]) != 1:

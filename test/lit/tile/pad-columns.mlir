@@ -104,6 +104,32 @@ func.func @main(%x: memref<3x40xf64>, %w: memref<3x40x45xf64>) -> memref<3x45xf6
 
 // -----
 
+// A column axis of 5 is padded to 8 (masked), and the axis before it in memory still takes the
+// rest of the warp: 4 x 8 threads read 20 consecutive elements.
+func.func @main(%x: memref<2x50x12x5xf64>) -> memref<2x12x5xf64> {
+  %y = memref.alloc() : memref<2x12x5xf64>
+  loop.kernel @k_padded_narrow ins(%x : memref<2x50x12x5xf64>) outs(%y : memref<2x12x5xf64>) {
+    loop.for free %a < 2 {
+      loop.for free %h < 12 {
+        loop.for free %w < 5 {
+          %s = loop.for reduce %r < 50 -> f64 {
+            %v = loop.load %x[%a, %r, %h, %w] : memref<2x50x12x5xf64>
+            loop.accumulate max %v : f64
+          }
+          loop.store %s, %y[%a, %h, %w] : memref<2x12x5xf64>
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x12x5xf64>
+}
+// CHECK-LABEL: tile.kernel @k_padded_narrow
+// CHECK:         tile.tile (%lane : 8 = thread, %a : 2 = block, %h_b : 3 = block, %h_t : 4 = thread, %w : 8 = thread) {
+// CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 50 step 8 -> f64 {
+// CHECK-NEXT:        %v = loop.load %x[%a, %r, %h_b * 4 + %h_t, %w] {tile.masked = [3 : i64]} : memref<2x50x12x5xf64>
+
+// -----
+
 func.func @main(%x: memref<2x50x4xf64>) -> memref<2x4xf64> {
   %y = memref.alloc() : memref<2x4xf64>
   loop.kernel @k_narrow ins(%x : memref<2x50x4xf64>) outs(%y : memref<2x4xf64>) {
