@@ -1,4 +1,5 @@
-// RUN: dpl-opt %s --split-input-file --pass-pipeline='tileify,pad-columns,blockify-launch,cooperative-reduce' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='tileify,pad-columns,blockify-launch{sms=1},cooperative-reduce' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='tileify,pad-columns,blockify-launch{sms=132},cooperative-reduce' | filecheck %s --check-prefix=FILL
 // A column reduction (the reduce walks a slower dim than the tile's fastest axis) gets its
 // contiguous axis rounded up to a multiple of the warp (32 threads), the accesses past the end
 // masked, and blockify-launch gives that axis the warp (coalesced) and the reduce the other
@@ -123,6 +124,9 @@ func.func @main(%x: memref<2x50x12x5xf64>) -> memref<2x12x5xf64> {
   }
   func.return %y : memref<2x12x5xf64>
 }
+// With 132 SMs its 6 blocks would leave most of them idle: the column takes its 8 threads alone.
+// FILL-LABEL: tile.kernel @k_padded_narrow
+// FILL:         tile.tile (%lane : 32 = thread, %a : 2 = block, %h : 12 = block, %w : 8 = thread) {
 // CHECK-LABEL: tile.kernel @k_padded_narrow
 // CHECK:         tile.tile (%lane : 8 = thread, %a : 2 = block, %h_b : 3 = block, %h_t : 4 = thread, %w : 8 = thread) {
 // CHECK-NEXT:      %s_part = tile.strided_for reduce %r = %lane to 50 step 8 -> f64 {
