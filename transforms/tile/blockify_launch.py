@@ -238,10 +238,12 @@ def _column_threads(t: tile.TileOp, sms: int) -> dict[SSAValue, int]:
         return {col: WARP}
     if e < WARP and e & (e - 1) == 0:
         outer = outer_column(t, col, e, WARP)
-        extent = next((x for v, x, _ in t.axes if outer and v is outer[0]), 0)
-        blocks = math.prod(x for v, x, _ in t.axes if v is not col) // max(1, outer[1] if outer else 1)
-        if outer is not None and extent % outer[1] == 0 and blocks >= sms:
-            return {outer[0]: outer[1], col: e}
+        if outer is not None:
+            axis, share = outer
+            extent = next(x for v, x, _ in t.axes if v is axis)
+            blocks = math.prod(x for v, x, _ in t.axes if v is not col) // share
+            if extent % share == 0 and blocks >= sms:
+                return {axis: share, col: e}
         return {col: e}
     return {}
 

@@ -29,8 +29,8 @@ Declines (logged to `dpl.passes`) a tile with block or cell axes, no top-level r
 no top-level loop of `ROW_LOOP_MIN` (32) or more (each thread runs such short loops whole);
 one whose top-level loops read along their own index (a row reduction: nothing to do; a load
 along it that is the same for every column, the vector of a batched vector-matrix product, does
-not count) or read their inputs along different axes; one whose column axis needs no rounding; or whose stores do not
-index the column axis past the end of their buffer (a flattened output).
+not count) or read their inputs along different axes; one whose column axis needs no rounding;
+or whose stores do not index the column axis past the end of their buffer (a flattened output).
 """
 
 from __future__ import annotations
