@@ -857,10 +857,7 @@ def _stack(c: Converter, node, tensors, dim=0):
     d = norm_dim(dim, c.rank(tensors[0]) + 1)
     parts = []
     for x in tensors:
-        shape = list(c.shape(x))
-        shape.insert(d, 1)
-        v = c.cast(c.value(x), t.element_type)
-        parts.append(c.emit(T.UnsqueezeOp.create_from([v], TensorType(t.element_type, shape), {"dim": IntAttr(d)})))
+        parts.append(_unsqueezed(c, c.cast(c.value(x), t.element_type), d))
     if len(parts) == 1:
         return parts[0]
     return c.emit(T.CatOp.create_from(parts, t, {"dim": IntAttr(d)}))
@@ -1224,7 +1221,7 @@ def _masked_scan(c: Converter, v: SSAValue, d: int, kind: str) -> SSAValue:
     shape, elem = list(t.get_shape()), t.element_type
     n = shape[d]
     box = [*shape[: d + 1], n, *shape[d + 1 :]]
-    xj = c.emit(T.UnsqueezeOp.create_from([v], TensorType(elem, [*shape[:d], 1, *shape[d:]]), {"dim": IntAttr(d)}))
+    xj = _unsqueezed(c, v, d)
     mask = _index_compare(c, T.LeOp, len(box), d + 1, d, n)  # j <= i
     terms = _scalar_where(c, mask, xj, c.constant(_identity_of(elem, kind), elem), TensorType(elem, box))
     return c.emit(_SCANS[kind][0](terms, [d + 1], False, t))
@@ -1260,8 +1257,6 @@ def _cumprod(c: Converter, node, x, dim, *, dtype=None):
     """Running products along `dim`: a masked product per element, in blocks where long (`_scan`)."""
     t = c.out_type()
     return _scan(c, c.cast(c.value(x), t.element_type), norm_dim(dim, c.rank(x)), "prod")
-
-
 
 
 def _cum_extreme(kind: str):
@@ -1565,12 +1560,7 @@ def _select_scatter(c: Converter, node, x, src, dim, index):
     """x with one index along `dim` replaced by `src`."""
     d = norm_dim(dim, c.rank(x))
     i = norm_dim(index, c.shape(x)[d])
-    shape = list(c.shape(src))
-    shape.insert(d, 1)
-    v = c.value(src)
-    assert isinstance(v.type, TensorType)
-    row = c.emit(T.UnsqueezeOp.create_from([v], TensorType(v.type.element_type, shape), {"dim": IntAttr(d)}))
-    return _scatter_along(c, x, row, d, i, i + 1)
+    return _scatter_along(c, x, _unsqueezed(c, c.value(src), d), d, i, i + 1)
 
 
 # ----------------------------------------------------------------------------- sliding windows
