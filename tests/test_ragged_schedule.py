@@ -97,6 +97,10 @@ def _run_kernel(prog, module, seed: int):
 # split-reduce's atomics for each statistic), a max over one long row (split-reduce).
 REDUCTIONS = {
     "colsum": "torch.randn(3,40,45).sum(dim=1)",
+    # columns enough to fill the 1 SM: 1 lane a column (33 x 160 padded), 2 lanes (8 x 320)
+    # with the block's other threads on the column axis and the axis before it
+    "colsum_one_lane": "torch.randn(33,37,129).sum(dim=1)",
+    "colamax_two_lanes": "torch.randn(8,41,300).amax(dim=1)",
     "softmax_dim1": "torch.softmax(torch.randn(2,37,45), dim=1)",
     "layernorm_3d": "torch.nn.LayerNorm((8,32,64))(torch.randn(2,8,32,64))",
     "rmsnorm_channels": "torch.nn.functional.rms_norm(torch.randn(2,5,9,37).transpose(1,3), (5,))",

@@ -100,6 +100,13 @@ PACK_ROW_MAX = 24 * WARP
 #: sum 1048576 x 16 0.0372 -> 0.0490, amax 210000 x 31 0.0141 -> 0.0226, mean 262144 x 8 0.0050
 #: -> 0.0071, sum 500000 x 5 0.0052 -> 0.0127.
 PACK_ROW_MIN = 4
+#: A one-pass column reduction takes the fewest lanes whose threads fill every SM this many
+#: times over (`column_lanes`). H200 (2026-11-29, session 22, bench/results/session22/tools/
+#: colab22.py; x eager, always 8 lanes -> 1 wave -> 2 waves): sum over dim 1 of (512, 37, 2117)
+#: 0.66 -> 1.10 -> 1.10, (2048, 32, 512) 0.64 -> 1.08 -> 1.08, mean over dim 1 of (512, 32, 768)
+#: 0.66 -> 1.08 -> 1.09; amax over dim 1 of (64, 255, 11, 439) 1.14 -> 0.78 -> 1.18 (1 lane over
+#: 255 rows); geomean over 19 programs 1.015 -> 1.090 -> 1.119.
+COLUMN_FILL_WAVES = 2
 #: Packed rows take fewer lanes than a warp where that wastes fewer lane slots by more than this
 #: factor (row_lanes).
 ROW_SLOTS_SLACK = 1.1
@@ -248,6 +255,37 @@ def _column_threads(t: tile.TileOp, sms: int) -> dict[SSAValue, int]:
     return {}
 
 
+def column_lanes(outputs: int, most: int, sms: int) -> int:
+    """The lanes that share each output's reduce in a one-pass column reduction of `outputs`
+    columns: the fewest, a power of two up to `most`, whose `outputs * lanes` threads fill every
+    SM of `sms` COLUMN_FILL_WAVES times over (SM_THREADS each); `most` where none do. A sum over
+    dim 1 of (512, 37, 2117) (1.1 million columns) takes 1 lane, each thread loading its whole
+    column; 64 x 1024 columns of 4099 rows keep 8 lanes."""
+    lanes = 1
+    while lanes < most and outputs * lanes < COLUMN_FILL_WAVES * sms * SM_THREADS:
+        lanes *= 2
+    return lanes
+
+
+def _wider_columns(t: tile.TileOp, threads: dict[SSAValue, int], extra: int) -> dict[SSAValue, int]:
+    """`threads` (a warp on the column axis) with `extra` times the threads, so that the fewer
+    lanes of `column_lanes` still make a block of the same size: more warps along the column axis
+    where its extent allows, then threads of the axes before it in the tile (each warp still
+    reads 32 consecutive elements of one row: a sum over dim 1 of (512, 37, 2144 padded) takes 8
+    threads of the 512 beside the warp of columns); an axis takes the largest power of two that
+    divides its extent and what is left of `extra`."""
+    (col, cols), = threads.items()
+    out = dict(threads)
+    order = [v for v, _, _ in t.axes]
+    for v in reversed(order[: order.index(col) + 1]):
+        e = next(x for w, x, _ in t.axes if w is v) // (cols if v is col else 1)
+        share = math.gcd(e & -e, extra)
+        if share > 1:
+            out[v] = out.get(v, 1) * share
+            extra //= share
+    return out
+
+
 def _short_rows(t: tile.TileOp, top_loops: list[loop.ForOp]) -> bool:
     """Short rows worth packing: a row reduction (a top-level reduce loop; not a column
     reduction, whose threads read along a column axis while each loops over a slower dim) that
@@ -279,6 +317,9 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size:
         lanes = row_trip_lanes(longest, row_trips)
     else:
         lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(longest))
+        if len(top_loops) == 1 and list(threads.values()) == [WARP]:
+            lanes = column_lanes(math.prod(e for _, e, _ in t.axes), lanes, sms)
+            threads = _wider_columns(t, threads, block_size // (lanes * WARP))
     axes = [(lanes, K.THREAD, "lane")]
     for i, (v, e, _) in enumerate(t.axes):
         name = v.name_hint or f"a{i}"

@@ -1,0 +1,66 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='blockify-launch{sms=1}' | filecheck %s
+
+// A one-pass column reduction whose columns fill the GPU takes fewer lanes (column_lanes): on
+// one SM, 64 x 96 = 6144 columns fill it twice with 1 lane (2 x 2048 threads), so each thread
+// loads its whole column. 96 columns hold no more warps than 3, so the 8 warps of the block
+// come from the axis before: 8 rows of 64, each warp 32 consecutive columns of one row.
+func.func @main(%x: memref<64x40x96xf32>) -> memref<64x96xf32> {
+  %sum = memref.alloc() : memref<64x96xf32>
+  tile.kernel @k_wide ins(%x : memref<64x40x96xf32>) outs(%sum : memref<64x96xf32>) {
+    tile.tile (%a0 : 64 = thread, %a1 : 96 = thread) {
+      %acc = loop.for reduce %r0 < 40 -> f32 {
+        %in = loop.load %x[%a0, %r0, %a1] : memref<64x40x96xf32>
+        loop.accumulate add %in : f32
+      }
+      loop.store %acc, %sum[%a0, %a1] : memref<64x96xf32>
+    }
+  }
+  func.return %sum : memref<64x96xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_wide
+// CHECK:      tile.tile (%lane : 1 = thread, %a0_b : 8 = block, %a0_t : 8 = thread, %a1_b : 3 = block, %a1_t : 32 = thread) {
+// CHECK:        loop.load %x[%a0_b * 8 + %a0_t, %r0, %a1_b * 32 + %a1_t]
+
+// -----
+
+// Where the column axis has warps to spare, the block's other warps go along it: 8 x 512
+// columns on 1 lane, 256 threads of columns a block.
+func.func @main(%x: memref<8x40x512xf32>) -> memref<8x512xf32> {
+  %sum = memref.alloc() : memref<8x512xf32>
+  tile.kernel @k_long ins(%x : memref<8x40x512xf32>) outs(%sum : memref<8x512xf32>) {
+    tile.tile (%a0 : 8 = thread, %a1 : 512 = thread) {
+      %acc = loop.for reduce %r0 < 40 -> f32 {
+        %in = loop.load %x[%a0, %r0, %a1] : memref<8x40x512xf32>
+        loop.accumulate max %in : f32
+      }
+      loop.store %acc, %sum[%a0, %a1] : memref<8x512xf32>
+    }
+  }
+  func.return %sum : memref<8x512xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_long
+// CHECK:      tile.tile (%lane : 1 = thread, %a0 : 8 = block, %a1_b : 2 = block, %a1_t : 256 = thread) {
+
+// -----
+
+// Declined: 2 x 64 columns fill no SM even with 8 lanes, which they keep (a warp of columns,
+// the lanes the rest of the block).
+func.func @main(%x: memref<2x40x64xf32>) -> memref<2x64xf32> {
+  %sum = memref.alloc() : memref<2x64xf32>
+  tile.kernel @k_few ins(%x : memref<2x40x64xf32>) outs(%sum : memref<2x64xf32>) {
+    tile.tile (%a0 : 2 = thread, %a1 : 64 = thread) {
+      %acc = loop.for reduce %r0 < 40 -> f32 {
+        %in = loop.load %x[%a0, %r0, %a1] : memref<2x40x64xf32>
+        loop.accumulate add %in : f32
+      }
+      loop.store %acc, %sum[%a0, %a1] : memref<2x64xf32>
+    }
+  }
+  func.return %sum : memref<2x64xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_few
+// CHECK:      tile.tile (%lane : 8 = thread, %a0 : 2 = block, %a1_b : 2 = block, %a1_t : 32 = thread) {
+// CHECK:        loop.for reduce %r0 < 40
