@@ -25,7 +25,10 @@ Three cases:
   continues it in memory, `pad_columns.outer_column`, takes the rest of the warp where its extent
   is a multiple of it: `a2 = a2_b * 4 + a2_t` beside 8 threads of a3 in a sum over dim 1 of
   (64, 64, 91 -> 92, 8)), so a warp reads 32 consecutive elements, and the lanes take the rest of
-  the block (256 / 32 = 8).
+  the block (256 / 32 = 8). A one-pass column reduction (one top-level loop) on a warp of
+  columns takes fewer lanes where its columns are many (`column_lanes`: the fewest that fill
+  every SM twice; 1 for a sum over dim 1 of (512, 37, 2117)), and the block's other warps go
+  along the column axis or the axis before it (`_wider_columns`).
   Short rows (the longest top-level loop at most `PACK_ROW_MAX` = 768, so a lane takes at most
   24 elements per pass; the loops flat, not a row reduction over a column axis) that are many
   (a block per row would fill every SM of `sms` with `SM_THREADS` threads: 1056 rows on an
