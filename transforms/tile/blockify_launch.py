@@ -319,8 +319,9 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size:
     if row_trips and not threads:
         lanes = row_trip_lanes(longest, row_trips)
     else:
-        lanes = min(block_size // math.prod(threads.values()), _pow2_at_least(longest))
-        if len(top_loops) == 1 and list(threads.values()) == [WARP]:
+        # a column warp is whole even where block-size asks for fewer threads
+        lanes = max(1, min(block_size // math.prod(threads.values()), _pow2_at_least(longest)))
+        if len(top_loops) == 1 and list(threads.values()) == [WARP] and block_size >= WARP:
             lanes = column_lanes(math.prod(e for _, e, _ in t.axes), lanes, sms)
             threads = _wider_columns(t, threads, block_size // (lanes * WARP))
     axes = [(lanes, K.THREAD, "lane")]

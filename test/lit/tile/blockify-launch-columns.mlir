@@ -1,4 +1,5 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='blockify-launch{sms=1}' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='blockify-launch{block-size=16}' | filecheck %s --check-prefix=SMALL
 
 // A one-pass column reduction whose columns fill the GPU takes fewer lanes (column_lanes): on
 // one SM, 64 x 96 = 6144 columns fill it twice with 1 lane (2 x 2048 threads), so each thread
@@ -64,3 +65,7 @@ func.func @main(%x: memref<2x40x64xf32>) -> memref<2x64xf32> {
 // CHECK-LABEL: tile.kernel @k_few
 // CHECK:      tile.tile (%lane : 8 = thread, %a0 : 2 = block, %a1_b : 2 = block, %a1_t : 32 = thread) {
 // CHECK:        loop.for reduce %r0 < 40
+
+// A block-size below a warp still gives a column its whole warp, on 1 lane.
+// SMALL-LABEL: tile.kernel @k_few
+// SMALL:      tile.tile (%lane : 1 = thread, %a0 : 2 = block, %a1_b : 2 = block, %a1_t : 32 = thread) {
