@@ -279,9 +279,9 @@ def _wider_columns(t: tile.TileOp, threads: dict[SSAValue, int], extra: int) -> 
     divides its extent and what is left of `extra`."""
     (col, cols), = threads.items()
     out = dict(threads)
-    order = [v for v, _, _ in t.axes]
-    for v in reversed(order[: order.index(col) + 1]):
-        e = next(x for w, x, _ in t.axes if w is v) // (cols if v is col else 1)
+    last = next(i for i, (v, _, _) in enumerate(t.axes) if v is col)
+    for v, e, _ in reversed(t.axes[: last + 1]):
+        e //= cols if v is col else 1
         share = math.gcd(e & -e, extra)
         if share > 1:
             out[v] = out.get(v, 1) * share
