@@ -11,7 +11,10 @@ axes, every thread of them seeing the result), by the first plan that applies:
   own (after the warps' slots, which other lanes of warp 0 may still be reading: no barrier
   orders them), and every thread reads it back (two barriers);
 - `tree`: otherwise (or `tree` asked for): each thread writes its partial to shared memory and
-  halving steps fold pairs, a barrier after each; the group's first slot is the result.
+  halving steps fold pairs, a barrier after each; the group's first slot is the result. The
+  slots are group-major (group * G + partial), or partial-major where the fastest thread axis is
+  not combined (a column reduction: a warp of columns, its lanes in other warps), so that a
+  warp's writes and reads are consecutive words (no bank conflicts).
 
 A buffer inside a loop is allocated once at the top of the tile. `lane`/`warp` and the
 `is_lane0`/`is_warp0` guards are computed once, right after the thread indices.
@@ -258,8 +261,13 @@ class CombineLowering(TileLowering):
             for i, _ in enumerate(others):
                 stride = math.prod(self.extent[q] for q in others[i + 1 :])
                 gexpr = gexpr + AffineExpr.dimension(len(axes) + i) * stride
-        base = gexpr * G
-        slot = base + pexpr
+        # Group-major slots (g * G + p) unless the fastest thread axis is a group's (a column
+        # reduction: a warp of columns, its lanes in other warps): then g * G would put a warp's
+        # 32 writes G words apart (G-way bank conflicts), and the slots are lane-major (p * NG + g).
+        lane_major = bool(others) and self.big[-1] not in axes
+        step = NG if lane_major else 1  # the slot distance between partials p and p + 1
+        base = gexpr if lane_major else gexpr * G
+        slot = base + pexpr * step
         nl = len(leaves)
 
         def at(j: int, e: AffineExpr) -> AffineMap:
@@ -278,7 +286,7 @@ class CombineLowering(TileLowering):
             with self.at(then):
                 for j in range(n):
                     a = self.emit(K.LoadOp(smem, leaves, at(j, slot))).results[0]
-                    b = self.emit(K.LoadOp(smem, leaves, at(j, slot + s))).results[0]
+                    b = self.emit(K.LoadOp(smem, leaves, at(j, slot + s * step))).results[0]
                     self.emit(K.StoreOp(self.fold(kind, a, b), smem, leaves, at(j, slot)))
                 self.emit(K.YieldOp())
             self.emit(K.IfOp(cond, Region(then)))

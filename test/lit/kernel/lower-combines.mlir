@@ -4,7 +4,8 @@
 // of the 8 warps writes slots 0-7, warp 0 folds them with shuffle_down and writes slot 8, which
 // every thread reads back: lane 0 may not write slot 0 while other lanes of warp 0 still read
 // the slots); 5 threads per row, `tree` (halving steps through shared memory, a barrier
-// each); a combine across an axis of one thread, which is just its partial.
+// each), and a tree across the slower axis (lane-major slots); a combine across an axis of one
+// thread, which is just its partial.
 kernel.func @k_xor(%x: memref<8x16xf32>, %y: memref<8x16xf32>) grid [1, 1, 1] block [128, 1, 1] smem 0 {
   %c16 = arith.constant 16 : index
   %tid = kernel.thread_id x
@@ -99,6 +100,37 @@ kernel.func @k_tree(%x: memref<3x5xf64>, %y: memref<3x5xf64>) grid [1, 1, 1] blo
 // CHECK:         kernel.barrier
 // CHECK-NEXT:    %s = kernel.load %s_smem[%r * 5] : memref<15xf64, #kernel.smem>
 // CHECK-NEXT:    kernel.store %s, %y[%r, %l] : memref<3x5xf64>
+
+// -----
+
+// The combined axis is the slower one (4 lanes, each a warp; a column reduction's warp of 32
+// columns the fastest): lane-major slots (lane * 32 + column), so that a warp's 32 writes and
+// reads are consecutive words, not 4 apart.
+
+kernel.func @k_tree_lane_major(%x: memref<4x32xf32>, %y: memref<32xf32>) grid [1, 1, 1] block [128, 1, 1] smem 0 {
+  %c32 = arith.constant 32 : index
+  %tid = kernel.thread_id x
+  %l = arith.divui %tid, %c32 : index
+  %c = arith.remui %tid, %c32 : index
+  tile.tile (%la : 4 = thread at %l, %ca : 32 = thread at %c) thread_id %tid {
+    %v = kernel.load %x[%l, %c] : memref<4x32xf32>
+    %s = tile.combine add %v across [%la] tree : f32
+    kernel.store %s, %y[%c] : memref<32xf32>
+  }
+}
+
+// CHECK-LABEL: kernel.func @k_tree_lane_major
+// CHECK:         %s_smem = kernel.smem : memref<128xf32, #kernel.smem>
+// CHECK-NEXT:    kernel.store %v, %s_smem[%c + %l * 32] : memref<128xf32, #kernel.smem>
+// CHECK-NEXT:    kernel.barrier
+// CHECK-NEXT:    %[[C2:.*]] = arith.cmpi ult, %l, %{{.*}} : index
+// CHECK-NEXT:    kernel.if %[[C2]] {
+// CHECK-NEXT:      %[[A:.*]] = kernel.load %s_smem[%c + %l * 32] : memref<128xf32, #kernel.smem>
+// CHECK-NEXT:      %[[B:.*]] = kernel.load %s_smem[%c + %l * 32 + 64] : memref<128xf32, #kernel.smem>
+// CHECK:         kernel.load %s_smem[%c + %l * 32 + 32]
+// CHECK:         kernel.barrier
+// CHECK-NEXT:    %s = kernel.load %s_smem[%c] : memref<128xf32, #kernel.smem>
+// CHECK-NEXT:    kernel.store %s, %y[%c] : memref<32xf32>
 
 // -----
 
