@@ -153,9 +153,33 @@ def test_the_channel_loop_moves_innermost_and_the_warp_reads_along_the_row(pass_
     module = capture(mod, torch.randn(2, 64, 9, 40)).module.clone()
     run_pipeline(module, IR_PIPELINES["kernel"])
     assert "moved innermost" in pass_log.text
+    # 2 x 360 columns are too few to run as one merged axis (24 warps): 40 -> 64, 16 lanes each
+    assert "merge-columns: declined @k_mul_1: column axis %a3 of 40 merged with %a2 of 9 would leave 24 warps" in pass_log.text
     assert "pad-columns: @k_mul_1: column axis %a3 40 -> 64" in pass_log.text
     source = print_cuda(module)
     assert "powf" not in source  # x.pow(2) is x * x
+
+
+def test_a_narrow_ragged_column_runs_merged_and_keeps_its_meaning(pass_log, tmp_path):
+    """RMSNorm over 33 channels of 2 x 33 x 24 x 5: the 5 columns (8 threads, 3 idle) and the 24
+    before them run as one axis of 120 -> 128 (merge-columns; 8 warps of columns fill the 4 SMs
+    of `schedule{sms=4}` twice), one kernel; kernel executor against float64, nvcc compiles it."""
+    mod = ChannelRMSNorm(33)
+    x = torch.randn(2, 33, 24, 5, generator=torch.Generator().manual_seed(5)) * 3 - 0.5
+    module = capture(mod, x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"].replace("schedule,", "schedule{sms=4},"))
+    assert "merge-columns: @k_mul_1: column axis %a3 of 5 and %a2 of 24 -> one axis of 120" in pass_log.text
+    assert "pad-columns: @k_mul_1: column axis %a2a3 120 -> 128" in pass_log.text
+    assert sum(isinstance(op, K.KernelFuncOp) for op in module.walk()) == 1
+    ins = [x.double().numpy()] + [p.detach().double().numpy() for p in mod.parameters()]
+    out = exec_kernel.run(module, ins)[0]
+    assert _rel(out, mod.double()(x.double()).detach().numpy()) < 1e-6
+    if NVCC is not None:
+        cu = tmp_path / "merged.cu"
+        cu.write_text(print_cuda(module))
+        result = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "m.o"), str(cu)],
+                                capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not found")
@@ -175,6 +199,7 @@ def test_norm_cuda_compiles(make, shape, tmp_path):
 @pytest.mark.parametrize("mod,shape", [
     (ChannelRMSNorm(256), (4, 256, 56, 56)), (ChannelRMSNorm(8), (2, 8, 128, 128)),
     (ChannelRMSNorm(37), (3, 37, 45, 17)), (Softmax1(), (64, 3, 251)), (Softmax1(), (8, 129, 33, 31)),
+    (ChannelRMSNorm(64), (67, 64, 53, 19)),  # merge-columns: 53 x 19 columns as one axis of 1007
     (SoftmaxLast(), (512, 32000)),  # the row staged whole in dynamic shared memory
 ])  # fmt: skip
 def test_norm_parity_on_gpu(mod, shape):

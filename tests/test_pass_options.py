@@ -36,6 +36,8 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("hold-rows", "registers"): (1, INF),
     ("hold-rows", "column-trips"): (1, INF),
     ("pad-columns", "threads"): (1, INF),
+    ("merge-columns", "threads"): (1, INF),
+    ("merge-columns", "sms"): (1, INF),
     ("pad-matmul", "rows"): (1, INF),
     ("pad-matmul", "cols"): (1, INF),
     ("pad-matmul", "threads"): (1, INF),

@@ -49,8 +49,9 @@ CASES = {
     "softmax_narrow_columns": "torch.softmax(torch.randn(2,37,8,8), dim=1)",
     # a sum over two leading dims (one collapsed loop, %r floordiv 9, %r mod 9): a column reduction
     "colsum_leading_dims": "torch.randn(4,9,3,37).sum(dim=(0,1))",
-    # a column axis of 5 (-> 8, masked) continued by one of 12: warps of 4 x 8 threads
-    "amax_padded_narrow_columns": "torch.randn(3,40,12,5).amax(dim=1)",
+    # a column axis of 5 whose merge with the 7 before it would idle more (35 -> 64): 5 -> 8,
+    # masked, continued by the 7 (-> 8): warps of 4 x 8 threads
+    "amax_padded_narrow_columns": "torch.randn(3,40,7,5).amax(dim=1)",
     # a batched vector-matrix product (M = 1, B stored [K, N]): a column reduction along N
     "bmm_vecmat": "torch.randn(3,1,40) @ torch.randn(3,40,45)",
     # one vector-matrix product over a long K (split over blocks, atomics), and x @ W^T at M = 1
@@ -102,6 +103,10 @@ REDUCTIONS = {
     "colsum_one_lane": "torch.randn(33,37,129).sum(dim=1)",
     "colamax_two_lanes": "torch.randn(8,41,300).amax(dim=1)",
     "softmax_dim1": "torch.softmax(torch.randn(2,37,45), dim=1)",
+    # a column axis of 5 and the one of 12 before it: one axis of 60 (merge-columns; -> 64, masked)
+    "amax_merged_columns": "torch.randn(3,40,12,5).amax(dim=1)",
+    # channels over 5 x 19 (merge-columns: one axis of 95 -> 96, masked) in three passes
+    "softmax_merged_columns": "torch.softmax(torch.randn(2,37,5,19), dim=1)",
     "layernorm_3d": "torch.nn.LayerNorm((8,32,64))(torch.randn(2,8,32,64))",
     "rmsnorm_channels": "torch.nn.functional.rms_norm(torch.randn(2,5,9,37).transpose(1,3), (5,))",
     "amax_long_row": "torch.randn(2,8192).amax(dim=1)",

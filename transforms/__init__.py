@@ -74,6 +74,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.pipeline_k_outer",
     "dpl.transforms.tile.pad_matmul",
     "dpl.transforms.tile.pad_columns",
+    "dpl.transforms.tile.merge_columns",
     "dpl.transforms.tile.split_reduce",
     "dpl.transforms.tile.tensorize_matmul",
     "dpl.transforms.tile.tile_attention",

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
+    AffineBinaryOpKind,
     AffineConstantExpr,
     AffineDimExpr,
     AffineExpr,
@@ -93,6 +94,45 @@ def dim_forms(op: Operation) -> list[Linear | None]:
     return forms
 
 
+def merged_forms(op: Operation) -> tuple[list[Linear | None], list[int]]:
+    """`dim_forms` of an access and its buffer's shape, with each pair of adjacent dims indexed
+    `e floordiv n, e mod n` (n the second dim's size, e linear) read as one dim of size
+    shape[d] x n indexed by e: a row-major buffer lays the pair out as that one dim, the offset
+    `(e floordiv n) * n + e mod n` being e (merge-columns writes such pairs: `%x[%a0, %r,
+    %m floordiv 5, %m mod 5]` of a memref<71x79x128x5xf32> reads as `[%a0, %r, %m]` of 71 x 79 x
+    640)."""
+    assert isinstance(op, ACCESSES)
+    forms = dim_forms(op)
+    shape = list(op.memref.type.get_shape())  # type: ignore[union-attr]
+    exprs = op.map.data.results
+    out_forms: list[Linear | None] = []
+    out_shape: list[int] = []
+    d = 0
+    while d < len(exprs):
+        e = _delinearized(exprs[d], exprs[d + 1], shape[d + 1]) if d + 1 < len(exprs) else None
+        form = None if e is None else linear(e, list(op.indices))
+        if form is not None:
+            out_forms.append(substitute(form, {v: value_form(v) for v in form[0]}))
+            out_shape.append(shape[d] * shape[d + 1])
+            d += 2
+        else:
+            out_forms.append(forms[d])
+            out_shape.append(shape[d])
+            d += 1
+    return out_forms, out_shape
+
+
+def _delinearized(hi: AffineExpr, lo: AffineExpr, n: int) -> AffineExpr | None:
+    """e where `hi` is `e floordiv n` and `lo` is `e mod n`, else None."""
+    if not (isinstance(hi, AffineBinaryOpExpr) and isinstance(lo, AffineBinaryOpExpr)):
+        return None
+    if (hi.kind, lo.kind) != (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod) or hi.lhs != lo.lhs:
+        return None
+    if not all(isinstance(x.rhs, AffineConstantExpr) and x.rhs.value == n for x in (hi, lo)):
+        return None
+    return hi.lhs
+
+
 def dim_values(op: Operation, dim: int) -> set[SSAValue]:
     """The index values that index `dim` of an access uses."""
     assert isinstance(op, ACCESSES)
@@ -156,10 +196,15 @@ def compose_applies(op: Operation) -> None:
     simplify its floordiv / mod with the loop bounds (`simplify_map`: after chunk-matmul-k,
     `(%ko * 32 + %ki) floordiv 128` is `%ko floordiv 4`). A flat access (collapse-pointwise's
     `[%f floordiv 16411, %f mod 16411]`, `common.flat_offset`) is left as composed, so that it
-    stays one flat offset (flatten-buffers reads it so after materialize)."""
+    stays one flat offset (flatten-buffers reads it so after materialize), and so is one with a
+    pair of dims `e floordiv n, e mod n` (merge-columns'; `merged_forms` reads it as one dim)."""
     assert isinstance(op, ACCESSES)
     shape = op.memref.type.get_shape()  # type: ignore[union-attr]
-    flat = len(shape) > 1 and flat_offset(op.map.data.results, shape) is not None
+    results = op.map.data.results
+    flat = len(shape) > 1 and (
+        flat_offset(results, shape) is not None
+        or any(_delinearized(results[d], results[d + 1], shape[d + 1]) is not None for d in range(len(shape) - 1))
+    )
     while True:
         indices = list(op.indices)
         pos = next((i for i, v in enumerate(indices) if isinstance(v.owner, affine.ApplyOp)), None)

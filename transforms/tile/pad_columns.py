@@ -45,7 +45,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import loop, tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, tiles
-from dpl.transforms.tile.matmul import dim_forms, dim_values, kernel_name
+from dpl.transforms.tile.matmul import dim_forms, dim_values, kernel_name, merged_forms
 from dpl.transforms.tile.padding import grow, past_end, ranges_of
 
 K = tile.AxisKind
@@ -72,7 +72,7 @@ def column_axis(t: tile.TileOp) -> SSAValue | str:
         ivs = {o.iv for o in f.walk() if isinstance(o, loop.ForOp)}
         for ld in [o for o in f.walk() if isinstance(o, loop.LoadOp) and not tile.is_smem(o.memref)]:
             forms = dim_forms(ld)
-            inner = forms[-1] if forms else None
+            inner = merged_forms(ld)[0][-1] if forms else None  # (merge-columns' pair as one dim)
             if inner is None:
                 return "a load with a non-linear innermost index"
             used = {v for d in forms if d is not None for v in d[0]}
@@ -109,10 +109,9 @@ def outer_column(t: tile.TileOp, col: SSAValue, extent: int, threads: int) -> tu
     found: set[SSAValue] = set()
     axes = {v for v, _, _ in t.axes}
     for op in [o for o in t.walk() if isinstance(o, (loop.LoadOp, loop.StoreOp, tile.AtomicOp))]:
-        forms = dim_forms(op)
+        forms, shape = merged_forms(op)
         if not any(f is not None and col in f[0] for f in forms):
             continue
-        shape = op.memref.type.get_shape()
         if len(forms) < 2 or forms[-1] is None or forms[-1][0] != {col: 1} or forms[-1][1] or shape[-1] > extent:
             return None
         outer = forms[-2]

@@ -19,7 +19,7 @@ from xdsl.ir.affine import AffineExpr
 
 from dpl.dialects import loop, tile
 from dpl.transforms.tile.common import Linear, expr_range, rebuild_tile
-from dpl.transforms.tile.matmul import ACCESSES, dim_forms
+from dpl.transforms.tile.matmul import ACCESSES, dim_forms, merged_forms
 
 Ranges = dict[SSAValue, tuple[int, int]]
 
@@ -66,10 +66,11 @@ def operand_range(expr: AffineExpr, operands: list[SSAValue], ranges: Ranges) ->
 
 def past_end(op: Operation, value: SSAValue, extent: int, ranges: Ranges) -> bool:
     """Whether some index of access `op` is past its buffer for every `value` >= `extent`: a
-    linear `c * value + rest` with c > 0 and c * extent + min(rest) >= the dim's size."""
+    linear `c * value + rest` with c > 0 and c * extent + min(rest) >= the dim's size (a pair
+    of dims `e floordiv n, e mod n` read as one, `merged_forms`)."""
     assert isinstance(op, ACCESSES)
-    shape = op.memref.type.get_shape()
-    for d, form in enumerate(dim_forms(op)):
+    forms, shape = merged_forms(op)
+    for d, form in enumerate(forms):
         c = form[0].get(value, 0) if form is not None else 0
         if c <= 0:
             continue

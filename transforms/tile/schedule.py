@@ -62,7 +62,7 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   lanes and are staged, not held; short rows are packed a warp (or a group of
   lanes) per row and held likewise; a reduction over a slower dim than an
   output axis (a column reduction) gives that axis a warp of threads (pad-columns rounds it
-  up), and a plain reduction of few long rows is spread over more blocks that combine
+  up; merge-columns first runs a narrow ragged one and the axis before it as one), and a plain reduction of few long rows is spread over more blocks that combine
   atomically (split-reduce). A norm of rows too few to fill the GPU and too long to keep in
   shared memory has its statistics split off into reduction kernels first (split-row-stats,
   when `split_rows`' memory-time model says so; `-v` logs the figures). A row read more than

@@ -333,8 +333,8 @@ func.func @main(%x: memref<3x5x64xf32>) -> memref<3x5x64xf32> {
 // CHECK-LABEL: tile.kernel @k_flat
 // CHECK:         tile.tile (%row_b : 2 = block, %row_t : 8 = thread, %lane : 32 = thread) {
 // CHECK-NEXT:      %acc = loop.for reduce %r0 < 64 -> f32 {
-// CHECK-NEXT:        %v = loop.load %x[(%row_b * 8 + %row_t) floordiv 5, (%row_b * 3 + %row_t) mod 5, %r0] {tile.masked = [0 : i64]} : memref<3x5x64xf32>
-// CHECK:             loop.store %q, %y[(%row_b * 8 + %row_t) floordiv 5, (%row_b * 3 + %row_t) mod 5, %a2] {tile.masked = [0 : i64]} : memref<3x5x64xf32>
+// CHECK-NEXT:        %v = loop.load %x[(%row_b * 8 + %row_t) floordiv 5, (%row_b * 8 + %row_t) mod 5, %r0] {tile.masked = [0 : i64]} : memref<3x5x64xf32>
+// CHECK:             loop.store %q, %y[(%row_b * 8 + %row_t) floordiv 5, (%row_b * 8 + %row_t) mod 5, %a2] {tile.masked = [0 : i64]} : memref<3x5x64xf32>
 
 // -----
 
