@@ -250,6 +250,10 @@ def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
 #: Ks element-staged ran 1.2-1.5x their unscaled model, 512 x 2741 x 79 tt 11.7 us against 10,
 #: bmm 21 x 25x1381x101 tt 15.2 against 10.6, 2447 x 33 -> 307 7.6 against 5; scaled by
 #: ELEMENT_TRIP the first would model 16 and lose to its repacked copy, which ran 13.5).
+#: Dropping the factor for tensor-core tiles (materialize-mma's k-run fill reads such rows
+#: coalesced, and y = x @ w.T at 2560 x 1152 x 63 and x 127 ran 0.57-0.59x their scaled model)
+#: made 19 of the 32 sweep programs of seeds 41-48 it changes slower and 2 faster: geomean 1.166
+#: -> 0.972x eager (H200, session 23, bench/results/session23/call2-mmab.txt): the factor stays.
 ELEMENT_TRIP = 1.6
 
 
