@@ -148,6 +148,20 @@ def test_a_long_row_is_staged_whole_and_keeps_its_meaning(pass_log):
     assert _rel(out, ref) < 1e-6
 
 
+def test_few_long_rows_take_more_lanes_and_keep_their_meaning(pass_log):
+    """A softmax over 3 rows of 4001 (fewer than 4 rows an SM): 512 lanes pass over a row in 8
+    trips (256 would take 16, more than FEW_ROW_TRIPS), the row staged; kernel executor against
+    float64."""
+    x = torch.randn(3, 4001, generator=torch.Generator().manual_seed(6)) * 4
+    module = capture(SoftmaxLast(), x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"])
+    assert "fewer than 4 rows an SM: 512 lanes, staged" in pass_log.text
+    (kfunc,) = [op for op in module.walk() if isinstance(op, K.KernelFuncOp)]
+    assert kfunc.num_threads == 512
+    out = exec_kernel.run(module, [x.double().numpy()])[0]
+    assert _rel(out, torch.softmax(x.double(), dim=-1).numpy()) < 1e-6
+
+
 def test_the_channel_loop_moves_innermost_and_the_warp_reads_along_the_row(pass_log):
     mod = ChannelRMSNorm(64)
     module = capture(mod, torch.randn(2, 64, 9, 40)).module.clone()

@@ -58,8 +58,8 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   (blockify-launch `row-trips`), the reduce shared by the block's threads (warp shuffles),
   rows read more than once held in the lanes' registers (hold-rows: read from memory once), or
   staged in shared memory where too long to hold; rows fewer than FEW_ROWS_PER_SM per SM
-  (`few_rows`) and f32 rows of STAGED_ROW lengths that float4s stage (`staged_row`) keep 256
-  lanes and are staged, not held; short rows are packed a warp (or a group of
+  (`few_rows`) and f32 rows of STAGED_ROW lengths that float4s stage (`staged_row`) are staged,
+  not held, by 256 lanes (few rows read more than once: up to 1024, `few_row_lanes`); short rows are packed a warp (or a group of
   lanes) per row and held likewise; a reduction over a slower dim than an
   output axis (a column reduction) gives that axis a warp of threads (pad-columns rounds it
   up; merge-columns first runs a narrow ragged one and the axis before it as one), and a plain reduction of few long rows is spread over more blocks that combine
@@ -146,7 +146,7 @@ from dpl.transforms.tile.schedule_space import (
 )
 from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.stages import enclosing_loops
-from dpl.transforms.tile.target import DEFAULT_ARCH, arch_smem, parse_target, target_arch, target_sms
+from dpl.transforms.tile.target import DEFAULT_ARCH, SM_THREADS, arch_smem, parse_target, target_arch, target_sms
 from dpl.transforms.tile.tile_attention import TileAttention, causal_select
 from dpl.transforms.tunable import tunable
 
@@ -355,6 +355,48 @@ def few_rows(kernel: loop.KernelOp, sms: int) -> bool:
     return not isinstance(found, str) and math.prod(f.extent.data for f in found[0]) < FEW_ROWS_PER_SM * sms
 
 
+#: Few rows passed over more than once keep a block's lanes passing over the row at most this
+#: many times (ROW_TRIPS'), from 256 lanes (the block size) up to 1024, as long as every row's
+#: block stays resident at once. H200 (session 23; 256 lanes -> this rule, us,
+#: bench/results/session23/call5-fewab.txt): softmax 41 x 8031 8.1 -> 4.9 (0.59 -> 0.99x eager),
+#: RMSNorm 64 x 8519 9.8 -> 4.9, RMSNorm over (64, 113) of 19 x 8 rows 9.2 -> 5.2, LayerNorm over
+#: (64, 100) of 16 rows 7.5 -> 4.4; geomean of 21 few-row norms and softmaxes 1.32 -> 1.71x
+#: eager, none slower. At most 8 trips (call4-fewab.txt) ran rows of 2500 and 3000 3-10 % slower
+#: on 512 lanes, and LayerNorm 300 x 5000 6.1 -> 7.8 us on 1024 (2 blocks an SM: its 300 rows in
+#: two rounds): hence 12 trips and the residency bound.
+FEW_ROW_TRIPS = ROW_TRIPS
+FEW_ROW_LANES = 256
+
+
+def few_row_lanes(kernel: loop.KernelOp, sms: int) -> int:
+    """The lanes of a block of few rows (`few_rows`) that it passes over more than once (a norm,
+    a softmax: each pass waits on the last one's statistic): the fewest, a power of two from
+    FEW_ROW_LANES to LONG_ROW_THREADS, that pass over the row's longest loop in at most
+    FEW_ROW_TRIPS trips, and no more than keep every row's block resident at once (SM_THREADS a
+    multiprocessor of `sms`), where every load that a top-level loop indexes reads along that
+    loop (its index innermost: the row is contiguous); FEW_ROW_LANES otherwise (a one-pass
+    reduction, which split-reduce spreads over blocks; a column reduction, whose lanes
+    blockify-launch sets beside its columns)."""
+    found = row_body(kernel)
+    if isinstance(found, str):
+        return FEW_ROW_LANES
+    rows = math.prod(f.extent.data for f in found[0])
+    loops = [o for o in found[1].ops if isinstance(o, loop.ForOp)]
+    if len(loops) < 2:
+        return FEW_ROW_LANES
+    for f in loops:
+        ivs = {o.iv for o in f.walk() if isinstance(o, loop.ForOp)}
+        for ld in [o for o in f.walk() if isinstance(o, loop.LoadOp)]:
+            used = [ld.indices[d] for d in ld.map.data.results[-1].used_dims()] if ld.map.data.results else []
+            if ivs & set(ld.indices) and not ivs & set(used):
+                return FEW_ROW_LANES
+    longest = max((_trips(f) for f in loops), default=0)
+    lanes = FEW_ROW_LANES
+    while lanes < LONG_ROW_THREADS and longest > FEW_ROW_TRIPS * lanes and rows * 2 * lanes <= sms * SM_THREADS:
+        lanes *= 2
+    return lanes
+
+
 #: Rows of f32 of these lengths, multiples of 4, are staged (256 lanes, float4 fills of 2 to 7
 #: trips a lane), not held, as few rows are: held, each lane loads its elements one float at a
 #: time. H200 (2026-11-29, session 17, rows_ab.py; staged by counted fills -> held, us): RMSNorm
@@ -519,9 +561,12 @@ class Schedule(ModulePass):
         staged by float4s (`staged_row`) lanes by block size (row-trips 0) and nothing held
         (hold-rows max-trips 0), so the row is staged."""
         long = self.long_row_spec(kernel)
+        lanes = FEW_ROW_LANES
         if few_rows(kernel, self.sms):
+            lanes = FEW_ROW_LANES if long else few_row_lanes(kernel, self.sms)
             why = f", fewer than {FEW_ROWS_PER_SM} rows an SM: " + (
-                f"the row staged whole in shared memory, {LONG_ROW_THREADS} threads" if long else "lanes by block size, staged")
+                f"the row staged whole in shared memory, {LONG_ROW_THREADS} threads" if long
+                else f"{lanes} lanes, staged" if lanes > FEW_ROW_LANES else "lanes by block size, staged")
         elif staged_row(kernel):
             why = ", a row of f32 staged by float4s: lanes by block size, staged"
         else:
@@ -529,6 +574,8 @@ class Schedule(ModulePass):
                           "thread) or else staged whole in shared memory") if long else ""  # fmt: skip
         spec = (long or PIPELINES["row reduction"].format(target=self.target, sms=self.sms)).replace(
             f"row-trips={ROW_TRIPS}", "row-trips=0")  # fmt: skip
+        if lanes > FEW_ROW_LANES:
+            spec = spec.replace(f"blockify-launch{{sms={self.sms} ", f"blockify-launch{{sms={self.sms} block-size={lanes} ")
         return spec.replace("hold-rows,", "hold-rows{max-trips=0},"), why
 
     def long_row_spec(self, kernel: loop.KernelOp) -> str | None:

@@ -5,7 +5,8 @@
 // memory (one or two such blocks fill an SM): read from memory once instead of once per pass.
 // Many such rows (16 of 16384 f32 on 4 SMs: 16 a thread) are held in registers instead. A row past
 // shared memory (65536: 512 KB, 64 a thread) is read from memory by every pass; a row of 48 KB
-// or less in few rows keeps blocks of 256 and is staged.
+// or less in few rows is staged by the fewest lanes from 256 that pass over it in 12 trips (6144:
+// 512 lanes; 3000: 256).
 
 func.func @main(%x: memref<8x16384xf64>) -> memref<8x16384xf64> {
   %y = memref.alloc() : memref<8x16384xf64>
@@ -82,8 +83,31 @@ func.func @main(%x: memref<8x6144xf64>) -> memref<8x6144xf64> {
   func.return %y : memref<8x6144xf64>
 }
 // CHECK-LABEL: tile.kernel @k_fits
-// CHECK:         tile.tile (%lane : 256 = thread, %a0 : 8 = block) {
+// CHECK:         tile.tile (%lane : 512 = thread, %a0 : 8 = block) {
 // CHECK-NEXT:      %x_smem = tile.stage %x origin [%a0, 0] slab [r0 : 6144 at 1]
+// CHECK:         tile.schedule = "collapse-loops,tileify,merge-columns{sms=132},pad-columns,blockify-launch{sms=132 block-size=512 row-trips=0},cooperative-reduce,split-reduce{sms=132},hold-rows{max-trips=0},stage-inputs,mark-unroll{max-extent=24}"
+
+// -----
+
+func.func @main(%x: memref<8x3000xf64>) -> memref<8x3000xf64> {
+  %y = memref.alloc() : memref<8x3000xf64>
+  loop.kernel @k_short ins(%x : memref<8x3000xf64>) outs(%y : memref<8x3000xf64>) {
+    loop.for free %a0 < 8 {
+      %s = loop.for reduce %r0 < 3000 -> f64 {
+        %v = loop.load %x[%a0, %r0] : memref<8x3000xf64>
+        loop.accumulate add %v : f64
+      }
+      loop.for free %a1 < 3000 {
+        %v2 = loop.load %x[%a0, %a1] : memref<8x3000xf64>
+        %q = arith.divf %v2, %s : f64
+        loop.store %q, %y[%a0, %a1] : memref<8x3000xf64>
+      }
+    }
+  }
+  func.return %y : memref<8x3000xf64>
+}
+// CHECK-LABEL: tile.kernel @k_short
+// CHECK:         tile.tile (%lane : 256 = thread, %a0 : 8 = block) {
 // CHECK:         tile.schedule = "collapse-loops,tileify,merge-columns{sms=132},pad-columns,blockify-launch{sms=132 row-trips=0},cooperative-reduce,split-reduce{sms=132},hold-rows{max-trips=0},stage-inputs,mark-unroll{max-extent=24}"
 
 // -----
