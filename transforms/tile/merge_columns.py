@@ -108,7 +108,6 @@ def merge_columns(t: tile.TileOp, threads: int, sms: int) -> tuple[bool, str]:
     loops = [o for o in t.body.block.ops if isinstance(o, loop.ForOp)]
     if max((f.extent.data for f in loops), default=0) < ROW_LOOP_MIN:
         return False, f"no top-level loop of {ROW_LOOP_MIN} or more (each thread runs its own)"
-    fold_applies(t)
     col = column_axis(t)
     if isinstance(col, str):
         return False, col

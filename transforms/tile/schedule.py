@@ -59,10 +59,11 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   rows read more than once held in the lanes' registers (hold-rows: read from memory once), or
   staged in shared memory where too long to hold; rows fewer than FEW_ROWS_PER_SM per SM
   (`few_rows`) and f32 rows of STAGED_ROW lengths that float4s stage (`staged_row`) are staged,
-  not held, by 256 lanes (few rows read more than once: up to 1024, `few_row_lanes`); short rows are packed a warp (or a group of
-  lanes) per row and held likewise; a reduction over a slower dim than an
-  output axis (a column reduction) gives that axis a warp of threads (pad-columns rounds it
-  up; merge-columns first runs a narrow ragged one and the axis before it as one), and a plain reduction of few long rows is spread over more blocks that combine
+  not held, by 256 lanes (few rows read more than once: up to 1024, `few_row_lanes`); short
+  rows are packed a warp (or a group of lanes) per row and held likewise; a reduction over a
+  slower dim than an output axis (a column reduction) gives that axis a warp of threads
+  (pad-columns rounds it up; merge-columns first runs a narrow ragged one and the axis before
+  it as one), and a plain reduction of few long rows is spread over more blocks that combine
   atomically (split-reduce). A norm of rows too few to fill the GPU and too long to keep in
   shared memory has its statistics split off into reduction kernels first (split-row-stats,
   when `split_rows`' memory-time model says so; `-v` logs the figures). A row read more than
