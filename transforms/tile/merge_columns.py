@@ -30,7 +30,7 @@ sweep programs of seeds 0-48 it changed: amax over dim 1 of 71 x 79 x 128 x 5 0.
 eager, amax over dim 0 of 128 x 128 x 487 x 3 0.31 -> 1.06x, softmax over dim 0 of 239 x 16 x
 64 x 79 4.1 -> 6.4x; geomean of the 18 it merges 1.20x, none slower).
 
-Declines (logged to `dpl.passes`) what pad-columns declines for its form (block or cell axes, no
+Declines (logged to `dpl.passes`) what pad-columns declines for its form (`fresh_column_axis`: block or cell axes, no
 top-level loop of ROW_LOOP_MIN, no column axis), a column axis that a warp divides or whose
 padding idles WASTE_MIN or less (a power of two below a warp: pad-columns' `outer_column` then
 gives the axis before it the rest of the warp), an access indexing the column axis other than as
@@ -51,11 +51,11 @@ from xdsl.ir import Block, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
-from dpl.dialects import loop, tile
+from dpl.dialects import tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import ACCESSES, compose_applies, fold_applies, kernel_name, merged_forms
-from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis, padded_columns
+from dpl.transforms.tile.pad_columns import fresh_column_axis, padded_columns
 from dpl.transforms.tile.target import target_sms
 
 K = tile.AxisKind
@@ -103,12 +103,7 @@ def before_column(t: tile.TileOp, col: SSAValue, extent: int) -> SSAValue | str:
 
 def merge_columns(t: tile.TileOp, threads: int, sms: int) -> tuple[bool, str]:
     """Rewrite `t` as the module docstring says; (whether it did, what or why not)."""
-    if any(k != K.THREAD for _, _, k in t.axes):
-        return False, "the tile already has block or cell axes (run merge-columns before them)"
-    loops = [o for o in t.body.block.ops if isinstance(o, loop.ForOp)]
-    if max((f.extent.data for f in loops), default=0) < ROW_LOOP_MIN:
-        return False, f"no top-level loop of {ROW_LOOP_MIN} or more (each thread runs its own)"
-    col = column_axis(t)
+    col = fresh_column_axis(t, "merge-columns")
     if isinstance(col, str):
         return False, col
     extents = {v: e for v, e, _ in t.axes}

@@ -130,13 +130,19 @@ def padded_columns(extent: int, threads: int) -> int:
     return 1 << (extent - 1).bit_length()
 
 
-def pad_columns(t: tile.TileOp, threads: int) -> tuple[bool, str]:
+def fresh_column_axis(t: tile.TileOp, what: str) -> SSAValue | str:
+    """`column_axis` of a tile fresh from tileify (thread axes only) whose top-level loops a
+    block's lanes will share (one of ROW_LOOP_MIN or more); or why pass `what` declines it."""
     if any(k != K.THREAD for _, _, k in t.axes):
-        return False, "the tile already has block or cell axes (run pad-columns before them)"
+        return f"the tile already has block or cell axes (run {what} before them)"
     loops = [o for o in t.body.block.ops if isinstance(o, loop.ForOp)]
     if max((f.extent.data for f in loops), default=0) < ROW_LOOP_MIN:
-        return False, f"no top-level loop of {ROW_LOOP_MIN} or more (each thread runs its own)"
-    axis = column_axis(t)
+        return f"no top-level loop of {ROW_LOOP_MIN} or more (each thread runs its own)"
+    return column_axis(t)
+
+
+def pad_columns(t: tile.TileOp, threads: int) -> tuple[bool, str]:
+    axis = fresh_column_axis(t, "pad-columns")
     if isinstance(axis, str):
         return False, axis
     extent = next(e for v, e, _ in t.axes if v is axis)
