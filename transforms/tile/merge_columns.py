@@ -30,13 +30,13 @@ sweep programs of seeds 0-48 it changed: amax over dim 1 of 71 x 79 x 128 x 5 0.
 eager, amax over dim 0 of 128 x 128 x 487 x 3 0.31 -> 1.06x, softmax over dim 0 of 239 x 16 x
 64 x 79 4.1 -> 6.4x; geomean of the 18 it merges 1.20x, none slower).
 
-Declines (logged to `dpl.passes`) what pad-columns declines for its form (`fresh_column_axis`: block or cell axes, no
-top-level loop of ROW_LOOP_MIN, no column axis), a column axis that a warp divides or whose
-padding idles WASTE_MIN or less (a power of two below a warp: pad-columns' `outer_column` then
-gives the axis before it the rest of the warp), an access indexing the column axis other than as
-its whole innermost dim or without the axis before it alone indexing the whole dim before, a
-merge that would not idle fewer threads, and one that would leave fewer warps of columns than
-FILL_WAVES per SM.
+Declines (logged to `dpl.passes`) what pad-columns declines for its form (`fresh_column_axis`:
+block or cell axes, no top-level loop of ROW_LOOP_MIN, no column axis), a column axis that a warp
+divides or whose padding idles WASTE_MIN or less (a power of two below a warp: pad-columns'
+`outer_column` then gives the axis before it the rest of the warp), an access indexing the column
+axis other than as its whole innermost dim or without the axis before it alone indexing the whole
+dim before, a merge that would not idle fewer threads, and one that would leave fewer warps of
+columns than FILL_WAVES per SM.
 """
 
 from __future__ import annotations
