@@ -105,6 +105,11 @@ REDUCTIONS = {
     "softmax_dim1": "torch.softmax(torch.randn(2,37,45), dim=1)",
     # a column axis of 5 and the one of 12 before it: one axis of 60 (merge-columns; -> 64, masked)
     "amax_merged_columns": "torch.randn(3,40,12,5).amax(dim=1)",
+    # merged columns beside a weight over the dim before them (w[%a1a2 floordiv 5, 0]), under a
+    # collapsed reduce over two dims, and of three trailing dims (3 x 5 merged: 15 -> 16)
+    "sum_merged_columns_weight": "(torch.randn(3,40,12,5) * torch.randn(12,1)).sum(dim=1)",
+    "sum_merged_columns_two_reduce_dims": "torch.randn(4,9,12,5).sum(dim=(0,1))",
+    "amax_merged_three_trailing_dims": "torch.randn(3,40,7,3,5).amax(dim=1)",
     # channels over 5 x 19 (merge-columns: one axis of 95 -> 96, masked) in three passes
     "softmax_merged_columns": "torch.softmax(torch.randn(2,37,5,19), dim=1)",
     "layernorm_3d": "torch.nn.LayerNorm((8,32,64))(torch.randn(2,8,32,64))",
