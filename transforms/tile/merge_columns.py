@@ -55,7 +55,7 @@ from dpl.dialects import tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import ACCESSES, compose_applies, fold_applies, kernel_name, merged_forms
-from dpl.transforms.tile.pad_columns import fresh_column_axis, padded_columns
+from dpl.transforms.tile.pad_columns import continuing_axis, fresh_column_axis, padded_columns
 from dpl.transforms.tile.target import target_sms
 
 K = tile.AxisKind
@@ -79,26 +79,20 @@ def _waste(extent: int, threads: int) -> float:
 
 
 def before_column(t: tile.TileOp, col: SSAValue, extent: int) -> SSAValue | str:
-    """The tile axis that indexes, alone and in full, the dim before the one column axis `col`
-    (of `extent`) indexes whole in every access that uses it; or why there is none."""
-    extents = {v: e for v, e, _ in t.axes}
-    found: set[SSAValue] = set()
+    """The tile axis that continues the column axis `col` (of `extent`) in memory
+    (`pad_columns.continuing_axis`) where it indexes the whole dim before, from 0, in every
+    access that indexes `col` (which indexes all of the innermost); or why there is none."""
+    outer = continuing_axis(t, col, extent)
+    if isinstance(outer, str):
+        return outer
+    whole = [next(e for v, e, _ in t.axes if v is outer), extent]
     for op in [o for o in t.walk() if isinstance(o, ACCESSES)]:
         forms, shape = merged_forms(op)
-        if not any(f is not None and col in f[0] for f in forms):
-            continue
-        if len(forms) < 2 or forms[-1] != ({col: 1}, 0) or shape[-1] != extent:
-            return f"an access indexes %{col.name_hint or '?'} other than as its whole innermost dim"
-        outer = forms[-2]
-        if outer is None or len(outer[0]) != 1 or outer[1] != 0:
-            return "an access's dim before the columns is not indexed by one axis"
-        (v, c), = outer[0].items()
-        if c != 1 or v not in extents or v is col or extents[v] != shape[-2]:
+        if any(f is not None and col in f[0] for f in forms) and (
+            outer is col or forms[-2] != ({outer: 1}, 0) or shape[-2:] != whole
+        ):
             return "an access's dim before the columns is not one whole tile axis"
-        found.add(v)
-    if len(found) != 1:
-        return "the accesses index different axes before the columns"
-    return found.pop()
+    return outer
 
 
 def merge_columns(t: tile.TileOp, threads: int, sms: int) -> tuple[bool, str]:

@@ -45,7 +45,7 @@ from xdsl.passes import ModulePass
 from dpl.dialects import loop, tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, tiles
-from dpl.transforms.tile.matmul import dim_forms, dim_values, kernel_name, merged_forms
+from dpl.transforms.tile.matmul import ACCESSES, dim_forms, dim_values, kernel_name, merged_forms
 from dpl.transforms.tile.padding import grow, past_end, ranges_of
 
 K = tile.AxisKind
@@ -95,32 +95,39 @@ def column_axis(t: tile.TileOp) -> SSAValue | str:
     return found.pop()
 
 
-def outer_column(t: tile.TileOp, col: SSAValue, extent: int, threads: int) -> tuple[SSAValue, int] | None:
-    """The tile axis that continues column axis `col` (of `extent` < `threads`, a power of two)
-    in memory, and the threads it takes so that a warp spans `threads` consecutive elements:
-    the axis each access indexing `col` uses alone (coefficient 1) in the dim before, where
-    `col` is the whole innermost dim (sum over dim 1 of (64, 64, 91, 8): %a2 of 91 continues %a3
-    of 8 and takes 4 threads, so that 4 x 8 threads read 32 consecutive floats), or all of it and
-    more where pad-columns rounded `col` up (an innermost dim of 5 on 8 threads, 3 masked: 4 x 8
-    threads read 20 consecutive floats). None if there is none (a load indexing `col` elsewhere,
-    or an innermost dim longer than `extent`)."""
-    if extent >= threads or extent & (extent - 1):
-        return None
+def continuing_axis(t: tile.TileOp, col: SSAValue, extent: int) -> SSAValue | str:
+    """The tile axis that continues column axis `col` (of `extent`) in memory: the one each
+    access indexing `col` as its whole innermost dim (coefficient 1, at most `extent` elements)
+    uses alone, with coefficient 1, in the dim before; or why there is none."""
     found: set[SSAValue] = set()
     axes = {v for v, _, _ in t.axes}
-    for op in [o for o in t.walk() if isinstance(o, (loop.LoadOp, loop.StoreOp, tile.AtomicOp))]:
+    for op in [o for o in t.walk() if isinstance(o, ACCESSES)]:
         forms, shape = merged_forms(op)
         if not any(f is not None and col in f[0] for f in forms):
             continue
         if len(forms) < 2 or forms[-1] is None or forms[-1][0] != {col: 1} or forms[-1][1] or shape[-1] > extent:
-            return None
+            return f"an access indexes %{col.name_hint or '?'} other than as its whole innermost dim"
         outer = forms[-2]
         if outer is None or any(c != 1 for v, c in outer[0].items() if v in axes) or len(outer[0]) != 1:
-            return None
+            return "an access's dim before the columns is not indexed by one axis"
         found |= set(outer[0])
     if len(found) != 1 or not found <= axes:
+        return "the accesses index different axes, or no tile axis, before the columns"
+    return found.pop()
+
+
+def outer_column(t: tile.TileOp, col: SSAValue, extent: int, threads: int) -> tuple[SSAValue, int] | None:
+    """The tile axis that continues column axis `col` (of `extent` < `threads`, a power of two)
+    in memory (`continuing_axis`), and the threads it takes so that a warp spans `threads`
+    consecutive elements: sum over dim 1 of (64, 64, 91, 8): %a2 of 91 continues %a3 of 8 and
+    takes 4 threads, so that 4 x 8 threads read 32 consecutive floats; where pad-columns rounded
+    `col` up (an innermost dim of 5 on 8 threads, 3 masked) 4 x 8 threads read 20 consecutive
+    floats. None if there is none (a load indexing `col` elsewhere, or an innermost dim longer
+    than `extent`)."""
+    if extent >= threads or extent & (extent - 1):
         return None
-    return found.pop(), threads // extent
+    axis = continuing_axis(t, col, extent)
+    return None if isinstance(axis, str) else (axis, threads // extent)
 
 
 def padded_columns(extent: int, threads: int) -> int:

@@ -100,6 +100,7 @@ from dpl.transforms.loop.repack_operands import repack
 from dpl.transforms.loop.split_row_stats import declines as split_row_stats_declines
 from dpl.transforms.loop.split_row_stats import row_body
 from dpl.transforms.options import check_option
+from dpl.transforms.tile.blockify_launch import row_trip_lanes
 from dpl.transforms.tile.chunk_matmul_k import ChunkMatmulK
 from dpl.transforms.tile.common import LOG
 # schedule_classes and schedule_space names are imported (and so re-exported) here in full: the
@@ -370,14 +371,14 @@ FEW_ROW_LANES = 256
 
 
 def few_row_lanes(kernel: loop.KernelOp, sms: int) -> int:
-    """The lanes of a block of few rows (`few_rows`) that it passes over more than once (a norm,
-    a softmax: each pass waits on the last one's statistic): the fewest, a power of two from
-    FEW_ROW_LANES to LONG_ROW_THREADS, that pass over the row's longest loop in at most
-    FEW_ROW_TRIPS trips, and no more than keep every row's block resident at once (SM_THREADS a
-    multiprocessor of `sms`), where every load that a top-level loop indexes reads along that
-    loop (its index innermost: the row is contiguous); FEW_ROW_LANES otherwise (a one-pass
-    reduction, which split-reduce spreads over blocks; a column reduction, whose lanes
-    blockify-launch sets beside its columns)."""
+    """The lanes of a block of few rows (`few_rows`) that it passes over more than once (a norm, a
+    softmax: each pass waits on the last one's statistic): the fewest, a power of two from
+    FEW_ROW_LANES to 1024 (blockify-launch's `row_trip_lanes`), that pass over the row's
+    longest loop in at most FEW_ROW_TRIPS trips, and no more than keep every row's block
+    resident at once (SM_THREADS a multiprocessor of `sms`), where every load that a top-level
+    loop indexes reads along that loop (its index innermost: the row is contiguous);
+    FEW_ROW_LANES otherwise (a one-pass reduction, which split-reduce spreads over blocks; a
+    column reduction, whose lanes blockify-launch sets beside its columns)."""
     found = row_body(kernel)
     if isinstance(found, str):
         return FEW_ROW_LANES
@@ -391,10 +392,9 @@ def few_row_lanes(kernel: loop.KernelOp, sms: int) -> int:
             used = [ld.indices[d] for d in ld.map.data.results[-1].used_dims()] if ld.map.data.results else []
             if ivs & set(ld.indices) and not ivs & set(used):
                 return FEW_ROW_LANES
-    longest = max((_trips(f) for f in loops), default=0)
-    lanes = FEW_ROW_LANES
-    while lanes < LONG_ROW_THREADS and longest > FEW_ROW_TRIPS * lanes and rows * 2 * lanes <= sms * SM_THREADS:
-        lanes *= 2
+    lanes = max(FEW_ROW_LANES, row_trip_lanes(max(_trips(f) for f in loops), FEW_ROW_TRIPS))
+    while lanes > FEW_ROW_LANES and rows * lanes > sms * SM_THREADS:  # every row's block resident
+        lanes //= 2
     return lanes
 
 
@@ -562,9 +562,9 @@ class Schedule(ModulePass):
         staged by float4s (`staged_row`) lanes by block size (row-trips 0) and nothing held
         (hold-rows max-trips 0), so the row is staged."""
         long = self.long_row_spec(kernel)
-        lanes = FEW_ROW_LANES
-        if few_rows(kernel, self.sms):
-            lanes = FEW_ROW_LANES if long else few_row_lanes(kernel, self.sms)
+        few = few_rows(kernel, self.sms)
+        lanes = few_row_lanes(kernel, self.sms) if few and not long else FEW_ROW_LANES
+        if few:
             why = f", fewer than {FEW_ROWS_PER_SM} rows an SM: " + (
                 f"the row staged whole in shared memory, {LONG_ROW_THREADS} threads" if long
                 else f"{lanes} lanes, staged" if lanes > FEW_ROW_LANES else "lanes by block size, staged")
@@ -576,8 +576,13 @@ class Schedule(ModulePass):
         spec = (long or PIPELINES["row reduction"].format(target=self.target, sms=self.sms)).replace(
             f"row-trips={ROW_TRIPS}", "row-trips=0")  # fmt: skip
         if lanes > FEW_ROW_LANES:
-            spec = spec.replace(f"blockify-launch{{sms={self.sms} ", f"blockify-launch{{sms={self.sms} block-size={lanes} ")
+            spec = self.with_block_size(spec, lanes)
         return spec.replace("hold-rows,", "hold-rows{max-trips=0},"), why
+
+    def with_block_size(self, spec: str, threads: int) -> str:
+        """Row pipeline `spec` with blockify-launch's `block-size` set to `threads`."""
+        head = f"blockify-launch{{sms={self.sms} "
+        return spec.replace(head, f"{head}block-size={threads} ")
 
     def long_row_spec(self, kernel: loop.KernelOp) -> str | None:
         """The row pipeline staging the whole row of `kernel` in dynamic shared memory with
@@ -586,8 +591,7 @@ class Schedule(ModulePass):
         if room is None:
             return None
         spec = PIPELINES["row reduction"].format(target=self.target, sms=self.sms)
-        spec = spec.replace(f"blockify-launch{{sms={self.sms} ",
-                            f"blockify-launch{{sms={self.sms} block-size={LONG_ROW_THREADS} ")  # fmt: skip
+        spec = self.with_block_size(spec, LONG_ROW_THREADS)
         return spec.replace("stage-inputs", f"stage-inputs{{smem-bytes={room}}}")
 
     def flash_spec(self, kernel: loop.KernelOp) -> str:
