@@ -8,7 +8,8 @@ prints the table again and the geomean per variant of `ref`'s time (eager or tor
 the variant's (> 1: dpl faster), `!` where a variant's error is past 1e-5. A variant is a
 pipeline after loop IR, None for dpl's own, or a callable returning a context manager inside
 which dpl's own pipeline is compiled: a change of a constant or pipeline string tried without
-editing the tree, e.g. `lambda: patched(stage_fills, "FILL_UNROLL_TRIPS", 16)`.
+editing the tree, e.g. `lambda: patched(stage_fills, "FILL_UNROLL_TRIPS", 16)`. `changed`
+lists the cases whose IR such a variant changes (on the host, nothing runs).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import torch
 
 from dpl.bench import harness as B
 from dpl.driver.compile import compile as dpl_compile
+from dpl.frontend import capture
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
 
 @contextmanager
@@ -63,6 +66,22 @@ def time_variants(cases: Iterable, variants: dict[str, Variant], ref: str, targe
         rows.append(row)
         print(line(row, list(variants), ref, width), flush=True)
     return rows
+
+
+def changed(cases: Iterable, variant: Callable[[], Any], level: str = "tile") -> Iterator:
+    """The cases whose IR at `level` (an IR_PIPELINES key) differs under `variant` (a callable
+    returning a context manager, as in `time_variants`) from dpl's own: the programs an A/B of a
+    schedule change needs to time. Built on the "meta" device: nothing runs."""
+    for case in cases:
+        fn, inputs = case.build("meta")
+        irs = []
+        for within in (variant, nullcontext):
+            mod = capture(fn, *inputs, dtype=torch.float32).module
+            with within():
+                run_pipeline(mod, IR_PIPELINES[level])
+            irs.append(str(mod))
+        if irs[0] != irs[1]:
+            yield case
 
 
 def report(rows: list[dict], variants: list[str], ref: str, width: int, json_path: str | None,

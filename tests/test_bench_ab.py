@@ -40,3 +40,25 @@ def test_each_variant_compiles_under_its_own_context(monkeypatch):
     assert seen == [(None, 8, False), ("tileify", 8, False), (None, 16, False)]
     assert KNOB.value == 8
     assert rows[0]["eager"] == 2.0 and "compile" not in rows[0] and rows[0]["u16"]["median_ms"] == 1.0
+
+
+def test_changed_lists_the_cases_whose_ir_a_variant_changes():
+    """A bmm with a ragged whole K (SIMT, rows of 116) fills its stages by rows, not per copy:
+    `changed` lists it at the kernel level under "per copy", not at the tile level, and never a
+    pointwise case."""
+    import torch
+
+    from dpl.transforms.kernel import stage_fills
+
+    class XWt(torch.nn.Module):
+        def forward(self, x, w):
+            return x @ w.transpose(-1, -2)
+
+    def case(name, module, *shapes):
+        inputs = tuple(torch.randn(*s) for s in shapes)
+        return types.SimpleNamespace(name=name, build=lambda dev: (module, inputs))
+
+    cases = [case("matmul", XWt(), (16, 128, 113), (16, 1491, 113)), case("relu", torch.nn.ReLU(), (64, 64))]
+    per_copy = lambda: ab.patched(stage_fills, "fill_plan", lambda *a: "flat")  # noqa: E731
+    assert [c.name for c in ab.changed(cases, per_copy, "kernel")] == ["matmul"]
+    assert list(ab.changed(cases, per_copy, "tile")) == []
