@@ -13,6 +13,11 @@ insertion point:
   (`kernel.tma_load`) per contiguous slab row; it falls back to `async` when the rows are not
   16-byte multiples (`copy_mode`).
 
+The `sync` and `async` copies are spread over the threads in one flat order (consecutive
+threads, consecutive copies), each copy number split into its coordinates. Where the stage's
+rows (slab runs) are not a power of two copies long and that split would divide per copy, the
+copies go by rows (a warp or more along a row) or each thread's index is split once (`fill_plan`).
+
 A masked stage (`{tile.masked = [dims]}`, a slab that may leave its source along those dims) is
 filled with one bounds guard per copy, zeros written into shared memory outside
 (transforms/kernel/masking.py), and is never a TMA copy.
@@ -49,6 +54,74 @@ fillab18.py / fillab18b.py, us): a 64 x 32 matmul slab copied element-wise (rows
 misaligned) by 128 threads, 16 trips each K step, 46.4 -> 38.8 (4096 x 29 x 2503 nt); softmax
 64 x 3001 (rows staged by 256 lanes, 12 trips) 5.6 -> 4.3, LayerNorm 100 x 2999 4.8 -> 3.5,
 linear 2447 x 33 -> 307 + residual 7.7 -> 6.9; 32 gained nothing more."""
+
+
+SPLIT_ONCE_TRIPS = 32
+"""A fill that splits each thread's index once (`fill_plan` "split") is one unrolled loop up to
+this many trips (its copies cost a few instructions each); past it, a loop of turns of at most
+FILL_UNROLL_TRIPS unrolled trips, splitting once per turn."""
+
+ROWS_UNROLL = 32
+"""A fill by rows (`fill_plan` "rows") of at most this many copies a thread is unrolled whole; a
+longer one unrolls each row's copies only (at most FILL_UNROLL_TRIPS of them)."""
+
+ROWS_EXTRA = 1.3
+"""A fill goes by rows only where its copies a thread are at most this many times the flat
+order's: lanes past a row's end still cost their warp a copy instruction. H200 (session 24,
+rowab24.py, call 3; x eager, by rows / split once, the ratio in brackets): bmm nt
+16 x 128x1491x113 (1.10) 0.89 / 0.82, bmm tt 21 x 25x1381x101 (1.19) 0.88 / 0.80, linear
+256 x 97 -> 1152 + GELU (1.23) 1.16 / 1.04, linear 1379 x 47 -> 741 + sum (1.23) 1.14 / 1.30,
+bmm nt 9 x 256x512x69 (1.26) 0.91 / 0.88; at 1.33, split once was faster in 3 of 5 (bmm nt
+2 x 127x631x17 1.26 / 1.32, matmul nt 2048 x 63 x 17 1.22 / 1.31)."""
+
+
+def fill_plan(rows: int, per_row: int, threads: int, contiguous: bool) -> str:
+    """How the copies of a stage of `rows` slab runs (rows) of `per_row` copies each are spread
+    over `threads` threads:
+
+    - "flat": one flat order, each copy number split into its coordinates. Cheap where a row is a
+      power of two copies long (shifts and masks) or where the slab is contiguous in both memories
+      and unmasked (the copy number is the offset), or where each thread copies once;
+    - "rows": `row_lanes` lanes along a row, the other threads down the rows, each thread's
+      copies at constant offsets from its first (StageFills.fill_rows), where that costs at most
+      ROWS_EXTRA times the flat order's copies;
+    - "split": the flat order, each thread's index split into row and column once and stepped by
+      constants (StageFills.fill_split_once).
+
+    Splitting each copy's number instead, where a row is not a power of two copies long, costs a
+    division and a remainder per copy (about 30 instructions, nvcc's signed magic-number division
+    included): as many issue slots as a 64 x 64 matmul tile's multiply-adds spend on the same K
+    step."""
+    flat_trips = -(-rows * per_row // threads)
+    if rows < 2 or threads < 2 or per_row & (per_row - 1) == 0 or contiguous or flat_trips < 2:
+        return "flat"
+    tc = row_lanes(rows, per_row, threads)
+    if tc is not None and rows_trips(rows, per_row, threads, tc) <= ROWS_EXTRA * flat_trips:
+        return "rows"
+    return "split"
+
+
+def row_lanes(rows: int, per_row: int, threads: int) -> int | None:
+    """The lanes along a row for a fill by rows: the power of two dividing `threads`, at least a
+    warp (or the row rounded up to a power of two, if shorter) so that a warp reads along one
+    row, with the fewest copies a thread, then the fewest row steps; None if none divides."""
+    best: tuple[tuple[int, int], int] | None = None
+    tc = min(32, 1 << (per_row - 1).bit_length())
+    while tc <= threads:
+        if threads % tc == 0:
+            key = (rows_trips(rows, per_row, threads, tc), -(-rows // (threads // tc)))
+            best = (key, tc) if best is None or key < best[0] else best
+        tc *= 2
+    return None if best is None else best[1]
+
+
+def rows_trips(rows: int, per_row: int, threads: int, tc: int) -> int:
+    """A thread's copies in a fill by rows with `tc` lanes along a row."""
+    return -(-per_row // tc) * -(-rows // (threads // tc))
+
+
+Copy = Callable[[AffineMap, AffineMap, list[SSAValue]], None]
+"""One copy of a fill: `copy(dst_map, src_map, leaves)`."""
 
 
 @dataclass
@@ -114,6 +187,27 @@ class StageFills(TileLowering):
             return False
         return self.run_width(st, 16) == 16 // eb
 
+    def contiguous(self, st: tile.StageOp) -> bool:
+        """The slab is one contiguous run in both memories, unmasked: its rows are unpadded and
+        each run of slab dims over one source dim is the whole of that dim, past the outermost
+        (so the flat copy number is the offset into both)."""
+        src_t = st.source.type
+        assert isinstance(src_t, MemRefType)
+        ext, sdim, pad, _ = self.stage_shape(st)
+        if any(pad) or tile.is_masked(st):
+            return False
+        runs: list[list[int]] = []  # [source dim, extent] per run of slab dims over one
+        for e, d in zip(ext, sdim):
+            if runs and runs[-1][0] == d:
+                runs[-1][1] *= e
+            else:
+                runs.append([d, e])
+        shape = src_t.get_shape()
+        dims = [d for d, _ in runs]
+        if dims != list(range(dims[0], len(shape))):
+            return False
+        return all(e == shape[d] for d, e in runs[1:])
+
     def copy_mode(self, st: tile.StageOp) -> str:
         """How the stage is filled: "sync", "async" or "tma"."""
         kind = st.copy.data
@@ -127,22 +221,26 @@ class StageFills(TileLowering):
 
     # -- maps -----------------------------------------------------------------------------------
 
-    def fill_maps(self, st, V: int, flat: SSAValue, kval, subst, row: bool = False):
+    def fill_maps(self, st, V: int, flat: SSAValue, kval, subst, row: bool = False,
+                  col: SSAValue | None = None):  # fmt: skip
         """Source and destination maps of copy number `flat` (V elements each; with `row`, one
-        whole innermost slab run per copy), over shared leaves [flat, origin values..., k]."""
-        leaves: list[SSAValue] = [flat]
+        whole innermost slab run per copy; with `col`, copy `col` of slab run `flat`), over
+        shared leaves [flat, (col,) origin values..., k]."""
+        leaves: list[SSAValue] = [flat] if col is None else [flat, col]
         reps = [self.index_expr(o, leaves, subst) for o in st.origin_operands]
         origin = [e.replace_dims_and_symbols(reps, []) for e in st.origin.data.results]
         ext, sdim, _, _ = self.stage_shape(st)
         f = AffineExpr.dimension(0)
         n = len(ext)
         lstride = [math.prod(ext[k + 1 :]) for k in range(n)]
-        unit = ext[-1] if row else V  # elements per copy
+        unit = ext[-1] if row or col is not None else V  # elements per step of `flat`
         coords: list[AffineExpr] = []
         for k in range(n):
             if k == n - 1:
                 if row:
                     c = AffineExpr.constant(0)
+                elif col is not None:
+                    c = AffineExpr.dimension(1) * V if V > 1 else AffineExpr.dimension(1)
                 else:
                     c = f if k == 0 else f % (ext[k] // V)
                     c = c * V if V > 1 else c
@@ -152,10 +250,23 @@ class StageFills(TileLowering):
                 if k > 0:
                     c = c % ext[k]
             coords.append(c)
+        # the source index: consecutive outer slab dims of one source dim read as one digit
+        # (f // 116 mod 64, not f // 1856 * 16 + f // 116 mod 16), then the innermost dim
         src = list(origin)
-        for k in range(n):
-            coef = math.prod(ext[q] for q in range(k + 1, n) if sdim[q] == sdim[k])
-            src[sdim[k]] = src[sdim[k]] + coords[k] * coef
+        k = 0
+        while k < n:
+            last = k
+            while k < n - 1 and last + 1 < n - 1 and sdim[last + 1] == sdim[k]:
+                last += 1
+            if last == k:
+                digit = coords[k]
+            else:
+                div = lstride[last] // unit
+                digit = f // div if div > 1 else f
+                digit = digit % math.prod(ext[k : last + 1]) if k > 0 else digit
+            coef = math.prod(ext[q] for q in range(last + 1, n) if sdim[q] == sdim[k])
+            src[sdim[k]] = src[sdim[k]] + digit * coef
+            k = last + 1
         dst = list(coords)
         if st.buffers is not None:
             if kval in leaves:
@@ -215,6 +326,93 @@ class StageFills(TileLowering):
                 self.emit(K.YieldOp())
             self.emit(K.ForOp(tid, count, T, body, []))
 
+    def fill_rows(self, rows: int, per_row: int, body_fn: Callable[[SSAValue, SSAValue], None],
+                  name: str) -> None:  # fmt: skip
+        """Run `body_fn(r, c)` for r in [0, rows), c in [0, per_row): `row_lanes` lanes along a
+        row (c0 = t mod lanes) and the other threads down the rows (r0 = t / lanes), each
+        thread's copies at r0 + i (T / lanes), c0 + j lanes; guarded where the lanes or rows
+        overshoot."""
+        T = self.T
+        assert self.tid is not None
+        tc = row_lanes(rows, per_row, T)
+        assert tc is not None
+        tr = T // tc
+        lane_c = self.remui(self.tid, tc, f"{name}_c0") if tr > 1 else self.tid
+        lane_r = self.divui(self.tid, tc, f"{name}_r0") if tr > 1 else self.const(0)
+        rtrips, ctrips = -(-rows // tr), -(-per_row // tc)
+        whole = rtrips * ctrips <= ROWS_UNROLL
+
+        def stepped(lane: SSAValue, trips: int, step: int, count: int, suffix: str, unroll: bool,
+                    body: Callable[[SSAValue], None]) -> None:  # fmt: skip
+            """body(lane + j step) for j < trips, under `< count` where the lanes overshoot."""
+            guard = count if trips * step > count else None
+
+            def trip(j: SSAValue | None) -> None:
+                v = lane
+                if j is not None:
+                    off = self.emit(arith.MuliOp(j, self.const(step))).results[0]
+                    v = self.named(arith.AddiOp(lane, off), f"{name}_{suffix}")
+                self.below(v, guard, body)
+
+            if trips == 1:
+                trip(None)
+                return
+            block = Block(arg_types=[IndexType()])
+            block.args[0].name_hint = f"{name}_{suffix}j"
+            with self.at(block):
+                trip(block.args[0])
+                self.emit(K.YieldOp())
+            self.emit(K.ForOp(0, trips, 1, block, [], 0 if unroll else None))
+
+        stepped(lane_r, rtrips, tr, rows, "r", whole, lambda r: stepped(
+            lane_c, ctrips, tc, per_row, "c", whole or ctrips <= FILL_UNROLL_TRIPS,
+            lambda c: body_fn(r, c)))  # fmt: skip
+
+    def fill_split_once(self, rows: int, per_row: int,
+                        body_fn: Callable[[SSAValue, SSAValue], None], name: str) -> None:  # fmt: skip
+        """Run `body_fn(r, c)` for each copy r * per_row + c of the flat order `fill_loop`
+        spreads, in unrolled trips: thread t's copy on trip j is t + j T, so with t split once
+        into (r0, c0) and j T = a_j per_row + b_j (constants once nvcc unrolls), it is run
+        r0 + a_j + w, column c0 + b_j - w per_row, w = (c0 + b_j >= per_row). Past
+        SPLIT_ONCE_TRIPS trips, a loop of turns of U <= FILL_UNROLL_TRIPS unrolled trips each,
+        t + g U T split once per turn g."""
+        T = self.T
+        assert self.tid is not None
+        count = rows * per_row
+        trips = -(-count // T)
+        turns = 1 if trips <= SPLIT_ONCE_TRIPS else -(-trips // FILL_UNROLL_TRIPS)
+        U = -(-trips // turns)
+        d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
+
+        def turn(first: SSAValue) -> None:
+            r0 = self.divui(first, per_row, f"{name}_r0")
+            c0 = self.remui(first, per_row, f"{name}_c0")
+            block = Block(arg_types=[IndexType()])
+            j = block.args[0]
+            j.name_hint = f"{name}_j"
+            with self.at(block):
+                s = self.expr_value(d0 + (d1 * T) % per_row, [c0, j])
+                w = self.cmp(s, per_row, "uge", f"{name}_wrap")
+                c_wrapped = self.expr_value(d0 - per_row, [s])
+                c = self.named(arith.SelectOp(w, c_wrapped, s), f"{name}_c")
+                base = self.expr_value(d0 + (d1 * T) // per_row, [r0, j])
+                base_next = self.expr_value(d0 + 1, [base])
+                r = self.named(arith.SelectOp(w, base_next, base), f"{name}_r")
+                self.below(r, rows if turns * U * T > count else None, lambda r_: body_fn(r_, c))
+                self.emit(K.YieldOp())
+            self.emit(K.ForOp(0, U, 1, block, [], 0))
+
+        if turns == 1:
+            turn(self.tid)
+            return
+        outer = Block(arg_types=[IndexType()])
+        outer.args[0].name_hint = f"{name}_g"
+        with self.at(outer):
+            turn(self.named(arith.AddiOp(self.tid, self.emit(arith.MuliOp(
+                outer.args[0], self.const(U * T))).results[0]), f"{name}_first"))  # fmt: skip
+            self.emit(K.YieldOp())
+        self.emit(K.ForOp(0, turns, 1, outer, []))
+
     def below(self, flat: SSAValue, count: int | None, body_fn: Callable[[SSAValue], None]) -> None:
         """`body_fn(flat)`, under `if (flat < count)` unless `count` is None."""
         if count is None:
@@ -245,10 +443,25 @@ class StageFills(TileLowering):
                 lmap = AffineMap(dmap.num_dims, 0, (*outer, last + lane))
                 self.emit(K.StoreOp(e, smem, leaves, lmap))
 
+        self.fill_copies(st, V, kval, subst, copy, name)
+
+    def fill_copies(self, st, V: int, kval, subst, copy: Copy, name: str) -> None:
+        """Every copy of V elements of the stage, spread over the threads as `fill_plan` says:
+        `fill_loop`, `fill_rows` or `fill_split_once`."""
+        ext = self.stage_shape(st)[0]
+        per_row, count = ext[-1] // V, self.stage_elems(st) // V
+        plan = fill_plan(count // per_row, per_row, self.T if self.tid is not None else 1,
+                         self.contiguous(st))  # fmt: skip
+        if plan != "flat":
+            fill = self.fill_rows if plan == "rows" else self.fill_split_once
+            fill(count // per_row, per_row, lambda r, c: self.masked_copy(
+                st, V, *self.fill_maps(st, V, r, kval, subst, col=c), copy), name)  # fmt: skip
+            return
+
         def body(flat: SSAValue) -> None:
             self.masked_copy(st, V, *self.fill_maps(st, V, flat, kval, subst), copy)
 
-        self.fill_loop(self.stage_elems(st) // V, body, name)
+        self.fill_loop(count, body, name)
 
     def fill_async(self, st, kval, subst) -> None:
         V = self.run_width(st, 16)
@@ -258,10 +471,7 @@ class StageFills(TileLowering):
         def copy(dmap: AffineMap, smap: AffineMap, leaves: list[SSAValue]) -> None:
             self.emit(K.CpAsyncOp(smem, leaves, dmap, st.source, leaves, smap, nbytes))
 
-        def body(flat: SSAValue) -> None:
-            self.masked_copy(st, V, *self.fill_maps(st, V, flat, kval, subst), copy)
-
-        self.fill_loop(self.stage_elems(st) // V, body, st.result.name_hint or "stage")
+        self.fill_copies(st, V, kval, subst, copy, st.result.name_hint or "stage")
 
     def masked_copy(self, st, V: int, dmap: AffineMap, smap: AffineMap, leaves: list[SSAValue],
                     copy: Callable[[AffineMap, AffineMap, list[SSAValue]], None]) -> None:  # fmt: skip
