@@ -256,7 +256,7 @@ class StageFills(TileLowering):
         k = 0
         while k < n:
             last = k
-            while k < n - 1 and last + 1 < n - 1 and sdim[last + 1] == sdim[k]:
+            while last + 1 < n - 1 and sdim[last + 1] == sdim[k]:
                 last += 1
             if last == k:
                 digit = coords[k]
@@ -474,7 +474,7 @@ class StageFills(TileLowering):
         self.fill_copies(st, V, kval, subst, copy, st.result.name_hint or "stage")
 
     def masked_copy(self, st, V: int, dmap: AffineMap, smap: AffineMap, leaves: list[SSAValue],
-                    copy: Callable[[AffineMap, AffineMap, list[SSAValue]], None]) -> None:  # fmt: skip
+                    copy: Copy) -> None:  # fmt: skip
         """`copy(dmap, smap, leaves)`; for a masked stage under `if (in)`, writing zeros into
         shared memory otherwise (one guard per copy of V elements: a copy is wholly inside or
         outside, its run starting at a multiple of V in an innermost dim V divides)."""
