@@ -120,6 +120,12 @@ def rows_trips(rows: int, per_row: int, threads: int, tc: int) -> int:
     return -(-per_row // tc) * -(-rows // (threads // tc))
 
 
+def source_runs(sdim: list[int]) -> list[tuple[int, int]]:
+    """The runs [a, b) of consecutive slab dims over one source dim (`sdim`: each slab dim's)."""
+    starts = [k for k in range(len(sdim)) if k == 0 or sdim[k] != sdim[k - 1]]
+    return list(zip(starts, starts[1:] + [len(sdim)]))
+
+
 Copy = Callable[[AffineMap, AffineMap, list[SSAValue]], None]
 """One copy of a fill: `copy(dst_map, src_map, leaves)`."""
 
@@ -196,12 +202,7 @@ class StageFills(TileLowering):
         ext, sdim, pad, _ = self.stage_shape(st)
         if any(pad) or tile.is_masked(st):
             return False
-        runs: list[list[int]] = []  # [source dim, extent] per run of slab dims over one
-        for e, d in zip(ext, sdim):
-            if runs and runs[-1][0] == d:
-                runs[-1][1] *= e
-            else:
-                runs.append([d, e])
+        runs = [(sdim[a], math.prod(ext[a:b])) for a, b in source_runs(sdim)]  # (source dim, extent)
         shape = src_t.get_shape()
         dims = [d for d, _ in runs]
         if dims != list(range(dims[0], len(shape))):
@@ -253,20 +254,16 @@ class StageFills(TileLowering):
         # the source index: consecutive outer slab dims of one source dim read as one digit
         # (f // 116 mod 64, not f // 1856 * 16 + f // 116 mod 16), then the innermost dim
         src = list(origin)
-        k = 0
-        while k < n:
-            last = k
-            while last + 1 < n - 1 and sdim[last + 1] == sdim[k]:
-                last += 1
+        for k, end in source_runs(sdim[:-1]) + [(n - 1, n)]:
+            last = end - 1
             if last == k:
                 digit = coords[k]
             else:
                 div = lstride[last] // unit
                 digit = f // div if div > 1 else f
-                digit = digit % math.prod(ext[k : last + 1]) if k > 0 else digit
-            coef = math.prod(ext[q] for q in range(last + 1, n) if sdim[q] == sdim[k])
+                digit = digit % math.prod(ext[k:end]) if k > 0 else digit
+            coef = math.prod(ext[q] for q in range(end, n) if sdim[q] == sdim[k])
             src[sdim[k]] = src[sdim[k]] + digit * coef
-            k = last + 1
         dst = list(coords)
         if st.buffers is not None:
             if kval in leaves:
