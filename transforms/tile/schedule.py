@@ -122,7 +122,8 @@ from dpl.transforms.tile.schedule_classes import (
     scratch,
     scratch_module,
 )
-from dpl.transforms.tile.schedule_mma import MmaChoice, check_precision, k_contiguous, launchable, mma_candidates, mma_layout, mma_us
+from dpl.transforms.tile.schedule_mma import (MmaChoice, check_precision, k_contiguous, launchable, mma_candidates,
+                                                 mma_layout, mma_us, wave_pick)
 from dpl.transforms.tile.schedule_space import (
     POINT,
     SCHEDULE_CHOICES,
@@ -714,6 +715,15 @@ class Schedule(ModulePass):
                 costs[i] = math.inf  # tensorize-matmul declined after the split (its log says why)
         rank = [c / REPACK_MARGIN if t[4] == REPACK and self.repack is None else c
                 for t, c in zip(tried, costs)]  # fmt: skip
+        tc = [i for i, t in enumerate(tried) if isinstance(t[4], MmaChoice) and costs[i] < math.inf]
+        if len(tc) > 1:  # which tensor-core tile: the wave model's, where it is sure (schedule_mma.wave_pick)
+            old = min(tc, key=lambda i: (costs[i], i))
+            pick = tc[wave_pick([_mma_tile(tried[i][2]) for i in tc], tc.index(old), self.sms, smem)]
+            if pick != old:
+                LOG.info(f"schedule: @{name}: {tried[pick][0]}{_split(tried[pick][2])} rather than "
+                         f"{tried[old][0]}{_split(tried[old][2])} (the wave model)")
+                for i in tc:  # the pick races SIMT at the old model's tensor-core time
+                    rank[i] = costs[old] if i == pick else math.inf
         best = min(range(len(tried)), key=lambda i: (rank[i], i))
         what, spec, block, _, _ = tried[best]
         modeled = ", ".join(f"{w}{_split(b)}: {c:.0f} us" for (w, _, b, _, _), c in zip(tried, costs))
@@ -821,6 +831,11 @@ class Schedule(ModulePass):
             point["splits"] = 1
         return point
 
+
+
+def _mma_tile(block: Block) -> tile.TileOp | None:
+    """The tensorized tile (holding an mma.dot) scheduled in `block`, if any."""
+    return next((t for t in block.walk() if isinstance(t, tile.TileOp) and any(isinstance(o, mma.DotOp) for o in t.walk())), None)
 
 
 def _grid(block: Block) -> int:

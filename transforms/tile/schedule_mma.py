@@ -170,6 +170,79 @@ LONE_STEP = {(64, 64): 0.49, (64, 128): 0.62, (128, 128): 1.0}
 BLOCK_US = {(64, 64): 6.5, (64, 128): 7.8, (128, 128): 10.2}
 
 
+#: The wave model (`wave_us`), which picks among the tensor-core tiles of one matmul. Fitted on the
+#: H200 (bench/results/session25: every wgmma candidate, tile x split, of 34 sweep matmuls from
+#: 2 to 128 K steps a block and 9 to 9408 blocks, timed alone, L2 flushed: call1/call2-cands.json;
+#: tools/fitwave25.py fits it, rms error 11 % in log against the old model's 43 %). On its SM a
+#: block runs its K steps after a fixed WAVE_BLOCK_US (its first loads and epilogue): one wgmma
+#: block alone takes WAVE_LONE_STEP_US a step, and each further block sharing the SM in the same
+#: wave adds WAVE_SHARED_STEP_US to every step (128 x 128 runs one block an SM).
+WAVE_BLOCK_US = {(128, 128): 7.65, (64, 128): 6.42, (64, 64): 3.79}
+WAVE_LONE_STEP_US = {(128, 128): 1.36, (64, 128): 1.02, (64, 64): 0.676}
+WAVE_SHARED_STEP_US = {(128, 128): 0.0, (64, 128): 0.614, (64, 64): 0.423}
+#: A padded tile's K steps cost WAVE_PADDED of an unpadded one's; a stage read from rows that are
+#: not a multiple of 4 floats (one float at a time) adds WAVE_ELEMENT_ROW_US a step per row of
+#: the stage (A: bm rows, B: bn) for each block of the wave; a launch costs WAVE_LAUNCH_US; each
+#: further split of K WAVE_SPLIT_US per million outputs it adds into (its atomics).
+WAVE_PADDED = 1.082
+WAVE_ELEMENT_ROW_US = {"a": 0.03 / 128, "b": 0.156 / 128}
+WAVE_LAUNCH_US = 7.45
+WAVE_SPLIT_US = 1.23
+#: The old model (`mma_us`) picks the tile unless the wave model finds another WAVE_MARGIN times
+#: faster: its own error (11 %) decides nothing. Leaving one program out of the fit at a time, the
+#: margin 1.1 moved 4 of the 34 (1.12-1.61x faster) and slowed none; without it 8 moved, and
+#: matmul_nn 115x4567x827 ran 0.77x (bench/results/session25).
+WAVE_MARGIN = 1.1
+
+
+def wave_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
+    """The wave model's time of a tensorized wgmma tile at 3xtf32 (None for any other): its
+    blocks spread over `sms` SMs, the busiest SM's n of them in waves of at most `blocks_per_sm`,
+    c at once; each wave WAVE_BLOCK_US plus its blocks' K trips at WAVE_LONE_STEP_US + (c - 1)
+    WAVE_SHARED_STEP_US (WAVE_PADDED of it if any access is masked), plus the element-wise
+    fills (WAVE_ELEMENT_ROW_US); the launch, and the split's atomics (WAVE_SPLIT_US)."""
+    dot = next((o for o in t.walk() if isinstance(o, mma.DotOp)), None)
+    if dot is None or not isinstance(dot.a.owner, mma.StageOp) or not isinstance(dot.b.owner, mma.StageOp):
+        return None
+    bm, bn = dot.a.owner.rows, dot.b.owner.rows
+    layout, precision = dot.layout.data.value, dot.precision.data.value
+    if layout != "wgmma" or precision != "3xtf32" or (bm, bn) not in WAVE_BLOCK_US:
+        return None
+    blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
+    splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
+    red = dot.parent_op()
+    trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
+    n = -(-blocks // sms)
+    waves = -(-n // blocks_per_sm(bm, bn, precision, layout, smem))
+    c = n / waves
+    step = WAVE_LONE_STEP_US[(bm, bn)] + (c - 1) * WAVE_SHARED_STEP_US[(bm, bn)]
+    if any(tile.is_masked(o) for o in t.walk()):
+        step *= WAVE_PADDED
+    for side, stage, rows in (("a", dot.a.owner, bm), ("b", dot.b.owner, bn)):
+        if element_rows(stage):
+            step += c * rows * WAVE_ELEMENT_ROW_US[side]
+    atomics = WAVE_SPLIT_US * (splits - 1) * (blocks // splits) * bm * bn / 1e6
+    return WAVE_LAUNCH_US + waves * (WAVE_BLOCK_US[(bm, bn)] + trips * step) + atomics
+
+
+def element_rows(stage: mma.StageOp) -> bool:
+    """Whether `stage` loads from rows that are not a multiple of 4 floats (no float4 reads)."""
+    loads = [o for o in stage.body.walk() if isinstance(o, loop.LoadOp)]
+    return any(o.memref.type.get_shape()[-1] % 4 != 0 for o in loads)  # type: ignore[union-attr]
+
+
+def wave_pick(tiles: list[tile.TileOp | None], old: int, sms: int, smem: int) -> int:
+    """The index of the tensor-core candidate to keep among matmul `tiles` (None: not tensorized)
+    where the old model picked `old`: the wave model's fastest if it is WAVE_MARGIN times faster
+    than `old`, else `old`."""
+    wave = [None if t is None else wave_us(t, sms, smem) for t in tiles]
+    timed = [i for i, w in enumerate(wave) if w is not None]
+    if wave[old] is None or not timed:
+        return old
+    new = min(timed, key=lambda i: (wave[i], i))
+    return new if wave[old] > WAVE_MARGIN * wave[new] else old  # type: ignore[operator]
+
+
 def check_precision(precision: str, target: str) -> str:
     """The precision the schedule uses (`auto`: 3xtf32 where the target has tensor cores, else
     ieee); a one-line ValueError for an unknown one or tensor cores the target lacks."""
