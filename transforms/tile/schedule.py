@@ -122,8 +122,16 @@ from dpl.transforms.tile.schedule_classes import (
     scratch,
     scratch_module,
 )
-from dpl.transforms.tile.schedule_mma import (MmaChoice, check_precision, k_contiguous, launchable, mma_candidates,
-                                                 mma_layout, mma_us, wave_pick)
+from dpl.transforms.tile.schedule_mma import (
+    MmaChoice,
+    check_precision,
+    k_contiguous,
+    launchable,
+    mma_candidates,
+    mma_layout,
+    mma_us,
+    wave_pick,
+)
 from dpl.transforms.tile.schedule_space import (
     POINT,
     SCHEDULE_CHOICES,
@@ -835,7 +843,8 @@ class Schedule(ModulePass):
 
 def _mma_tile(block: Block) -> tile.TileOp | None:
     """The tensorized tile (holding an mma.dot) scheduled in `block`, if any."""
-    return next((t for t in block.walk() if isinstance(t, tile.TileOp) and any(isinstance(o, mma.DotOp) for o in t.walk())), None)
+    tiles = (t for t in block.walk() if isinstance(t, tile.TileOp))
+    return next((t for t in tiles if any(isinstance(o, mma.DotOp) for o in t.walk())), None)
 
 
 def _grid(block: Block) -> int:

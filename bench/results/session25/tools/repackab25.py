@@ -1,7 +1,7 @@
 """Session 25 (issue 13, device): the schedule taking copied-aligned operands (repack-operands) up
 to a modeled share of 0.95 or 1.0 of the best schedule without them, against today's 0.89
 (schedule.REPACK_MARGIN, fitted on the H100 in sessions 3-4), over the 24 sweep programs of seeds
-0 and 41-59 that 1.0 changes (repackchanged.txt, from repackchanged.py); eager in the same
+0 and 41-59 that 1.0 changes (repackchanged.txt, from patchchanged.py); eager in the same
 process (bench/ab.py).
 
     python3 bench/results/session25/tools/repackab25.py [JSON]"""

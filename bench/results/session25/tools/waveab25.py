@@ -1,6 +1,6 @@
 """Session 25 (issue 13, device): the wave model's tensor-core tile pick (schedule_mma.wave_pick)
 against the old model's (WAVE_MARGIN infinite, "old"), over the sweep programs of seeds 0 and
-41-57 whose tile IR it changes (wavechanged.txt, from wavechanged.py) plus the three cliffs of
+41-57 whose tile IR it changes (wavechanged.txt, from patchchanged.py) plus the two other cliffs of
 session 24; eager in the same process (bench/ab.py).
 
     python3 bench/results/session25/tools/waveab25.py [JSON]"""
