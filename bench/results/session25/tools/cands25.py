@@ -4,7 +4,8 @@
 
 For each program: its matmul kernel as the tuner lists it (driver.tune.program_kernels), scheduled
 at the default point, the tensor-core tiles 128x128, 128x64, 64x128, 64x64 x splits auto/1/2/4, and
-SIMT (default tile, and k_tile 64 with 4 buffers) split auto and unsplit (not with --tc-only); each built like a tuner
+SIMT (default tile, and k_tile 64 with 4 buffers) split auto and unsplit (not with --tc-only;
+with --simt-all also each of the schedule's SIMT tiles, 4x4, 8x8, 4x2 and 2x2, split auto and unsplit); each built like a tuner
 candidate (bench/mma_candidates.build: NVRTC, the model's time) and measured like one (the tuner's
 GpuMeasurer: checked against the default's output, CUDA graph, L2 flushed, median). Prints per
 program: point, grid, modeled us, measured us; and eager's time of the whole program.
@@ -27,13 +28,16 @@ from dpl.frontend import capture  # noqa: E402
 TILES = ((128, 128), (128, 64), (64, 128), (64, 64))
 
 
-def points(k, simt_too=True):
+def points(k, simt_too=True, simt_all=False):
     d = dict(k.default)
     pts = [d]
     simt = {**d, "tensor_cores": False} if "tensor_cores" in k.space else dict(d)
     for extra in ({}, {"k_tile": 64, "buffers": 4}) if simt_too else ():
         for s in (0, 1):
             pts.append({**simt, **extra, "splits": s})
+    for rows, cols in ((4, 4), (8, 8), (4, 2), (2, 2)) if simt_all else ():  # schedule_classes.MATMUL_TILES
+        for s in (0, 1):
+            pts.append({**simt, "rows": rows, "cols": cols, "splits": s})
     if "tensor_cores" in k.space:
         for bm, bn in TILES:
             for s in (0, 1, 2, 4):
@@ -63,7 +67,7 @@ def main():
             case = next(c for c in sweep.all_cases(seed=int(seed)) if c.name == name)
             fn, inputs = case.build("meta")
             (k,) = [k for k in program_kernels(capture(fn, *inputs, dtype=torch.float32).module) if k.cls == "matmul"][:1]
-            pts = points(k, "--tc-only" not in sys.argv)
+            pts = points(k, "--tc-only" not in sys.argv, "--simt-all" in sys.argv)
             jobs = [pool.submit(mc.build, k.text, p, k.precision, arch, False) for p in pts]
             rows = [{"point": describe(p), "default": i == 0, **j.result()} for i, (p, j) in enumerate(zip(pts, jobs))]
             eager = None
