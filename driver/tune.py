@@ -176,9 +176,9 @@ def _kernel(ctx, k: loop.KernelOp, key: str, schedule: Schedule) -> Kernel:
     if classify(k) == "matmul":  # the launch model's runner-ups: the other tiles, the other epilogue
         simt = {**default, TENSOR_CORES: False} if TENSOR_CORES in space else default
         seeds += [{**simt, "rows": t.rows, "cols": t.cols} for t in MATMUL_TILES]
-    if TENSOR_CORES in space:  # the tensor cores the other way, and the model's other tiles
+    if TENSOR_CORES in space:  # the tensor cores the other way, and every tile of the model's
         on = {**default, TENSOR_CORES: True}
-        seeds += [on, {**on, "bm": 128, "bn": 128}, {**on, "bm": 64, "bn": 128}, {**on, "bm": 128, "bn": 256}]
+        seeds += [on, *({**on, "bm": bm, "bn": bn} for bm, bn in ((128, 128), (64, 128), (64, 64), (128, 256)))]
     if SPLIT_EPILOGUE in space:
         seeds.append({**default, SPLIT_EPILOGUE: not default.get(SPLIT_EPILOGUE)})
     if classify(k) == "flash attention":  # the flash kernel's neighbours: key tile, rows, splits

@@ -436,3 +436,14 @@ def test_flash_points_keep_meaning(point: dict, tmp_path: Path):
         r = subprocess.run([NVCC, arch, "-c", "-o", str(tmp_path / "f.o"), str(cu)],
                            capture_output=True, text=True, timeout=600)  # fmt: skip
         assert r.returncode == 0, r.stderr[-2000:]
+
+
+def test_the_tensor_core_seeds_hold_every_tile_of_the_model():
+    """The search measures each wgmma block tile the schedule weighs (64 x 64 among them: the
+    wave model's pick where 128 x 128 blocks run alone, bench/results/session25) before it
+    looks around."""
+    from dpl.driver.tune import program_kernels
+
+    (k,) = program_kernels(capture_expression(TC_PROGRAM).module)
+    tiles = {(s["bm"], s["bn"]) for s in k.seeds if s.get(TENSOR_CORES)}
+    assert {(128, 128), (64, 128), (64, 64), (128, 256)} <= tiles
