@@ -59,7 +59,7 @@ import torch
 
 from dpl.backend import runtime
 from dpl.backend.timing import time_launches
-from dpl.dialects import loop, make_context, mma, tile
+from dpl.dialects import loop, make_context
 from dpl.dialects.parsing import parse_module
 from dpl.driver.host import HostProgram
 from dpl.driver.tune import build_candidate, program_kernels
@@ -67,7 +67,7 @@ from dpl.frontend import capture
 from dpl.frontend.check import rel_err
 from dpl.transforms.tile.schedule import classify, modeled_us, point_spec, scratch
 from dpl.transforms.tile.schedule_mma import TILES as SCHEDULE_TILES
-from dpl.transforms.tile.schedule_mma import blocks_per_sm, step_us
+from dpl.transforms.tile.schedule_mma import blocks_per_sm, mma_launch, mma_tile, step_us
 from dpl.transforms.tile.target import DEFAULT_ARCH, arch_smem
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,30 +161,26 @@ def build(text: str, point: dict, precision: str, arch: str | None, ptxas: bool)
     out["model_us"] = modeled_us(block, SMS, arch_smem(TARGET))
     host = HostProgram(parse_module(make_context(), out["kernel_ir"], "<candidate>"))
     out["grids"] = {name: "x".join(map(str, kk.grid)) for name, kk in host.kernels.items()}
-    out.update(launch_figures(block, point))
+    out.update(launch_figures(block))
     if ptxas:
         out["ptxas"] = {name: ptxas_report(src, host.archs.get(name) or TARGET) for name, src in host.sources.items()}
     return out
 
 
-def launch_figures(block, point: dict) -> dict[str, Any]:
+def launch_figures(block) -> dict[str, Any]:
     """The scheduled matmul tile's blocks, K-outer trips per block, the blocks the model runs at
     once, its rounds, and the model's time of one K step (tensor-core tiles; else {})."""
 
 
-    t = next((t for t in block.walk() if isinstance(t, tile.TileOp) and any(isinstance(o, mma.DotOp) for o in t.walk())), None)
-    if t is None:
+    t = mma_tile(block)
+    launch = None if t is None else mma_launch(t)
+    if launch is None:
         return {}
-    dot = next(o for o in t.walk() if isinstance(o, mma.DotOp))
-    bm, bn = point["bm"], point["bn"]
-    layout, precision = dot.layout.data.value, dot.precision.data.value
-    blocks = math.prod(e for _, e, kind in t.axes if kind == tile.AxisKind.BLOCK)
-    red = dot.parent_op()
-    trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
+    tile_of = (launch.bm, launch.bn, launch.precision)
     smem = arch_smem(DEFAULT_ARCH)
-    at_once = SMS * blocks_per_sm(bm, bn, precision, layout, smem)
-    return {"blocks": blocks, "trips": trips, "at_once": at_once, "rounds": -(-blocks // at_once),
-            "step_us": step_us(bm, bn, precision, SMS, layout, smem)}  # fmt: skip
+    at_once = SMS * blocks_per_sm(*tile_of, launch.layout, smem)
+    return {"blocks": launch.blocks, "trips": launch.trips, "at_once": at_once,
+            "rounds": -(-launch.blocks // at_once), "step_us": step_us(*tile_of, SMS, launch.layout, smem)}
 
 
 def ptxas_report(source: str, arch: str) -> str:

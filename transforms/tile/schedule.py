@@ -129,6 +129,7 @@ from dpl.transforms.tile.schedule_mma import (
     launchable,
     mma_candidates,
     mma_layout,
+    mma_tile,
     mma_us,
     wave_pick,
 )
@@ -726,7 +727,7 @@ class Schedule(ModulePass):
         tc = [i for i, t in enumerate(tried) if isinstance(t[4], MmaChoice) and costs[i] < math.inf]
         if len(tc) > 1:  # which tensor-core tile: the wave model's, where it is sure (schedule_mma.wave_pick)
             old = min(tc, key=lambda i: (costs[i], i))
-            pick = tc[wave_pick([_mma_tile(tried[i][2]) for i in tc], tc.index(old), self.sms, smem)]
+            pick = tc[wave_pick([mma_tile(tried[i][2]) for i in tc], tc.index(old), self.sms, smem)]
             if pick != old:
                 LOG.info(f"schedule: @{name}: {tried[pick][0]}{_split(tried[pick][2])} rather than "
                          f"{tried[old][0]}{_split(tried[old][2])} (the wave model)")
@@ -839,12 +840,6 @@ class Schedule(ModulePass):
             point["splits"] = 1
         return point
 
-
-
-def _mma_tile(block: Block) -> tile.TileOp | None:
-    """The tensorized tile (holding an mma.dot) scheduled in `block`, if any."""
-    tiles = (t for t in block.walk() if isinstance(t, tile.TileOp))
-    return next((t for t in tiles if any(isinstance(o, mma.DotOp) for o in t.walk())), None)
 
 
 def _grid(block: Block) -> int:

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import Float32Type
@@ -195,23 +196,51 @@ WAVE_SPLIT_US = 1.23
 WAVE_MARGIN = 1.1
 
 
+class MmaLaunch(NamedTuple):
+    """A tensorized tile's mma.dot, block tile, layout and precision, its launch's blocks
+    (split-matmul-k's `ks` among them), its K split and each block's K-outer trips."""
+
+    dot: mma.DotOp
+    bm: int
+    bn: int
+    layout: str
+    precision: str
+    blocks: int
+    splits: int
+    trips: int
+
+
+def mma_tile(block) -> tile.TileOp | None:
+    """The tensorized tile (holding an mma.dot) scheduled in `block`, if any."""
+    tiles = (t for t in block.walk() if isinstance(t, tile.TileOp))
+    return next((t for t in tiles if any(isinstance(o, mma.DotOp) for o in t.walk())), None)
+
+
+def mma_launch(t: tile.TileOp) -> MmaLaunch | None:
+    """The MmaLaunch of tile `t`, or None if it holds no mma.dot over two stages."""
+    dot = next((o for o in t.walk() if isinstance(o, mma.DotOp)), None)
+    if dot is None or not isinstance(dot.a.owner, mma.StageOp) or not isinstance(dot.b.owner, mma.StageOp):
+        return None
+    blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
+    splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
+    red = dot.parent_op()
+    trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
+    return MmaLaunch(dot, dot.a.owner.rows, dot.b.owner.rows, dot.layout.data.value, dot.precision.data.value,
+                     blocks, splits, trips)  # fmt: skip
+
+
 def wave_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     """The wave model's time of a tensorized wgmma tile at 3xtf32 (None for any other): its
     blocks spread over `sms` SMs, the busiest SM's n of them in waves of at most `blocks_per_sm`,
     c at once; each wave WAVE_BLOCK_US plus its blocks' K trips at WAVE_LONE_STEP_US + (c - 1)
     WAVE_SHARED_STEP_US (WAVE_PADDED of it if any access is masked), plus the element-wise
     fills (WAVE_ELEMENT_ROW_US); the launch, and the split's atomics (WAVE_SPLIT_US)."""
-    dot = next((o for o in t.walk() if isinstance(o, mma.DotOp)), None)
-    if dot is None or not isinstance(dot.a.owner, mma.StageOp) or not isinstance(dot.b.owner, mma.StageOp):
+    launch = mma_launch(t)
+    if launch is None:
         return None
-    bm, bn = dot.a.owner.rows, dot.b.owner.rows
-    layout, precision = dot.layout.data.value, dot.precision.data.value
+    dot, bm, bn, layout, precision, blocks, splits, trips = launch
     if layout != "wgmma" or precision != "3xtf32" or (bm, bn) not in WAVE_BLOCK_US:
         return None
-    blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
-    splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
-    red = dot.parent_op()
-    trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
     n = -(-blocks // sms)
     waves = -(-n // blocks_per_sm(bm, bn, precision, layout, smem))
     c = n / waves
@@ -313,15 +342,10 @@ def mma_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     `padded_step` each, and each block PADDED_BLOCK_STEPS more. An unsplit, unpadded wgmma launch
     that does not fill the GPU once runs its blocks' steps at LONE_STEP, one that does pays each
     block FULL_BLOCK_STEPS more, and each launch pays BLOCK_US."""
-    dot = next((o for o in t.walk() if isinstance(o, mma.DotOp)), None)
-    if dot is None or not isinstance(dot.a.owner, mma.StageOp) or not isinstance(dot.b.owner, mma.StageOp):
+    launch = mma_launch(t)
+    if launch is None:
         return None
-    bm, bn = dot.a.owner.rows, dot.b.owner.rows
-    layout, precision = dot.layout.data.value, dot.precision.data.value
-    blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
-    splits = next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
-    red = dot.parent_op()
-    trips = red.extent.data if isinstance(red, loop.ForOp) and red.is_reduce else 1
+    dot, bm, bn, layout, precision, blocks, splits, trips = launch
     bps = blocks_per_sm(bm, bn, precision, layout, smem)
     at_once = sms * bps
     wait = contention_trips(bm, bn, precision, sms, smem, layout)

@@ -6,6 +6,8 @@ import contextlib
 import sys
 
 sys.path.insert(0, "bench")
+import sweep  # noqa: E402
+from dpl.bench.ab import changed  # noqa: E402
 from dpl.dialects import mma  # noqa: E402
 from dpl.transforms.tile import schedule, schedule_mma  # noqa: E402
 
@@ -34,9 +36,6 @@ def variant():
 
 
 if __name__ == "__main__":
-    import sweep  # noqa: E402
-    from dpl.bench.ab import changed  # noqa: E402
-
     seen: set[str] = set()
     for seed in [int(s) for s in sys.argv[1].split(",")]:
         cases = [c for c in sweep.all_cases(seed=seed, classes=["matmul", "bmm", "linear_epilogue", "linear_reduce"])
