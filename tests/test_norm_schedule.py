@@ -196,6 +196,32 @@ def test_a_narrow_ragged_column_runs_merged_and_keeps_its_meaning(pass_log, tmp_
         assert result.returncode == 0, result.stderr
 
 
+class ColumnAmax(torch.nn.Module):
+    def forward(self, x):
+        return x.amax(dim=0)
+
+
+def test_few_merged_columns_over_long_rows_split_and_keep_their_meaning(pass_log, tmp_path):
+    """amax over dim 0 of 700 x 20 x 3 on `schedule{sms=4}`: the 3 columns (4 threads, 1 idle)
+    and the 20 before them merged are 2 warps (60 -> 64), under 2 per SM, but split-reduce spreads each
+    over 700 // 128 = 5 blocks (merge-columns.SPLIT_ROWS): merged, then split over blocks that
+    combine by atomic max. Kernel executor against float64 (negative values: max from -inf),
+    nvcc compiles it."""
+    x = torch.randn(700, 20, 3, generator=torch.Generator().manual_seed(7)) * 3 - 4
+    module = capture(ColumnAmax(), x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"].replace("schedule,", "schedule{sms=4},"))
+    assert "merge-columns: @k_amax: column axis %a1 of 3 and %a0 of 20 -> one axis of 60" in pass_log.text
+    assert "split-reduce: @k_amax: rows split over" in pass_log.text
+    out = exec_kernel.run(module, [x.double().numpy()])[0]
+    assert _rel(out, x.double().amax(dim=0).numpy()) == 0
+    if NVCC is not None:
+        cu = tmp_path / "split.cu"
+        cu.write_text(print_cuda(module))
+        result = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "s.o"), str(cu)],
+                                capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert result.returncode == 0, result.stderr
+
+
 @pytest.mark.skipif(NVCC is None, reason="nvcc not found")
 @pytest.mark.parametrize("make,shape", [(lambda: ChannelRMSNorm(40), (3, 40, 5, 7)), (SoftmaxLast, (300, 16000))])
 def test_norm_cuda_compiles(make, shape, tmp_path):

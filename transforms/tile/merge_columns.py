@@ -29,6 +29,11 @@ the merged tile keeps FILL_WAVES warps of columns per SM of `sms` (H200, session
 sweep programs of seeds 0-48 it changed: amax over dim 1 of 71 x 79 x 128 x 5 0.79 -> 0.99x
 eager, amax over dim 0 of 128 x 128 x 487 x 3 0.31 -> 1.06x, softmax over dim 0 of 239 x 16 x
 64 x 79 4.1 -> 6.4x; geomean of the 18 it merges 1.20x, none slower).
+A one-pass reduction over long rows counts each warp of columns as the blocks split-reduce will
+spread its rows over (`split_blocks`: rows // SPLIT_ROWS): amax over dim 0 of 1803 x 1024 x 3
+merges its 3 x 1024 columns into 96 warps, which split-reduce spreads over 11 blocks each (H200,
+session 26, the 8 sweep programs of seeds 0 and 41-130 it changes: that amax 0.77 -> 1.30x
+eager, mean over dim 0 of 1735 x 181 x 5 2.30 -> 2.88x; geomean 2.11 -> 2.39x, none slower).
 
 Declines (logged to `dpl.passes`) what pad-columns declines for its form (`fresh_column_axis`:
 block or cell axes, no top-level loop of ROW_LOOP_MIN, no column axis), a column axis that a warp
@@ -36,7 +41,7 @@ divides or whose padding idles WASTE_MIN or less (a power of two below a warp: p
 `outer_column` then gives the axis before it the rest of the warp), an access indexing the column
 axis other than as its whole innermost dim or without the axis before it alone indexing the whole
 dim before, a merge that would not idle fewer threads, and one that would leave fewer warps of
-columns than FILL_WAVES per SM.
+columns (each counted `split_blocks` times) than FILL_WAVES per SM.
 """
 
 from __future__ import annotations
@@ -51,11 +56,13 @@ from xdsl.ir import Block, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
-from dpl.dialects import tile
+from dpl.dialects import loop, tile
+from dpl.dialects.loop import CombineKind
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import ACCESSES, compose_applies, fold_applies, kernel_name, merged_forms
 from dpl.transforms.tile.pad_columns import continuing_axis, fresh_column_axis, padded_columns
+from dpl.transforms.tile.split_reduce import stored_result
 from dpl.transforms.tile.target import target_sms
 
 K = tile.AxisKind
@@ -71,6 +78,29 @@ column more lanes (a column axis of 16 beside 16 lanes), more threads in all. H2
 2 x 704 merged columns, 44 blocks, ran 0.0061 -> 0.0070 ms, 375 x 1280 0.0098 -> 0.0124, and 4968
 columns (155 blocks: 1.2 per SM) 0.0043 -> 0.0049; one gain is forgone: softmax over dim 0 of
 1493 x 809 x 3 (76 blocks) 0.0305 -> 0.0225."""
+
+SPLIT_ROWS = 128
+"""The rows per block where split-reduce later spreads a one-pass reduction's rows over more
+blocks: blockify-launch's 8 lanes beside a warp of columns, each keeping split-reduce's
+min-trips (16). A merged tile of few warps of columns counts each warp that many times over."""
+
+
+def split_blocks(t: tile.TileOp) -> int:
+    """The blocks split-reduce can later spread each warp of columns' rows over: rows //
+    SPLIT_ROWS for a tile that is one top-level reduce loop whose result is only stored
+    (scaled, for add: `split_reduce.stored_result`) and nothing else; 1 for any other (softmax,
+    a norm)."""
+    body = [o for o in t.body.block.ops if isinstance(o, loop.ForOp)]
+    if len(body) != 1 or not body[0].is_reduce or len(body[0].results) != 1:
+        return 1
+    (acc,) = [o for o in body[0].body.block.ops if isinstance(o, loop.AccumulateOp)]
+    kind = acc.kinds.data[0].data
+    store = stored_result(body[0].results[0], kind, t)
+    if kind == CombineKind.MUL or isinstance(store, str):
+        return 1
+    if any(isinstance(o, loop.StoreOp) and o is not store for o in t.walk()):
+        return 1  # the tile writes more than the reduction's result
+    return max(1, body[0].extent.data // SPLIT_ROWS)
 
 
 def _waste(extent: int, threads: int) -> float:
@@ -114,9 +144,11 @@ def merge_columns(t: tile.TileOp, threads: int, sms: int) -> tuple[bool, str]:
     if _waste(merged, threads) >= waste:
         return False, f"{name} merged with {outer_name} would idle no fewer threads"
     warps = -(-merged // threads) * math.prod(x for v, x, _ in t.axes if v is not col and v is not outer)
-    if warps < FILL_WAVES * sms:
-        return False, (f"{name} merged with {outer_name} would leave {warps} warps of columns, fewer than "
-                       f"{FILL_WAVES} per SM of {sms} (the narrow columns keep more lanes a column)")
+    spread = split_blocks(t)
+    if warps * spread < FILL_WAVES * sms:
+        split = f" (split-reduce: {spread} blocks each)" if spread > 1 else ""
+        return False, (f"{name} merged with {outer_name} would leave {warps} warps of columns{split}, fewer "
+                       f"than {FILL_WAVES} per SM of {sms} (the narrow columns keep more lanes a column)")
     kept = [v for v, _, _ in t.axes if v is not outer]  # the merged axis takes the column axis's place
     axes = [(merged, K.THREAD, (outer.name_hint or "") + (col.name_hint or "")) if v is col else (x, k, v.name_hint or "")
             for v, x, k in t.axes if v is not outer]  # fmt: skip

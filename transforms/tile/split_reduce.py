@@ -63,7 +63,7 @@ K = tile.AxisKind
 SPLIT_AXIS = "rs"
 
 
-def _epilogue(value: SSAValue, kind: CombineKind, t: tile.TileOp) -> loop.StoreOp | str:
+def stored_result(value: SSAValue, kind: CombineKind, t: tile.TileOp) -> loop.StoreOp | str:
     """The store of the combined `value` (for add: possibly scaled by values that do not depend
     on it), or why not."""
     while True:
@@ -108,7 +108,7 @@ def split_reduce(t: tile.TileOp, p: SplitReduce) -> tuple[bool, str]:
     kind = combine.kind.data
     if kind == CombineKind.MUL:
         return False, "no atomic for mul"
-    store = _epilogue(combine.result, kind, t)
+    store = stored_result(combine.result, kind, t)
     if isinstance(store, str):
         return False, store
     if any(isinstance(o, loop.StoreOp | tile.AtomicOp) and o is not store for o in t.walk()):

@@ -7,6 +7,9 @@
 // Declined: a merge that leaves fewer than 2 warps of columns per SM (prefix FEW, 3 x 2 warps on 4
 // SMs), a merge that idles more (7 x 5 = 35 -> 64), a column axis of 8 (no padding), and a load
 // indexing the column axis alone (a per-column weight).
+// A one-pass reduction over long rows (1024: split-reduce later spreads each warp of columns over
+// 1024 / 128 = 8 blocks) counts those blocks: its 2 warps are 16 on 4 SMs, merged (FEW too); the
+// same rows whose sum is doubled before the store (split-reduce cannot spread them) are not.
 
 func.func @main(%x: memref<3x40x12x5xf64>) -> memref<3x12x5xf64> {
   %y = memref.alloc() : memref<3x12x5xf64>
@@ -106,3 +109,48 @@ func.func @main(%x: memref<3x40x12x5xf64>, %w: memref<5xf64>) -> memref<3x12x5xf
 }
 // CHECK-LABEL: tile.kernel @k_weight
 // CHECK:         tile.tile (%a : 3 = thread, %b : 12 = thread, %c : 5 = thread) {
+
+// -----
+
+func.func @main(%x: memref<1024x12x5xf64>) -> memref<12x5xf64> {
+  %y = memref.alloc() : memref<12x5xf64>
+  loop.kernel @k_long_rows ins(%x : memref<1024x12x5xf64>) outs(%y : memref<12x5xf64>) {
+    loop.for free %b < 12 {
+      loop.for free %c < 5 {
+        %s = loop.for reduce %r < 1024 -> f64 {
+          %v = loop.load %x[%r, %b, %c] : memref<1024x12x5xf64>
+          loop.accumulate add %v : f64
+        }
+        loop.store %s, %y[%b, %c] : memref<12x5xf64>
+      }
+    }
+  }
+  func.return %y : memref<12x5xf64>
+}
+// CHECK-LABEL: tile.kernel @k_long_rows
+// CHECK:         tile.tile (%bc : 60 = thread) {
+// FEW-LABEL: tile.kernel @k_long_rows
+// FEW:         tile.tile (%bc : 60 = thread) {
+
+// -----
+
+func.func @main(%x: memref<1024x12x5xf64>) -> memref<12x5xf64> {
+  %y = memref.alloc() : memref<12x5xf64>
+  loop.kernel @k_long_rows_doubled ins(%x : memref<1024x12x5xf64>) outs(%y : memref<12x5xf64>) {
+    loop.for free %b < 12 {
+      loop.for free %c < 5 {
+        %s = loop.for reduce %r < 1024 -> f64 {
+          %v = loop.load %x[%r, %b, %c] : memref<1024x12x5xf64>
+          loop.accumulate add %v : f64
+        }
+        %d = arith.addf %s, %s : f64
+        loop.store %d, %y[%b, %c] : memref<12x5xf64>
+      }
+    }
+  }
+  func.return %y : memref<12x5xf64>
+}
+// CHECK-LABEL: tile.kernel @k_long_rows_doubled
+// CHECK:         tile.tile (%bc : 60 = thread) {
+// FEW-LABEL: tile.kernel @k_long_rows_doubled
+// FEW:         tile.tile (%b : 12 = thread, %c : 5 = thread) {
