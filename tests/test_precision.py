@@ -19,7 +19,8 @@ from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline, with_precision
 
 # A linear the tensor cores take by default (at 128 rows its 8 SIMT tiles, split into 8 K slices of
 # 2 trips by split-matmul-k's sparse-tile, model faster than the tensor cores)
-LINEAR = "torch.nn.functional.linear(torch.randn(512, 512), torch.randn(256, 512), torch.randn(256))"
+#: (512 x 512 -> 256 races SIMT at the wave models and takes it: schedule.race_waves)
+LINEAR = "torch.nn.functional.linear(torch.randn(512, 1024), torch.randn(1024, 1024), torch.randn(1024))"
 
 
 def _dpl(*args: str) -> subprocess.CompletedProcess:
@@ -70,7 +71,7 @@ def test_tensor_cores_need_a_target_that_has_them():
 def test_dpl_compile_api_reports_its_precision():
     from dpl.driver.compile import compile as dpl_compile
 
-    x, w = torch.randn(512, 512), torch.randn(256, 512)  # (LINEAR)
+    x, w = torch.randn(512, 1024), torch.randn(1024, 1024)  # (LINEAR)
     fn = torch.nn.functional.linear
     assert dpl_compile(fn, x, w).precision == "3xtf32"
     assert dpl_compile(fn, x, w, precision="tf32").precision == "tf32"

@@ -257,11 +257,11 @@ def test_default_point_of_a_batched_tensor_core_tile_kept_unsplit_is_what_the_he
 
 
 def test_default_point_of_a_repacked_matmul_is_what_the_heuristics_do():
-    """linear + ReLU 2679 x 201 -> 256: rows of 201 floats, which the schedule copies aligned
+    """linear + ReLU 4096 x 201 -> 256: rows of 201 floats, which the schedule copies aligned
     first (repack-operands); the default point says so (repack = true) and scheduling at it gives
     the heuristics' IR, copies and all. Aligned operands have no such dimension."""
     ctx = make_context()
-    expr = "torch.nn.functional.relu(torch.nn.functional.linear(torch.randn(2679,201), torch.randn(256,201)))"
+    expr = "torch.nn.functional.relu(torch.nn.functional.linear(torch.randn(4096,201), torch.randn(256,201)))"
     heuristic = loop_module(expr, torch.float32)
     pointed = heuristic.clone()
     schedule = Schedule()

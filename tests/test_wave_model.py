@@ -14,7 +14,7 @@ from dpl.frontend.check import relative_error
 from dpl.interpreters import exec_kernel, exec_tile
 from dpl.transforms import all_passes
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
-from dpl.transforms.tile import schedule_mma
+from dpl.transforms.tile import schedule, schedule_mma
 from dpl.transforms.tile.schedule_mma import wave_pick, wave_us
 from dpl.transforms.tile.target import arch_smem
 
@@ -84,8 +84,12 @@ def test_wave_model_only_models_wgmma_at_3xtf32():
 @pytest.mark.parametrize("margin", [math.inf, 1.1])
 def test_the_picked_tile_keeps_meaning(margin: float, monkeypatch):
     """Both picks of 128 x 1152 x 704 (128 x 128 split 2 by the old model, 64 x 64 split 2 by the
-    wave model) compute the linear on the tile and kernel executors (random inputs)."""
+    wave model) compute the linear on the tile and kernel executors (random inputs). The old pick
+    is the old models' alone (schedule.RACE_MARGIN None: the wave models' race against SIMT
+    would take SIMT from 128 x 128)."""
     monkeypatch.setattr(schedule_mma, "WAVE_MARGIN", margin)
+    if margin == math.inf:
+        monkeypatch.setattr(schedule, "RACE_MARGIN", None)
     prog = capture_expression(LINEAR)
     module = prog.module.clone()
     run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests,schedule")

@@ -12,7 +12,9 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   tensorize-matmul), modeled by schedule_mma.mma_us and weighed against the SIMT candidates
   below; the least modeled time wins, so the tensor cores are not taken where the model finds
   them slower, nor where tensorize-matmul declines (a tiny or ragged contraction, `precision=
-  ieee`, a product mixing M and N: `-v` says why);
+  ieee`, a product mixing M and N: `-v` says why). Where both have a wave model fitted to the
+  H200 (wgmma at 3xtf32, MATMUL_TILES), the tensor cores' pick and the SIMT tile ranked first
+  race at those instead (`race_waves`; not for a thin side or a K of under 4 steps);
 - matmul (SIMT): a contraction (a reduce loop loading A and B, each indexed by a free loop the other is
   not): K chunked, K split over blocks when the launch model says it pays (split-matmul-k), a
   register tile per thread on 16 x 16 threads, A and B tiles staged in shared memory (rows padded
@@ -128,10 +130,12 @@ from dpl.transforms.tile.schedule_mma import (
     k_contiguous,
     launchable,
     mma_candidates,
+    mma_launch,
     mma_layout,
     mma_tile,
     mma_us,
     wave_pick,
+    wave_us,
 )
 from dpl.transforms.tile.schedule_space import (
     POINT,
@@ -242,6 +246,75 @@ def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
         nbytes = sum(math.prod(v.type.get_shape()) * v.type.element_type.bitwidth // 8 for v in outs)
         us += LAUNCH_US + nbytes / (COPY_GBS * 1e3)
     return us
+
+
+#: The SIMT wave model, the tensor cores' (schedule_mma.wave_us) form fitted to the H200 (session
+#: 26, bench/results/session26/tools/fitsimt26.py: the 168 k-tile-32 SIMT candidates of 33 sweep
+#: matmuls timed in session 25 calls 1-2 and session 26 call 1; rms log error 0.141, 0.174 with
+#: each program left out of the fit, against matmul_us's 0.577): per tile (rows x cols), a
+#: wave's fixed cost and a K trip's with its SM to itself and per further block sharing it.
+SIMT_WAVE_BLOCK_US = {(4, 4): 0.921, (8, 8): 2.544, (4, 2): 0.275, (2, 2): 0.004}
+SIMT_WAVE_LONE_STEP_US = {(4, 4): 1.212, (8, 8): 3.571, (4, 2): 0.886, (2, 2): 0.658}
+SIMT_WAVE_SHARED_STEP_US = {(4, 4): 0.830, (8, 8): 2.104, (4, 2): 0.554, (2, 2): 0.498}
+#: A trip staging an operand element-wise (`element_staged`) takes this many times as long.
+SIMT_WAVE_ELEMENT = 1.117
+SIMT_WAVE_LAUNCH_US = 5.200
+#: A split K's atomic adds: us per million output elements per split after the first.
+SIMT_WAVE_SPLIT_US = 5.285
+
+
+def matmul_tile(block: Block) -> tile.TileOp | None:
+    """The SIMT matmul tile (cell axes: a register tile; no tensor-core dot) scheduled in `block`."""
+    for t in [t for t in block.walk() if isinstance(t, tile.TileOp)]:
+        if any(k == tile.AxisKind.CELL for _, _, k in t.axes) and not any(isinstance(o, mma.DotOp) for o in t.walk()):
+            return t
+    return None
+
+
+def simt_wave_us(t: tile.TileOp, sms: int) -> float | None:
+    """The SIMT wave model's time of matmul tile `t` (None if its register tile is not one of
+    MATMUL_TILES): its blocks spread over `sms` SMs, the busiest SM's n of them in waves of at
+    most `MatmulTile.at_once`, c at once; each wave SIMT_WAVE_BLOCK_US plus its blocks' K trips
+    (`tile_k`; a K left whole: its k-tile trips) at SIMT_WAVE_LONE_STEP_US + (c - 1)
+    SIMT_WAVE_SHARED_STEP_US (SIMT_WAVE_ELEMENT of it where an operand is staged element-wise),
+    plus the launch and a split's atomics."""
+    A = tile.AxisKind
+    cells = math.prod(e for _, e, k in t.axes if k == A.CELL)
+    i = next((i for i, c in enumerate(MATMUL_TILES) if cells == c.rows * c.cols), None)
+    if i is None:
+        return None
+    choice = MATMUL_TILES[i]
+    rc = (choice.rows, choice.cols)
+    blocks = math.prod(e for _, e, k in t.axes if k == A.BLOCK)
+    threads = math.prod(e for _, e, k in t.axes if k == A.THREAD)
+    trips, splits = tile_k(t)
+    if trips is None:  # K left whole (or split 1 trip each): its k-tile trips
+        k = next((o.extent.data for o in t.body.block.ops if isinstance(o, loop.ForOp) and o.is_reduce), 1)
+        trips = max(1, -(-k // ChunkMatmulK().k_tile))
+    n = -(-blocks // sms)
+    waves = -(-n // choice.at_once(threads))
+    c = n / waves
+    step = SIMT_WAVE_LONE_STEP_US[rc] + (c - 1) * SIMT_WAVE_SHARED_STEP_US[rc]
+    if element_staged(t):
+        step *= SIMT_WAVE_ELEMENT
+    atomics = 0.0
+    if splits > 1:
+        outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
+        atomics = SIMT_WAVE_SPLIT_US * (splits - 1) * sum(math.prod(v.type.get_shape()) for v in outs) / 1e6
+    return SIMT_WAVE_LAUNCH_US + waves * (SIMT_WAVE_BLOCK_US[rc] + trips * step) + atomics
+
+
+#: The tensor cores' pick wins the race against SIMT's (`Schedule.race_waves`) at up to this
+#: times SIMT's wave-model time (None: no race; the old models' times decide). H200 (session 26,
+#: bench/results/session26/tools/racesim26.py, each program left out of the SIMT fit): over the
+#: 33 measured programs, margins 0.9, 1.0 and 1.1 give 0.975, 0.962 and 0.971 of the default's
+#: time. Measured at 1.0 with RACE_MIN_STEPS (bench/results/session26/): the 20 programs of
+#: unseen seeds 62-73 it changes 0.975 -> 1.123x eager; 10 common projections 1.04 -> 1.27x.
+RACE_MARGIN: float | None = 1.0
+#: The fewest K steps of 32 (a block's trips times the splits) a matmul has for the race. H200
+#: (session 26, call 2: the 50 programs the race changed): thin sides and K of 64-89 ran up to
+#: 0.6x their old pick; with both left to the old models, geomean 1.17 -> 1.31x eager.
+RACE_MIN_STEPS = 4
 
 
 #: A SIMT K trip whose staged tiles are copied one float at a time (a global operand whose rows
@@ -733,11 +806,41 @@ class Schedule(ModulePass):
                          f"{tried[old][0]}{_split(tried[old][2])} (the wave model)")
                 for i in tc:  # the pick races SIMT at the old model's tensor-core time
                     rank[i] = costs[old] if i == pick else math.inf
+        self.race_waves(name, tried, rank, smem)
         best = min(range(len(tried)), key=lambda i: (rank[i], i))
         what, spec, block, _, _ = tried[best]
         modeled = ", ".join(f"{w}{_split(b)}: {c:.0f} us" for (w, _, b, _, _), c in zip(tried, costs))
         LOG.info(f"schedule: @{name} is matmul, {what}{_split(block)} (modeled {modeled}): {spec}")
         return tried, best
+
+    def race_waves(self, name: str, tried: list[tuple], rank: list[float], smem: int) -> None:
+        """Where both have a wave model, the tensor-core tile ranked first and the SIMT tile ranked
+        first race at their wave times (schedule_mma.wave_us, simt_wave_us; each fitted to the
+        H200, where the old models rank small tensor-core launches 2-3x slow): the tensor cores
+        win at up to RACE_MARGIN times SIMT's time. The winner keeps the better of the two ranks
+        against the other candidates (copies repacked, an epilogue split off); the loser drops out.
+        Not where M or N is thin (schedule_mma.THIN: SIMT's tile shrinks, which its fit barely
+        saw) or K has fewer than RACE_MIN_STEPS steps in all (each block's fixed cost, which
+        neither model sees: session 25's bmm_tn 32 x 509x983x64)."""
+        tc = [i for i, t in enumerate(tried) if isinstance(t[4], MmaChoice) and rank[i] < math.inf]
+        simt = [i for i, t in enumerate(tried) if isinstance(t[4], MatmulTile) and rank[i] < math.inf]
+        if RACE_MARGIN is None or not tc or not simt:
+            return
+        i, j = min(tc, key=lambda i: (rank[i], i)), min(simt, key=lambda i: (rank[i], i))
+        t, m = mma_tile(tried[i][2]), matmul_tile(tried[j][2])
+        launch = None if t is None else mma_launch(t)
+        if tried[i][4].thin or launch is None or launch.trips * launch.splits < RACE_MIN_STEPS:
+            return  # a thin side or a short K: outside what the wave models were fitted on
+        w_tc = wave_us(t, self.sms, smem)
+        w_simt = None if m is None else simt_wave_us(m, self.sms)
+        if w_tc is None or w_simt is None:
+            return
+        win, lose = (i, j) if w_tc <= RACE_MARGIN * w_simt else (j, i)
+        if rank[win] > rank[lose]:
+            LOG.info(f"schedule: @{name}: {tried[win][0]}{_split(tried[win][2])} rather than "
+                     f"{tried[lose][0]}{_split(tried[lose][2])} (the wave models: {w_tc:.0f} us on the tensor "
+                     f"cores, {w_simt:.0f} us on SIMT)")
+        rank[win], rank[lose] = min(rank[win], rank[lose]), math.inf
 
     def schedule_point(self, ctx: Context, kernel: loop.KernelOp, point: dict[str, object]) -> None:
         """Schedule `kernel` at `point` of its space (its `tile.point`) instead of the heuristics."""

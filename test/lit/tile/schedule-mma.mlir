@@ -11,7 +11,9 @@
 //   candidate: its accumulators and promoted chain fragment would spill);
 // - 128 x 2048 x 192: 16 blocks of 128 x 128 would each run alone on an SM (measured 18.3 us);
 //   64 blocks of 64 x 64 run 6 K steps at a lone block's rate (schedule_mma.LONE_STEP) plus the
-//   launch's fixed cost (BLOCK_US): 11 us against 20 (measured 11.3);
+//   launch's fixed cost (BLOCK_US): 11 us against 20 (measured 11.3). That tile then races SIMT
+//   64 x 64 split 3 at the wave models (schedule.race_waves: 15 us against 13), which takes it
+//   (H200, session 26: 8.4 us against wgmma's 7.9, the models' error);
 // - declined: a product whose factors mix M and N (x[i, k] * w[j, k] * s[i, j], 128 x 256 x 128) is not an MMA
 //   (tensorize-matmul declines it on a copy), so the SIMT schedule takes it (32 x 32 tiles: the
 //   8 blocks of 64 x 64 would leave 124 SMs idle);
@@ -102,8 +104,9 @@ func.func @main(%x: memref<128x192xf32>, %w: memref<2048x192xf32>) -> memref<128
   func.return %y : memref<128x2048xf32>
 }
 // CHECK-LABEL: tile.kernel @k_few
-// CHECK:         tile.tile (%bm : 2 = block, %bn : 32 = block, %wg : 1 = thread
-// CHECK:         mma.dot {{.*}} memref<64x32xf32, #tile.smem>, memref<64x32xf32, #tile.smem>
+// CHECK:         tile.tile (%ks : 3 = block, %a0_b : 2 = block, %a0_t : 16 = thread, %a1_b : 32 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK-NOT:     mma.dot
+// CHECK:       } {tile.zero_init = [0 : i64], tile.schedule = "tileify,pad-matmul{rows=4 cols=4 {{.*}}"}
 
 // -----
 

@@ -5,7 +5,9 @@
 For each program: its matmul kernel as the tuner lists it (driver.tune.program_kernels), scheduled
 at the default point, the tensor-core tiles 128x128, 128x64, 64x128, 64x64 x splits auto/1/2/4, and
 SIMT (default tile, and k_tile 64 with 4 buffers) split auto and unsplit (not with --tc-only;
-with --simt-all also each of the schedule's SIMT tiles, 4x4, 8x8, 4x2 and 2x2, split auto and unsplit); each built like a tuner
+with --simt-all also each of the schedule's SIMT tiles, 4x4, 8x8, 4x2 and 2x2, split auto and unsplit; with
+--repack (session 26) also each point at its automatic split with repack-operands' copies flipped, where the
+kernel has that choice); each built like a tuner
 candidate (bench/mma_candidates.build: NVRTC, the model's time) and measured like one (the tuner's
 GpuMeasurer: checked against the default's output, CUDA graph, L2 flushed, median). Prints per
 program: point, grid, modeled us, measured us; and eager's time of the whole program.
@@ -28,7 +30,7 @@ from dpl.frontend import capture  # noqa: E402
 TILES = ((128, 128), (128, 64), (64, 128), (64, 64))
 
 
-def points(k, simt_too=True, simt_all=False):
+def points(k, simt_too=True, simt_all=False, repack=False):
     d = dict(k.default)
     pts = [d]
     simt = {**d, "tensor_cores": False} if "tensor_cores" in k.space else dict(d)
@@ -42,6 +44,8 @@ def points(k, simt_too=True, simt_all=False):
         for bm, bn in TILES:
             for s in (0, 1, 2, 4):
                 pts.append({**d, "tensor_cores": True, "bm": bm, "bn": bn, "splits": s})
+    if repack and "repack" in k.space:  # each tile at its automatic split with the copies flipped
+        pts += [{**p, "repack": not d["repack"]} for p in list(pts) if p.get("splits") == 0]
     out = []
     for p in pts:
         if p not in out:
@@ -50,9 +54,10 @@ def points(k, simt_too=True, simt_all=False):
 
 
 def describe(p):
+    copies = " repacked" if p.get("repack") else ""
     if p.get("tensor_cores"):
-        return f"tc {p['bm']}x{p['bn']} s={p['splits'] or 'auto'}"
-    return f"simt {p['rows']}x{p['cols']} k{p['k_tile']} b{p['buffers']} s={p['splits'] or 'auto'}"
+        return f"tc {p['bm']}x{p['bn']} s={p['splits'] or 'auto'}{copies}"
+    return f"simt {p['rows']}x{p['cols']} k{p['k_tile']} b{p['buffers']} s={p['splits'] or 'auto'}{copies}"
 
 
 def main():
@@ -67,7 +72,7 @@ def main():
             case = next(c for c in sweep.all_cases(seed=int(seed)) if c.name == name)
             fn, inputs = case.build("meta")
             (k,) = [k for k in program_kernels(capture(fn, *inputs, dtype=torch.float32).module) if k.cls == "matmul"][:1]
-            pts = points(k, "--tc-only" not in sys.argv, "--simt-all" in sys.argv)
+            pts = points(k, "--tc-only" not in sys.argv, "--simt-all" in sys.argv, "--repack" in sys.argv)
             jobs = [pool.submit(mc.build, k.text, p, k.precision, arch, False) for p in pts]
             rows = [{"point": describe(p), "default": i == 0, **j.result()} for i, (p, j) in enumerate(zip(pts, jobs))]
             eager = None
