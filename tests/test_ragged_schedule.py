@@ -49,6 +49,9 @@ CASES = {
     "softmax_narrow_columns": "torch.softmax(torch.randn(2,37,8,8), dim=1)",
     # a sum over two leading dims (one collapsed loop, %r floordiv 9, %r mod 9): a column reduction
     "colsum_leading_dims": "torch.randn(4,9,3,37).sum(dim=(0,1))",
+    # a column axis of 7 (-> 8, one thread in 8 idle) and the 512 before it: one axis of 3584
+    # (merge-columns, WASTE_MIN), indexed back with floordiv / mod
+    "colsum_seven_columns": "torch.randn(3,40,512,7).sum(dim=1)",
     # a column axis of 5 whose merge with the 7 before it would idle more (35 -> 64): 5 -> 8,
     # masked, continued by the 7 (-> 8): warps of 4 x 8 threads
     "amax_padded_narrow_columns": "torch.randn(3,40,7,5).amax(dim=1)",

@@ -10,6 +10,7 @@
 // A one-pass reduction over long rows (1024: split-reduce later spreads each warp of columns over
 // 1024 / 128 = 8 blocks) counts those blocks: its 2 warps are 16 on 4 SMs, merged (FEW too); the
 // same rows whose sum is doubled before the store (split-reduce cannot spread them) are not.
+// A column axis of 7 (-> 8, 1 of 8 threads idle) and the 32 before it: one axis of 224, no padding.
 
 func.func @main(%x: memref<3x40x12x5xf64>) -> memref<3x12x5xf64> {
   %y = memref.alloc() : memref<3x12x5xf64>
@@ -154,3 +155,26 @@ func.func @main(%x: memref<1024x12x5xf64>) -> memref<12x5xf64> {
 // CHECK:         tile.tile (%bc : 60 = thread) {
 // FEW-LABEL: tile.kernel @k_long_rows_doubled
 // FEW:         tile.tile (%b : 12 = thread, %c : 5 = thread) {
+
+// -----
+
+func.func @main(%x: memref<3x40x32x7xf64>) -> memref<3x32x7xf64> {
+  %y = memref.alloc() : memref<3x32x7xf64>
+  loop.kernel @k_seven ins(%x : memref<3x40x32x7xf64>) outs(%y : memref<3x32x7xf64>) {
+    loop.for free %a < 3 {
+      loop.for free %b < 32 {
+        loop.for free %c < 7 {
+          %s = loop.for reduce %r < 40 -> f64 {
+            %v = loop.load %x[%a, %r, %b, %c] : memref<3x40x32x7xf64>
+            loop.accumulate add %v : f64
+          }
+          loop.store %s, %y[%a, %b, %c] : memref<3x32x7xf64>
+        }
+      }
+    }
+  }
+  func.return %y : memref<3x32x7xf64>
+}
+// CHECK-LABEL: tile.kernel @k_seven
+// CHECK:         tile.tile (%a : 3 = thread, %bc : 224 = thread) {
+// CHECK:             loop.load %x[%a, %r, %bc floordiv 7, %bc mod 7] : memref<3x40x32x7xf64>

@@ -5,6 +5,7 @@ SIMT tile's launch (blocks, threads, K trips or the extent of a K left whole, sp
 element-staged), and the measured time.
 
     python bench/results/session26/tools/racefeat.py > bench/results/session26/racefeat.json
+    python bench/results/session26/tools/racefeat.py --short-k > bench/results/session26/racefeat-shortk.json
 """
 import json
 import re
@@ -26,11 +27,16 @@ from dpl.transforms.tile.target import arch_smem  # noqa: E402
 TARGET, SMS = "sm_90", 132
 FILES = ["bench/results/session25/call1-cands.json", "bench/results/session25/call2-cands.json",
          "bench/results/session26/call1-cands.json"]
+SUFFIXED = "--short-k" in sys.argv
+if SUFFIXED:  # call 4: 10 short-K matmuls, with repack flipped (racefeat-shortk.json)
+    FILES = ["bench/results/session26/call4-cands.json"]
 
 
 def parse_point(text, default):
     """The point a cands25.py row name stands for (as cands25.points built it)."""
     d = dict(default)
+    if SUFFIXED:  # (session 26's cands25.py names a point's copies; before, they were the default's)
+        d["repack"], text = text.endswith(" repacked"), text.removesuffix(" repacked")
     m = re.match(r"tc (\d+)x(\d+) s=(\w+)", text)
     if m:
         return {**d, "tensor_cores": True, "bm": int(m[1]), "bn": int(m[2]), "splits": 0 if m[3] == "auto" else int(m[3])}
