@@ -174,6 +174,17 @@ def test_the_channel_loop_moves_innermost_and_the_warp_reads_along_the_row(pass_
     assert "powf" not in source  # x.pow(2) is x * x
 
 
+def _nvcc_compiles(module, tmp_path) -> None:
+    """nvcc (where there is one) compiles the CUDA of kernel-level `module`."""
+    if NVCC is None:
+        return
+    cu = tmp_path / "k.cu"
+    cu.write_text(print_cuda(module))
+    result = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "k.o"), str(cu)],
+                            capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
 def test_a_narrow_ragged_column_runs_merged_and_keeps_its_meaning(pass_log, tmp_path):
     """RMSNorm over 33 channels of 2 x 33 x 24 x 5: the 5 columns (8 threads, 3 idle) and the 24
     before them run as one axis of 120 -> 128 (merge-columns; 8 warps of columns fill the 4 SMs
@@ -188,12 +199,7 @@ def test_a_narrow_ragged_column_runs_merged_and_keeps_its_meaning(pass_log, tmp_
     ins = [x.double().numpy()] + [p.detach().double().numpy() for p in mod.parameters()]
     out = exec_kernel.run(module, ins)[0]
     assert _rel(out, mod.double()(x.double()).detach().numpy()) < 1e-6
-    if NVCC is not None:
-        cu = tmp_path / "merged.cu"
-        cu.write_text(print_cuda(module))
-        result = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "m.o"), str(cu)],
-                                capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert result.returncode == 0, result.stderr
+    _nvcc_compiles(module, tmp_path)
 
 
 class ColumnAmax(torch.nn.Module):
@@ -214,12 +220,7 @@ def test_few_merged_columns_over_long_rows_split_and_keep_their_meaning(pass_log
     assert "split-reduce: @k_amax: rows split over" in pass_log.text
     out = exec_kernel.run(module, [x.double().numpy()])[0]
     assert _rel(out, x.double().amax(dim=0).numpy()) == 0
-    if NVCC is not None:
-        cu = tmp_path / "split.cu"
-        cu.write_text(print_cuda(module))
-        result = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "s.o"), str(cu)],
-                                capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert result.returncode == 0, result.stderr
+    _nvcc_compiles(module, tmp_path)
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not found")

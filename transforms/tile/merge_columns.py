@@ -23,7 +23,7 @@ A row-major buffer lays such a pair of dims out as one dim (`matmul.merged_forms
 the new axis reads 32 consecutive floats, and pad-columns rounds 640, not 5. The tile visits the
 same points, each once, and every access reads the same element: meaning is kept exactly.
 
-The column axis is merged where padding it alone would idle more than WASTE_MIN (none) of its threads,
+The column axis is merged where padding it alone would idle any of its threads (WASTE_MIN),
 the merged axis idles fewer (`pad_columns.padded_columns`: 5 -> 8 idles 3 / 8, 640 none), and
 the merged tile keeps FILL_WAVES warps of columns per SM of `sms` (H200, session 23, the 29
 sweep programs of seeds 0-48 it changed: amax over dim 1 of 71 x 79 x 128 x 5 0.79 -> 0.99x

@@ -1,6 +1,6 @@
 """Session 26 (issue 13, device): merge-columns counting split-reduce's blocks ("split", the tree)
 against session 25's rule (SPLIT_ROWS huge, "old"), over the sweep programs of seeds 0 and 41-130
-whose tile IR it changes (mergechanged.txt, from mergechanged.py); eager in the same process.
+whose tile IR it changes (mergechanged.txt, from session 25's patchchanged.py); eager in the same process.
 
     python3 bench/results/session26/tools/mergeab26.py [JSON]"""
 import sys

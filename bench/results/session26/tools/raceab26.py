@@ -1,6 +1,6 @@
 """Session 26 (issue 13, device): SIMT and the tensor cores raced at their wave models ("race",
 the tree: schedule.RACE_MARGIN) against the old models ("old", RACE_MARGIN None), over the sweep
-programs of seeds 0 and 41-61 whose tile IR it changes (racechanged.txt, from racechanged.py)
+programs of seeds 0 and 41-61 whose tile IR it changes (racechanged.txt, from session 25's patchchanged.py)
 and the two suite cases it changes (suiterace.txt: linear 3584 -> 512 at seq 128, TinyLlama's
 layer at seq 512, whose k and v projections are 512 x 2048 -> 256); eager in the same process.
 
@@ -12,7 +12,7 @@ seeds 62-73 it changes (racechanged-heldout.txt) and the two shapes whose lit te
 to SIMT (128 x 2048 x 192 nt, 64 x 3389 x 300 tn); no suite cases.
 --common (call 5): the 10 of 56 common projection shapes x @ W^T (M 64-4096 by N x K of 256 x 512,
 512 x 512, 1024 x 1024, 4096 x 1024, 1024 x 4096, 768 x 768, 3072 x 768, 768 x 3072) whose
-tile IR the race changes (bench.ab.changed, as racechanged.py)."""
+tile IR the race changes (bench.ab.changed, as patchchanged.py)."""
 import sys
 
 sys.path.insert(0, "bench")

@@ -15,6 +15,19 @@ import torch
 sys.path.insert(0, "bench/results/session26/tools")
 import fitsimt26 as F  # noqa: E402
 
+def margins(res, margins):
+    """Per margin: the race's picks' measured time over the default's (geomean, worst, moved)."""
+    for margin in margins:
+        logs, moved = [], []
+        for prog, d, tc, sm, p in res:
+            pick = tc if tc["wave"] <= margin * p else sm
+            logs.append(math.log(pick["us"] / d["us"]))
+            if abs(logs[-1]) > 0.03:
+                moved.append(f"{prog.split(':')[1][:22]} {pick['us'] / d['us']:.2f}")
+        print(f"TC if wave <= {margin} x SIMT's: geomean {math.exp(sum(logs) / len(logs)):.3f} of the default; "
+              f"worst {max(math.exp(v) for v in logs):.2f}; {', '.join(moved)}")
+
+
 SCHED_TC = {"tc 128x128 s=auto", "tc 64x128 s=auto", "tc 64x64 s=auto"}
 feat = json.load(open("bench/results/session26/racefeat.json"))
 progs = collections.OrderedDict()
@@ -40,15 +53,7 @@ print(f"{'program':38} {'eager':>6} {'default':>16} {'TC pick':>22} {'SIMT pick'
 for prog, d, tc, sm, p in res:
     print(f"{prog:38} {d['eager']:6.1f} {d['us']:6.1f} {d['point'][:9]:9} | {tc['point'][:9]:9} w{tc['wave']:5.1f} m{tc['us']:5.1f} | "
           f"{sm['point'][:16]:16} w{p:5.1f} m{sm['us']:5.1f}")
-for margin in (0.8, 0.9, 1.0, 1.1, 1.2):
-    logs, moved = [], []
-    for prog, d, tc, sm, p in res:
-        pick = tc if tc["wave"] <= margin * p else sm
-        logs.append(math.log(pick["us"] / d["us"]))
-        if abs(logs[-1]) > 0.03:
-            moved.append(f"{prog.split(':')[1][:22]} {pick['us'] / d['us']:.2f}")
-    print(f"TC if wave <= {margin} x SIMT's: geomean {math.exp(sum(logs) / len(logs)):.3f} of the default; "
-          f"worst {max(math.exp(v) for v in logs):.2f}; {', '.join(moved)}")
+margins(res, (0.8, 0.9, 1.0, 1.1, 1.2))
 
 print("\nThe SIMT tile the old model picks (the default where it is SIMT), raced at the SIMT wave model:")
 res2 = []
@@ -60,12 +65,4 @@ for prog, d, tc, sm, p in res:
     with torch.no_grad():
         w = F.predict(q, F.tensors([pick])).item()
     res2.append((prog, d, tc, pick, w))
-for margin in (0.9, 1.0, 1.1):
-    logs, moved = [], []
-    for prog, d, tc, sm, p in res2:
-        pick = tc if tc["wave"] <= margin * p else sm
-        logs.append(math.log(pick["us"] / d["us"]))
-        if abs(logs[-1]) > 0.03:
-            moved.append(f"{prog.split(':')[1][:22]} {pick['us'] / d['us']:.2f}")
-    print(f"TC if wave <= {margin} x SIMT's: geomean {math.exp(sum(logs) / len(logs)):.3f} of the default; "
-          f"worst {max(math.exp(v) for v in logs):.2f}; {', '.join(moved)}")
+margins(res2, (0.9, 1.0, 1.1))

@@ -1,6 +1,6 @@
 """Session 26 (issue 13, device): merge-columns merging a column axis whose padding idles any
 thread ("merge", WASTE_MIN 0) against the tree's 1/8 ("old"), over the 22 sweep programs of seeds
-0 and 41-73 whose tile IR it changes (wastechanged.txt, from wastechanged.py); eager in the same
+0 and 41-73 whose tile IR it changes (wastechanged.txt, from session 25's patchchanged.py); eager in the same
 process.
 
     python3 bench/results/session26/tools/wasteab26.py [JSON]"""
