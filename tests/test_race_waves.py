@@ -25,6 +25,9 @@ from test_wave_model import dot_tile, scheduled
 TT = "torch.randn(2741,397).T @ torch.randn(128,2741).T"
 #: K = 67 (3 K steps): the race declines (schedule.RACE_MIN_STEPS), SIMT 128 x 128 stays.
 SHORT_K = "torch.randn(6115,67) @ torch.randn(67,557)"
+#: K = 64 (2 K steps, schedule.SIMT_MAX_STEPS): SIMT, though the old models rank wgmma first (H200:
+#: 18.8 -> 12.7 us).
+TWO_STEPS = "torch.randn(64,1472).T @ torch.randn(64,1201)"
 
 
 def test_the_race_takes_the_tensor_cores_where_the_wave_models_find_them_faster(pass_log, monkeypatch):
@@ -40,6 +43,13 @@ def test_the_race_declines_a_short_k(pass_log, monkeypatch):
     assert "the wave models" not in pass_log.text
     monkeypatch.setattr(schedule, "RACE_MIN_STEPS", 0)  # raced, the tensor cores would take it
     assert dot_tile(scheduled(SHORT_K))[:2] == (128, 128)
+
+
+def test_two_k_steps_leave_the_tensor_cores_to_simt(pass_log, monkeypatch):
+    assert dot_tile(scheduled(TWO_STEPS)) is None
+    assert "SIMT 128 x 128 rather than wgmma 128 x 128 (3xtf32, padded) (2 K steps: SIMT_MAX_STEPS)" in pass_log.text
+    monkeypatch.setattr(schedule, "SIMT_MAX_STEPS", 0)  # the old models' pick
+    assert dot_tile(scheduled(TWO_STEPS))[:2] == (128, 128)
 
 
 def test_simt_wave_us_is_its_docstring():

@@ -14,7 +14,8 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   them slower, nor where tensorize-matmul declines (a tiny or ragged contraction, `precision=
   ieee`, a product mixing M and N: `-v` says why). Where both have a wave model fitted to the
   H200 (wgmma at 3xtf32, MATMUL_TILES), the tensor cores' pick and the SIMT tile ranked first
-  race at those instead (`race_waves`; not for a thin side or a K of under 4 steps);
+  race at those instead (`race_waves`; not for a thin side or a K of under 4 steps; a K of at
+  most 2 steps goes to SIMT);
 - matmul (SIMT): a contraction (a reduce loop loading A and B, each indexed by a free loop the other is
   not): K chunked, K split over blocks when the launch model says it pays (split-matmul-k), a
   register tile per thread on 16 x 16 threads, A and B tiles staged in shared memory (rows padded
@@ -315,6 +316,16 @@ RACE_MARGIN: float | None = 1.0
 #: (session 26, call 2: the 50 programs the race changed): thin sides and K of 64-89 ran up to
 #: 0.6x their old pick; with both left to the old models, geomean 1.17 -> 1.31x eager.
 RACE_MIN_STEPS = 4
+#: A matmul of at most this many K steps of 32 in all (and no thin side) leaves the tensor cores
+#: to SIMT: a block of 1-2 wgmma steps cannot pay for its fixed cost. H200 (session 26, call 4:
+#: every tile, split and repack choice of 10 short-K sweep matmuls): at K = 63-64 SIMT was the
+#: fastest or tied in all 6 (matmul_tn 1472x1201x64: SIMT 15.4-16.2 us, every tensor-core tile
+#: 20.1-22.8); at 3 steps the tensor cores won 2 of 4 (bmm_nn 16 x 640x2011x89), so those stay
+#: with the old models (with 3 steps too, call 8: bmm_tn 8 x 2579x225x93 fell 0.86 -> 0.56x).
+#: Call 9, the 3 programs of seeds 0 and 41-73 this changes: matmul_tn 1472x1201x64 0.59 ->
+#: 0.83x eager, bmm_tn 32 x 509x983x64 0.58 -> 0.67x, matmul_tt 269x5547x64 (seed 69, found
+#: after the rule was set) 0.59 -> 0.79x.
+SIMT_MAX_STEPS = 2
 
 
 #: A SIMT K trip whose staged tiles are copied one float at a time (a global operand whose rows
@@ -821,7 +832,9 @@ class Schedule(ModulePass):
         against the other candidates (copies repacked, an epilogue split off); the loser drops out.
         Not where M or N is thin (schedule_mma.THIN: SIMT's tile shrinks, which its fit barely
         saw) or K has fewer than RACE_MIN_STEPS steps in all (each block's fixed cost, which
-        neither model sees: session 25's bmm_tn 32 x 509x983x64)."""
+        neither model sees: session 25's bmm_tn 32 x 509x983x64); of those, a K of at most
+        SIMT_MAX_STEPS steps leaves the tensor cores to the SIMT tile (which keeps the better
+        rank of the two)."""
         tc = [i for i, t in enumerate(tried) if isinstance(t[4], MmaChoice) and rank[i] < math.inf]
         simt = [i for i, t in enumerate(tried) if isinstance(t[4], MatmulTile) and rank[i] < math.inf]
         if RACE_MARGIN is None or not tc or not simt:
@@ -829,8 +842,18 @@ class Schedule(ModulePass):
         i, j = min(tc, key=lambda i: (rank[i], i)), min(simt, key=lambda i: (rank[i], i))
         t, m = mma_tile(tried[i][2]), matmul_tile(tried[j][2])
         launch = None if t is None else mma_launch(t)
-        if tried[i][4].thin or launch is None or launch.trips * launch.splits < RACE_MIN_STEPS:
-            return  # a thin side or a short K: outside what the wave models were fitted on
+        if tried[i][4].thin or launch is None:
+            return
+        if launch.trips * launch.splits <= SIMT_MAX_STEPS:  # 1-2 K steps: SIMT, whatever the models say
+            if rank[i] < rank[j]:
+                LOG.info(f"schedule: @{name}: {tried[j][0]}{_split(tried[j][2])} rather than {tried[i][0]}"
+                         f"{_split(tried[i][2])} ({launch.trips * launch.splits} K steps: SIMT_MAX_STEPS)")
+            rank[j] = min(rank[i], rank[j])
+            for k in tc:
+                rank[k] = math.inf
+            return
+        if launch.trips * launch.splits < RACE_MIN_STEPS:
+            return  # a short K: outside what the wave models were fitted on
         w_tc = wave_us(t, self.sms, smem)
         w_simt = None if m is None else simt_wave_us(m, self.sms)
         if w_tc is None or w_simt is None:
