@@ -834,7 +834,8 @@ class Schedule(ModulePass):
         saw) or K has fewer than RACE_MIN_STEPS steps in all (each block's fixed cost, which
         neither model sees: session 25's bmm_tn 32 x 509x983x64); of those, a K of at most
         SIMT_MAX_STEPS steps leaves the tensor cores to the SIMT tile (which keeps the better
-        rank of the two)."""
+        rank of the two). Only for wgmma at 3xtf32, where both rules were measured (the old
+        models decide mma.sync and tf32)."""
         tc = [i for i, t in enumerate(tried) if isinstance(t[4], MmaChoice) and rank[i] < math.inf]
         simt = [i for i, t in enumerate(tried) if isinstance(t[4], MatmulTile) and rank[i] < math.inf]
         if RACE_MARGIN is None or not tc or not simt:
@@ -842,8 +843,8 @@ class Schedule(ModulePass):
         i, j = min(tc, key=lambda i: (rank[i], i)), min(simt, key=lambda i: (rank[i], i))
         t, m = mma_tile(tried[i][2]), matmul_tile(tried[j][2])
         launch = None if t is None else mma_launch(t)
-        if tried[i][4].thin or launch is None:
-            return
+        if tried[i][4].thin or launch is None or (launch.layout, launch.precision) != ("wgmma", "3xtf32"):
+            return  # (what the wave models and SIMT_MAX_STEPS were measured on)
         if launch.trips * launch.splits <= SIMT_MAX_STEPS:  # 1-2 K steps: SIMT, whatever the models say
             if rank[i] < rank[j]:
                 LOG.info(f"schedule: @{name}: {tried[j][0]}{_split(tried[j][2])} rather than {tried[i][0]}"
