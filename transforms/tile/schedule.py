@@ -88,6 +88,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import Float32Type, MemRefType, ModuleOp
@@ -212,6 +213,38 @@ def tile_k(t: tile.TileOp) -> tuple[int | None, int]:
     return trips, next((e for v, e, _ in t.axes if v.name_hint == SPLIT_AXIS), 1)
 
 
+class SimtLaunch(NamedTuple):
+    """A SIMT matmul tile's register tile (one of MATMUL_TILES), its launch's blocks and threads,
+    its K split, each block's K trips (`tile_k`; a K left whole: its k-tile trips) and whether
+    K was left whole (pad-matmul whole-k: staged once)."""
+
+    choice: MatmulTile
+    blocks: int
+    threads: int
+    splits: int
+    trips: int
+    whole: bool
+
+
+def simt_launch(t: tile.TileOp) -> SimtLaunch | None:
+    """The launch of SIMT matmul tile `t` (None if register-tile declined: its register tile is
+    not one of MATMUL_TILES, a tile whose cost was measured)."""
+    A = tile.AxisKind
+    cells = math.prod(e for _, e, k in t.axes if k == A.CELL)  # (a side may be split into vector lanes)
+    choice = next((c for c in MATMUL_TILES if cells == c.rows * c.cols), None)
+    if choice is None:
+        return None
+    trips, splits = tile_k(t)
+    whole = False
+    if trips is None:  # K left whole (or split 1 trip each)
+        k = next((o.extent.data for o in t.body.block.ops if isinstance(o, loop.ForOp) and o.is_reduce), 1)
+        kt = ChunkMatmulK().k_tile
+        trips, whole = max(1, -(-k // kt)), k > kt
+    blocks = math.prod(e for _, e, k in t.axes if k == A.BLOCK)
+    threads = math.prod(e for _, e, k in t.axes if k == A.THREAD)
+    return SimtLaunch(choice, blocks, threads, splits, trips, whole)
+
+
 def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     """The modeled time of matmul tile `t` (None if its register tile is not one of
     MATMUL_TILES): its K trips per block (in full rounds, each block's `block_trips` more) times
@@ -220,21 +253,13 @@ def matmul_us(t: tile.TileOp, sms: int, smem: int) -> float | None:
     a short M or N runs more blocks at once, as many as the target's `smem` bytes hold), plus,
     for a split K, the split's atomic adds as split-matmul-k counts them (`atomic-trips` trips)
     and the launch that zeroes the output first."""
-    cells = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.CELL)  # (a side may be split
-    choice = next((c for c in MATMUL_TILES if cells == c.rows * c.cols), None)  # into vector lanes)
-    if choice is None:
-        return None  # register-tile declined: not a tile whose cost was measured
-    blocks = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.BLOCK)
-    trips, splits = tile_k(t)
-    whole = False  # K left whole (pad-matmul whole-k): modeled as its k-tile steps, staged once
-    if trips is None:  # (or K split 1 trip each)
-        k = next((o.extent.data for o in t.body.block.ops if isinstance(o, loop.ForOp) and o.is_reduce), 1)
-        kt = ChunkMatmulK().k_tile
-        trips, whole = max(1, -(-k // kt)), k > kt
+    launch = simt_launch(t)
+    if launch is None:
+        return None
+    choice, blocks, threads, splits, trips, whole = launch  # (whole: modeled as its k-tile steps)
     if splits > 1:
         trips += SplitMatmulK().atomic_trips
     element = choice.measured and element_staged(t)  # (the estimated tile's cost is fitted so already)
-    threads = math.prod(e for _, e, k in t.axes if k == tile.AxisKind.THREAD)
     fits = smem // max(1, stage_bytes(t))
     if -(-blocks // sms) >= min(choice.at_once(threads), max(1, fits)):
         trips += choice.block_trips  # full rounds: each block's fixed cost
@@ -276,22 +301,14 @@ def simt_wave_us(t: tile.TileOp, sms: int) -> float | None:
     """The SIMT wave model's time of matmul tile `t` (None if its register tile is not one of
     MATMUL_TILES): its blocks spread over `sms` SMs, the busiest SM's n of them in waves of at
     most `MatmulTile.at_once`, c at once; each wave SIMT_WAVE_BLOCK_US plus its blocks' K trips
-    (`tile_k`; a K left whole: its k-tile trips) at SIMT_WAVE_LONE_STEP_US + (c - 1)
+    (`simt_launch`) at SIMT_WAVE_LONE_STEP_US + (c - 1)
     SIMT_WAVE_SHARED_STEP_US (SIMT_WAVE_ELEMENT of it where an operand is staged element-wise),
     plus the launch and a split's atomics."""
-    A = tile.AxisKind
-    cells = math.prod(e for _, e, k in t.axes if k == A.CELL)
-    i = next((i for i, c in enumerate(MATMUL_TILES) if cells == c.rows * c.cols), None)
-    if i is None:
+    launch = simt_launch(t)
+    if launch is None:
         return None
-    choice = MATMUL_TILES[i]
+    choice, blocks, threads, splits, trips, _ = launch
     rc = (choice.rows, choice.cols)
-    blocks = math.prod(e for _, e, k in t.axes if k == A.BLOCK)
-    threads = math.prod(e for _, e, k in t.axes if k == A.THREAD)
-    trips, splits = tile_k(t)
-    if trips is None:  # K left whole (or split 1 trip each): its k-tile trips
-        k = next((o.extent.data for o in t.body.block.ops if isinstance(o, loop.ForOp) and o.is_reduce), 1)
-        trips = max(1, -(-k // ChunkMatmulK().k_tile))
     n = -(-blocks // sms)
     waves = -(-n // choice.at_once(threads))
     c = n / waves

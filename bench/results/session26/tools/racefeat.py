@@ -16,6 +16,7 @@ import sweep  # noqa: E402
 import torch  # noqa: E402
 
 from dpl.dialects import make_context, tile  # noqa: E402
+from dpl.dialects.parsing import parse_module  # noqa: E402
 from dpl.driver.tune import program_kernels  # noqa: E402
 from dpl.bench.ab import patched  # noqa: E402
 from dpl.frontend import capture  # noqa: E402
@@ -59,7 +60,6 @@ for f in FILES:
         case = next(c for c in sweep.all_cases(seed=int(seed)) if c.name == name)
         fn, inputs = case.build("meta")
         (k,) = [k for k in program_kernels(capture(fn, *inputs, dtype=torch.float32).module) if k.cls == "matmul"][:1]
-        from dpl.dialects.parsing import parse_module
         (kernel,) = [o for o in parse_module(ctx, k.text, "<k>").walk() if type(o).__name__ == "KernelOp"]
         for r in prog["rows"]:
             if not r.get("us"):

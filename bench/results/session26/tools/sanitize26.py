@@ -5,11 +5,15 @@ poisoned output, to run under compute-sanitizer (memcheck, racecheck, synccheck)
 
 merge-columns' merged columns split by split-reduce (amax over dim 0 of 1803 x 1024 x 3, mean
 over dim 0 of 1735 x 181 x 5) and merged at any padding (RMSNorm over the channels of 64 x 32 x
-431 x 7, call 7) and the race's picks (397 x 128 x 2741 tt on wgmma 64 x 64 split 8,
-512 x 512 -> 256 on SIMT 64 x 64 split 4). Prints each case's kernel count and error."""
+431 x 7, call 7) and the race's picks (397 x 128 x 2741 tt on wgmma 64 x 64 split 8, 512 x 512 ->
+256 on SIMT 64 x 64 split 4), each run by scripts/sanitize_schedules.run, which prints its
+kernel count and error."""
+import sys
+
 import torch
 
-from dpl.driver.compile import compile as dc
+sys.path.insert(0, "scripts")
+from sanitize_schedules import run  # noqa: E402  (compile, run once poisoned, print the error)
 
 g = torch.Generator().manual_seed(0)
 r = lambda *s: torch.randn(*s, generator=g)  # noqa: E731
@@ -21,10 +25,4 @@ cases = {
     "race tc matmul_tt 397x128x2741": (lambda a, b: a.T @ b.T, [r(2741, 397), r(128, 2741)]),
     "race simt linear 512x512to256": (lambda x, w, b: torch.nn.functional.linear(x, w, b), [r(512, 512), r(256, 512), r(256)]),
 }
-for name, (fn, xs) in cases.items():
-    c = dc(fn, *xs)
-    out = c(*[x.cuda() for x in xs], poison=True)
-    ref = fn(*[x.cuda().double() for x in xs])
-    err = float((out.double() - ref).norm() / ref.norm())
-    torch.cuda.synchronize()
-    print(f"{name}: {c.num_kernels} kernels, err {err:.1e}", flush=True)
+run(cases)
