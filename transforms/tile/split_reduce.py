@@ -29,14 +29,19 @@ to the store (`sum * c` with c the same in every block: a mean), since the scali
 over the partial sums; `max` and `min` store the combined value as it is. The partial sums are
 added in an unspecified order (rounding may differ from the one-block sum).
 
-S is chosen so that the blocks fill the GPU once (`sms` x `blocks-per-sm`; `sms` defaults to the
+S is the most that still run at once (`sms` x `blocks-per-sm` // blocks; `sms` defaults to the
 module's #kernel.target's), each keeping at least `min-trips` trips of its strided loop per thread.
+Rounding up instead (29 rows of 474912: 37 splits, 1073 blocks for 1056 places) leaves a few
+blocks to a second wave. H200 (2026-11-30, session 27, bench/results/session27/tools/ab27.py
+floor, the ceiling -> the floor, us): softmax over dim 0 of 4096 x 4096 83.6 -> 75.8, of
+293 x 389 x 64 36.8 -> 31.0, mean over dim 1 of 64 x 383 x 256 11.1 -> 10.1; geomean over 39
+programs 1.036x, the slowest 0.97x (mean over dim 0 of 2571 x 576 x 37).
 
 Declines (logged to `dpl.passes`) a tile that is not exactly one top-level strided reduce, its
 combine across the lanes and a store of the result (a norm, which reads its statistic again:
 split-row-stats makes those into pure reductions first); a combiner without an atomic (mul); an
-epilogue other than a store (scaled, for add); or a launch that already fills the GPU, or rows
-too short to split.
+epilogue other than a store (scaled, for add); or a launch whose blocks split in two would not run at once, or
+rows too short to split.
 """
 
 from __future__ import annotations
@@ -83,9 +88,9 @@ def stored_result(value: SSAValue, kind: CombineKind, t: tile.TileOp) -> loop.St
 
 def _plan(blocks: int, trips: int, p: SplitReduce) -> int | str:
     at_once = p.sms * p.blocks_per_sm
-    if blocks >= at_once:
-        return f"{blocks} blocks already fill the GPU ({at_once} at once)"
-    splits = min(-(-at_once // blocks), trips // p.min_trips)
+    if 2 * blocks > at_once:
+        return f"{blocks} blocks, split in two, would not run at once ({at_once} at once)"
+    splits = min(at_once // blocks, trips // p.min_trips)
     if splits < 2:
         return f"{trips} trips per thread are too few to split (min-trips = {p.min_trips})"
     return splits

@@ -6,7 +6,8 @@
 // blocks at once): block %rs of S reads the lane-sized runs %rs, %rs + S, ... and folds its
 // partial into the output atomically; the output starts at the combiner's identity. Cases: the
 // mean of 2 rows of 100 (a scaled sum; 2 -> 4 blocks); the max of 2 rows (atomic max); an
-// RMSNorm of 2 rows (declined: the statistic is read again); 6 rows (declined: enough blocks).
+// RMSNorm of 2 rows (declined: the statistic is read again); 6 rows (declined: enough blocks);
+// 3 rows (declined: split in two they would not all run at once).
 
 func.func @main(%x: memref<2x100xf64>) -> memref<2xf64> {
   %y = memref.alloc() : memref<2xf64>
@@ -97,3 +98,24 @@ func.func @main(%x: memref<6x100xf64>) -> memref<6xf64> {
 }
 // CHECK-LABEL: tile.kernel @k_six
 // CHECK:         tile.tile (%lane : 8 = thread, %a : 6 = block) {
+
+// -----
+
+// Declined: 3 rows split in two are 6 blocks, 2 more than run at once; splitting takes only
+// as many blocks as run at once (4 // 3 = 1), so the ceiling's second wave never happens.
+func.func @main(%x: memref<3x100xf64>) -> memref<3xf64> {
+  %y = memref.alloc() : memref<3xf64>
+  loop.kernel @k_three ins(%x : memref<3x100xf64>) outs(%y : memref<3xf64>) {
+    loop.for free %a < 3 {
+      %s = loop.for reduce %r < 100 -> f64 {
+        %v = loop.load %x[%a, %r] : memref<3x100xf64>
+        loop.accumulate add %v : f64
+      }
+      loop.store %s, %y[%a] : memref<3xf64>
+    }
+  }
+  func.return %y : memref<3xf64>
+}
+// CHECK-LABEL: tile.kernel @k_three
+// CHECK:         tile.tile (%lane : 8 = thread, %a : 3 = block) {
+// CHECK-NOT:     tile.atomic
