@@ -62,6 +62,7 @@ CASES = [
     (ChannelRMSNorm(37), (2, 37, 45), 1),
     (Softmax1(), (5, 3, 13), 1),
     (Softmax1(), (3, 33, 7, 5), 1),
+    (ChannelRMSNorm(300), (2, 300, 9), 1),  # past 256 channels, within max-column-reduce (512)
 ]
 
 
@@ -195,6 +196,29 @@ def test_a_narrow_ragged_column_runs_merged_and_keeps_its_meaning(pass_log, tmp_
     run_pipeline(module, IR_PIPELINES["kernel"].replace("schedule,", "schedule{sms=4},"))
     assert "merge-columns: @k_mul_1: column axis %a3 of 5 and %a2 of 24 -> one axis of 120" in pass_log.text
     assert "pad-columns: @k_mul_1: column axis %a2a3 120 -> 128" in pass_log.text
+    assert sum(isinstance(op, K.KernelFuncOp) for op in module.walk()) == 1
+    ins = [x.double().numpy()] + [p.detach().double().numpy() for p in mod.parameters()]
+    out = exec_kernel.run(module, ins)[0]
+    assert _rel(out, mod.double()(x.double()).detach().numpy()) < 1e-6
+    _nvcc_compiles(module, tmp_path)
+
+
+@pytest.mark.parametrize("make,shape,lanes", [
+    (lambda: ChannelRMSNorm(57), (2, 57, 16, 24), 2),  # 29 trips, the last past 57: masked
+    (lambda: Softmax1(), (3, 100, 192), 4),  # 25 trips, three passes; 2 warps of 192 columns a block
+])
+def test_column_norms_on_fewer_lanes_hold_their_column_and_keep_their_meaning(make, shape, lanes, pass_log, tmp_path):
+    """A column norm whose columns fill half of `schedule{sms=1}` on 2 or 4 lanes takes them
+    (blockify_launch.column_norm_lanes), and hold-rows keeps its column in registers: kernel
+    executor against float64 on values of both signs, nvcc compiles it."""
+    mod = make()
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(9)) * 3 - 0.5
+    tiled = capture(mod, x).module.clone()
+    run_pipeline(tiled, IR_PIPELINES["tile"].replace("schedule", "schedule{sms=1}"))
+    assert f"(%lane : {lanes} = thread," in str(tiled)
+    assert "held in" in pass_log.text
+    module = capture(mod, x).module.clone()
+    run_pipeline(module, IR_PIPELINES["kernel"].replace("schedule,", "schedule{sms=1},"))
     assert sum(isinstance(op, K.KernelFuncOp) for op in module.walk()) == 1
     ins = [x.double().numpy()] + [p.detach().double().numpy() for p in mod.parameters()]
     out = exec_kernel.run(module, ins)[0]

@@ -80,6 +80,7 @@ from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, delinearize, rebuild_tile, tiles
+from dpl.transforms.tile.hold_rows import HoldRows
 from dpl.transforms.tile.matmul import ACCESSES, MatmulInfo, compose_applies, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis, outer_column
@@ -110,6 +111,23 @@ PACK_ROW_MIN = 4
 #: 0.66 -> 1.08 -> 1.09; amax over dim 1 of (64, 255, 11, 439) 1.14 -> 0.78 -> 1.18 (1 lane over
 #: 255 rows); geomean over 19 programs 1.015 -> 1.090 -> 1.119.
 COLUMN_FILL_WAVES = 2
+#: A column norm or softmax (a reduce, then more passes over the same column) takes the fewest
+#: lanes, 2 or more, whose trips over the column hold-rows keeps in registers, where those
+#: lanes' threads fill every SM COLUMN_NORM_FILL times over (`column_norm_lanes`); else a
+#: block's 8. H200 (2026-11-30, session 27, bench/results/session27/tools/ab27.py col, 8 lanes
+#: -> held, us): softmax over dim 1 of 379 x 55 x 227 21.9 -> 12.9 (2 lanes), dim 2 of
+#: 37 x 64 x 57 x 64 32.4 -> 21.0, RMSNorm over the 55 channels of 64 x 55 x 64 x 128 78.8 ->
+#: 60.7, the 128 of 59 x 128 x 145 x 15 52.9 -> 45.3 (4 lanes); slower: softmax over dim 0 of
+#: 64 x 347 x 17 x 197 249 -> 282, RMSNorm 32 x 128 x 19 x 345 81 -> 92; 1 lane (no lanes to
+#: share the reduce, so nothing held) ran 32 channels 15-30 % slower; geomean over 30 programs
+#: 1.085x (fill 1/2 and 1/4 alike, fill 1 1.058x). On 27 held-out programs (call 2, ab27v.py)
+#: 1.038x: all 5 of both calls slower (0.74-0.89x: RMSNorm 101 x 64 x 127 x 59 118 -> 160 us)
+#: had a block of only one warp along the column axis (32 consecutive elements a row: the
+#: column extent / 32 odd, the widening on the axis before it or nowhere), all with 64 or 128
+#: 0.99-1.70x; so the fewer lanes are taken only where the block's threads along the column
+#: axis are at least COLUMN_NORM_RUN.
+COLUMN_NORM_FILL = 0.5
+COLUMN_NORM_RUN = 2 * 32
 #: Packed rows take fewer lanes than a warp where that wastes fewer lane slots by more than this
 #: factor (row_lanes).
 ROW_SLOTS_SLACK = 1.1
@@ -270,6 +288,21 @@ def column_lanes(outputs: int, most: int, sms: int) -> int:
     return lanes
 
 
+def column_norm_lanes(column: int, outputs: int, most: int, sms: int) -> int:
+    """The lanes that share each column of a column norm or softmax (a reduce, then more passes
+    over it) of `outputs` columns of `column` elements: the fewest, a power of two from 2 up to
+    `most`, that pass over the column in at most hold-rows' `max-trips` (32), where those trips
+    are at least its `column-trips` (24: the column is held in registers, read once) and
+    `outputs * lanes` threads fill every SM COLUMN_NORM_FILL times over; else `most` (a
+    column of 32, 80 or 300 channels). `_rows` keeps `most` too where the block's other warps
+    would not go along the column axis (COLUMN_NORM_RUN)."""
+    lanes = 2
+    while lanes < most and lanes * HoldRows.max_trips < column:
+        lanes *= 2
+    held = HoldRows.column_trips <= -(-column // lanes) <= HoldRows.max_trips
+    return lanes if held and outputs * lanes >= COLUMN_NORM_FILL * sms * SM_THREADS else most
+
+
 def _wider_columns(t: tile.TileOp, threads: dict[SSAValue, int], extra: int) -> dict[SSAValue, int]:
     """`threads` (a warp on the column axis) with `extra` times the threads, so that the fewer
     lanes of `column_lanes` still make a block of the same size: more warps along the column axis
@@ -324,6 +357,11 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size:
         if len(top_loops) == 1 and list(threads.values()) == [WARP] and block_size >= WARP:
             lanes = column_lanes(math.prod(e for _, e, _ in t.axes), lanes, sms)
             threads = _wider_columns(t, threads, block_size // (lanes * WARP))
+        elif len(top_loops) > 1 and list(threads.values()) == [WARP] and block_size >= WARP:
+            few = column_norm_lanes(longest, math.prod(e for _, e, _ in t.axes), lanes, sms)
+            wider = _wider_columns(t, threads, block_size // (few * WARP))
+            if wider[next(iter(threads))] >= COLUMN_NORM_RUN:
+                lanes, threads = few, wider
     axes = [(lanes, K.THREAD, "lane")]
     for i, (v, e, _) in enumerate(t.axes):
         name = v.name_hint or f"a{i}"
