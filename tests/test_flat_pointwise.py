@@ -42,13 +42,15 @@ CASES = {
 }
 
 # The tail split (collapse-pointwise{min-tail-bytes=0}: every size counts as large enough):
-# 7 x 9 = 60 elements in float4s and a tail kernel of 3; with a bias along the odd last dim.
+# 7 x 9 = 60 elements in float4s and a tail kernel of 3; with a bias along the odd last dim; 1-D.
 TAIL_SPEC = ("split-nests,tileify,collapse-pointwise{min-tail-bytes=0},vectorize-pointwise{min-threads=1},"
              "blockify-launch,mark-unroll,materialize,flatten-buffers,vectorize-access{reductions=false},"
              "accumulate-in-place,fuse-launches,widen-indices")
 TAIL_CASES = {
     "odd_count": "torch.exp(torch.randn(7,9)) * torch.randn(7,9)",
     "odd_count_bias": "torch.nn.functional.gelu(torch.randn(3,11,9)) * torch.randn(3,11,9) + torch.randn(9)",
+    # one axis (a 1-D tensor of 103): 100 in float4s, a tail kernel of 3
+    "one_axis": "torch.nn.functional.silu(torch.randn(103)) * torch.randn(103)",
 }
 
 
@@ -108,10 +110,10 @@ def test_collapse_pointwise_keeps_meaning_at_tile_level():
     np.testing.assert_array_equal(before, after)
 
 
-@pytest.mark.parametrize("name", ["silu_mul_rows_of_7", "gelu_rows_of_3", "bias_odd_rows", "tail"])
+@pytest.mark.parametrize("name", ["silu_mul_rows_of_7", "gelu_rows_of_3", "bias_odd_rows", "tail", "one_axis"])
 def test_flat_pointwise_cuda_compiles(name: str, tmp_path: Path):
-    if name == "tail":
-        prog = capture_expression(TAIL_CASES["odd_count_bias"], dtype=torch.float32)
+    if name in ("tail", "one_axis"):
+        prog = capture_expression(TAIL_CASES["odd_count_bias" if name == "tail" else name], dtype=torch.float32)
         run_pipeline(prog.module, IR_PIPELINES["loop"])
         run_pipeline(prog.module, TAIL_SPEC)
     else:

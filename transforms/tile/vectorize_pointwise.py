@@ -31,7 +31,9 @@ and does not stop the others.
 
 collapse-pointwise's flat accesses (`%x[%f floordiv 16411, %f mod 16411]`, one offset `%f` into
 the whole buffer, which flatten-buffers makes 1-D: rows no longer matter) count as indexed by
-`%f` alone. A load that is none of these but reads a broadcast buffer (fewer elements than the
+`%f` alone, and so does any access of a 1-D buffer: its extent need not be a multiple of
+`width` where the tile's axis is (the first 81225328 of 81225329 floats, the last one in
+collapse-pointwise's tail kernel). A load that is none of these but reads a broadcast buffer (fewer elements than the
 tile, f32, global, not stored by the tile: a bias along an odd last dim, `%bias[%f mod 9889]`)
 is marked `tile.gather` and read once per element of the group, beside the vector accesses of
 the others (there must be one).
@@ -74,8 +76,8 @@ def _access_declines(op: loop.LoadOp | loop.StoreOp, axis, deps, width: int) -> 
     assert isinstance(ty, MemRefType)
     if not isinstance(ty.element_type, Float32Type):
         return f"{what} is not f32"
-    flat = flat_offset(op.map.data.results, ty.get_shape()) if len(ty.get_shape()) > 1 else None
-    if flat is not None:  # collapse-pointwise's form: one offset from the buffer's aligned base
+    flat = flat_offset(op.map.data.results, ty.get_shape())
+    if flat is not None:  # collapse-pointwise's form (or a 1-D buffer): one offset from its aligned base
         return _contiguous_declines(what, flat, op, axis, width)
     if ty.get_shape()[-1] % width:
         return f"{what} has an innermost extent of {ty.get_shape()[-1]}, not a multiple of {width}"

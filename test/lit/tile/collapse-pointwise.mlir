@@ -5,8 +5,8 @@
 // 4 x 7 (collapsed: 28 elements, 4 divides them); an output with a leading dim of 1 (the same
 // offsets, other indices); a bias broadcast along the last dim (read at %f mod 7); 5 x 7
 // elements: declined (4 does not divide 35 and the tile moves too few bytes for a tail kernel to
-// pay), or with min-tail-bytes=0 split into 32 elements and a tail kernel of 3; declined: a
-// fastest axis that 4 divides, a transposed read.
+// pay), or with min-tail-bytes=0 split into 32 elements and a tail kernel of 3; 35 elements
+// of one axis likewise; declined: a fastest axis that 4 divides, a transposed read.
 
 func.func @main(%x: memref<4x7xf32>, %y: memref<4x7xf32>) -> memref<4x7xf32> {
   %mul = memref.alloc() : memref<4x7xf32>
@@ -106,6 +106,30 @@ func.func @main(%x: memref<5x7xf32>) -> memref<5x7xf32> {
 // TAIL:          tile.tile (%f_1 : 3 = thread) {
 // TAIL-NEXT:       %v_1 = loop.load %x[(%f_1 + 32) floordiv 7, (%f_1 + 32) mod 7] : memref<5x7xf32>
 // TAIL-NEXT:       loop.store %v_1, %out[(%f_1 + 32) floordiv 7, (%f_1 + 32) mod 7] : memref<5x7xf32>
+
+// -----
+
+func.func @main(%x: memref<35xf32>) -> memref<35xf32> {
+  %out = memref.alloc() : memref<35xf32>
+  tile.kernel @k_flat_35 ins(%x : memref<35xf32>) outs(%out : memref<35xf32>) {
+    tile.tile (%a0 : 35 = thread) {
+      %v = loop.load %x[%a0] : memref<35xf32>
+      loop.store %v, %out[%a0] : memref<35xf32>
+    }
+  }
+  func.return %out : memref<35xf32>
+}
+// CHECK-LABEL: tile.kernel @k_flat_35
+// CHECK:         tile.tile (%a0 : 35 = thread) {
+// CHECK-NOT:   @k_flat_35_tail
+// TAIL-LABEL:  tile.kernel @k_flat_35
+// TAIL:          tile.tile (%f : 32 = thread) {
+// TAIL-NEXT:       %v = loop.load %x[%f] : memref<35xf32>
+// TAIL-NEXT:       loop.store %v, %out[%f] : memref<35xf32>
+// TAIL:        tile.kernel @k_flat_35_tail
+// TAIL:          tile.tile (%f_1 : 3 = thread) {
+// TAIL-NEXT:       %v_1 = loop.load %x[%f_1 + 32] : memref<35xf32>
+// TAIL-NEXT:       loop.store %v_1, %out[%f_1 + 32] : memref<35xf32>
 
 // -----
 
