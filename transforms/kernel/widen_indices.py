@@ -15,7 +15,9 @@ interval arithmetic over every value the printed code computes in `index`:
   one dimension of a buffer of the kernel (gather, embedding), as PyTorch requires of valid
   indices; any other index value of unknown range (a scalar argument) counts as unbounded.
 
-A kernel where some such value can reach 2^31 - 1 in magnitude gets `index_bits 64`; the others
+A kernel where some such value can reach 2^31 - 1 in magnitude, or that holds a buffer or
+launches a grid of more elements than that (what the CUDA printer refuses at 32 bits: the first
+2^31 of 2^31 + 1 floats as float4s reach index 2^31 - 1 only), gets `index_bits 64`; the others
 are declined (logged to `dpl.passes`) and keep 32-bit math, which is faster. Run it last, after
 every pass that changes a kernel's launch or its index maps.
 """
@@ -23,6 +25,7 @@ every pass that changes a kernel's launch or its index maps.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterator, Sequence
 
 from xdsl.context import Context
@@ -225,9 +228,13 @@ def accesses(op: Operation) -> Iterator[tuple[SSAValue, AffineMap, Sequence[SSAV
 
 
 def needs_64_bit(func: K.KernelFuncOp) -> tuple[bool, int]:
-    """Whether some index value of `func` can pass 2^31 - 1, and the largest magnitude found."""
+    """Whether some index value of `func` can pass 2^31 - 1, or it holds a buffer or launches a
+    grid of more elements than that (the CUDA printer's own check), and the largest magnitude
+    found."""
     peak = IndexRanges(func).peak
-    return peak > INT32_MAX, peak
+    sizes = [math.prod(a.type.get_shape()) for a in func.args if isinstance(a.type, MemRefType)]
+    sizes.append(math.prod((*func.grid_extents, *func.block_extents)))
+    return peak > INT32_MAX or max(sizes) > INT32_MAX, peak
 
 
 class WidenIndices(ModulePass):

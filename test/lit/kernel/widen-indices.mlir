@@ -21,6 +21,20 @@ kernel.func @k_big(%x: memref<2147483904xf32>, %y: memref<2147483904xf32>) grid 
 
 // -----
 
+// The first 2^31 of 2^31 + 1 floats as float4s: the indices reach 2^31 - 1 only, but the
+// buffer holds more elements than 32 bits count, which the CUDA printer refuses at 32 bits:
+// 64-bit too (collapse-pointwise leaves the last float to a tail kernel).
+kernel.func @k_ragged(%x: memref<2147483649xf32>, %y: memref<2147483649xf32>) grid [8388608, 1, 1] block [64, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%b * 256 + %t * 4] vector 4 : memref<2147483649xf32>
+  kernel.store %v, %y[%b * 256 + %t * 4] vector 4 : memref<2147483649xf32>
+}
+// CHECK-LABEL: kernel.func @k_ragged(
+// CHECK-SAME:    grid [8388608, 1, 1] block [64, 1, 1] smem 0 index_bits 64 {
+
+// -----
+
 // Small buffers, but a grid-stride loop whose increment passes 2^31 - 1 before it ends:
 // `i += 1048576` from i near 2^31 - 2^20 would wrap a 32-bit int.
 kernel.func @k_stride(%x: memref<64xf32>) grid [4096, 1, 1] block [256, 1, 1] smem 0 {
