@@ -62,7 +62,7 @@ CASES = [
     (ChannelRMSNorm(37), (2, 37, 45), 1),
     (Softmax1(), (5, 3, 13), 1),
     (Softmax1(), (3, 33, 7, 5), 1),
-    (ChannelRMSNorm(300), (2, 300, 9), 1),  # past 256 channels, within max-column-reduce (512)
+    (ChannelRMSNorm(300), (2, 300, 9), 1),  # past 256 channels, within max-column-reduce (1024)
 ]
 
 
@@ -206,6 +206,8 @@ def test_a_narrow_ragged_column_runs_merged_and_keeps_its_meaning(pass_log, tmp_
 @pytest.mark.parametrize("make,shape,lanes", [
     (lambda: ChannelRMSNorm(57), (2, 57, 16, 24), 2),  # 29 trips, the last past 57: masked
     (lambda: Softmax1(), (3, 100, 192), 4),  # 25 trips, three passes; 2 warps of 192 columns a block
+    (lambda: ChannelRMSNorm(300), (2, 300, 64), 16),  # a long column: 19 trips, held from 16
+    (lambda: Softmax1(), (2, 700, 32), 32),  # 22 trips on 32 lanes, a block of 1024 threads
 ])
 def test_column_norms_on_fewer_lanes_hold_their_column_and_keep_their_meaning(make, shape, lanes, pass_log, tmp_path):
     """A column norm whose columns fill half of `schedule{sms=1}` on 2 or 4 lanes takes them

@@ -35,6 +35,8 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("hold-rows", "max-trips"): (0, INF),
     ("hold-rows", "registers"): (1, INF),
     ("hold-rows", "column-trips"): (1, INF),
+    ("hold-rows", "long-column"): (1, INF),
+    ("hold-rows", "long-column-trips"): (1, INF),
     ("pad-columns", "threads"): (1, INF),
     ("merge-columns", "threads"): (1, INF),
     ("merge-columns", "sms"): (1, INF),

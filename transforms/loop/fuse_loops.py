@@ -15,20 +15,18 @@ blow-up guard:
 - a reduction over a dim that is not the innermost (RMSNorm or softmax over the channels of
   (N, C, H, W)) is read by its consumer inside a loop over the reduced dim (c), outside the
   loops it depends on (h, w), where it could not be hoisted. When it reduces at most
-  `max-column-reduce` (512) iterations per value and the consumer reduces nothing, the
+  `max-column-reduce` (1024) iterations per value and the consumer reduces nothing, the
   consumer's loops that the read does not index move innermost first (`sink_unindexed_loops`:
   (n, c, h, w) -> (n, h, w, c); free loops run in any order), so the reduction is hoisted to run
   once per (n, h, w) beside a loop over c that normalizes: one kernel, the statistic never in
   memory, each column read twice (the row schedule gives the contiguous axis a warp; the second
-  read comes from registers where hold-rows holds the column, else from the cache: at C = 256
-  the blocks an H100 holds at once span about 34 MB of columns, within its 50 MB L2; measured,
-  C up to 512 still gains, past it the columns no longer stay). Softmax over dim 1 of (2048, 3, 251) is
-  one kernel so too. A longer reduction keeps its own kernel (split over blocks it fills the
-  GPU; its columns would not stay in the cache). H200 (2026-11-30, session 27,
-  bench/results/session27/tools/ab27.py fuse, 256 -> 1024, us): RMSNorm over the 384 channels
-  of 256 x 384 x 64 x 7 195 -> 143, the 431 of 243 x 431 x 32 x 17 250 -> 202, softmax over
-  dim 1 of 853 x 301 x 128 144 -> 120; past 512 most ran slower: softmax over dim 0 of
-  667 x 16384 53 -> 70, 1024 x 30912 135 -> 159, 881 x 2816 (88 blocks) 16 -> 23;
+  read comes from registers: hold-rows holds the column, on up to 32 lanes past 256 channels
+  (blockify-launch's wide columns). Softmax over dim 1 of (2048, 3, 251) is one kernel so too.
+  A longer reduction keeps its own kernel (split over blocks it fills the GPU; more than 32
+  lanes' registers could not hold it). H200 (2026-11-30, session 27, bench/results/session27/
+  tools/ab27x.py, 512 -> 1024, held, us): softmax over dim 1 of 16 x 1023 x 1025 104 -> 59,
+  over dim 0 of 667 x 16384 50 -> 38, 1024 x 30912 133 -> 88 (unheld, fused past 512 ran
+  slower: 667 x 16384 53 -> 70);
 - cheap recomputation only: the extra op executions are at most `max-recompute-ops` (default 16)
   per read of the producer's buffer (a matmul prologue recomputed per output column is fine, a
   long chain re-evaluated at every read is not).
@@ -131,7 +129,7 @@ class FuseLoops(ModulePass):
     max_row_tile: int = 128
     max_prologue_ops: int = 4
     max_recompute_reduce: int = 16
-    max_column_reduce: int = 512
+    max_column_reduce: int = 1024
     """The longest reduction (iterations per value) fused by moving the consumer's loops it does
     not depend on innermost (0: never)."""
 

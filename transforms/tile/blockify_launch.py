@@ -128,6 +128,15 @@ COLUMN_FILL_WAVES = 2
 #: axis are at least COLUMN_NORM_RUN.
 COLUMN_NORM_FILL = 0.5
 COLUMN_NORM_RUN = 2 * 32
+#: A column norm or softmax longer than a block's 8 lanes hold (256 channels) takes up to this
+#: many lanes (blocks of up to 1024 threads) where a power of two of them holds the column
+#: (`column_wide_lanes`). H200 (2026-11-30, session 27, bench/results/session27/tools/ab27w.py
+#: wide, fused up to 1024 channels, 8 lanes -> the rule, us): softmax over dim 1 of
+#: 16 x 1023 x 1025 104 -> 58 (32 lanes; torch.compile 86), of 128 x 384 x 2048 379 -> 199 (16),
+#: RMSNorm over the 432 channels of 17 x 432 x 64 x 256 432 -> 279; all 21 held 1.3-2.4x.
+#: hold-rows holds such a long column from 16 trips (`long-column-trips`), so every column of
+#: 257-1024 channels is held on 16 or 32 lanes.
+COLUMN_WIDE_LANES = 32
 #: Packed rows take fewer lanes than a warp where that wastes fewer lane slots by more than this
 #: factor (row_lanes).
 ROW_SLOTS_SLACK = 1.1
@@ -303,6 +312,17 @@ def column_norm_lanes(column: int, outputs: int, most: int, sms: int) -> int:
     return lanes if held and outputs * lanes >= COLUMN_NORM_FILL * sms * SM_THREADS else most
 
 
+def column_wide_lanes(column: int, most: int) -> int:
+    """The lanes of a column norm of `column` elements longer than `most` lanes hold: the fewest
+    power of two up to COLUMN_WIDE_LANES that passes over it in at most hold-rows' `max-trips`,
+    where that is at least its `long-column-trips` (the column held); else `most`."""
+    lanes = most
+    while lanes < COLUMN_WIDE_LANES and lanes * HoldRows.max_trips < column:
+        lanes *= 2
+    held = HoldRows.long_column_trips <= -(-column // lanes) <= HoldRows.max_trips
+    return lanes if held else most
+
+
 def _wider_columns(t: tile.TileOp, threads: dict[SSAValue, int], extra: int) -> dict[SSAValue, int]:
     """`threads` (a warp on the column axis) with `extra` times the threads, so that the fewer
     lanes of `column_lanes` still make a block of the same size: more warps along the column axis
@@ -357,6 +377,8 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size:
         if len(top_loops) == 1 and list(threads.values()) == [WARP] and block_size >= WARP:
             lanes = column_lanes(math.prod(e for _, e, _ in t.axes), lanes, sms)
             threads = _wider_columns(t, threads, block_size // (lanes * WARP))
+        elif len(top_loops) > 1 and list(threads.values()) == [WARP] and longest > lanes * HoldRows.max_trips:
+            lanes = column_wide_lanes(longest, lanes)
         elif len(top_loops) > 1 and list(threads.values()) == [WARP] and block_size >= WARP:
             few = column_norm_lanes(longest, math.prod(e for _, e, _ in t.axes), lanes, sms)
             wider = _wider_columns(t, threads, block_size // (few * WARP))

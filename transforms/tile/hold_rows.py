@@ -33,6 +33,13 @@ but not everywhere: 13 ran up to 1.30x faster, 4 slower (0.77-0.93x: softmax ove
 131 x 29 x 128 x 109, 16 trips, 152 -> 183 us). Without a model of which lose, they keep their
 loads; `column-trips` (24) lies between the groups measured (16 and 30).
 
+A column longer than `long-column` (256) elements, which blockify-launch spreads over up to 32
+lanes (blocks of up to 1024 threads), is held from `long-column-trips` (16): read again it would
+not stay in the cache. H200 (2026-11-30, session 27, bench/results/session27/tools/ab27x.py,
+not held -> held from 16 trips, us): softmax over dim 1 of 853 x 301 x 128 (16 lanes, 19 trips)
+119 -> 73, over dim 0 of 691 x 37824 (32 lanes, 22 trips) 122 -> 88; 44 programs 1.30x, none
+slower than 0.97x.
+
 placed before the first of those loops, and each loop reading it becomes a counted loop whose
 element index is the thread's trip:
 
@@ -59,7 +66,7 @@ holding that loop too was as fast or faster (softmax 1283 x 256 0.0031 -> 0.0027
 Declines (logged to `dpl.passes`) a tile with no two such loops reading one input, an input also
 read elsewhere or at another index, a loop whose `%r` is used other than as the index of a dim
 of size N when it would be padded, rows of more than `max-trips` trips, and columns along a
-middle dim of fewer than `column-trips`.
+middle dim of fewer than `column-trips` (`long-column-trips` past `long-column` elements).
 """
 
 from __future__ import annotations
@@ -212,11 +219,17 @@ class HoldRows(ModulePass):
     column_trips: int = 24
     """The fewest trips a thread makes over a column along a middle dim (not the last) for it
     to be held (module doc)."""
+    long_column: int = 256
+    """Columns longer than this are held from `long-column-trips` instead (module doc)."""
+    long_column_trips: int = 16
+    """The fewest trips over a column longer than `long-column` for it to be held."""
 
     def __post_init__(self):
         check_option(self, "max_trips", 0)
         check_option(self, "registers", 1)
         check_option(self, "column_trips", 1)
+        check_option(self, "long_column", 1)
+        check_option(self, "long_column_trips", 1)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for kernel in [k for k in op.walk() if isinstance(k, tile.KernelOp)]:
@@ -248,9 +261,10 @@ class HoldRows(ModulePass):
                     LOG.info("hold-rows: @%s: %s is read at an index other than the row's", name, x.name_hint)
                     continue
                 rank = len(loads[0].map.data.results)
-                if dims != {rank - 1} and trips < self.column_trips:
-                    LOG.info("hold-rows: @%s: %s is a column of %d trips, fewer than column-trips %d",
-                             name, x.name_hint, trips, self.column_trips)  # fmt: skip
+                fewest = self.long_column_trips if bound > self.long_column else self.column_trips
+                if dims != {rank - 1} and trips < fewest:
+                    LOG.info("hold-rows: @%s: %s is a column of %d trips, fewer than %d",
+                             name, x.name_hint, trips, fewest)  # fmt: skip
                     continue
                 if len({_key(ld, ld.parent_op().iv) for ld in loads}) != 1:
                     LOG.info("hold-rows: @%s: %s is read at different rows", name, x.name_hint)

@@ -175,3 +175,56 @@ func.func @main(%x: memref<2x64x96xf32>) -> memref<2x64x96xf32> {
 
 // CHECK-LABEL: tile.kernel @k_few_norm
 // CHECK:      tile.tile (%lane : 8 = thread, %a0 : 2 = block, %a1_b : 3 = block, %a1_t : 32 = thread) {
+
+// -----
+
+// A column norm longer than 8 lanes hold (256 channels) takes more lanes, up to 32, where they
+// hold it from 16 trips (column_wide_lanes): 384 channels on 16 lanes, 24 trips each, a block
+// of 512 threads.
+func.func @main(%x: memref<8x384x64xf32>) -> memref<8x384x64xf32> {
+  %out = memref.alloc() : memref<8x384x64xf32>
+  tile.kernel @k_wide_norm ins(%x : memref<8x384x64xf32>) outs(%out : memref<8x384x64xf32>) {
+    tile.tile (%a0 : 8 = thread, %a1 : 64 = thread) {
+      %acc = loop.for reduce %r0 < 384 -> f32 {
+        %in = loop.load %x[%a0, %r0, %a1] : memref<8x384x64xf32>
+        %sq = arith.mulf %in, %in : f32
+        loop.accumulate add %sq : f32
+      }
+      loop.for free %c < 384 {
+        %v = loop.load %x[%a0, %c, %a1] : memref<8x384x64xf32>
+        %o = arith.mulf %v, %acc : f32
+        loop.store %o, %out[%a0, %c, %a1] : memref<8x384x64xf32>
+      }
+    }
+  }
+  func.return %out : memref<8x384x64xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_wide_norm
+// CHECK:      tile.tile (%lane : 16 = thread, %a0 : 8 = block, %a1_b : 2 = block, %a1_t : 32 = thread) {
+// CHECK:        tile.strided_for free %c = %lane to 384 step 16 {
+
+// -----
+
+// Declined: 1200 channels on 32 lanes are 38 trips, more than hold-rows holds; 8 lanes.
+func.func @main(%x: memref<8x1200x64xf32>) -> memref<8x1200x64xf32> {
+  %out = memref.alloc() : memref<8x1200x64xf32>
+  tile.kernel @k_too_long ins(%x : memref<8x1200x64xf32>) outs(%out : memref<8x1200x64xf32>) {
+    tile.tile (%a0 : 8 = thread, %a1 : 64 = thread) {
+      %acc = loop.for reduce %r0 < 1200 -> f32 {
+        %in = loop.load %x[%a0, %r0, %a1] : memref<8x1200x64xf32>
+        %sq = arith.mulf %in, %in : f32
+        loop.accumulate add %sq : f32
+      }
+      loop.for free %c < 1200 {
+        %v = loop.load %x[%a0, %c, %a1] : memref<8x1200x64xf32>
+        %o = arith.mulf %v, %acc : f32
+        loop.store %o, %out[%a0, %c, %a1] : memref<8x1200x64xf32>
+      }
+    }
+  }
+  func.return %out : memref<8x1200x64xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_too_long
+// CHECK:      tile.tile (%lane : 8 = thread, %a0 : 8 = block, %a1_b : 2 = block, %a1_t : 32 = thread) {

@@ -201,3 +201,30 @@ func.func @main(%x: memref<2x37x5x9xf32>) -> memref<2x37x5x9xf32> {
 // CHECK-LABEL: tile.kernel @k_short_column
 // CHECK-NOT:     tile.hold
 // CHECK:         tile.strided_for reduce %r = %lane to 37 step 8 -> f32 {
+
+// -----
+
+// A column longer than long-column (256) is held from long-column-trips (16): 300 channels on
+// 16 lanes, 19 trips (the last masked past 300); read again it would not stay in the cache.
+func.func @main(%x: memref<2x300x32xf32>) -> memref<2x300x32xf32> {
+  %out = memref.alloc() : memref<2x300x32xf32>
+  tile.kernel @k_long_column ins(%x : memref<2x300x32xf32>) outs(%out : memref<2x300x32xf32>) {
+    tile.tile (%lane : 16 = thread, %a0 : 2 = block, %a2 : 32 = thread) {
+      %s_part = tile.strided_for reduce %r = %lane to 300 step 16 -> f32 {
+        %v = loop.load %x[%a0, %r, %a2] : memref<2x300x32xf32>
+        %sq = arith.mulf %v, %v : f32
+        loop.accumulate add %sq : f32
+      }
+      %s = tile.combine add %s_part across [%lane] warp_shuffle : f32
+      tile.strided_for free %c = %lane to 300 step 16 {
+        %v2 = loop.load %x[%a0, %c, %a2] : memref<2x300x32xf32>
+        %y = arith.mulf %v2, %s : f32
+        loop.store %y, %out[%a0, %c, %a2] : memref<2x300x32xf32>
+      }
+    }
+  }
+  func.return %out : memref<2x300x32xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_long_column
+// CHECK:         %x_reg = tile.hold %x[%a0, %lane, %a2] step 16 at 1 {tile.masked = [1 : i64]} : memref<2x300x32xf32> -> memref<19xf32>
