@@ -28,7 +28,12 @@ Three cases:
   the block (256 / 32 = 8). A one-pass column reduction (one top-level loop) on a warp of
   columns takes fewer lanes where its columns are many (`column_lanes`: the fewest that fill
   every SM twice; 1 for a sum over dim 1 of (512, 37, 2117)), and the block's other warps go
-  along the column axis or the axis before it (`_wider_columns`).
+  along the column axis or the axis before it (`_wider_columns`). A column norm or softmax (a
+  reduce, then more passes over the column) takes the lanes that let hold-rows keep its column
+  in registers: 2 or 4 where they fill half the GPU and the block's other warps go along the
+  column axis (`column_norm_lanes`: 64 channels on 2 lanes, 32 trips), and 16 or 32 (blocks of
+  512 or 1024 threads) for a column longer than 8 lanes hold (`column_wide_lanes`: 1023
+  channels on 32 lanes, 32 trips).
   Short rows (the longest top-level loop at most `PACK_ROW_MAX` = 768, so a lane takes at most
   24 elements per pass; the loops flat, not a row reduction over a column axis) that are many
   (a block per row would fill every SM of `sms` with `SM_THREADS` threads: 1056 rows on an

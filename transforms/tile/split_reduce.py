@@ -40,8 +40,8 @@ programs 1.036x, the slowest 0.97x (mean over dim 0 of 2571 x 576 x 37).
 Declines (logged to `dpl.passes`) a tile that is not exactly one top-level strided reduce, its
 combine across the lanes and a store of the result (a norm, which reads its statistic again:
 split-row-stats makes those into pure reductions first); a combiner without an atomic (mul); an
-epilogue other than a store (scaled, for add); or a launch whose blocks split in two would not run at once, or
-rows too short to split.
+epilogue other than a store (scaled, for add); or a launch whose blocks split in two would not
+run at once, or rows too short to split.
 """
 
 from __future__ import annotations

@@ -33,8 +33,9 @@ collapse-pointwise's flat accesses (`%x[%f floordiv 16411, %f mod 16411]`, one o
 the whole buffer, which flatten-buffers makes 1-D: rows no longer matter) count as indexed by
 `%f` alone, and so does any access of a 1-D buffer: its extent need not be a multiple of
 `width` where the tile's axis is (the first 81225328 of 81225329 floats, the last one in
-collapse-pointwise's tail kernel). A load that is none of these but reads a broadcast buffer (fewer elements than the
-tile, f32, global, not stored by the tile: a bias along an odd last dim, `%bias[%f mod 9889]`)
+collapse-pointwise's tail kernel). A load that is none of these but reads a broadcast buffer
+(fewer elements than the tile, f32, global, not stored by the tile: a bias along an odd last
+dim, `%bias[%f mod 9889]`)
 is marked `tile.gather` and read once per element of the group, beside the vector accesses of
 the others (there must be one).
 """
