@@ -302,6 +302,15 @@ def column_lanes(outputs: int, most: int, sms: int) -> int:
     return lanes
 
 
+def _held_lanes(column: int, lanes: int, most: int, fewest: int) -> int | None:
+    """The fewest lanes, a power of two from `lanes` up to `most`, that pass over a column of
+    `column` elements in at most hold-rows' `max-trips`, where those trips are at least `fewest`
+    (hold-rows then keeps the column in registers); else None."""
+    while lanes < most and lanes * HoldRows.max_trips < column:
+        lanes *= 2
+    return lanes if fewest <= -(-column // lanes) <= HoldRows.max_trips else None
+
+
 def column_norm_lanes(column: int, outputs: int, most: int, sms: int) -> int:
     """The lanes that share each column of a column norm or softmax (a reduce, then more passes
     over it) of `outputs` columns of `column` elements: the fewest, a power of two from 2 up to
@@ -310,22 +319,15 @@ def column_norm_lanes(column: int, outputs: int, most: int, sms: int) -> int:
     `outputs * lanes` threads fill every SM COLUMN_NORM_FILL times over; else `most` (a
     column of 32, 80 or 300 channels). `_rows` keeps `most` too where the block's other warps
     would not go along the column axis (COLUMN_NORM_RUN)."""
-    lanes = 2
-    while lanes < most and lanes * HoldRows.max_trips < column:
-        lanes *= 2
-    held = HoldRows.column_trips <= -(-column // lanes) <= HoldRows.max_trips
-    return lanes if held and outputs * lanes >= COLUMN_NORM_FILL * sms * SM_THREADS else most
+    lanes = _held_lanes(column, 2, most, HoldRows.column_trips)
+    return lanes if lanes and outputs * lanes >= COLUMN_NORM_FILL * sms * SM_THREADS else most
 
 
 def column_wide_lanes(column: int, most: int) -> int:
     """The lanes of a column norm of `column` elements longer than `most` lanes hold: the fewest
     power of two up to COLUMN_WIDE_LANES that passes over it in at most hold-rows' `max-trips`,
     where that is at least its `long-column-trips` (the column held); else `most`."""
-    lanes = most
-    while lanes < COLUMN_WIDE_LANES and lanes * HoldRows.max_trips < column:
-        lanes *= 2
-    held = HoldRows.long_column_trips <= -(-column // lanes) <= HoldRows.max_trips
-    return lanes if held else most
+    return _held_lanes(column, most, COLUMN_WIDE_LANES, HoldRows.long_column_trips) or most
 
 
 def _wider_columns(t: tile.TileOp, threads: dict[SSAValue, int], extra: int) -> dict[SSAValue, int]:
@@ -379,13 +381,15 @@ def _rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, block_size:
     else:
         # a column warp is whole even where block-size asks for fewer threads
         lanes = max(1, min(block_size // math.prod(threads.values()), _pow2_at_least(longest)))
-        if len(top_loops) == 1 and list(threads.values()) == [WARP] and block_size >= WARP:
-            lanes = column_lanes(math.prod(e for _, e, _ in t.axes), lanes, sms)
+        outputs = math.prod(e for _, e, _ in t.axes)
+        warp = list(threads.values()) == [WARP]  # a warp of columns, the axis's whole or a part
+        if warp and len(top_loops) == 1 and block_size >= WARP:
+            lanes = column_lanes(outputs, lanes, sms)
             threads = _wider_columns(t, threads, block_size // (lanes * WARP))
-        elif len(top_loops) > 1 and list(threads.values()) == [WARP] and longest > lanes * HoldRows.max_trips:
+        elif warp and len(top_loops) > 1 and longest > lanes * HoldRows.max_trips:
             lanes = column_wide_lanes(longest, lanes)
-        elif len(top_loops) > 1 and list(threads.values()) == [WARP] and block_size >= WARP:
-            few = column_norm_lanes(longest, math.prod(e for _, e, _ in t.axes), lanes, sms)
+        elif warp and len(top_loops) > 1 and block_size >= WARP:
+            few = column_norm_lanes(longest, outputs, lanes, sms)
             wider = _wider_columns(t, threads, block_size // (few * WARP))
             if wider[next(iter(threads))] >= COLUMN_NORM_RUN:
                 lanes, threads = few, wider
