@@ -509,14 +509,9 @@ class KernelPrinter(MmaPrinterMixin):
         func = self.func
         if func.index_bitwidth == 64:
             return
-        sizes = [(_num_elements(a.type), f"buffer %{self.names(a)}") for a in func.args
-                 if isinstance(a.type, MemRefType)]  # fmt: skip
-        threads = 1
-        for e in (*func.grid_extents, *func.block_extents):
-            threads *= e
-        sizes.append((threads, "launch"))
-        for n, what in sizes:
+        for n, arg in func.element_counts():
             if n > 2**31 - 1:
+                what = "launch" if arg is None else f"buffer %{self.names(arg)}"
                 raise CudaPrintError(
                     f"kernel @{func.sym_name.data}: {what} has {n} elements, too many for 32-bit "
                     "indices (run widen-indices, or give the kernel.func 'index_bits 64')",

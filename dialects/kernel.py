@@ -376,6 +376,14 @@ class KernelFuncOp(IRDLOperation):
     def num_threads(self) -> int:
         return math.prod(self.block_extents)
 
+    def element_counts(self) -> list[tuple[int, SSAValue | None]]:
+        """The elements of each memref argument (with it) and the launch's threads (None): what
+        a 32-bit kernel's indices must count (widen-indices and the CUDA printer check them)."""
+        counts: list[tuple[int, SSAValue | None]] = [
+            (math.prod(a.type.get_shape()), a) for a in self.args if isinstance(a.type, MemRefType)
+        ]
+        return counts + [(math.prod((*self.grid_extents, *self.block_extents)), None)]
+
     def static_smem_bytes(self) -> int:
         """Bytes of the kernel's statically sized shared buffers (dynamic ones excluded)."""
         return sum(

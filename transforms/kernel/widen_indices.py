@@ -25,7 +25,6 @@ every pass that changes a kernel's launch or its index maps.
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Iterator, Sequence
 
 from xdsl.context import Context
@@ -232,9 +231,7 @@ def needs_64_bit(func: K.KernelFuncOp) -> tuple[bool, int]:
     grid of more elements than that (the CUDA printer's own check), and the largest magnitude
     found."""
     peak = IndexRanges(func).peak
-    sizes = [math.prod(a.type.get_shape()) for a in func.args if isinstance(a.type, MemRefType)]
-    sizes.append(math.prod((*func.grid_extents, *func.block_extents)))
-    return peak > INT32_MAX or max(sizes) > INT32_MAX, peak
+    return peak > INT32_MAX or max(n for n, _ in func.element_counts()) > INT32_MAX, peak
 
 
 class WidenIndices(ModulePass):
