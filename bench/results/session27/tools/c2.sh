@@ -6,13 +6,7 @@
 D=bench/results/session27
 timeout 250 python3 $D/tools/ab27v.py $D/heldout.txt $OUT/call2-heldout.json > $OUT/call2-heldout.txt 2>&1
 echo "ab rc=$?"; grep geomean $OUT/call2-heldout.txt
-cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer | head -1)
-for tool in memcheck racecheck synccheck; do
-  extra=(); [ "$tool" = racecheck ] && extra=(--racecheck-report all)
-  timeout 80 "$cs" --tool $tool --report-api-errors no --print-limit 20 "${extra[@]}" \
-    python3 $D/tools/sanitize27.py > $OUT/call2-$tool.txt 2>&1
-  echo "$tool rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|kernels, err" $OUT/call2-$tool.txt | sort | uniq -c
-done
+bash $D/tools/sanitize27.sh call2 80
 timeout 170 python3 bench/sweep.py --seed 65 --modes eager,compile --budget-s 150 --target-ms 40 \
   --json $OUT/h200-2026-11-30-s27-seed65.json --out $OUT > $OUT/call2-sweep65.txt 2>&1
 echo "sweep 65 rc=$?"; grep -E "geomean|worst|wrong|below|not run" $OUT/call2-sweep65.txt

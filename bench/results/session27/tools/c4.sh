@@ -6,13 +6,7 @@
 D=bench/results/session27
 timeout 260 python3 $D/tools/ab27x.py $D/fuselist.txt $OUT/call4-reach.json > $OUT/call4-reach.txt 2>&1
 echo "reach rc=$?"; grep geomean $OUT/call4-reach.txt
-cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer | head -1)
-for tool in memcheck racecheck synccheck; do
-  extra=(); [ "$tool" = racecheck ] && extra=(--racecheck-report all)
-  timeout 90 "$cs" --tool $tool --report-api-errors no --print-limit 20 "${extra[@]}" \
-    python3 $D/tools/sanitize27.py > $OUT/call4-$tool.txt 2>&1
-  echo "$tool rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|kernels, err" $OUT/call4-$tool.txt | sort | uniq -c
-done
+bash $D/tools/sanitize27.sh call4 90
 timeout 170 python3 bench/sweep.py --seed 66 --modes eager,compile --budget-s 150 --target-ms 40 \
   --json $OUT/h200-2026-11-30-s27-seed66.json --out $OUT > $OUT/call4-sweep66.txt 2>&1
 echo "sweep 66 rc=$?"; grep -E "geomean|worst|wrong|below|not run" $OUT/call4-sweep66.txt
