@@ -116,7 +116,7 @@ def test_vectorize_rewrites_and_declines(pass_log):
     vector_loads = [
         op for op in module.walk() if isinstance(op, K.LoadOp) and K.is_float4(op.result.type)
     ]
-    assert len(vector_loads) == 10
+    assert len(vector_loads) == 11
     for reason in (
         "@k_f64: loop %i stays scalar: the access to %x is of f64, not f32",
         "@k_odd: loop %i stays scalar: the upper bound 66 is not a multiple of 4",
@@ -127,9 +127,12 @@ def test_vectorize_rewrites_and_declines(pass_log):
         "@k_alias: loop %i stays scalar: %x is written and accessed at another index",
         "@k_exact: loop %k stays scalar: the trip count 2 is not a multiple of 4",
         "@k_masked: loop %i stays scalar: a masked load's mask varies with the loop variable",
+        "@k_guard_varies: loop %i stays scalar: a guard's condition varies with the loop variable",
+        "@k_guard_else: loop %i stays scalar: the body holds 'kernel.if' with an else branch",
     ):
         assert reason in log.text
-    assert "@k_mul" not in log.text and "@k_rms_norm" not in log.text and "@k_masked_row" not in log.text
+    for kept in ("@k_mul", "@k_rms_norm", "@k_masked_row", "@k_guarded_row"):
+        assert kept not in log.text
 
 
 def test_vectorize_is_idempotent(pass_log):

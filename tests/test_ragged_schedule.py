@@ -295,3 +295,29 @@ def test_packed_rows_keep_meaning(name: str):
     run_pipeline(module, "materialize,vectorize-access{reductions=false},accumulate-in-place")
     out, ref = _run_kernel(prog, module, seed=5)
     np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-10)
+
+
+# f32 rows of 8 and 16, many (on a modeled GPU of 1 SM), take the 2 or 4 lanes that move a float4
+# each (blockify-launch.row_lanes' float4 lanes); the rows past the last block's end are masked
+# and their float4 stores guarded (vectorize-access keeps the guard): 2050 rows -> 2176, and 3 x
+# 347 rows of 16 run as one axis (1041 -> 1088).
+FLOAT4_ROWS = {
+    "softmax_eight": ("torch.softmax(torch.randn(2050,8), dim=-1)", 2),
+    "layernorm_sixteen": ("torch.nn.functional.layer_norm(torch.randn(3,347,16), (16,))", 4),
+}
+
+
+@pytest.mark.parametrize("name", list(FLOAT4_ROWS))
+def test_float4_rows_keep_meaning(name: str):
+    expr, lanes = FLOAT4_ROWS[name]
+    prog = capture_expression(expr, dtype=torch.float32)
+    module = prog.module
+    run_pipeline(module, IR_PIPELINES["loop"])
+    run_pipeline(module, "split-nests,schedule{sms=1}")
+    assert f"%lane : {lanes} = thread" in str(module)
+    run_pipeline(module, "materialize,vectorize-access{reductions=false strided-reductions=true},accumulate-in-place")
+    guarded = [op for op in module.walk() if isinstance(op, K.StoreOp) and K.is_float4(op.value.type)
+               and isinstance(op.parent_op(), K.IfOp)]  # fmt: skip
+    assert guarded, "the output's float4 store keeps its guard"
+    out, ref = _run_kernel(prog, module, seed=3)
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-6)

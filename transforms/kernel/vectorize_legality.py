@@ -263,12 +263,30 @@ def _classify(op: K.LoadOp | K.StoreOp, iv: SSAValue, varying: set[SSAValue]) ->
     return Access(op, amap.replace_dims_and_symbols(scaled, [], amap.num_dims, 0))
 
 
+def guarded_stores(guard: K.IfOp, varying: set[SSAValue]) -> list[K.StoreOp]:
+    """The stores of `guard`, a store guard that the float4 loop keeps as it is: no else
+    branch, a condition that does not vary with the loop variable (a row inside its buffer or
+    not: one guard for the 4 lanes), and only stores (and the terminator) inside."""
+    if guard.else_region.blocks:
+        raise Decline("the body holds 'kernel.if' with an else branch")
+    if guard.cond in varying:
+        raise Decline("a guard's condition varies with the loop variable (its lanes' guards differ)")
+    body = list(guard.then_region.block.ops)
+    if not all(isinstance(o, K.StoreOp) for o in body[:-1]) or not isinstance(body[-1], K.YieldOp):
+        raise Decline("the body holds 'kernel.if' guarding more than stores")
+    return body[:-1]  # type: ignore[return-value]
+
+
 def analyse_body(loop: K.ForOp, shape: Shape) -> dict[Operation, Access]:
     iv = shape.elem
     varying: set[SSAValue] = {iv}
     accesses: dict[Operation, Access] = {}
     for op in loop.body.block.ops:
         if op in shape.index_ops:
+            continue
+        if isinstance(op, K.IfOp):
+            for store in guarded_stores(op, varying):
+                accesses[store] = _classify(store, iv, varying)
             continue
         if op.regions or not (op.name in ALLOWED or op.name.startswith(("arith.", "math."))):
             raise Decline(f"the body holds '{op.name}'")

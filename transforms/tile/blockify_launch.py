@@ -42,7 +42,8 @@ Three cases:
   (`row_lanes`: a row of 41 takes 16 lanes, 3 passes, not a warp's 2 passes with 23 of 64 slots
   idle; rows of 32 or fewer take 8 lanes, or 2 or 4 where each lane then holds 2 to 4 elements
   in fewer slots and the rows are many enough to fill the GPU twice: 3 million rows of 5 take
-  2), the lane axis the fastest, and `block-size / lanes` rows per block along the fastest
+  2; an f32 row of 8 or 16 takes the 2 or 4 lanes that move its output a float4 a lane), the
+  lane axis the fastest, and `block-size / lanes` rows per block along the fastest
   row axis (`a = a_b * 8 + a_t`; that axis rounded up to a multiple of the rows per block, the
   accesses past its end masked; where that rounding would add more than 1 / FLAT_ROWS_WASTE,
   all the row axes first run as one, `row floordiv 640, (row floordiv 5) mod 128, row mod 5`).
@@ -85,7 +86,7 @@ from dpl.dialects import loop, tile
 from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, delinearize, rebuild_tile, tiles
-from dpl.transforms.tile.hold_rows import HoldRows
+from dpl.transforms.tile.hold_rows import HoldRows, float4_row_loop
 from dpl.transforms.tile.matmul import ACCESSES, MatmulInfo, compose_applies, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis, outer_column
@@ -441,7 +442,9 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, bloc
         return False
     if any(isinstance(o, loop.ForOp) for f in top_loops for o in f.body.block.ops):
         return False
-    lanes = row_lanes(longest, math.prod(e for _, e, _ in t.axes), sms)
+    free = [f for f in top_loops if not f.is_reduce]
+    float4 = [n for n in (2, 4, 8) if free and all(float4_row_loop(f, longest, n) for f in free)]
+    lanes = row_lanes(longest, math.prod(e for _, e, _ in t.axes), sms, float4)
     per_block = block_size // lanes
     stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
     ranges = ranges_of(t)
@@ -497,13 +500,23 @@ def _flat_rows(t: tile.TileOp) -> tile.TileOp:
     return new
 
 
-def row_lanes(n: int, rows: int, sms: int) -> int:
+def row_lanes(n: int, rows: int, sms: int, float4: list[int] | tuple[int, ...] = ()) -> int:
     """The lanes each of `rows` packed rows of `n` elements takes, on `sms` multiprocessors.
 
     Up to EIGHT_LANE_ROW_MAX: of 2, 4 and 8, those that pass over the row 2..SHORT_ROW_PASSES
     times (or once, with no lane idle: a row of 8 on 8 lanes) and whose `rows * lanes` threads
-    fill every SM FILL_WAVES times over (SM_THREADS each); of them the most whose lane slots
-    (ceil(n / lanes) * lanes) are within ROW_SLOTS_SLACK of the fewest; 8 where none qualify.
+    fill every SM FILL_WAVES times over (SM_THREADS each); of them the most of those in
+    `float4` (the lanes whose output loop vectorize-access makes a float4 a lane, hold-rows'
+    `float4_row_loop`: 2 for an f32 row of 8, 4 for 16), else the most whose lane
+    slots (ceil(n / lanes) * lanes) are within ROW_SLOTS_SLACK of the fewest; 8 where none
+    qualify. The float4 lanes: H200 (2026-11-30, session 28, bench/results/session28/tools/
+    ab28r.py, 8 lanes -> them, us): softmax over the last 8 of 707 x 1459 x 8 33.9 -> 19.0
+    (torch.compile 18.1), of 16 x 293 x 397 x 8 64.9 -> 32.9, LayerNorm over 8 of
+    339 x 256 x 27 x 8 72.6 -> 39.2, softmax 4096 x 512 x 16 79.7 -> 70.5 (4 lanes); all 12
+    such programs faster, 0.67 -> 1.00x torch.compile in geomean. (Session 27's call 6 gave rows
+    of 8 two lanes without the float4 where the rows past the last were masked: those ran
+    slower, as a guarded store kept the output loop scalar; vectorize-access now keeps the
+    guard around a float4 store.)
     Longer rows: of 16 and 32, the most within ROW_SLOTS_SLACK of the fewest slots. On 132 SMs,
     3 million rows of 5 take 2 lanes (6 slots), 266 thousand 4 (2 lanes would fill the SMs less
     than twice), 444 thousand rows of 9 take 4 (12 slots against 8 lanes' 16; 2 lanes would pass
@@ -516,6 +529,8 @@ def row_lanes(n: int, rows: int, sms: int) -> int:
                    and rows * lanes >= fill]  # fmt: skip
         if not choices:
             return 8
+        if wide := [lanes for lanes in choices if lanes in float4]:
+            return max(wide)
     else:
         choices = [16, WARP]
     slots = {lanes: -(-n // lanes) * lanes for lanes in choices}

@@ -184,10 +184,16 @@ def _paddable(op: tile.StridedForOp, n: int) -> bool:
 def _float4_output(f: tile.StridedForOp) -> bool:
     """Whether `f` is a free loop over a row narrower than a warp (step < 32 lanes: a warp's
     scalar access touches several rows' lines) that vectorize-access can make float4 with a
-    float4 for every lane (a whole number of 4-element groups per row, at least one a lane;
-    each access reading or writing `[..., %r]` of an f32 buffer whose rows are whole groups):
-    it keeps its global reads, float4s with its stores."""
-    bound, step = f.bound.data, f.step.data
+    float4 for every lane: it keeps its global reads, float4s with its stores."""
+    return float4_row_loop(f, f.bound.data, f.step.data)
+
+
+def float4_row_loop(f: tile.StridedForOp | loop.ForOp, bound: int, step: int) -> bool:
+    """Whether free loop `f` over a row of `bound` elements, taken by `step` lanes (fewer than a
+    warp), becomes float4 with a float4 for every lane in vectorize-access: a whole number of
+    4-element groups per row, at least one a lane, each access reading or writing `[..., %r]`
+    of an f32 buffer whose rows are whole groups. (blockify-launch asks it of a packed row's
+    loop before striding it over `step` lanes.)"""
     if f.is_reduce or step >= WARP or bound % 4 or bound % step or bound < 4 * step:
         return False
     for o in f.body.walk():

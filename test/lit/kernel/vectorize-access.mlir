@@ -194,6 +194,82 @@ kernel.func @k_masked_row(%x: memref<3x64xf32>, %y: memref<4x64xf32>) grid [4, 1
 
 // -----
 
+// A store guarded by a condition that does not vary with the loop (a packed row past the last
+// row stores nothing): the float4 store keeps the guard.
+kernel.func @k_guarded_row(%x: memref<3x8xf32>, %y: memref<3x8xf32>) grid [2, 1, 1] block [4, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %lane = arith.remui %t, %c2 : index
+  %half = arith.divui %t, %c2 : index
+  %b2 = arith.muli %b, %c2 : index
+  %row = arith.addi %b2, %half : index
+  %in = arith.cmpi ult, %row, %c3 : index
+  %r = arith.minsi %row, %c2 : index
+  kernel.for %i = %lane to 8 step 2 {
+    %v = kernel.load %x[%r, %i] if %in : memref<3x8xf32>
+    %w = arith.mulf %v, %v : f32
+    %in2 = arith.cmpi ult, %row, %c3 : index
+    kernel.if %in2 {
+      kernel.store %w, %y[%row, %i] : memref<3x8xf32>
+    }
+  }
+}
+// CHECK-LABEL: kernel.func @k_guarded_row
+// CHECK:         kernel.for %i = %lane to 2 step 2 {
+// CHECK-NEXT:      %v = kernel.load %x[%r, %i * 4] vector 4 if %in : memref<3x8xf32>
+// CHECK:           %in2 = arith.cmpi ult, %row, %c3 : index
+// CHECK-NEXT:      kernel.if %in2 {
+// CHECK-NEXT:        %w_v = kernel.pack %w_x, %w_y, %w_z, %w_w : vector<4xf32>
+// CHECK-NEXT:        kernel.store %w_v, %y[%row, %i * 4] vector 4 : memref<3x8xf32>
+// CHECK-NEXT:      }
+// CUDA-LABEL: void k_guarded_row(
+// CUDA:           if (in2) {
+// CUDA-NEXT:          float4 w_v = make_float4(w_x, w_y, w_z, w_w);
+// CUDA-NEXT:          *reinterpret_cast<float4*>(&y[row * 8 + i * 4]) = w_v;
+
+// -----
+
+// Declined: a store guard whose condition varies with the loop variable (each lane its own).
+kernel.func @k_guard_varies(%x: memref<64xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %n = arith.constant 61 : index
+  kernel.for %i = %t to 64 step 16 {
+    %v = kernel.load %x[%i] : memref<64xf32>
+    %in = arith.cmpi ult, %i, %n : index
+    kernel.if %in {
+      kernel.store %v, %y[%i] : memref<64xf32>
+    }
+  }
+}
+// CHECK-LABEL: kernel.func @k_guard_varies
+// CHECK:         kernel.for %i = %t to 64 step 16 {
+// CHECK-NEXT:      %v = kernel.load %x[%i] : memref<64xf32>
+
+// -----
+
+// Declined: a guard with an else branch.
+kernel.func @k_guard_else(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) grid [2, 1, 1] block [16, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  %c1 = arith.constant 1 : index
+  %first = arith.cmpi ult, %b, %c1 : index
+  kernel.for %i = %t to 64 step 16 {
+    %v = kernel.load %x[%i] : memref<64xf32>
+    kernel.if %first {
+      kernel.store %v, %y[%i] : memref<64xf32>
+    } else {
+      kernel.store %v, %z[%i] : memref<64xf32>
+    }
+  }
+}
+// CHECK-LABEL: kernel.func @k_guard_else
+// CHECK:         kernel.for %i = %t to 64 step 16 {
+// CHECK-NEXT:      %v = kernel.load %x[%i] : memref<64xf32>
+
+// -----
+
 // Declined: a masked load indexed by the loop variable (each lane has its own mask).
 kernel.func @k_masked(%x: memref<64xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [16, 1, 1] smem 0 {
   %t = kernel.thread_id x

@@ -241,6 +241,80 @@ func.func @main(%x: memref<1024x9xf32>) -> memref<1024x9xf32> {
 
 // -----
 
+// f32 rows of 8 take 2 lanes where those fill the SMs twice, not 8 at the same 8 slots: the
+// output loop then moves one float4 a lane (vectorize-access; hold-rows' float4_row_loop), not
+// one scalar a thread.
+func.func @main(%x: memref<2048x8xf32>) -> memref<2048x8xf32> {
+  %y = memref.alloc() : memref<2048x8xf32>
+  tile.kernel @k_eight_float4 ins(%x : memref<2048x8xf32>) outs(%y : memref<2048x8xf32>) {
+    tile.tile (%a0 : 2048 = thread) {
+      %acc = loop.for reduce %r0 < 8 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<2048x8xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 8 {
+        %v1 = loop.load %x[%a0, %a1] : memref<2048x8xf32>
+        %q = arith.subf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<2048x8xf32>
+      }
+    }
+  }
+  func.return %y : memref<2048x8xf32>
+}
+// CHECK-LABEL: tile.kernel @k_eight_float4
+// CHECK:         tile.tile (%a0_b : 16 = block, %a0_t : 128 = thread, %lane : 2 = thread) {
+// CHECK:           tile.strided_for free %a1 = %lane to 8 step 2 {
+
+// -----
+
+// f32 rows of 16 take 4 lanes (a float4 each), not 8 (two scalars each) at the same 16 slots.
+func.func @main(%x: memref<2048x16xf32>) -> memref<2048x16xf32> {
+  %y = memref.alloc() : memref<2048x16xf32>
+  tile.kernel @k_sixteen_float4 ins(%x : memref<2048x16xf32>) outs(%y : memref<2048x16xf32>) {
+    tile.tile (%a0 : 2048 = thread) {
+      %acc = loop.for reduce %r0 < 16 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<2048x16xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %a1 < 16 {
+        %v1 = loop.load %x[%a0, %a1] : memref<2048x16xf32>
+        %q = arith.subf %v1, %acc : f32
+        loop.store %q, %y[%a0, %a1] : memref<2048x16xf32>
+      }
+    }
+  }
+  func.return %y : memref<2048x16xf32>
+}
+// CHECK-LABEL: tile.kernel @k_sixteen_float4
+// CHECK:         tile.tile (%a0_b : 32 = block, %a0_t : 64 = thread, %lane : 4 = thread) {
+// CHECK:           tile.strided_for free %a1 = %lane to 16 step 4 {
+
+// -----
+
+// Declined: f64 rows of 8 move no float4 (vectorize-access is f32 only), so they keep 8 lanes.
+func.func @main(%x: memref<2048x8xf64>) -> memref<2048x8xf64> {
+  %y = memref.alloc() : memref<2048x8xf64>
+  tile.kernel @k_eight_f64 ins(%x : memref<2048x8xf64>) outs(%y : memref<2048x8xf64>) {
+    tile.tile (%a0 : 2048 = thread) {
+      %acc = loop.for reduce %r0 < 8 -> f64 {
+        %v = loop.load %x[%a0, %r0] : memref<2048x8xf64>
+        loop.accumulate add %v : f64
+      }
+      loop.for free %a1 < 8 {
+        %v1 = loop.load %x[%a0, %a1] : memref<2048x8xf64>
+        %q = arith.subf %v1, %acc : f64
+        loop.store %q, %y[%a0, %a1] : memref<2048x8xf64>
+      }
+    }
+  }
+  func.return %y : memref<2048x8xf64>
+}
+// CHECK-LABEL: tile.kernel @k_eight_f64
+// CHECK:         tile.tile (%a0_b : 64 = block, %a0_t : 32 = thread, %lane : 8 = thread) {
+// CHECK:           tile.strided_for free %a1 = %lane to 8 step 8 {
+
+// -----
+
 // Declined: 1000 rows of 5 fill one SM less than twice with 2 or 4 lanes each (2000, 4000
 // threads), so they keep 8 lanes, 32 rows a block, 1000 rounded up to 1024 and masked.
 func.func @main(%x: memref<1000x5xf32>) -> memref<1000x5xf32> {

@@ -1,0 +1,31 @@
+"""Session 28's device and host tools' shared parts: the tree before this session's short-row
+change (`old_rows`: packed rows take row_lanes' lanes without the float4 preference, and
+vectorize-access leaves a loop with a store guard scalar), and the sweep cases of a listing."""
+import sys
+from contextlib import ExitStack, contextmanager
+
+sys.path.insert(0, "bench")
+sys.path.insert(0, "bench/results/session27/tools")
+from common27 import cases_of  # noqa: E402,F401  (re-exported)
+from dpl.bench.ab import patched  # noqa: E402
+from dpl.transforms.kernel import vectorize_access as va  # noqa: E402
+from dpl.transforms.kernel import vectorize_legality as vl  # noqa: E402
+from dpl.transforms.tile import blockify_launch as bl  # noqa: E402
+
+_row_lanes = bl.row_lanes
+
+
+def _no_guards(guard, varying):
+    raise vl.Decline("the body holds 'kernel.if'")
+
+
+@contextmanager
+def old_rows(lanes: bool = True, guards: bool = True):
+    """The tree before session 28: `lanes` without the float4 preference, `guards` scalar."""
+    with ExitStack() as stack:
+        if lanes:
+            stack.enter_context(patched(bl, "row_lanes", lambda n, rows, sms, float4=(): _row_lanes(n, rows, sms)))
+        if guards:
+            stack.enter_context(patched(vl, "guarded_stores", _no_guards))
+            stack.enter_context(patched(va, "guarded_stores", _no_guards))
+        yield
