@@ -11,6 +11,7 @@ from dpl.bench.ab import patched  # noqa: E402
 from dpl.transforms.kernel import vectorize_access as va  # noqa: E402
 from dpl.transforms.kernel import vectorize_legality as vl  # noqa: E402
 from dpl.transforms.tile import blockify_launch as bl  # noqa: E402
+from dpl.transforms.tile import permute_register_tile as prt  # noqa: E402
 
 _row_lanes = bl.row_lanes
 
@@ -28,4 +29,12 @@ def old_rows(lanes: bool = True, guards: bool = True):
         if guards:
             stack.enter_context(patched(vl, "guarded_stores", _no_guards))
             stack.enter_context(patched(va, "guarded_stores", _no_guards))
+        yield
+
+
+@contextmanager
+def short_k(k: int):
+    """permute-register-tile with its `short-k` at most `k` (the pass reads module `permute`)."""
+    orig = prt.permute
+    with patched(prt, "permute", lambda t, group=4, short=64: orig(t, group, min(short, k))):
         yield
