@@ -38,3 +38,30 @@ def short_k(k: int):
     orig = prt.permute
     with patched(prt, "permute", lambda t, group=4, short=64: orig(t, group, min(short, k))):
         yield
+
+
+@contextmanager
+def column_block(size: int):
+    """blockify-launch with blocks of `size` threads for a one-pass column reduction (one
+    top-level loop, a column axis) whose columns 8 lanes do not fill the SMs twice with, so that
+    column_lanes may take up to size / 32 lanes; every other tile as the tree."""
+    from xdsl.ir import SSAValue
+
+    from dpl.dialects import loop
+    from dpl.transforms.tile.pad_columns import column_axis
+    from dpl.transforms.tile.target import SM_THREADS
+
+    orig = bl.blockify
+
+    def wrapped(t, block_size, sms, row_trips=0):
+        loops = [o for o in t.body.block.ops if isinstance(o, loop.ForOp)]
+        outputs = 1
+        for _, e, _ in t.axes:
+            outputs *= e
+        if (len(loops) == 1 and isinstance(column_axis(t), SSAValue)
+                and outputs * 8 < bl.COLUMN_FILL_WAVES * sms * SM_THREADS):  # fmt: skip
+            block_size = size
+        return orig(t, block_size, sms, row_trips)
+
+    with patched(bl, "blockify", wrapped):
+        yield
