@@ -510,10 +510,11 @@ def row_lanes(n: int, rows: int, sms: int, float4: list[int] | tuple[int, ...] =
     `float4_row_loop`: 2 for an f32 row of 8, 4 for 16), else the most whose lane
     slots (ceil(n / lanes) * lanes) are within ROW_SLOTS_SLACK of the fewest; 8 where none
     qualify. The float4 lanes: H200 (2026-11-30, session 28, bench/results/session28/tools/
-    ab28r.py, 8 lanes -> them, us): softmax over the last 8 of 707 x 1459 x 8 33.9 -> 19.0
-    (torch.compile 18.1), of 16 x 293 x 397 x 8 64.9 -> 32.9, LayerNorm over 8 of
-    339 x 256 x 27 x 8 72.6 -> 39.2, softmax 4096 x 512 x 16 79.7 -> 70.5 (4 lanes); all 12
-    such programs faster, 0.67 -> 1.00x torch.compile in geomean. (Session 27's call 6 gave rows
+    ab28r.py, 8 lanes -> them, us): softmax over the last 8 of 707 x 1459 x 8 33.8 -> 19.0
+    (torch.compile 18.1), of 16 x 293 x 397 x 8 64.8 -> 32.9, LayerNorm over 8 of
+    339 x 256 x 27 x 8 72.7 -> 39.2, softmax 4096 x 512 x 16 79.8 -> 70.5 (4 lanes); all 12
+    such programs faster (with the 13th, changed by the guard alone: 0.67 -> 1.00x
+    torch.compile in geomean). (Session 27's call 6 gave rows
     of 8 two lanes without the float4 where the rows past the last were masked: those ran
     slower, as a guarded store kept the output loop scalar; vectorize-access now keeps the
     guard around a float4 store.)

@@ -65,3 +65,4 @@ def column_block(size: int):
 
     with patched(bl, "blockify", wrapped):
         yield
+
