@@ -443,7 +443,7 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, bloc
     if any(isinstance(o, loop.ForOp) for f in top_loops for o in f.body.block.ops):
         return False
     free = [f for f in top_loops if not f.is_reduce]
-    float4 = [n for n in (2, 4, 8) if free and all(float4_row_loop(f, longest, n) for f in free)]
+    float4 = [lanes for lanes in (2, 4, 8) if free and all(float4_row_loop(f, longest, lanes) for f in free)]
     lanes = row_lanes(longest, math.prod(e for _, e, _ in t.axes), sms, float4)
     per_block = block_size // lanes
     stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
@@ -513,11 +513,10 @@ def row_lanes(n: int, rows: int, sms: int, float4: list[int] | tuple[int, ...] =
     ab28r.py, 8 lanes -> them, us): softmax over the last 8 of 707 x 1459 x 8 33.8 -> 19.0
     (torch.compile 18.1), of 16 x 293 x 397 x 8 64.8 -> 32.9, LayerNorm over 8 of
     339 x 256 x 27 x 8 72.7 -> 39.2, softmax 4096 x 512 x 16 79.8 -> 70.5 (4 lanes); all 12
-    such programs faster (with the 13th, changed by the guard alone: 0.67 -> 1.00x
-    torch.compile in geomean). (Session 27's call 6 gave rows
-    of 8 two lanes without the float4 where the rows past the last were masked: those ran
-    slower, as a guarded store kept the output loop scalar; vectorize-access now keeps the
-    guard around a float4 store.)
+    such programs faster (with a 13th changed by the store guard alone: 0.67 -> 1.00x
+    torch.compile in geomean). Session 27 (call 6) had given rows of 8 two lanes without this
+    and dropped it: where the rows past the last were masked, the guarded store kept the output
+    loop scalar, and those ran slower (vectorize-access now keeps the guard around a float4).
     Longer rows: of 16 and 32, the most within ROW_SLOTS_SLACK of the fewest slots. On 132 SMs,
     3 million rows of 5 take 2 lanes (6 slots), 266 thousand 4 (2 lanes would fill the SMs less
     than twice), 444 thousand rows of 9 take 4 (12 slots against 8 lanes' 16; 2 lanes would pass
