@@ -283,16 +283,22 @@ PACKED = {
 }
 
 
-@pytest.mark.parametrize("name", list(PACKED))
-def test_packed_rows_keep_meaning(name: str):
-    expr, lanes = PACKED[name]
-    prog = capture_expression(expr, dtype=torch.float64)
+def _packed(expr: str, lanes: int, dtype: torch.dtype, vectorize: str):
+    """`expr` scheduled on a modeled GPU of 1 SM, its rows packed `lanes` lanes each (checked),
+    then materialized and vectorized (vectorize-access{`vectorize`}): (prog, kernel module)."""
+    prog = capture_expression(expr, dtype=dtype)
     module = prog.module
     run_pipeline(module, IR_PIPELINES["loop"])
     run_pipeline(module, "split-nests,schedule{sms=1}")
     assert f"%lane : {lanes} = thread" in str(module)
     assert " tree " not in str(module)
-    run_pipeline(module, "materialize,vectorize-access{reductions=false},accumulate-in-place")
+    run_pipeline(module, f"materialize,vectorize-access{{{vectorize}}},accumulate-in-place")
+    return prog, module
+
+
+@pytest.mark.parametrize("name", list(PACKED))
+def test_packed_rows_keep_meaning(name: str):
+    prog, module = _packed(*PACKED[name], torch.float64, "reductions=false")
     out, ref = _run_kernel(prog, module, seed=5)
     np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-10)
 
@@ -309,13 +315,7 @@ FLOAT4_ROWS = {
 
 @pytest.mark.parametrize("name", list(FLOAT4_ROWS))
 def test_float4_rows_keep_meaning(name: str):
-    expr, lanes = FLOAT4_ROWS[name]
-    prog = capture_expression(expr, dtype=torch.float32)
-    module = prog.module
-    run_pipeline(module, IR_PIPELINES["loop"])
-    run_pipeline(module, "split-nests,schedule{sms=1}")
-    assert f"%lane : {lanes} = thread" in str(module)
-    run_pipeline(module, "materialize,vectorize-access{reductions=false strided-reductions=true},accumulate-in-place")
+    prog, module = _packed(*FLOAT4_ROWS[name], torch.float32, "reductions=false strided-reductions=true")
     guarded = [op for op in module.walk() if isinstance(op, K.StoreOp) and K.is_float4(op.value.type)
                and isinstance(op.parent_op(), K.IfOp)]  # fmt: skip
     assert guarded, "the output's float4 store keeps its guard"

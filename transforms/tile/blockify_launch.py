@@ -443,7 +443,8 @@ def _packed_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, bloc
     if any(isinstance(o, loop.ForOp) for f in top_loops for o in f.body.block.ops):
         return False
     free = [f for f in top_loops if not f.is_reduce]
-    float4 = [lanes for lanes in (2, 4, 8) if free and all(float4_row_loop(f, longest, lanes) for f in free)]
+    float4 = [lanes for lanes in (2, 4, 8)
+              if free and all(float4_row_loop(f, f.extent.data, lanes) for f in free)]  # fmt: skip
     lanes = row_lanes(longest, math.prod(e for _, e, _ in t.axes), sms, float4)
     per_block = block_size // lanes
     stores = [o for o in t.walk() if isinstance(o, (loop.StoreOp, tile.AtomicOp))]
