@@ -1,17 +1,23 @@
 """Session 28's device and host tools' shared parts: the tree before this session's short-row
 change (`old_rows`: packed rows take row_lanes' lanes without the float4 preference, and
-vectorize-access leaves a loop with a store guard scalar), and the sweep cases of a listing."""
+vectorize-access leaves a loop with a store guard scalar), the variants of calls 3 and 4
+(`short_k`, `column_block`), and the sweep cases of a listing."""
 import sys
 from contextlib import ExitStack, contextmanager
+
+from xdsl.ir import SSAValue
 
 sys.path.insert(0, "bench")
 sys.path.insert(0, "bench/results/session27/tools")
 from common27 import cases_of  # noqa: E402,F401  (re-exported)
 from dpl.bench.ab import patched  # noqa: E402
+from dpl.dialects import loop  # noqa: E402
 from dpl.transforms.kernel import vectorize_access as va  # noqa: E402
 from dpl.transforms.kernel import vectorize_legality as vl  # noqa: E402
 from dpl.transforms.tile import blockify_launch as bl  # noqa: E402
 from dpl.transforms.tile import permute_register_tile as prt  # noqa: E402
+from dpl.transforms.tile.pad_columns import column_axis  # noqa: E402
+from dpl.transforms.tile.target import SM_THREADS  # noqa: E402
 
 _row_lanes = bl.row_lanes
 
@@ -45,12 +51,6 @@ def column_block(size: int):
     """blockify-launch with blocks of `size` threads for a one-pass column reduction (one
     top-level loop, a column axis) whose columns 8 lanes do not fill the SMs twice with, so that
     column_lanes may take up to size / 32 lanes; every other tile as the tree."""
-    from xdsl.ir import SSAValue
-
-    from dpl.dialects import loop
-    from dpl.transforms.tile.pad_columns import column_axis
-    from dpl.transforms.tile.target import SM_THREADS
-
     orig = bl.blockify
 
     def wrapped(t, block_size, sms, row_trips=0):
