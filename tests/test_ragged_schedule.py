@@ -12,11 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.passes import PassPipeline
 
 from dpl.backend.cuda_printer import print_cuda
 from dpl.dialects import kernel as K
-from dpl.dialects import make_context
+from dpl.dialects import make_context, tile
 from dpl.dialects.parsing import parse_module
 from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_tile
@@ -135,8 +136,6 @@ def test_128x128_tile_of_a_transposed_operand_keeps_meaning():
     """A.T @ B with 8 x 8 registers (a one-SM model picks 128 x 128): both operands are stored
     along M / N, so permute-register-tile keeps runs of 4 cells per thread (cell axes 2 x 4;
     K = 96, past its short-k)."""
-    from dpl.dialects import tile
-
     prog = capture_expression("torch.randn(96,250).T @ torch.randn(96,200)", dtype=torch.float64)
     module = prog.module
     run_pipeline(module, IR_PIPELINES["loop"])
@@ -201,6 +200,29 @@ def test_skinny_matmuls_keep_meaning(name: str, pass_log):
     outs = exec_kernel.run(prog.module, inputs)
     ref = prog.fn(*[torch.from_numpy(x) for x in inputs[: prog.num_inputs]])
     np.testing.assert_allclose(outs[0], ref.numpy(), rtol=1e-10, atol=1e-10)
+
+
+def test_the_split_a_sparse_split_displaced_is_weighed_too(pass_log):
+    """Where split-matmul-k takes a sparse split (down to 2 trips, the launch on fewer blocks than
+    SMs), the kernel records the count it displaced and the schedule weighs the tile at that
+    count as well as unsplit. 1117 x 19 x 347 tn on 32 x 32: the sparse split of 4 (140 blocks,
+    two on some SMs) models slower than unsplit, the displaced split of 3 (11 K trips padded to
+    12) faster than both (H200, session 28: 6.5 us split 3, 11.3 unsplit). 31 x 3001 x 997 tn on
+    64 x 64: the displaced 4 is weighed and the sparse 16 kept (session 29: 13.8 us, the
+    tensor cores' 16.1)."""
+    prog = capture_expression("torch.randn(347,1117).T @ torch.randn(347,19)", dtype=torch.float32)
+    run_pipeline(prog.module, IR_PIPELINES["tile"])
+    assert "a sparse split, displacing 3; K-outer padded 11 -> 12 trips" in pass_log.text
+    line = [ln for ln in pass_log.lines if "is matmul" in ln][-1]
+    assert "SIMT 32 x 32, split 4: 15 us, SIMT 32 x 32: 14 us, SIMT 32 x 32, split 3: 10 us" in line, line
+    assert "is matmul, SIMT 32 x 32, split 3 (" in line and "splits=3}" in line, line
+    pass_log.lines.clear()
+    prog = capture_expression("torch.randn(997,31).T @ torch.randn(997,3001)", dtype=torch.float32)
+    run_pipeline(prog.module, IR_PIPELINES["tile"])
+    line = [ln for ln in pass_log.lines if "is matmul" in ln][-1]
+    assert "SIMT 64 x 64, split 4:" in line and "is matmul, SIMT 64 x 64, split 16 (" in line, line
+    (k,) = [k for k in prog.module.walk() if isinstance(k, tile.KernelOp)]
+    assert k.attributes["tile.dense_splits"] == IntegerAttr(4, 64)
 
 
 def test_estimated_tile_not_tried_where_64x64_fills_the_gpu(pass_log):

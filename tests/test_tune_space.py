@@ -234,6 +234,23 @@ def test_default_point_of_a_tile_kept_unsplit_is_what_the_heuristics_do():
     assert "%ks" not in str(heuristic) and "tile.atomic" not in str(heuristic)
 
 
+def test_default_point_of_a_displaced_split_is_what_the_heuristics_do():
+    """1117 x 19 x 347 tn: split-matmul-k's sparse split of the 32 x 32 tile displaces a split of
+    3 (11 K trips padded to 12), which the schedule weighs too and keeps; the default point says
+    so (splits = 3, padded as the model's pick was)."""
+    ctx = make_context()
+    heuristic = loop_module("torch.randn(347,1117).T @ torch.randn(347,19)", torch.float32)
+    pointed = heuristic.clone()
+    Schedule().apply(ctx, heuristic)
+    (k,) = kernels(pointed)
+    point = Schedule().default_point(ctx, k)
+    assert (point["rows"], point["cols"], point["splits"]) == (2, 2, 3)
+    k.attributes[POINT] = point_attr(point)
+    Schedule().apply(ctx, pointed)
+    assert _strip(pointed) == _strip(heuristic)
+    assert "%ks : 3 = block" in str(heuristic)
+
+
 def test_default_point_of_a_batched_tensor_core_tile_kept_unsplit_is_what_the_heuristics_do():
     """3 x 1024x1024x4096 bmm: split-matmul-k would split K for wgmma 128 x 128, which leaves a
     fourth block axis, so the schedule keeps the tile unsplit; the default point says so (splits

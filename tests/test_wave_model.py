@@ -70,9 +70,9 @@ def test_large_matmuls_keep_128x128():
 
 
 def test_wave_model_only_models_wgmma_at_3xtf32():
-    """mma.sync tiles (sm_80) and tf32 are not what it was fitted on: None, and wave_pick keeps
-    the old pick."""
-    sync = scheduled(LINEAR, "schedule{target=sm_80}")
+    """mma.sync tiles (sm_80, the tensor cores pinned: the old models put this one on SIMT) and
+    tf32 are not what it was fitted on: None, and wave_pick keeps the old pick."""
+    sync = scheduled(LINEAR, "schedule{target=sm_80 tensor-cores=true}")
     (t,) = [t for t in sync.walk() if isinstance(t, tile.TileOp) and any(isinstance(o, mma.DotOp) for o in t.walk())]
     assert wave_us(t, 108, arch_smem("sm_80")) is None
     tf32 = scheduled(LINEAR, "schedule{precision=tf32}")
@@ -86,13 +86,14 @@ def test_the_picked_tile_keeps_meaning(margin: float, monkeypatch):
     """Both picks of 128 x 1152 x 704 (128 x 128 split 2 by the old model, 64 x 64 split 2 by the
     wave model) compute the linear on the tile and kernel executors (random inputs). The old pick
     is the old models' alone (schedule.RACE_MARGIN None: the wave models' race against SIMT
-    would take SIMT from 128 x 128)."""
+    would take SIMT from 128 x 128), on the tensor cores (`tensor-cores=true`: the old models
+    would take SIMT 64 x 64 split 11, a sparse split, from both)."""
     monkeypatch.setattr(schedule_mma, "WAVE_MARGIN", margin)
     if margin == math.inf:
         monkeypatch.setattr(schedule, "RACE_MARGIN", None)
     prog = capture_expression(LINEAR)
     module = prog.module.clone()
-    run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests,schedule")
+    run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests,schedule{tensor-cores=true}")
     assert dot_tile(module) == ((128, 128, 2) if margin == math.inf else (64, 64, 2))
     assert relative_error(prog, lambda _m, a: exec_tile.run(module, a)) < 1e-5
     kernels = module.clone()

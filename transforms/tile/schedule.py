@@ -27,7 +27,8 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   unsplit, where padded tensor-core tiles win on at most half the SMs over a K of at most 8
   trips: `small_tc_grid`) and 32 x 32 (2 x 2, 5 blocks per SM: four times the blocks of 64 x 64
   for an output too small to fill the GPU), each as split-matmul-k splits
-  K and, where it did, unsplit too; the one of least modeled time wins (`modeled_us`): each
+  K and, where it did, unsplit too (and at the split count a sparse split displaced,
+  split-matmul-k's `tile.dense_splits`); the one of least modeled time wins (`modeled_us`): each
   block's K trips times the trip time of the busiest SM (ceil(blocks / SMs) blocks: full rounds
   at the tile's measured time per trip, a part-filled round at its share of that but no less
   than a lone block's latency-bound trip, so idle SMs count), plus a split's atomics and the
@@ -91,7 +92,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Float32Type, MemRefType, ModuleOp
+from xdsl.dialects.builtin import Float32Type, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
@@ -162,7 +163,7 @@ from dpl.transforms.tile.schedule_space import (
     tensor_space,
     unused_options,
 )
-from dpl.transforms.tile.split_matmul_k import SPLIT_AXIS, SplitMatmulK, split_time
+from dpl.transforms.tile.split_matmul_k import DENSE_SPLITS, SPLIT_AXIS, SplitMatmulK, split_time
 from dpl.transforms.tile.stages import enclosing_loops
 from dpl.transforms.tile.target import DEFAULT_ARCH, SM_THREADS, arch_smem, parse_target, target_arch, target_sms
 from dpl.transforms.tile.tile_attention import TileAttention, causal_select
@@ -797,14 +798,16 @@ class Schedule(ModulePass):
                             LOG.info(f"schedule: @{name}: {what} not tried ({grid} blocks of the first tile: not a "
                                      "small grid, nor a small padded tensor-core grid over a short K)")
                             continue
-                        tile_choice = replace(tile_choice, unsplit=True)  # (only unsplit won there)
+                        tile_choice = replace(tile_choice, splits=1)  # (only unsplit won there)
                     spec = tile_choice.spec(self.target, self.sms)
                     tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
                     grid = grid or _grid(tried[-1][2])
-                    if _split(tried[-1][2]):  # split-matmul-k split K: weigh the tile unsplit too
-                        unsplit = replace(tile_choice, unsplit=True)
-                        spec = unsplit.spec(self.target, self.sms)
-                        tried.append((what, spec, *scratch(ctx, kernel, spec), unsplit))
+                    if _split(tried[-1][2]):  # split-matmul-k split K: weigh the tile unsplit too,
+                        dense = _dense_splits(tried[-1][2])  # and where a sparse split displaced one, that
+                        for splits in [1] + ([dense] if dense > 1 else []):
+                            other = replace(tile_choice, splits=splits)
+                            spec = other.spec(self.target, self.sms)
+                            tried.append((what, spec, *scratch(ctx, kernel, spec), other))
         if split and self.tensor_cores is not True and not only_repack:
             kept = "" if self.repack is None else f" repack={str(self.repack).lower()}"
             spec = f"split-epilogue,schedule{{target={self.target} sms={self.sms} precision={precision}{kept}}}"
@@ -980,8 +983,8 @@ class Schedule(ModulePass):
             point.update({k: v for k, v in inner.items() if k in space and k != kept})
             return point
         point.update(rows=choice.rows, cols=choice.cols)
-        if choice.unsplit:
-            point["splits"] = 1
+        if choice.splits:
+            point["splits"] = choice.splits
         return point
 
 
@@ -1023,6 +1026,15 @@ def small_tc_grid(tried: list[tuple], sms: int, smem: int) -> bool:
         return False
     _, _, block, _, choice = _fastest(tried, sms, smem)
     return isinstance(choice, MmaChoice) and choice.padded and 0 < _grid(block) <= SMALL_TC_GRID * sms
+
+
+def _dense_splits(block: Block) -> int:
+    """The split count a sparse split displaced in the matmul scheduled in `block`
+    (split-matmul-k's `tile.dense_splits`; 0: none)."""
+    for k in block.walk():
+        if isinstance(k, tile.KernelOp) and isinstance(attr := k.attributes.get(DENSE_SPLITS), IntegerAttr):
+            return attr.value.data
+    return 0
 
 
 def _split(block: Block) -> str:

@@ -105,8 +105,9 @@ class MatmulTile:
     """Whether the costs were measured; an estimated tile is not weighed against the tensor cores."""
     small_grid: bool = False
     """Tried only where the first tile's grid fills under a tenth of the SMs (SMALL_GRID)."""
-    unsplit: bool = False
-    """split-matmul-k told not to split K (`splits=1`; the schedule weighs a split tile so too)."""
+    splits: int = 0
+    """split-matmul-k's `splits`: 0 its model's pick; 1 K kept whole (the schedule weighs a split
+    tile so too); more: the count a sparse split displaced (`tile.dense_splits`), weighed too."""
     block_trips: float = 0.0
     """K trips each block costs more than its own: its first stage's loads and its epilogue's
     stores, which no trip hides (BLOCK_TRIPS)."""
@@ -118,9 +119,9 @@ class MatmulTile:
             whole_k=WHOLE_K, smem=arch_smem(target), unroll=UNROLL,
             cols=self.cols, tile_elements=elements,
         )  # fmt: skip
-        if not self.unsplit:
+        if not self.splits:
             return spec
-        return spec.replace(f"tile-elements={elements}}}", f"tile-elements={elements} splits=1}}")
+        return spec.replace(f"tile-elements={elements}}}", f"tile-elements={elements} splits={self.splits}}}")
 
     def sm_trip_us(self, blocks: int, threads: int = BLOCK_THREADS, smem_fits: int = 32) -> float:
         """The time of one K trip of an SM holding `blocks` of these blocks of `threads` threads

@@ -48,7 +48,8 @@ sequential sum by rounding (in float64 tests, within 1e-10).
 Declines (logged to `dpl.passes`) a tile that is not a matmul, whose K is not chunked, that
 already holds stages (run before stage-inputs), whose epilogue is not a store of the accumulator
 or of the accumulator plus terms (a relu, a multiply: those do not distribute over the partial
-sums), whose K-outer trip count is not a multiple of an explicit `splits` (or `splits` < 2), or,
+sums), whose K-outer trip count is not a multiple of an explicit `splits` (or `splits` < 2) where
+the loop cannot run past its end (a multiple, it is padded to one as below), or,
 automatically, whose launch would gain < 10% from a split (modeled) or whose K-outer has no divisor
 s >= 2 leaving >= `min_split_trips` trips per split.
 
@@ -59,7 +60,10 @@ rounds and gain nothing), and the K loop may run past its end (the accumulated v
 product with a factor read past its buffer, as pad-matmul checks), a split whose trips round up
 by at most a sixteenth (one trip below 16 trips: 11 as 2 splits of 6) is tried too (12 splits of
 17 trips, 204 in all); taken when the model says it saves 10% more, the K-outer loop runs the
-rounded trips and the loads past K are masked (`padding.grow`).
+rounded trips and the loads past K are masked (`padding.grow`). With `sparse-tile`, a launch of
+fewer blocks than SMs also tries splits of down to 2 trips (SPARSE_GRID); where one of those is
+taken, the kernel records the count it displaced, `{tile.dense_splits = 3}` (1: none), so that
+the schedule can weigh the tile at that count too (`splits=3`).
 """
 
 from __future__ import annotations
@@ -132,9 +136,19 @@ def adders(blocks: int, splits: int, at_once: int) -> float:
 #: two of 256 x 64 over K = 783: 3 and 8 blocks on 132 SMs, 0.2x and 0.4x eager on the H100)
 #: also tries splits down to SPARSE_MIN_TRIPS trips, with any padding of the K loop (the last
 #: split's masked trips add no round): the model (split_time, the tile's contention_trips) then
-#: picks the count.
-SPARSE_GRID = 4
+#: picks the count. H200 (session 28, call 5: the 52 sweep programs of seeds 0 and 41-63 that
+#: it changes, bench/results/session28/call5-sparse.txt): 1 / 4 -> every launch of fewer blocks
+#: than SMs, 1.55 -> 1.75x eager, 36 faster (matmul_tt 45x523x1472 13.2 -> 8.3 us, linear +
+#: SiLU * mul 1024 x 1856 -> 31 15.2 -> 11.1), 10 slower, one a cliff the sparse split made by
+#: displacing the dense one in the schedule (matmul_tn 1117x19x347: 32 x 32 split 3 6.5 us, its
+#: sparse split modeled slower than unsplit, unsplit 11.3): the kernel now says what the split
+#: displaced (DENSE_SPLITS) and the schedule weighs that too.
+SPARSE_GRID = 1
 SPARSE_MIN_TRIPS = 2
+
+DENSE_SPLITS = "tile.dense_splits"
+"""Kernel attribute: where a split of SPARSE_MIN_TRIPS-or-more trips was taken (`sparse-tile`),
+the split count the rule without it picks (1: none), so the schedule can weigh that too."""
 
 
 def min_split_trips(trips: int, min_trips: int, short_k_splits: int = 0) -> int:
@@ -147,9 +161,10 @@ def min_split_trips(trips: int, min_trips: int, short_k_splits: int = 0) -> int:
     return min_trips
 
 
-def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -> tuple[int, int] | str:
-    """The automatic split count for `blocks` blocks and `trips` K-outer trips and the trips
-    the K-outer loop then runs (more than `trips` when padded), or why none. Splits divide the
+def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -> tuple[int, int, int] | str:
+    """The automatic split count for `blocks` blocks and `trips` K-outer trips, the trips the
+    K-outer loop then runs (more than `trips` when padded) and, for a sparse split, the count it
+    displaced (else 0); or why none. Splits divide the
     trips; with `pad` (the K loop may run past its end, masked), where those leave half the GPU
     idle or none beats the unsplit launch, which leaves SMs idle, a split whose trips round up by
     at most a sixteenth is taken if it saves 10% more (194 trips = 2 x 97 of 32 blocks: 12
@@ -163,8 +178,8 @@ def choose_splits(blocks: int, trips: int, p: SplitMatmulK, pad: bool = False) -
     if blocks * used * SPARSE_GRID <= p.sms and least > SPARSE_MIN_TRIPS and p.tile_elements <= p.sparse_tile:
         sparse = _choose(blocks, trips, p, pad, SPARSE_MIN_TRIPS, strict_pad=False)
         if not isinstance(sparse, str) and (isinstance(first, str) or sparse[2] <= 0.9 * first[2]):
-            return sparse[0], sparse[1]
-    return first if isinstance(first, str) else (first[0], first[1])
+            return sparse[0], sparse[1], used
+    return first if isinstance(first, str) else (first[0], first[1], 0)
 
 
 def _choose(blocks: int, trips: int, p: SplitMatmulK, pad: bool, least: int,
@@ -235,33 +250,39 @@ def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
     store = epilogue(red.res[0], t)
     if isinstance(store, str):
         return False, store
-    splits, how = p.splits, ""
+    assert info.inner is not None
+    acc = info.inner.body.block.last_op
+    assert isinstance(acc, loop.AccumulateOp)
+    pad = all(vanishes(v, red.iv, trips, ranges_of(t)) for v in acc.values)  # K-outer may run past its end
+    splits, padded, dense, how = p.splits, trips, 0, ""
     if splits == 0:
         blocks = launch_blocks(t, p.tile_elements)
-        assert info.inner is not None
-        acc = info.inner.body.block.last_op
-        assert isinstance(acc, loop.AccumulateOp)
-        ranges = ranges_of(t)
-        pad = all(vanishes(v, red.iv, trips, ranges) for v in acc.values)
         chosen = choose_splits(blocks, trips, p, pad)
         if isinstance(chosen, str):
             return False, chosen
-        splits, padded = chosen
+        splits, padded, dense = chosen
         at_once = p.sms * p.blocks_per_sm
         saved = split_time(blocks, padded, splits, at_once, p.atomic_trips, p.contention_trips) / split_time(
             blocks, trips, 1, at_once, p.atomic_trips
         )
         how = f" (automatic: {blocks} x {splits} blocks, {at_once} at once, {saved:.2f} of the unsplit time)"
-        if padded != trips:  # run K-outer past its end, the K-indexed loads masked there
-            t, _ = grow(t, {}, {red: padded})
-            how += f"; K-outer padded {trips} -> {padded} trips"
-            trips = padded
+        if dense:
+            how += f"; a sparse split, displacing {dense}"
+    elif splits > 1 and trips % splits and pad:  # a given count that does not divide: padded, masked
+        padded = -(-trips // splits) * splits
+    if padded != trips:  # run K-outer past its end, the K-indexed loads masked there
+        t, _ = grow(t, {}, {red: padded})
+        how += f"; K-outer padded {trips} -> {padded} trips"
+        trips = padded
     if splits == 1:
         return False, "splits = 1: K kept whole"
     if splits < 2 or trips % splits:
-        return False, f"K-outer of {trips} trips is not a multiple of splits = {splits} (>= 2)"
+        return False, (f"K-outer of {trips} trips is not a multiple of splits = {splits} (>= 2), and running "
+                       "it past its end would not be masked")  # fmt: skip
     kernel = t.parent_op()
     assert isinstance(kernel, tile.KernelOp)
+    if dense:
+        kernel.attributes[DENSE_SPLITS] = IntegerAttr(dense, 64)
     axes = [(splits, tile.AxisKind.BLOCK, SPLIT_AXIS)] + [
         (e, k, v.name_hint or f"a{i}") for i, (v, e, k) in enumerate(t.axes)
     ]

@@ -10,9 +10,11 @@
 //   us and take it.
 // - The same at K = 300 (10 trips) is not a short K: 64 x 32 is not tried; the tensor cores'
 //   pick (wgmma 64 x 64, 53 blocks: the wave model, schedule-wave.mlir, finds the 27 half-empty
-//   blocks of 128 x 128 more than 1.1x slower) then races SIMT 64 x 64 split 2 at the wave
-//   models (schedule.race_waves: 19 us against 14), which takes it (H200, session 26: 12.9 us
-//   against the tensor cores' 13.8).
+//   blocks of 128 x 128 more than 1.1x slower) then races SIMT 64 x 64 at the wave models
+//   (schedule.race_waves), which takes it (H200, session 26: split 2, 12.9 us against the tensor
+//   cores' 13.8). Its 53 blocks split 2 ways (106) leave SMs idle, so split-matmul-k's sparse splits
+//   take 5 splits of 2 trips (265 blocks), which model 14 us against split 2's 20 (weighed too:
+//   `tile.dense_splits`).
 
 func.func @main(%a: memref<137x64xf32>, %b: memref<137x3389xf32>) -> memref<64x3389xf32> {
   %matmul = memref.alloc() : memref<64x3389xf32>
@@ -55,5 +57,5 @@ func.func @main(%a: memref<300x64xf32>, %b: memref<300x3389xf32>) -> memref<64x3
   func.return %matmul : memref<64x3389xf32>
 }
 // CHECK-LABEL: tile.kernel @k_longer
-// CHECK:         tile.tile (%ks : 2 = block, %a0 : 16 = thread, %a1_b : 53 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
-// CHECK:       } {tile.zero_init = [0 : i64], tile.schedule = "tileify,pad-matmul{rows=4 cols=4 {{.*}}"}
+// CHECK:         tile.tile (%ks : 5 = block, %a0 : 16 = thread, %a1_b : 53 = block, %a1_t : 16 = thread, %a0_c : 4 = cell, %a1_c : 4 = cell)
+// CHECK:       } {tile.dense_splits = 2 : i64, tile.zero_init = [0 : i64], tile.schedule = "tileify,pad-matmul{rows=4 cols=4 {{.*}}"}
