@@ -20,7 +20,8 @@ none (the SIMT schedules are then the only ones; `dpl compile -v` logs the reaso
   chains run on half-width fragments): those that divide M and N; on a ragged shape (M not a
   multiple of 64, N or K not of 32) or one no tile divides, all of them, pad-matmul rounding M
   and N up to the tile and K up to 32 (masked accesses: the added points read 0 and store
-  nothing, materialize-mma guards them), the padded work counted by the model. Each with
+  nothing, materialize-mma guards them), the padded work counted by the model; a thin N takes
+  each wgmma tile NARROW_N (32) wide instead, padded to 32 rather than 64 or more. Each with
   split-matmul-k's automatic split of K, which spreads K over blocks where the tile grid alone
   leaves SMs idle (an M of 128 against 132 SMs), told the tile's cost of splits that add into the
   same outputs at the same time (`contention_trips`).
@@ -68,6 +69,17 @@ programs with a thin side, tensor-core candidates from an M or N of 16 rather th
 estimated SIMT tiles skipped 11 lost up to 1.3x; the tensor cores, where the model took them,
 won 0.80 -> 1.02x, 0.63 -> 0.78x and 0.67 -> 0.91x eager)."""
 
+#: A wgmma matmul whose N is thin (under THIN) is weighed on tiles NARROW_N wide (wgmma's n = 32:
+#: 128 x 32 and 64 x 32), not padded to 64 or more; their modeled efficiency is step_us's default
+#: for a tile not in TILES (0.5), and neither wave model covers them (their picks stay with the
+#: old models, as thin sides' did). H200 (session 29, call 5, bench/results/session29/tools/
+#: narrow29.py: the 9 sweep programs of seeds 62, 64-130 with N < 32 that it changes): 1.079 ->
+#: 1.240x eager, none below 0.8x against 3 (bmm_tt 32 x 2579x29x1152 0.72 -> 1.01x, linear + sum
+#: 8192 x 5347 -> 17 0.80 -> 1.15x, linear + amax 6528 x 1049 -> 31 0.76 -> 0.86x); slower:
+#: bmm_tt 8 x 512x29x1728 3.40 -> 3.03x, bmm_nn 6 x 2048x29x1024 1.38 -> 1.33x. At N = 32 (not
+#: thin: raced at 64 x 64 by the wave models) the same tiles, unraced, made 7 of 9 faster but
+#: bmm_tt 16 x 2816x32x109 0.63 -> 0.51x and bmm_nt 51 x 1024x32x307 0.78 -> 0.62x: not taken.
+NARROW_N = 32
 #: Candidate block tiles (bm, bn) and their modeled efficiency relative to 128 x 256.
 TILES = ((128, 256, 1.0), (128, 128, 0.9), (64, 128, 0.8), (64, 64, 0.65))  # 64 x 256 spills; see registers
 #: Useful fp32 TFLOP/s of a whole H100 on 3xTF32 (the probe's: wgmma, mma.sync); TF32 is 3x that.
@@ -518,6 +530,8 @@ def mma_candidates(ctx: Context, kernel, precision: str, target: str, sms: int,
            if registers(bm, bn, layout) <= 255 and smem_bytes(bm, bn, precision, layout) <= smem]  # fmt: skip
     if not fit:
         return f"no tile's stages fit {smem} bytes of shared memory"
+    if layout == "wgmma" and n < THIN:  # a thin N: each tile NARROW_N wide, not padded to 64 or more
+        fit = list(dict.fromkeys((bm, NARROW_N) for bm, _ in fit))
     sizes = [(bm, bn) for bm, bn in fit if m % bm == 0 and n % bn == 0]
     padded = bool(m % 64 or n % 32 or k % K_STEP or not sizes)  # ragged, or no tile divides it
     if padded:
