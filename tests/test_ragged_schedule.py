@@ -170,6 +170,26 @@ def test_padded_split_k_keeps_meaning_through_materialize(case: int, name: str):
     np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-12)
 
 
+def test_a_given_split_pads_or_says_why_not(pass_log):
+    """An explicit `splits` that does not divide the K-outer trips pads them (17 -> 18 for 2
+    splits), masked, and keeps meaning on the tile executor; where the accumulated value does not
+    vanish past K (a product plus 1) it declines and says why."""
+    path = Path(__file__).parent.parent / "test" / "lit" / "tile" / "split-matmul-k-sparse.mlir"
+    parts = path.read_text().split("// -----")
+    ctx = make_context()
+    for case in (0, 2):
+        module = parse_module(ctx, parts[case], path.name)
+        rng = np.random.default_rng(6)
+        inputs = [rng.standard_normal(tuple(a.type.get_shape())) for a in main_func(module).body.block.args]
+        (ref,) = exec_tile.run(module, inputs)
+        PassPipeline.parse_spec(all_passes(), "split-matmul-k{splits=2}").apply(ctx, module)
+        (out,) = exec_tile.run(module, inputs)
+        np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-12)
+    assert "@k_sparse: K-outer split over 2 blocks (%ks), 9 trips each; K-outer padded 17 -> 18 trips" in pass_log.text
+    assert ("declined @k_not_masked: K-outer of 17 trips is not a multiple of splits = 2 (>= 2), and running it "
+            "past its end would not be masked") in pass_log.text
+
+
 # Outputs too small for 64 x 64 tiles to fill an H100 (132 SMs): the schedule takes 32 x 32 tiles
 # (2 x 2 registers) and, for a short K, a split of up to 4 (short-k-splits; K-outer padded where
 # the splits do not divide it), or keeps the tile unsplit where it models that faster.

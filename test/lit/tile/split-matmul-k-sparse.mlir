@@ -9,7 +9,9 @@
 // the schedule weighs too. Without the option (OFF) the split stays at 2. An explicit `splits=2`
 // (GIVEN), which does not divide the 17 trips, pads the loop to 18 as the model's pick would
 // (the loads past K masked). Declined: 8 blocks (128 elements at tile-elements 16) split 2 ways
-// already fill the 8 SMs, so no shorter splits are tried.
+// already fill the 8 SMs, so no shorter splits are tried; and where the accumulated value does
+// not vanish past K (a product plus 1), no split of the 17 trips, automatic or given, since
+// running the loop past its end would add to the sum.
 
 func.func @main(%x: memref<4x272xf64>, %w: memref<272x4xf64>) -> memref<4x4xf64> {
   %out = memref.alloc() : memref<4x4xf64>
@@ -76,3 +78,33 @@ func.func @main(%x: memref<16x272xf64>, %w: memref<272x8xf64>) -> memref<16x8xf6
 // CHECK-LABEL: tile.kernel @k_big_tile
 // CHECK-NEXT:    tile.tile (%ks : 2 = block, %i : 16 = thread, %j : 8 = thread) {
 // CHECK:         } {tile.zero_init = [0 : i64]}
+
+// -----
+
+func.func @main(%x: memref<4x272xf64>, %w: memref<272x4xf64>) -> memref<4x4xf64> {
+  %out = memref.alloc() : memref<4x4xf64>
+  tile.kernel @k_not_masked ins(%x, %w : memref<4x272xf64>, memref<272x4xf64>) outs(%out : memref<4x4xf64>) {
+    tile.tile (%i : 4 = thread, %j : 4 = thread) {
+      %acc = loop.for reduce %ko < 17 -> f64 {
+        %acc_k = loop.for reduce %ki < 16 -> f64 {
+          %a = loop.load %x[%i, %ko * 16 + %ki] : memref<4x272xf64>
+          %b = loop.load %w[%ko * 16 + %ki, %j] : memref<272x4xf64>
+          %p = arith.mulf %a, %b : f64
+          %one = arith.constant 1.0 : f64
+          %q = arith.addf %p, %one : f64
+          loop.accumulate add %q : f64
+        }
+        loop.accumulate add %acc_k : f64
+      }
+      loop.store %acc, %out[%i, %j] : memref<4x4xf64>
+    }
+  }
+  func.return %out : memref<4x4xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_not_masked
+// CHECK-NEXT:    tile.tile (%i : 4 = thread, %j : 4 = thread) {
+// CHECK-NEXT:      %acc = loop.for reduce %ko < 17 -> f64 {
+// GIVEN-LABEL: tile.kernel @k_not_masked
+// GIVEN-NEXT:    tile.tile (%i : 4 = thread, %j : 4 = thread) {
+// GIVEN-NEXT:      %acc = loop.for reduce %ko < 17 -> f64 {
