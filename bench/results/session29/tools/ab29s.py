@@ -7,26 +7,14 @@ then the sweep programs of LIST (held out: seeds 64-130 of session 28's sparsech
 
     python3 bench/results/session29/tools/ab29s.py LIST [JSON [LIMIT]]"""
 import sys
-from contextlib import ExitStack, contextmanager
 
 sys.path.insert(0, "bench/results/session28/tools")
+sys.path.insert(0, "bench/results/session29/tools")
 sys.path.insert(0, "bench")
 import sweep  # noqa: E402
 from common28 import cases_of  # noqa: E402
-from dpl.bench.ab import patched, report, time_variants  # noqa: E402
-from dpl.transforms.tile import schedule as S  # noqa: E402
-from dpl.transforms.tile import split_matmul_k as smk  # noqa: E402
-
-
-@contextmanager
-def old():
-    """Session 28's tree: sparse splits only where the launch is on at most a quarter of the
-    SMs, and the schedule weighs no displaced count."""
-    with ExitStack() as stack:
-        stack.enter_context(patched(smk, "SPARSE_GRID", 4))
-        stack.enter_context(patched(S, "_dense_splits", lambda block: 0))
-        yield
-
+from common29 import old  # noqa: E402
+from dpl.bench.ab import report, time_variants  # noqa: E402
 
 NAMED = [
     sweep.matmul_case(1117, 19, 347, "tn"),  # session 28 call 5's cliff (seed 0)
