@@ -25,6 +25,7 @@ from dpl.transforms import all_passes
 from dpl.interpreters.exec_loop import main_func
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
+from conftest import lit_cases, same_on_tile_executor
 from test_cuda_compile import NVCC, nvcc_arch
 
 CASES = {
@@ -175,16 +176,13 @@ def test_a_given_split_pads_or_says_why_not(pass_log):
     splits), masked, and keeps meaning on the tile executor; where the accumulated value does not
     vanish past K (a product plus 1) it declines and says why."""
     path = Path(__file__).parent.parent / "test" / "lit" / "tile" / "split-matmul-k-sparse.mlir"
-    parts = path.read_text().split("// -----")
+    parts = lit_cases(path)
     ctx = make_context()
     for case in (0, 2):
-        module = parse_module(ctx, parts[case], path.name)
-        rng = np.random.default_rng(6)
-        inputs = [rng.standard_normal(tuple(a.type.get_shape())) for a in main_func(module).body.block.args]
-        (ref,) = exec_tile.run(module, inputs)
-        PassPipeline.parse_spec(all_passes(), "split-matmul-k{splits=2}").apply(ctx, module)
-        (out,) = exec_tile.run(module, inputs)
-        np.testing.assert_allclose(out, ref, rtol=1e-10, atol=1e-12)
+        before = parse_module(ctx, parts[case], path.name)
+        after = before.clone()
+        PassPipeline.parse_spec(all_passes(), "split-matmul-k{splits=2}").apply(ctx, after)
+        same_on_tile_executor(before, after, seed=6, tol=1e-12)
     assert "@k_sparse: K-outer split over 2 blocks (%ks), 9 trips each; K-outer padded 17 -> 18 trips" in pass_log.text
     assert ("declined @k_not_masked: K-outer of 17 trips is not a multiple of splits = 2 (>= 2), and running it "
             "past its end would not be masked") in pass_log.text

@@ -11,7 +11,8 @@ from dataclasses import replace
 sys.path.insert(0, "bench")
 sys.path.insert(0, "bench/results/session28/tools")
 import sweep  # noqa: E402
-from dpl.bench.ab import changed, patched  # noqa: E402
+from common28 import cases_of  # noqa: E402
+from dpl.bench.ab import changed, patched, report, time_variants  # noqa: E402
 from dpl.dialects import tile  # noqa: E402
 from dpl.transforms.tile import schedule as S  # noqa: E402
 from dpl.transforms.tile.schedule_mma import mma_shape  # noqa: E402
@@ -48,8 +49,6 @@ def n_of(name: str) -> int | None:
 
 if __name__ == "__main__":
     if sys.argv[1] == "--ab":
-        from common28 import cases_of  # noqa: E402
-        from dpl.bench.ab import report, time_variants  # noqa: E402
         cases = cases_of(sys.argv[2])
         variants = {"tree": None, "narrow": narrow_n}
         rows = time_variants(cases, variants, "eager", 20.0, 34, modes=("eager",))
