@@ -37,6 +37,8 @@ CASES = {
     "bias_odd_rows": ("torch.randn(12,45) * torch.sigmoid(torch.randn(12,45) + torch.randn(45))", True),
     # a bias over the last two dims of a 3-D tensor (a 2-D broadcast operand, read at f mod 35)
     "bias_2d": ("torch.randn(4,5,7) + torch.randn(5,7)", True),
+    # a scale per row (5 rows of 8 x 7): the first axis kept, the rows of 56 one flat axis
+    "row_scale_rows_of_7": ("torch.randn(5,8,7) * torch.randn(5,1,1)", True),
     # an odd element count (7 x 9), too small for a tail kernel to pay: not collapsed
     "odd_count": ("torch.exp(torch.randn(7,9)) * torch.randn(7,9)", False),
 }
@@ -97,20 +99,27 @@ def test_tail_kernel_keeps_meaning(name: str):
         np.testing.assert_allclose(out, ref.detach().numpy(), rtol=1e-5, atol=1e-5)
 
 
-def test_collapse_pointwise_keeps_meaning_at_tile_level():
+@pytest.mark.parametrize("expr, axes", [
+    ("torch.tanh(torch.randn(2,5,6)) + torch.randn(2,5,6)", "%f : 60 = thread"),
+    # RMSNorm of 3 rows of 4 x 5 x 7 with its statistic split off: the statistic per row keeps
+    # the first axis, the weight is read at %f mod 140
+    ("torch.nn.functional.rms_norm(torch.randn(3,4,5,7), (4,5,7), torch.randn(4,5,7))", "%f : 140 = thread"),
+])
+def test_collapse_pointwise_keeps_meaning_at_tile_level(expr: str, axes: str):
     """The tile IR before and after collapse-pointwise computes the same on the tile executor."""
-    prog = capture_expression("torch.tanh(torch.randn(2,5,6)) + torch.randn(2,5,6)", dtype=torch.float32)
+    prog = capture_expression(expr, dtype=torch.float32)
     module = prog.module
-    run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests,tileify")
+    run_pipeline(module, IR_PIPELINES["loop"] + ",split-nests,split-row-stats,split-nests,tileify")
     inputs = _inputs(prog, 3)
     (before,) = exec_tile.run(module.clone(), inputs)
     run_pipeline(module, "collapse-pointwise")
-    assert "%f : 60 = thread" in str(module)
+    assert axes in str(module)
     (after,) = exec_tile.run(module, inputs)
     np.testing.assert_array_equal(before, after)
 
 
-@pytest.mark.parametrize("name", ["silu_mul_rows_of_7", "gelu_rows_of_3", "bias_odd_rows", "tail", "one_axis"])
+@pytest.mark.parametrize("name", ["silu_mul_rows_of_7", "gelu_rows_of_3", "bias_odd_rows", "row_scale_rows_of_7", "tail",
+                                  "one_axis"])
 def test_flat_pointwise_cuda_compiles(name: str, tmp_path: Path):
     if name in ("tail", "one_axis"):
         prog = capture_expression(TAIL_CASES["odd_count_bias" if name == "tail" else name], dtype=torch.float32)

@@ -24,6 +24,23 @@ consecutive values of `%f` (the bias read once per element, `tile.gather`), and 
 (after materialize) reads the full-shape buffers as 1-D, so `x[f]` becomes one float4
 (`x[f_v * 4]`), with no division per element.
 
+Where an access reads by the leading axes alone or with a slice of them (a norm's statistic
+per row, `stat[%a0]`, beside rows of 97 floats), the whole tile cannot be one axis; the trailing
+axes can, when every access follows their row-major layout (a broadcast over the leading
+trailing ones allowed, a store covering them all) and their product N_t is a multiple of
+`width`: the leading axes stay, the trailing ones become `%f` of N_t points, and each access that
+uses them is indexed at the row-major indices of its leading axes' offset plus `%f`:
+
+    tile.tile (%a0 : 29 = thread, %a1 : 4896 = thread, %a2 : 97 = thread) {
+      %s = loop.load %stat[%a0] ...  %v = loop.load %x[%a0, %a1, %a2] ...  loop.store %r, %y[%a0, %a1, %a2]
+    }
+ -> tile.tile (%a0 : 29 = thread, %f : 474912 = thread) {
+      %s = loop.load %stat[%a0] ...  %v = loop.load %x[(%a0 * 474912 + %f) floordiv 97, (...) mod 97] ...
+    }
+
+The fewest leading axes that allow it are kept (none: the flat form above). No tail kernel is
+made for them: N_t must be a multiple of `width`.
+
 A tile of one axis is already flat; where `width` does not divide its extent it still takes
 the tail kernel below (silu(x) * y over 81225329 floats, H200 session 27: one float per thread
 ran 0.57x torch.compile).
@@ -40,7 +57,9 @@ extent `width` divides (vectorize-pointwise takes it as it is), an axis used
 other than as an access index, an access of another element count than a suffix of the tile's
 extents or not at the row-major position (a transpose, a slice; a store of a broadcast), and a
 tile whose N `width` does not divide that moves fewer than `min-tail-bytes` or not only f32
-(its kernel would not move float4s), or that has fewer than `width` points.
+(its kernel would not move float4s), or that has fewer than `width` points. Where the flat
+form declines for an access, the reason given is that access's when no count of leading axes
+works either.
 """
 
 from __future__ import annotations
@@ -60,7 +79,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from dpl.dialects import loop, tile
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, delinearize, linear, rebuild_tile, with_map
-from dpl.transforms.tile.matmul import fold_applies, for_each_tile
+from dpl.transforms.tile.matmul import fold_applies, for_each_tile, kernel_name
 from dpl.transforms.tile.schedule import COPY_GBS, LAUNCH_US
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.vectorize_pointwise import ACCESSES, pointwise_declines
@@ -103,6 +122,74 @@ def _period(op: loop.LoadOp | loop.StoreOp, extents: list[int], axes: list[SSAVa
     return m if want else 0
 
 
+def _trailing(op: loop.LoadOp | loop.StoreOp, extents: list[int], axes: list[SSAValue], lead: int
+              ) -> tuple[dict[SSAValue, int], int] | None:
+    """For a tile whose first `lead` axes are kept: the leading axes' coefficients in the flat
+    offset of access `op` and the period of its trailing part (the product of the last k of
+    the trailing extents, row-major over the axes they belong to; 0 if it uses none of them);
+    None if the offset is not of that form (a transposed or strided read, a constant part, a
+    store that does not cover every trailing point)."""
+    ty = op.memref.type
+    assert isinstance(ty, MemRefType)
+    offset: AffineExpr = AffineConstantExpr(0)
+    for index, stride in zip(op.map.data.results, _row_major(list(ty.get_shape()))):
+        offset = offset + index * stride
+    form = linear(offset, list(op.indices))
+    sizes = dict(zip(axes, extents))
+    if form is None or form[1] != 0 or any(v not in sizes for v in form[0]):
+        return None
+    used = {a: c for a, c in form[0].items() if sizes[a] > 1}
+    heads = {a: c for a, c in used.items() if a in axes[:lead]}
+    tail = extents[lead:]
+    for k in range(len(tail) + 1):
+        want = {a: s for a, s, e in zip(axes[lead + k :], _row_major(tail[k:]), tail[k:]) if e > 1}
+        if {a: c for a, c in used.items() if a not in heads} == want:
+            period = math.prod(tail[k:]) if want else 0
+            if isinstance(op, loop.StoreOp) and period != math.prod(tail):
+                return None
+            return heads, period
+    return None
+
+
+def _keep_leading(t: tile.TileOp, extents: list[int], width: int) -> int | None:
+    """The fewest leading axes (at least 1, leaving 2 or more) whose trailing product `width`
+    divides and over which every access of `t` follows the trailing axes' layout; None if none."""
+    axes = list(t.body.block.args)
+    for lead in range(1, len(extents) - 1):
+        if math.prod(extents[lead:]) % width == 0 and all(
+            _trailing(op, extents, axes, lead) is not None for op in _accesses(t)  # type: ignore[arg-type]
+        ):
+            return lead
+    return None
+
+
+def _collapse_trailing(t: tile.TileOp, extents: list[int], lead: int) -> None:
+    """Rewrite `t` keeping its first `lead` axes, the rest one axis %f (the module docstring)."""
+    axes = list(t.body.block.args)
+    forms = [_trailing(op, extents, axes, lead) for op in _accesses(t)]  # type: ignore[arg-type]
+    n = math.prod(extents[lead:])
+    kept = [(e, tile.AxisKind.THREAD, a.name_hint or f"a{i}") for i, (a, e) in enumerate(zip(axes[:lead], extents))]
+
+    def replacement(block: Block):
+        ops = [affine.ApplyOp([block.args[lead]], AffineMapAttr(AffineMap(1, 0, (e,))))
+               for e in delinearize(AffineDimExpr(0), extents[lead:])]  # fmt: skip
+        return [*block.args[:lead], *[op.result for op in ops]], ops
+
+    new = rebuild_tile(t, [*kept, (n, tile.AxisKind.THREAD, "f")], replacement)
+    args = list(new.body.block.args)
+    for op, form in zip(_accesses(new), forms):
+        assert form is not None
+        heads, period = form
+        if not period:
+            continue  # indexed by the leading axes alone: as it was
+        offset: AffineExpr = AffineDimExpr(lead) if period == n else AffineDimExpr(lead) % period
+        for a, c in heads.items():
+            offset = AffineDimExpr(axes.index(a)) * c + offset
+        shape = op.memref.type.get_shape()  # type: ignore[union-attr]
+        with_map(op, args, AffineMap(lead + 1, 0, tuple(delinearize(offset, shape))))
+    fold_applies(new)
+
+
 def _accesses(t: tile.TileOp) -> list[Operation]:
     return [o for o in t.walk() if isinstance(o, ACCESSES)]
 
@@ -143,7 +230,13 @@ def collapse_pointwise(t: tile.TileOp, width: int, min_tail_bytes: int) -> str |
     for op in accesses:
         period = _period(op, extents, axes)
         if isinstance(period, str):
-            return period
+            lead = _keep_leading(t, extents, width)
+            if lead is None:
+                return period
+            LOG.info("collapse-pointwise: %s: %s; the axes after the first %d are the flat one",
+                     kernel_name(t), period, lead)
+            _collapse_trailing(t, extents, lead)
+            return None
         periods[op] = period
     tail = n % width
     if tail == n:

@@ -6,7 +6,8 @@
 // offsets, other indices); a bias broadcast along the last dim (read at %f mod 7); 5 x 7
 // elements: declined (4 does not divide 35 and the tile moves too few bytes for a tail kernel to
 // pay), or with min-tail-bytes=0 split into 32 elements and a tail kernel of 3; 35 elements
-// of one axis likewise; declined: a fastest axis that 4 divides, a transposed read.
+// of one axis likewise; declined: a fastest axis that 4 divides, a transposed read. A statistic
+// per row (%stat[%a0]) keeps the first axis, the others flat; declined where they hold 35.
 
 func.func @main(%x: memref<4x7xf32>, %y: memref<4x7xf32>) -> memref<4x7xf32> {
   %mul = memref.alloc() : memref<4x7xf32>
@@ -165,3 +166,47 @@ func.func @main(%x: memref<4x7xf32>, %s: memref<1xf32>) -> memref<4x7xf32> {
 // CHECK:         tile.tile (%f : 28 = thread) {
 // CHECK-NEXT:      %v = loop.load %x[%f floordiv 7, %f mod 7] : memref<4x7xf32>
 // CHECK-NEXT:      %c = loop.load %s[0] : memref<1xf32>
+
+// -----
+
+// A statistic per row (%stat[%a0], a norm's normalize kernel) rules out one flat axis; the axes
+// after the first are one (4 x 7 = 28, a multiple of 4): %x at %a0 * 28 + %f, the weight
+// broadcast over the first trailing axis at %f mod 7, %stat as it was.
+func.func @main(%x: memref<3x4x7xf32>, %stat: memref<3xf32>, %w: memref<7xf32>) -> memref<3x4x7xf32> {
+  %out = memref.alloc() : memref<3x4x7xf32>
+  tile.kernel @k_row_stat ins(%x, %stat, %w : memref<3x4x7xf32>, memref<3xf32>, memref<7xf32>) outs(%out : memref<3x4x7xf32>) {
+    tile.tile (%a0 : 3 = thread, %a1 : 4 = thread, %a2 : 7 = thread) {
+      %s = loop.load %stat[%a0] : memref<3xf32>
+      %v = loop.load %x[%a0, %a1, %a2] : memref<3x4x7xf32>
+      %c = loop.load %w[%a2] : memref<7xf32>
+      %m = arith.mulf %v, %s : f32
+      %r = arith.mulf %m, %c : f32
+      loop.store %r, %out[%a0, %a1, %a2] : memref<3x4x7xf32>
+    }
+  }
+  func.return %out : memref<3x4x7xf32>
+}
+// CHECK-LABEL: tile.kernel @k_row_stat
+// CHECK:         tile.tile (%a0 : 3 = thread, %f : 28 = thread) {
+// CHECK-NEXT:      %s = loop.load %stat[%a0] : memref<3xf32>
+// CHECK-NEXT:      %v = loop.load %x[(%a0 * 28 + %f) floordiv 28, (%a0 * 28 + %f) floordiv 7 mod 4, (%a0 * 28 + %f) mod 7] : memref<3x4x7xf32>
+// CHECK-NEXT:      %c = loop.load %w[%f mod 7] : memref<7xf32>
+// CHECK:           loop.store %{{.*}}, %out[(%a0 * 28 + %f) floordiv 28, (%a0 * 28 + %f) floordiv 7 mod 4, (%a0 * 28 + %f) mod 7] : memref<3x4x7xf32>
+
+// -----
+
+// Declined: the same with rows of 5 x 7 (35 trailing elements, not a multiple of 4).
+func.func @main(%x: memref<3x5x7xf32>, %stat: memref<3xf32>) -> memref<3x5x7xf32> {
+  %out = memref.alloc() : memref<3x5x7xf32>
+  tile.kernel @k_row_stat_35 ins(%x, %stat : memref<3x5x7xf32>, memref<3xf32>) outs(%out : memref<3x5x7xf32>) {
+    tile.tile (%a0 : 3 = thread, %a1 : 5 = thread, %a2 : 7 = thread) {
+      %s = loop.load %stat[%a0] : memref<3xf32>
+      %v = loop.load %x[%a0, %a1, %a2] : memref<3x5x7xf32>
+      %r = arith.mulf %v, %s : f32
+      loop.store %r, %out[%a0, %a1, %a2] : memref<3x5x7xf32>
+    }
+  }
+  func.return %out : memref<3x5x7xf32>
+}
+// CHECK-LABEL: tile.kernel @k_row_stat_35
+// CHECK:         tile.tile (%a0 : 3 = thread, %a1 : 5 = thread, %a2 : 7 = thread) {
