@@ -24,6 +24,8 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("blockify-launch", "row-trips"): (0, INF),
     ("chunk-matmul-k", "k-tile"): (1, INF),
     ("chunk-reduce", "smem-bytes"): (4, 232448),
+    ("chunk-variance", "max-chunk"): (1, INF),
+    ("chunk-variance", "min-chunk"): (1, INF),
     ("double-buffer", "buffers"): (2, INF),
     ("fuse-launches", "window"): (0, INF),
     ("fuse-loops", "max-recompute-ops"): (0, INF),

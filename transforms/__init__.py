@@ -34,6 +34,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.repack_operands",
     "dpl.transforms.loop.collapse_loops",
     "dpl.transforms.loop.split_row_stats",
+    "dpl.transforms.loop.chunk_variance",
     "dpl.transforms.kernel.materialize",
     "dpl.transforms.kernel.tile_loop_kernels",
     "dpl.transforms.kernel.unroll_cells",

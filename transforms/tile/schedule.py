@@ -70,7 +70,9 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   it as one), and a plain reduction of few long rows is spread over more blocks that combine
   atomically (split-reduce). A norm of rows too few to fill the GPU and too long to keep in
   shared memory has its statistics split off into reduction kernels first (split-row-stats,
-  when `split_rows`' memory-time model says so; `-v` logs the figures). A row read more than
+  when `split_rows`' memory-time model says so; `-v` logs the figures), a variance's sum and
+  sum of squared deviations then read from one read of the row, by chunks of at least
+  VARIANCE_CHUNK elements (chunk-variance). A row read more than
   once that is longer than 48 KB but fits a block's shared memory (a softmax over 32000) is
   staged whole, in dynamic shared memory, by blocks of 1024 threads (`long_row_smem`): read
   from memory once, not once per pass.
@@ -559,6 +561,11 @@ def long_row_smem(kernel: loop.KernelOp, smem: int) -> int | None:
     return room if ROW_SMEM_BYTES < row_bytes <= room else None
 
 
+#: The fewest elements of a chunk chunk-variance reads a split row's variance by (0: it does not
+#: run): the row's sum and its sum of squared deviations from one read of the row, not two.
+VARIANCE_CHUNK = 256
+
+
 def split_rows(kernel: loop.KernelOp, sms: int, smem: int = ROW_SMEM_BYTES) -> tuple[bool, str]:
     """Whether a row kernel runs faster with its statistics split off (split-row-stats), by a
     model of memory time: one block per row reads the row once when it fits shared memory (else
@@ -664,7 +671,9 @@ class Schedule(ModulePass):
         `row_base` adapts it."""
         split, why = split_rows(kernel, self.sms, arch_smem(self.target, kernel))
         if split:
-            return f"split-row-stats,schedule{{target={self.target} sms={self.sms} precision={self.precision}}}", why
+            chunks = f"chunk-variance{{min-chunk={VARIANCE_CHUNK}}}," if VARIANCE_CHUNK else ""
+            return (f"split-row-stats,{chunks}schedule{{target={self.target} sms={self.sms} "
+                    f"precision={self.precision}}}"), why
         base, more = self.row_base(kernel)
         return base or PIPELINES["row reduction"].format(target=self.target, sms=self.sms), why + more
 
