@@ -88,6 +88,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("vectorize-pointwise", "min-threads"): (0, INF),
     ("collapse-pointwise", "width"): (1, INF),
     ("collapse-pointwise", "min-tail-bytes"): (0, INF),
+    ("order-blocks", "min-bytes"): (0, INF),
 }
 
 

@@ -65,6 +65,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.tile.register_tile",
     "dpl.transforms.tile.vectorize_pointwise",
     "dpl.transforms.tile.collapse_pointwise",
+    "dpl.transforms.tile.order_blocks",
     "dpl.transforms.tile.split_matmul_k",
     "dpl.transforms.tile.permute_register_tile",
     "dpl.transforms.tile.chunk_reduce",

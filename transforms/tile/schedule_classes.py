@@ -55,7 +55,7 @@ ATTENTION = (
 
 #: The tile pipeline of each kernel class; `{target}` is the schedule's target.
 PIPELINES: dict[str, str] = {
-    "pointwise": "tileify,collapse-pointwise,vectorize-pointwise,blockify-launch,mark-unroll",
+    "pointwise": "tileify,collapse-pointwise,vectorize-pointwise,blockify-launch,order-blocks,mark-unroll",
     "row reduction": ROW,
     "attention": ATTENTION,
     # the nested schedule takes the combine kernel of a split over the keys (splits > 1)

@@ -101,7 +101,7 @@ func.func @main(%g: memref<128x5632xf64>, %x: memref<128x2048xf64>, %w: memref<5
 // CHECK:       } {tile.zero_init = [0 : i64], tile.schedule = "tileify,pad-matmul{rows=4 cols=4 whole-k=124 sms=132},chunk-matmul-k,split-matmul-k{{.*}},register-tile{rows=4 cols=4},{{.*}}"}
 // CHECK-NEXT:  tile.kernel @k_mul ins(%g, %mul_acc
 // CHECK-NOT:     loop.for reduce
-// CHECK:       } {tile.schedule = "tileify,collapse-pointwise,vectorize-pointwise,blockify-launch,mark-unroll"}
+// CHECK:       } {tile.schedule = "tileify,collapse-pointwise,vectorize-pointwise,blockify-launch,order-blocks,mark-unroll"}
 // CHECK:         func.return
 
 // -----

@@ -50,7 +50,7 @@ func.func @main(%x: memref<8x256xf64>) -> memref<8x256xf64> {
 }
 // CHECK-LABEL: tile.kernel @k_relu
 // CHECK:         tile.tile (%a0 : 8 = block, %a1_b : 4 = block, %a1_t : 64 = thread)
-// CHECK:       } {tile.point = {width = 1 : i64, block_size = 64 : i64}, tile.schedule = "tileify,collapse-pointwise{width=1},vectorize-pointwise{width=1},blockify-launch{block-size=64},mark-unroll"}
+// CHECK:       } {tile.point = {width = 1 : i64, block_size = 64 : i64}, tile.schedule = "tileify,collapse-pointwise{width=1},vectorize-pointwise{width=1},blockify-launch{block-size=64},order-blocks,mark-unroll"}
 
 // -----
 
@@ -79,7 +79,7 @@ func.func @main(%g: memref<64x128xf64>, %x: memref<64x64xf64>, %w: memref<128x64
 // CHECK:         tile.tile ({{.*}}%i_c : 2 = cell, %j_c : 2 = cell)
 // CHECK:       } {tile.point = {rows = 2 : i64, cols = 2 : i64}, tile.schedule = "tileify,pad-matmul{rows=2 cols=2 whole-k=124 sms=132},chunk-matmul-k,split-matmul-k{{.*}}register-tile{rows=2 cols=2}{{.*}}"}
 // CHECK-NEXT:  tile.kernel @k_mul ins(%g, %mul_acc
-// CHECK:       } {tile.schedule = "tileify,collapse-pointwise,vectorize-pointwise,blockify-launch,mark-unroll"}
+// CHECK:       } {tile.schedule = "tileify,collapse-pointwise,vectorize-pointwise,blockify-launch,order-blocks,mark-unroll"}
 
 // -----
 
