@@ -5,7 +5,8 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
 
 - pointwise: no reduce loop (elementwise ops, copies, concat parts): 4 consecutive elements
   per thread where every access allows one float4 (vectorize-pointwise), else one; blocks of
-  blockify-launch's default size;
+  blockify-launch's default size, those that read one tile of a large broadcast input (a split
+  norm's weights) launched together (order-blocks);
 - matmul on tensor cores (precision `3xtf32`, the default where the target has them, or `tf32`):
   every block tile of schedule_mma.py that divides an f32 contraction is a candidate (tileify,
   chunk-matmul-k, split-matmul-k's automatic split of K where the tile grid underfills the SMs,
