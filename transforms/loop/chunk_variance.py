@@ -260,6 +260,9 @@ class ChunkVariance(ModulePass):
                 LOG.info("chunk-variance: declined @%s: %s", kernel.sym_name.data, why)
 
     def rewrite(self, k1: loop.KernelOp, dev: Deviations) -> str | None:
+        """Read the row of variance kernel `k1` (and of the sum kernel before it) by chunks;
+        None if done, else why not."""
+        k1_name = k1.sym_name.data
         prev = k1.prev_op
         while isinstance(prev, memref.AllocOp):
             prev = prev.prev_op
@@ -275,7 +278,7 @@ class ChunkVariance(ModulePass):
         size = d * math.prod(extents[level + 1 :])
         if size > self.max_chunk:
             return f"its chunk of {size} elements would be longer than max-chunk = {self.max_chunk}"
-        outer = extents[:level] + ([extents[level] // d] if d > 1 else [extents[level]])
+        outer = extents[:level] + [extents[level] // d]  # (d = 1: the whole loop is a chunk loop)
         inner = ([d] if d > 1 else []) + extents[level + 1 :]
         rows = [f.extent.data for f in dev.chain]
         elem = dev.mean.type
@@ -293,7 +296,7 @@ class ChunkVariance(ModulePass):
         self.read_sums(k0, total, outer, sums.memref)
         self.read_chunks(k1, dev, outer, size, parts)
         LOG.info("chunk-variance: @%s and @%s read the row once, in @%s: %d chunks of %d per row",
-                 name, k1.sym_name.data, chunks.sym_name.data, math.prod(outer), size)
+                 name, k1_name, chunks.sym_name.data, math.prod(outer), size)
         return None
 
     def chunk_kernel(self, name: str, dev: Deviations, level: int, d: int, rows: list[int],
