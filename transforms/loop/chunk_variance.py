@@ -228,10 +228,6 @@ def _const(value: float, type_) -> arith.ConstantOp:
     return arith.ConstantOp(FloatAttr(value, type_))
 
 
-def _identity(n: int) -> AffineMap:
-    return AffineMap(n, 0, tuple(AffineDimExpr(i) for i in range(n)))
-
-
 @dataclass(frozen=True)
 class ChunkVariance(ModulePass):
     """Compute a row's sum and its sum of squared deviations from one read, by chunks."""
@@ -284,16 +280,13 @@ class ChunkVariance(ModulePass):
         elem = dev.mean.type
         name = k0.sym_name.data
 
-        sums = memref.AllocOp.get(elem, shape=rows + outer)
-        sums.memref.name_hint = f"{name.removeprefix('k_')}_chunk_sum"
-        devs = memref.AllocOp.get(elem, shape=rows + outer)
-        devs.memref.name_hint = f"{name.removeprefix('k_')}_chunk_dev"
-        squares = memref.AllocOp.get(elem, shape=rows + outer)
-        squares.memref.name_hint = f"{name.removeprefix('k_')}_chunk_sq"
-        parts = [sums.memref, devs.memref, squares.memref]
+        allocs = [memref.AllocOp.get(elem, shape=rows + outer) for _ in range(3)]
+        for alloc, what in zip(allocs, ("sum", "dev", "sq")):
+            alloc.memref.name_hint = f"{name.removeprefix('k_')}_chunk_{what}"
+        parts = [a.memref for a in allocs]  # each chunk's sum, deviations' sum, squares' sum
         chunks = self.chunk_kernel(name, dev, level, d, rows, outer, inner, size, parts)
-        Rewriter.insert_op([sums, devs, squares, chunks], InsertPoint.before(k0))
-        self.read_sums(k0, total, outer, sums.memref)
+        Rewriter.insert_op([*allocs, chunks], InsertPoint.before(k0))
+        self.read_sums(k0, total, outer, parts[0])
         self.read_chunks(k1, dev, outer, size, parts)
         LOG.info("chunk-variance: @%s and @%s read the row once, in @%s: %d chunks of %d per row",
                  name, k1_name, chunks.sym_name.data, math.prod(outer), size)
@@ -309,21 +302,23 @@ class ChunkVariance(ModulePass):
         row_ivs = [f.iv for f in chain[: len(rows)]]
         chunk_ivs = [f.iv for f in chain[len(rows) :]]
 
+        # each old loop's iv as an expression of the new ones (rows, chunk loops, chunk inside),
+        # and the row's load at those
+        old = [f.iv for f in dev.chain + dev.levels]
+        exprs: list[AffineExpr] = [AffineDimExpr(i) for i in range(len(row_ivs))]
+        for i in range(len(dev.levels)):
+            if i < level or (i == level and d == 1):
+                exprs.append(AffineDimExpr(len(row_ivs) + i))
+            elif i == level:
+                exprs.append(AffineDimExpr(len(row_ivs) + i) * d + AffineDimExpr(len(row_ivs) + len(chunk_ivs)))
+            else:
+                exprs.append(AffineDimExpr(len(row_ivs) + len(chunk_ivs) + i - level - (0 if d > 1 else 1)))
+        at = [exprs[old.index(v)] for v in dev.load.indices]
+        dims = len(row_ivs) + len(chunk_ivs) + len(inner)
+        amap = AffineMap(dims, 0, tuple(r.replace_dims_and_symbols(at, []) for r in dev.load.map.data.results))
+
         def load(body: Block, ivs: list[SSAValue]) -> SSAValue:
-            # each old loop's iv as an expression of the new ones: rows, chunk loops, chunk inside
-            old = [f.iv for f in dev.chain + dev.levels]
-            new = row_ivs + chunk_ivs + ivs
-            exprs: list[AffineExpr] = [AffineDimExpr(i) for i in range(len(row_ivs))]
-            for i in range(len(dev.levels)):
-                if i < level or (i == level and d == 1):
-                    exprs.append(AffineDimExpr(len(row_ivs) + i))
-                elif i == level:
-                    exprs.append(AffineDimExpr(len(row_ivs) + i) * d + AffineDimExpr(len(row_ivs) + len(chunk_ivs)))
-                else:
-                    exprs.append(AffineDimExpr(len(row_ivs) + len(chunk_ivs) + i - level - (0 if d > 1 else 1)))
-            at = [exprs[old.index(v)] for v in dev.load.indices]
-            results = tuple(r.replace_dims_and_symbols(at, []) for r in dev.load.map.data.results)
-            ld = loop.LoadOp(dev.load.memref, new, AffineMap(len(new), 0, results))
+            ld = loop.LoadOp(dev.load.memref, row_ivs + chunk_ivs + ivs, amap)
             ld.result.name_hint = dev.load.result.name_hint
             body.add_op(ld)
             return ld.result
@@ -342,7 +337,7 @@ class ChunkVariance(ModulePass):
         sq = arith.MulfOp(dx.result, dx.result)
         q_body.add_ops([dx, sq, loop.AccumulateOp([loop.CombineKind.ADD] * 2, [dx.result, sq.result])])
         q_nest[0].res[0].name_hint, q_nest[0].res[1].name_hint = "dev", "sq"
-        at = _identity(len(row_ivs + chunk_ivs))
+        at = AffineMap.identity(len(row_ivs + chunk_ivs))
         values = [s_nest[0].res[0], *q_nest[0].res]
         top.add_ops([s_nest[0], mean, q_nest[0],
                      *[loop.StoreOp(v, p, row_ivs + chunk_ivs, at) for v, p in zip(values, parts)], loop.YieldOp()])  # fmt: skip
@@ -354,7 +349,7 @@ class ChunkVariance(ModulePass):
         """Make `k0` sum the chunks' sums instead of the row."""
         nest, body = _loops(loop.IterKind.REDUCE, outer, [f"c{i}" for i in range(len(outer))], total.load.result.type)
         ivs = [f.iv for f in total.chain] + [f.iv for f in nest]
-        ld = loop.LoadOp(sums, ivs, _identity(len(ivs)))
+        ld = loop.LoadOp(sums, ivs, AffineMap.identity(len(ivs)))
         body.add_ops([ld, loop.AccumulateOp([loop.CombineKind.ADD], [ld.result])])
         nest[0].res[0].name_hint = total.levels[0].res[0].name_hint
         Rewriter.replace_op(total.levels[0], nest[0])
@@ -367,7 +362,7 @@ class ChunkVariance(ModulePass):
         elem = dev.mean.type
         nest, body = _loops(loop.IterKind.REDUCE, outer, [f"c{i}" for i in range(len(outer))], elem)
         ivs = [f.iv for f in dev.chain] + [f.iv for f in nest]
-        s, e, q = [loop.LoadOp(p, ivs, _identity(len(ivs))) for p in parts]
+        s, e, q = [loop.LoadOp(p, ivs, AffineMap.identity(len(ivs))) for p in parts]
         inv, n = _const(1.0 / size, elem), _const(float(size), elem)
         mean = arith.MulfOp(s.result, inv.result)
         dm = arith.SubfOp(mean.result, dev.mean)

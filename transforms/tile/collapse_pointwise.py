@@ -95,6 +95,15 @@ def _row_major(shape: Sequence[int]) -> list[int]:
     return [math.prod(shape[i + 1 :]) for i in range(len(shape))]
 
 
+def _offset_form(op: loop.LoadOp | loop.StoreOp):
+    """Access `op`'s row-major offset into its buffer as a linear form over its index values
+    (None if not linear)."""
+    offset: AffineExpr = AffineConstantExpr(0)
+    for index, stride in zip(op.map.data.results, _row_major(op.memref.type.get_shape())):  # type: ignore[union-attr]
+        offset = offset + index * stride
+    return linear(offset, list(op.indices))
+
+
 def _period(op: loop.LoadOp | loop.StoreOp, extents: list[int], axes: list[SSAValue]) -> int | str:
     """The number of elements after which the access repeats along the tile's flat order: the
     tile's N for an access at the tile's row-major position, the product of the last k extents
@@ -111,10 +120,7 @@ def _period(op: loop.LoadOp | loop.StoreOp, extents: list[int], axes: list[SSAVa
     k = suffix[0]
     if k and isinstance(op, loop.StoreOp):
         return f"{what} stores to {m} elements, fewer than the tile's {math.prod(extents)}"
-    offset: AffineExpr = AffineConstantExpr(0)
-    for index, stride in zip(op.map.data.results, _row_major(shape)):
-        offset = offset + index * stride
-    form = linear(offset, list(op.indices))
+    form = _offset_form(op)
     tail = extents[k:]
     want = {a: s for a, s, e in zip(axes[k:], _row_major(tail), tail) if e > 1}
     if form is None or form[1] != 0 or {a: c for a, c in form[0].items() if a in axes and dict(zip(axes, extents))[a] > 1} != want:
@@ -129,12 +135,7 @@ def _trailing(op: loop.LoadOp | loop.StoreOp, extents: list[int], axes: list[SSA
     the trailing extents, row-major over the axes they belong to; 0 if it uses none of them);
     None if the offset is not of that form (a transposed or strided read, a constant part, a
     store that does not cover every trailing point)."""
-    ty = op.memref.type
-    assert isinstance(ty, MemRefType)
-    offset: AffineExpr = AffineConstantExpr(0)
-    for index, stride in zip(op.map.data.results, _row_major(list(ty.get_shape()))):
-        offset = offset + index * stride
-    form = linear(offset, list(op.indices))
+    form = _offset_form(op)
     sizes = dict(zip(axes, extents))
     if form is None or form[1] != 0 or any(v not in sizes for v in form[0]):
         return None

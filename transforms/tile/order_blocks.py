@@ -56,8 +56,7 @@ def _broadcast_groups(t: tile.TileOp, blocks: list[SSAValue]) -> dict[frozenset,
 
 def order_blocks(t: tile.TileOp, min_bytes: int) -> str | None:
     """Rewrite `t` as the module docstring says; None if done, else why not."""
-    args = list(t.body.block.args)
-    blocks = [a for a, (_, _, k) in zip(args, t.axes) if k == tile.AxisKind.BLOCK]
+    blocks = [v for v, _ in t.axes_of_kind(tile.AxisKind.BLOCK)]
     if len(blocks) < 2:
         return f"{len(blocks)} block axes"
     groups = _broadcast_groups(t, blocks)
@@ -71,12 +70,12 @@ def order_blocks(t: tile.TileOp, min_bytes: int) -> str | None:
     if order == blocks:
         return "the axes its broadcast inputs leave out are already the last"
     slots = iter(order)
-    new_args = [next(slots) if a in blocks else a for a in args]  # block axes permuted in place
     info = {v: (e, k) for v, e, k in t.axes}
+    new_args = [next(slots) if k == tile.AxisKind.BLOCK else v for v, _, k in t.axes]  # block axes permuted in place
     spec = [(*info[a], a.name_hint or "") for a in new_args]
 
     def replacement(block):
-        return [block.args[new_args.index(a)] for a in args], []
+        return [block.args[new_args.index(v)] for v, _, _ in t.axes], []
 
     rebuild_tile(t, spec, replacement)
     return None

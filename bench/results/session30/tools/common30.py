@@ -4,7 +4,7 @@
 from contextlib import ExitStack, contextmanager
 
 from dpl.bench.ab import patched
-from dpl.transforms.tile import collapse_pointwise, schedule
+from dpl.transforms.tile import collapse_pointwise, order_blocks, schedule
 
 
 @contextmanager
@@ -37,7 +37,5 @@ def old():
 @contextmanager
 def old_order():
     """order-blocks leaving every tile as it is (the tree before it)."""
-    from dpl.transforms.tile import order_blocks
-
     with patched(order_blocks, "order_blocks", lambda t, min_bytes: "off"):
         yield
