@@ -1608,14 +1608,17 @@ class MbarrierWaitOp(_MbarrierOp):
 # Host side
 
 
-def is_flat_view(param: Attribute, arg: Attribute) -> bool:
-    """Whether a kernel parameter of type `param` takes a buffer of type `arg` as its flat view:
-    both memrefs of one element type and memory space, `param` 1-D with `arg`'s element count."""
+def is_view(param: Attribute, arg: Attribute) -> bool:
+    """Whether a kernel parameter of type `param` takes a buffer of type `arg` as a row-major
+    view: both memrefs of one element type and memory space and element count (`memref<28xf32>`
+    for `memref<4x7xf32>`: flatten-buffers' flat view; `memref<64x5440xf32>` for
+    `memref<64x5x17x64xf32>`: merge-dims' `loop.view`, which outline-kernels folds here)."""
     return (
         isinstance(param, MemRefType) and isinstance(arg, MemRefType)
-        and len(param.get_shape()) == 1 and param.element_type == arg.element_type
+        and param.element_type == arg.element_type
         and param.memory_space == arg.memory_space
-        and param.get_shape()[0] == math.prod(arg.get_shape())
+        and param.has_static_shape() and arg.has_static_shape()
+        and math.prod(param.get_shape()) == math.prod(arg.get_shape())
     )  # fmt: skip
 
 
@@ -1625,8 +1628,9 @@ class LaunchOp(IRDLOperation):
 
     One launch of the `kernel.func @k` of the enclosing module, from the host program
     (`func.func @main`), with the program's buffers as its arguments in the kernel's order. A
-    kernel may take a buffer as its flat view (`memref<28xf32>` for `memref<4x7xf32>`: the same
-    elements in row-major order; flatten-buffers), else each type is the argument's.
+    kernel may take a buffer as a row-major view of it (`memref<28xf32>` for `memref<4x7xf32>`:
+    the same elements in row-major order; flatten-buffers, merge-dims), else each type is the
+    argument's.
     Launches run in program order on one stream; the runtime and the CPU executors follow them.
     """
 
@@ -1659,7 +1663,7 @@ class LaunchOp(IRDLOperation):
             raise VerifyException(f"{name} names no kernel.func of the module")
         want = [a.type for a in func.args]
         got = [a.type for a in self.args]
-        if any(w != g and not is_flat_view(w, g) for w, g in zip(want, got)) or len(want) != len(got):
+        if any(w != g and not is_view(w, g) for w, g in zip(want, got)) or len(want) != len(got):
             raise VerifyException(
                 f"{name} argument types {[str(t) for t in got]} do not match the kernel's "
                 f"{[str(t) for t in want]}"

@@ -27,6 +27,7 @@ enclosing loops' induction variables (like `affine.load`). Scalar arithmetic is 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from enum import auto
 
@@ -69,6 +70,7 @@ from xdsl.printer import Printer
 from xdsl.traits import (
     IsTerminator,
     NoTerminator,
+    Pure,
     RecursiveMemoryEffect,
 )
 from xdsl.utils.exceptions import VerifyException
@@ -482,8 +484,55 @@ class KernelOp(IRDLOperation):
 
 
 
+@irdl_op_definition
+class ViewOp(IRDLOperation):
+    """`%v = loop.view %x : memref<64x5x17x64xf32> -> memref<64x5440xf32>`: one buffer seen with
+    another shape.
+
+    The result is the source's elements in row-major order under a shape of the same element
+    count (merge-dims gives a kernel the buffer with the dims it indexes at the row-major
+    position of one index merged into one). Nothing is copied: a store through either is seen
+    through both. It sits in the host program, before the kernel that takes it; outline-kernels
+    launches the kernel with the source itself, which the kernel takes as the view's type
+    (`kernel.launch` accepts a row-major view).
+    """
+
+    name = "loop.view"
+
+    source = operand_def(MemRefType)
+    result = result_def(MemRefType)
+    traits = traits_def(Pure())
+    assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
+
+    def __init__(self, source: SSAValue, shape: Sequence[int]):
+        t = source.type
+        assert isinstance(t, MemRefType)
+        result = MemRefType(t.element_type, shape, memory_space=t.memory_space)
+        super().__init__(operands=[source], result_types=[result])
+
+    def verify_(self) -> None:
+        src, res = self.source.type, self.result.type
+        assert isinstance(src, MemRefType) and isinstance(res, MemRefType)
+        if src.element_type != res.element_type or src.memory_space != res.memory_space:
+            raise VerifyException(f"'loop.view' changes the element type or memory space ({src} -> {res})")
+        if not (src.has_static_shape() and res.has_static_shape()):
+            raise VerifyException("'loop.view' needs static shapes")
+        if math.prod(src.get_shape()) != math.prod(res.get_shape()):
+            raise VerifyException(
+                f"'loop.view' of {math.prod(src.get_shape())} elements as {math.prod(res.get_shape())} "
+                f"({src} -> {res})"
+            )
+
+
+def view_root(v: SSAValue) -> SSAValue:
+    """The buffer `v` views (through `loop.view`s), or `v` itself."""
+    while isinstance(v.owner, ViewOp):
+        v = v.owner.source
+    return v
+
+
 Loop = Dialect(
     "loop",
-    [KernelOp, ForOp, LoadOp, StoreOp, AccumulateOp, YieldOp],
+    [KernelOp, ForOp, LoadOp, StoreOp, AccumulateOp, YieldOp, ViewOp],
     [IterKindAttr, CombineKindAttr],
 )

@@ -75,6 +75,10 @@ def run(
     for op in main.body.block.ops:
         if isinstance(op, memref.AllocOp):
             env[op.memref] = alloc_poisoned(op.memref.type)
+        elif isinstance(op, loop.ViewOp):  # the same memory: writes through it land in the source
+            view = env[op.source].view()
+            view.shape = tuple(op.result.type.get_shape())
+            env[op.result] = view
         elif type(op) in runners:
             runners[type(op)](op, env)
         elif isinstance(op, memref.DeallocOp):

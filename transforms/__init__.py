@@ -33,6 +33,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.split_epilogue",
     "dpl.transforms.loop.repack_operands",
     "dpl.transforms.loop.collapse_loops",
+    "dpl.transforms.loop.merge_dims",
     "dpl.transforms.loop.split_row_stats",
     "dpl.transforms.loop.chunk_variance",
     "dpl.transforms.kernel.materialize",

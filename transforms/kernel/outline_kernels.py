@@ -1,8 +1,10 @@
 """outline-kernels: move each `tile.kernel` into a `kernel.func` launched from its place.
 
 The `tile.kernel` in a function becomes a `kernel.launch` of a new `kernel.func` of the same
-name (placed before that function), whose arguments are the kernel's ins and outs. The func's
-launch geometry and block/thread indices come from the tile's axes:
+name (placed before that function), whose arguments are the kernel's ins and outs (a buffer the
+kernel takes through a `loop.view` is launched as the view's source, which the func takes as the
+view's type; the view goes). The func's launch geometry and block/thread indices come from the
+tile's axes:
 
 - `block` axes -> `kernel.block_id` x/y/z (the last listed in x) when there are at most three
   and the y/z ones fit 65535; else one flat x index split by div/mod;
@@ -226,4 +228,9 @@ class OutlineKernels(ModulePass):
                 kfunc = outliner.run()
                 carry(kop, kfunc)
                 Rewriter.insert_op(kfunc, InsertPoint.before(fn))
-                Rewriter.replace_op(kop, K.LaunchOp(kfunc.sym_name.data, outliner.old_args), [])
+                # a merge-dims view is the kernel's parameter type: the launch passes its source
+                args = [loop.view_root(a) for a in outliner.old_args]
+                Rewriter.replace_op(kop, K.LaunchOp(kfunc.sym_name.data, args), [])
+            for view in [v for v in reversed(list(fn.body.walk())) if isinstance(v, loop.ViewOp)]:
+                if not view.result.uses:
+                    Rewriter.erase_op(view)

@@ -43,7 +43,7 @@ SCHEDULE = "tile.schedule"
 #: than staged (LayerNorm 8192 x 4096, RMSNorm 4096 x 4096), 12 trips (512 lanes) within 2 %.
 ROW_TRIPS = 12
 ROW = (
-    "collapse-loops,tileify,merge-columns{{sms={sms}}},pad-columns,blockify-launch{{sms={sms} row-trips=" + str(ROW_TRIPS) + "}},"
+    "collapse-loops,merge-dims,tileify,merge-columns{{sms={sms}}},pad-columns,blockify-launch{{sms={sms} row-trips=" + str(ROW_TRIPS) + "}},"
     "cooperative-reduce,split-reduce{{sms={sms}}},hold-rows,stage-inputs,mark-unroll{{max-extent=24}}"
 )
 #: An attention kernel that is not flash attention: a row of queries per block, as a row kernel

@@ -4,7 +4,8 @@
 // in bound to them. Cases: a block axis in grid x and two thread axes split from one thread
 // index; 1100 threads, more than a block holds: blocks of 256 in grid x, the tile guarded to
 // the threads inside it; four block axes, more than the grid's three dims: one flat block index
-// split by div/mod; a loop.kernel, which is left alone (tile-loop-kernels runs first).
+// split by div/mod; a loop.kernel, which is left alone (tile-loop-kernels runs first); buffers
+// taken through loop.views (launched as their sources).
 func.func @main(%x: memref<4x64xf32>) -> memref<4x64xf32> {
   %y = memref.alloc() : memref<4x64xf32>
   tile.kernel @k_relu ins(%x : memref<4x64xf32>) outs(%y : memref<4x64xf32>) {
@@ -96,3 +97,29 @@ func.func @main(%x: memref<8xf32>) -> memref<8xf32> {
 // CHECK-NEXT:    %y = memref.alloc() : memref<8xf32>
 // CHECK-NEXT:    loop.kernel @k_loop
 
+
+// -----
+
+// A buffer taken through a loop.view (merge-dims): the func's parameter is the view's type, the
+// launch passes the view's source, and the view goes.
+func.func @main(%x: memref<4x2x32xf32>) -> memref<4x2x32xf32> {
+  %y = memref.alloc() : memref<4x2x32xf32>
+  %xv = loop.view %x : memref<4x2x32xf32> -> memref<4x64xf32>
+  %yv = loop.view %y : memref<4x2x32xf32> -> memref<4x64xf32>
+  tile.kernel @k_relu ins(%xv : memref<4x64xf32>) outs(%yv : memref<4x64xf32>) {
+    %zero = arith.constant 0.0 : f32
+    tile.tile (%b : 4 = block, %t : 64 = thread) {
+      %v = loop.load %xv[%b, %t] : memref<4x64xf32>
+      %r = arith.maximumf %v, %zero : f32
+      loop.store %r, %yv[%b, %t] : memref<4x64xf32>
+    }
+  }
+  func.return %y : memref<4x2x32xf32>
+}
+
+// CHECK-LABEL: kernel.func @k_relu(%xv: memref<4x64xf32>, %yv: memref<4x64xf32>) grid [4, 1, 1] block [64, 1, 1] smem 0 {
+// CHECK:         loop.load %xv[%b_1, %t_1] : memref<4x64xf32>
+// CHECK:       func.func @main(%x: memref<4x2x32xf32>) -> memref<4x2x32xf32> {
+// CHECK-NEXT:    %y = memref.alloc() : memref<4x2x32xf32>
+// CHECK-NEXT:    kernel.launch @k_relu(%x, %y) : memref<4x2x32xf32>, memref<4x2x32xf32>
+// CHECK-NEXT:    func.return %y : memref<4x2x32xf32>

@@ -61,7 +61,7 @@ func.func @main(%x: memref<2048x65536xf64>) -> memref<2048x65536xf64> {
 // CHECK:         tile.tile (%lane : 1024 = thread, %a0 : 2048 = block) {
 // CHECK-NOT:       tile.stage
 // CHECK-NOT:       tile.hold
-// CHECK:         tile.schedule = "collapse-loops,tileify,merge-columns{sms=132},pad-columns,blockify-launch{sms=132 row-trips=12},cooperative-reduce,split-reduce{sms=132},hold-rows,stage-inputs,mark-unroll{max-extent=24}"
+// CHECK:         tile.schedule = "collapse-loops,merge-dims,tileify,merge-columns{sms=132},pad-columns,blockify-launch{sms=132 row-trips=12},cooperative-reduce,split-reduce{sms=132},hold-rows,stage-inputs,mark-unroll{max-extent=24}"
 
 // -----
 
@@ -85,7 +85,7 @@ func.func @main(%x: memref<8x6144xf64>) -> memref<8x6144xf64> {
 // CHECK-LABEL: tile.kernel @k_fits
 // CHECK:         tile.tile (%lane : 512 = thread, %a0 : 8 = block) {
 // CHECK-NEXT:      %x_smem = tile.stage %x origin [%a0, 0] slab [r0 : 6144 at 1]
-// CHECK:         tile.schedule = "collapse-loops,tileify,merge-columns{sms=132},pad-columns,blockify-launch{sms=132 block-size=512 row-trips=0},cooperative-reduce,split-reduce{sms=132},hold-rows{max-trips=0},stage-inputs,mark-unroll{max-extent=24}"
+// CHECK:         tile.schedule = "collapse-loops,merge-dims,tileify,merge-columns{sms=132},pad-columns,blockify-launch{sms=132 block-size=512 row-trips=0},cooperative-reduce,split-reduce{sms=132},hold-rows{max-trips=0},stage-inputs,mark-unroll{max-extent=24}"
 
 // -----
 
@@ -108,7 +108,7 @@ func.func @main(%x: memref<8x3000xf64>) -> memref<8x3000xf64> {
 }
 // CHECK-LABEL: tile.kernel @k_short
 // CHECK:         tile.tile (%lane : 256 = thread, %a0 : 8 = block) {
-// CHECK:         tile.schedule = "collapse-loops,tileify,merge-columns{sms=132},pad-columns,blockify-launch{sms=132 row-trips=0},cooperative-reduce,split-reduce{sms=132},hold-rows{max-trips=0},stage-inputs,mark-unroll{max-extent=24}"
+// CHECK:         tile.schedule = "collapse-loops,merge-dims,tileify,merge-columns{sms=132},pad-columns,blockify-launch{sms=132 row-trips=0},cooperative-reduce,split-reduce{sms=132},hold-rows{max-trips=0},stage-inputs,mark-unroll{max-extent=24}"
 
 // -----
 

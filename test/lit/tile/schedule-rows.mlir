@@ -29,7 +29,7 @@ builtin.module attributes {kernel.target = #kernel.target<sm_90, sms = 4, smem =
 // CHECK:         tile.tile (%lane : 128 = thread, %a0 : 16 = block) {
 // CHECK-NEXT:      %x_reg = tile.hold %x[%a0, %lane] step 128 {tile.masked = [1 : i64]} : memref<16x1117xf32> -> memref<9xf32>
 // CHECK-NOT:       tile.stage
-// CHECK:         tile.schedule = "collapse-loops,tileify,merge-columns{sms=4},pad-columns,blockify-launch{sms=4 row-trips=12},cooperative-reduce,split-reduce{sms=4},hold-rows,stage-inputs,mark-unroll{max-extent=24}"
+// CHECK:         tile.schedule = "collapse-loops,merge-dims,tileify,merge-columns{sms=4},pad-columns,blockify-launch{sms=4 row-trips=12},cooperative-reduce,split-reduce{sms=4},hold-rows,stage-inputs,mark-unroll{max-extent=24}"
 
 // -----
 
@@ -56,7 +56,7 @@ builtin.module attributes {kernel.target = #kernel.target<sm_90, sms = 4, smem =
 // CHECK:         tile.tile (%lane : 256 = thread, %a0 : 16 = block) {
 // CHECK-NEXT:      %x_smem = tile.stage %x origin [%a0, 0] slab [r0 : 2048 at 1]
 // CHECK-NOT:       tile.hold
-// CHECK:         tile.schedule = "collapse-loops,tileify,merge-columns{sms=4},pad-columns,blockify-launch{sms=4 row-trips=0},cooperative-reduce,split-reduce{sms=4},hold-rows{max-trips=0},stage-inputs,mark-unroll{max-extent=24}"
+// CHECK:         tile.schedule = "collapse-loops,merge-dims,tileify,merge-columns{sms=4},pad-columns,blockify-launch{sms=4 row-trips=0},cooperative-reduce,split-reduce{sms=4},hold-rows{max-trips=0},stage-inputs,mark-unroll{max-extent=24}"
 
 // -----
 

@@ -23,7 +23,7 @@ func.func @main(%x: memref<1x2048xf32>, %w: memref<2048x128xf32>) -> memref<1x12
 // CHECK-LABEL: tile.kernel @k_vecmat
 // CHECK:         tile.tile (%rs : {{[0-9]+}} = block, %lane : 8 = thread, %n_b : 4 = block, %n_t : 32 = thread)
 // CHECK:           loop.load %w[{{.*}}, %n_b * 32 + %n_t]
-// CHECK:         tile.schedule = "collapse-loops,tileify,merge-columns{sms={{[0-9]+}}},pad-columns,blockify-launch
+// CHECK:         tile.schedule = "collapse-loops,merge-dims,tileify,merge-columns{sms={{[0-9]+}}},pad-columns,blockify-launch
 
 // -----
 

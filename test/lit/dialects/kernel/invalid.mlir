@@ -451,7 +451,7 @@ builtin.module attributes {kernel.target = #kernel.target<sm_120, sms = 170, sme
 
 // -----
 
-// A flat view must hold the buffer's element count (12 for 3 x 4, not 8).
+// A view must hold the buffer's element count (12 for 3 x 4, not 8).
 kernel.func @k(%x: memref<8xf32>) grid [1, 1, 1] block [4, 1, 1] smem 0 {
 }
 func.func @main(%x: memref<3x4xf32>) {

@@ -290,3 +290,30 @@ func.func @f(%x: memref<8xf32>, %o: memref<8xf32>) {
   func.return
 }
 // CHECK: 'loop.for' free body must end in 'loop.yield'
+
+// -----
+
+// A view holds its source's element count (12 for 3 x 4, not 8).
+func.func @f(%x: memref<3x4xf32>) {
+  %v = loop.view %x : memref<3x4xf32> -> memref<8xf32>
+  func.return
+}
+// CHECK: 'loop.view' of 12 elements as 8 (memref<3x4xf32> -> memref<8xf32>)
+
+// -----
+
+// A view keeps the element type.
+func.func @f(%x: memref<3x4xf32>) {
+  %v = loop.view %x : memref<3x4xf32> -> memref<12xf64>
+  func.return
+}
+// CHECK: 'loop.view' changes the element type or memory space (memref<3x4xf32> -> memref<12xf64>)
+
+// -----
+
+// A view's shapes are static.
+func.func @f(%x: memref<?xf32>) {
+  %v = loop.view %x : memref<?xf32> -> memref<12xf32>
+  func.return
+}
+// CHECK: 'loop.view' needs static shapes

@@ -64,3 +64,11 @@ func.func @relu_matmul(%x: memref<16x64xf32>, %bias: memref<64xf32>, %w: memref<
 // CHECK:       %acc0, %acc1 = loop.for reduce %a2 < 64 -> f32, f32 {
 // CHECK:         loop.accumulate add %v1, max %v1 : f32, f32
 // CHECK:       loop.store %v2, %relu[%a0, %a1] : memref<16x16xf32>
+
+func.func @view(%x: memref<3x4xf32>) -> memref<12xf32> {
+  %v = loop.view %x : memref<3x4xf32> -> memref<12xf32>
+  func.return %v : memref<12xf32>
+}
+
+// CHECK-LABEL: func.func @view
+// CHECK-NEXT:  %v = loop.view %x : memref<3x4xf32> -> memref<12xf32>

@@ -1,0 +1,107 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='merge-dims' | filecheck %s
+// merge-dims gives a kernel each buffer whose accesses all index a run of its dims at the
+// row-major position of one expression as a loop.view with the run merged. Cases: an RMSNorm
+// over (2, 3, 4) after collapse-loops (nested floordivs: x, the weight and the output merged);
+// a middle run beside a last dim indexed on its own; declined: a transposed read, and a buffer
+// read both at one flat position and by two loop indices.
+
+func.func @main(%x: memref<5x2x3x4xf32>, %w: memref<2x3x4xf32>) -> memref<5x2x3x4xf32> {
+  %y = memref.alloc() : memref<5x2x3x4xf32>
+  loop.kernel @k_rms ins(%x, %w : memref<5x2x3x4xf32>, memref<2x3x4xf32>) outs(%y : memref<5x2x3x4xf32>) {
+    loop.for free %a < 5 {
+      %s = loop.for reduce %r < 24 -> f32 {
+        %v = loop.load %x[%a, %r floordiv 4 floordiv 3, %r floordiv 4 mod 3, %r mod 4] : memref<5x2x3x4xf32>
+        %q = arith.mulf %v, %v : f32
+        loop.accumulate add %q : f32
+      }
+      loop.for free %i < 24 {
+        %v = loop.load %x[%a, %i floordiv 4 floordiv 3, %i floordiv 4 mod 3, %i mod 4] : memref<5x2x3x4xf32>
+        %g = loop.load %w[%i floordiv 4 floordiv 3, %i floordiv 4 mod 3, %i mod 4] : memref<2x3x4xf32>
+        %n = arith.mulf %v, %s : f32
+        %o = arith.mulf %n, %g : f32
+        loop.store %o, %y[%a, %i floordiv 4 floordiv 3, %i floordiv 4 mod 3, %i mod 4] : memref<5x2x3x4xf32>
+      }
+    }
+  }
+  func.return %y : memref<5x2x3x4xf32>
+}
+// CHECK-LABEL: func.func @main
+// CHECK:         %y = memref.alloc() : memref<5x2x3x4xf32>
+// CHECK-NEXT:    %x_1 = loop.view %x : memref<5x2x3x4xf32> -> memref<5x24xf32>
+// CHECK-NEXT:    %w_1 = loop.view %w : memref<2x3x4xf32> -> memref<24xf32>
+// CHECK-NEXT:    %y_1 = loop.view %y : memref<5x2x3x4xf32> -> memref<5x24xf32>
+// CHECK-NEXT:    loop.kernel @k_rms ins(%x_1, %w_1 : memref<5x24xf32>, memref<24xf32>) outs(%y_1 : memref<5x24xf32>) {
+// CHECK:           %v = loop.load %x_1[%a, %r] : memref<5x24xf32>
+// CHECK:           %v_1 = loop.load %x_1[%a, %i] : memref<5x24xf32>
+// CHECK-NEXT:      %g = loop.load %w_1[%i] : memref<24xf32>
+// CHECK:           loop.store %o, %y_1[%a, %i] : memref<5x24xf32>
+// CHECK:         func.return %y : memref<5x2x3x4xf32>
+
+// -----
+
+func.func @main(%x: memref<5x4x6x7xf32>) -> memref<5x7xf32> {
+  %y = memref.alloc() : memref<5x7xf32>
+  loop.kernel @k_sum ins(%x : memref<5x4x6x7xf32>) outs(%y : memref<5x7xf32>) {
+    loop.for free %a < 5 {
+      loop.for free %c < 7 {
+        %s = loop.for reduce %r < 24 -> f32 {
+          %v = loop.load %x[%a, %r floordiv 6, %r mod 6, %c] : memref<5x4x6x7xf32>
+          loop.accumulate add %v : f32
+        }
+        loop.store %s, %y[%a, %c] : memref<5x7xf32>
+      }
+    }
+  }
+  func.return %y : memref<5x7xf32>
+}
+// CHECK-LABEL: func.func @main
+// CHECK:         %x_1 = loop.view %x : memref<5x4x6x7xf32> -> memref<5x24x7xf32>
+// CHECK:           %v = loop.load %x_1[%a, %r, %c] : memref<5x24x7xf32>
+// CHECK:           loop.store %s, %y[%a, %c] : memref<5x7xf32>
+
+// -----
+
+func.func @main(%x: memref<3x4x6xf32>) -> memref<3x4x6xf32> {
+  %y = memref.alloc() : memref<3x4x6xf32>
+  loop.kernel @k_t ins(%x : memref<3x4x6xf32>) outs(%y : memref<3x4x6xf32>) {
+    loop.for free %a < 3 {
+      loop.for free %i < 24 {
+        %v = loop.load %x[%a, %i mod 4, %i floordiv 4] : memref<3x4x6xf32>
+        loop.store %v, %y[%a, %i floordiv 6, %i mod 6] : memref<3x4x6xf32>
+      }
+    }
+  }
+  func.return %y : memref<3x4x6xf32>
+}
+// The read is a transpose: x is declined; the store merges.
+// CHECK-LABEL: func.func @main
+// CHECK:         %y_1 = loop.view %y : memref<3x4x6xf32> -> memref<3x24xf32>
+// CHECK-NEXT:    loop.kernel @k_t ins(%x : memref<3x4x6xf32>) outs(%y_1 : memref<3x24xf32>) {
+// CHECK:           %v = loop.load %x[%a, %i mod 4, %i floordiv 4] : memref<3x4x6xf32>
+// CHECK-NEXT:      loop.store %v, %y_1[%a, %i] : memref<3x24xf32>
+
+// -----
+
+func.func @main(%x: memref<3x4x6xf32>) -> memref<3x4x6xf32> {
+  %y = memref.alloc() : memref<3x4x6xf32>
+  loop.kernel @k_mixed ins(%x : memref<3x4x6xf32>) outs(%y : memref<3x4x6xf32>) {
+    loop.for free %a < 3 {
+      %s = loop.for reduce %r < 24 -> f32 {
+        %v = loop.load %x[%a, %r floordiv 6, %r mod 6] : memref<3x4x6xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.for free %i < 4 {
+        loop.for free %j < 6 {
+          %v = loop.load %x[%a, %i, %j] : memref<3x4x6xf32>
+          %o = arith.mulf %v, %s : f32
+          loop.store %o, %y[%a, %i, %j] : memref<3x4x6xf32>
+        }
+      }
+    }
+  }
+  func.return %y : memref<3x4x6xf32>
+}
+// x is read by two loop indices too: neither buffer merges.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT:     loop.view
+// CHECK:         loop.kernel @k_mixed ins(%x : memref<3x4x6xf32>) outs(%y : memref<3x4x6xf32>) {

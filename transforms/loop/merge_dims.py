@@ -1,0 +1,148 @@
+"""merge-dims: a kernel takes a buffer whose dims it indexes at one flat position as a view with those dims merged.
+
+collapse-loops runs a norm or reduction over several dims as one loop over their product, and
+each access then indexes those dims at the row-major position of the loop's index:
+
+    %v = loop.load %x[%a0, %r floordiv 64 floordiv 17, %r floordiv 64 mod 17, %r mod 64] : memref<64x5x17x64xf32>
+
+The row pipeline's passes read rows along one dim: stage-inputs stages a row by float4s only
+where its innermost extent is a multiple of 4, hold-rows holds a row it reads at `[..., %r]`.
+Where every access of a kernel's buffer indexes a run of its dims (two or more) at the row-major
+position of one expression e (`delinearize(e, dims)`, nested floordivs folded), the kernel takes
+the buffer as a `loop.view` with those dims merged, and each access indexes it at e:
+
+    %xv = loop.view %x : memref<64x5x17x64xf32> -> memref<64x5440xf32>
+    loop.kernel @k ins(%xv, ...) {
+      ... %v = loop.load %xv[%a0, %r] : memref<64x5440xf32> ...
+
+Every access was inside the buffer, so along the run 0 <= e < the run's element count (the
+outermost index e floordiv P is inside its dim), and e is the run's row-major offset: each access
+reads or writes the same element, and meaning is kept. The view is no copy; outline-kernels
+launches the kernel with the buffer itself, taken as the view's type. H200 (2026-11-30, session
+31, bench/results/session31/tools/probe31.py, over the dims / the same data as 2-D rows, us):
+RMSNorm over (5, 17, 64) of 64 rows 5.9 / 3.2, LayerNorm over (64, 83) of 16384 rows 252 / 176,
+over (79, 79) of 896 rows 20.4 / 17.2, mean over dims 1, 2 of 576 x 64 x 27 3.8 / 3.2.
+
+Declines (logged to `dpl.passes`) a buffer that an op other than a load or store uses inside
+the kernel, that the kernel takes twice, or with no run of two or more dims that every access
+indexes at one flat position.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dpl.dialects import loop
+from dpl.transforms.tile.common import LOG, flat_offset, with_map
+
+Run = tuple[int, int]
+
+
+def fold_divs(e: AffineExpr) -> AffineExpr:
+    """`e` with each `(a floordiv c1) floordiv c2` (positive constants) as `a floordiv (c1 * c2)`."""
+    if not isinstance(e, AffineBinaryOpExpr):
+        return e
+    lhs, rhs = fold_divs(e.lhs), fold_divs(e.rhs)
+    if (e.kind == AffineBinaryOpKind.FloorDiv and isinstance(rhs, AffineConstantExpr) and rhs.value > 0
+            and isinstance(lhs, AffineBinaryOpExpr) and lhs.kind == AffineBinaryOpKind.FloorDiv
+            and isinstance(lhs.rhs, AffineConstantExpr) and lhs.rhs.value > 0):  # fmt: skip
+        return lhs.lhs // (lhs.rhs.value * rhs.value)
+    return AffineBinaryOpExpr(e.kind, lhs, rhs)
+
+
+def _runs(results: list[AffineExpr], shape: tuple[int, ...]) -> set[Run]:
+    """The runs [k, m) of two or more dims that `results` index at one flat position."""
+    return {
+        (k, m)
+        for k in range(len(shape))
+        for m in range(k + 2, len(shape) + 1)
+        if flat_offset(results[k:m], shape[k:m]) is not None
+    }
+
+
+def _disjoint(runs: set[Run]) -> list[Run]:
+    """The longest runs first, each not overlapping one taken before, in dim order."""
+    taken: list[Run] = []
+    for k, m in sorted(runs, key=lambda r: (r[0] - r[1], r[0])):
+        if all(m <= k2 or m2 <= k for k2, m2 in taken):
+            taken.append((k, m))
+    return sorted(taken)
+
+
+def _merged(results: list[AffineExpr], shape: tuple[int, ...], runs: list[Run]) -> tuple[list[AffineExpr], list[int]]:
+    """The index and the shape with each run merged into one dim."""
+    new_results: list[AffineExpr] = []
+    new_shape: list[int] = []
+    d = 0
+    for k, m in runs:
+        new_results += results[d:k]
+        new_shape += shape[d:k]
+        flat = flat_offset(results[k:m], shape[k:m])
+        assert flat is not None
+        new_results.append(flat)
+        new_shape.append(math.prod(shape[k:m]))
+        d = m
+    return new_results + results[d:], new_shape + list(shape[d:])
+
+
+def merge_buffer(kernel: loop.KernelOp, buf: SSAValue) -> str | None:
+    """Give `kernel` `buf` as a view with its flat runs merged; a reason where it declines."""
+    if [*kernel.ins, *kernel.outs].count(buf) != 1:
+        return "taken twice"
+    t = buf.type
+    assert isinstance(t, MemRefType)
+    shape = t.get_shape()
+    accesses = []
+    for use in buf.uses:
+        op = use.operation
+        if op is kernel or not kernel.is_ancestor(op):
+            continue
+        if not isinstance(op, loop.LoadOp | loop.StoreOp) or op.memref is not buf:
+            return f"{op.name} uses it"
+        accesses.append(op)
+    if not accesses:
+        return "not accessed"
+    folded = {op: [fold_divs(e) for e in op.map.data.results] for op in accesses}
+    common = set.intersection(*(_runs(r, shape) for r in folded.values()))
+    if not common:
+        return "no run of dims indexed at one flat position by every access"
+    runs = _disjoint(common)
+    view = loop.ViewOp(buf, _merged(folded[accesses[0]], shape, runs)[1])
+    view.result.name_hint = buf.name_hint
+    Rewriter.insert_op(view, InsertPoint.before(kernel))
+    buf.replace_uses_with_if(view.result, lambda use: kernel.is_ancestor(use.operation))
+    for op in accesses:
+        amap = op.map.data
+        new_results = _merged(folded[op], shape, runs)[0]
+        with_map(op, list(op.indices), AffineMap(amap.num_dims, amap.num_symbols, tuple(new_results)))
+    return None
+
+
+@dataclass(frozen=True)
+class MergeDims(ModulePass):
+    """Give each loop kernel its buffers with the dims it indexes at one flat position merged
+    (a `loop.view` before the kernel)."""
+
+    name = "merge-dims"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for kernel in [k for k in op.walk() if isinstance(k, loop.KernelOp)]:
+            name = kernel.sym_name.data
+            for buf in [*kernel.ins, *kernel.outs]:
+                t = buf.type
+                if not isinstance(t, MemRefType) or t.get_num_dims() < 2:
+                    continue
+                why = merge_buffer(kernel, buf)
+                if why is None:
+                    new = next(v for v in [*kernel.ins, *kernel.outs] if loop.view_root(v) is buf)
+                    LOG.info("merge-dims: @%s: %s %s -> %s", name, buf.name_hint, t, new.type)
+                else:
+                    LOG.info("merge-dims: declined @%s %%%s: %s", name, buf.name_hint, why)
