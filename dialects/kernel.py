@@ -1608,6 +1608,13 @@ class MbarrierWaitOp(_MbarrierOp):
 # Host side
 
 
+#: `{kernel.tail_of = @k_mul}` on a kernel (`tile.kernel`, then `kernel.func`) that
+#: collapse-pointwise split off as the last elements of @k_mul: it touches only elements of
+#: @k_mul's buffers that @k_mul does not, so the two may run at once (fuse-launches fuses a tail
+#: with its kernel whatever its block; a decision recorded where it is made).
+TAIL_OF = "kernel.tail_of"
+
+
 def is_view(param: Attribute, arg: Attribute) -> bool:
     """Whether a kernel parameter of type `param` takes a buffer of type `arg` as a row-major
     view: both memrefs of one element type and memory space and element count (`memref<28xf32>`

@@ -43,6 +43,12 @@ group one launch. A launch joins a group when
 - it takes each buffer it shares with the group's launches as the same type (a kernel may take a
   buffer as its flat view, flatten-buffers; the fused kernel takes it one way).
 
+A tail kernel (`{kernel.tail_of = @k}`, collapse-pointwise: the last elements of @k's flat
+tile, which @k does not touch) and @k do not touch each other's data, so the tail joins @k's
+group although both write the same buffer; with a block [t, 1, 1] of fewer threads than the
+group's (and no barrier, shared memory or blockDim) it runs on the first t threads of its block
+(`if (threadIdx.x < t)`), and the group's block is the fused kernel's.
+
 It joins the earliest such group, else starts a new one. The host program's `memref.alloc`s move
 to its top (they have no operands), and each group becomes one `kernel.launch` of a fused
 `kernel.func` named after its parts joined by `__`, with a `kernel.fused` attribute listing them.
@@ -58,7 +64,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -103,13 +109,14 @@ class _Group:
 
     def conflicts(self, p: _Part) -> bool:
         return any(
-            q.writes & (p.reads | p.writes) or p.writes & q.reads for q in self.parts
+            not _tail_pair(p, q) and (q.writes & (p.reads | p.writes) or p.writes & q.reads)
+            for q in self.parts
         )
 
     def refuses(self, p: _Part) -> str | None:
         """Why `p` cannot join this group (None: it can)."""
         q = self.parts[0]
-        if q.func.block_extents != p.func.block_extents:
+        if q.func.block_extents != p.func.block_extents and not self.takes_tail(p):
             return f"block {list(p.func.block_extents)} differs from {list(q.func.block_extents)}"
         if q.stages_tiles != p.stages_tiles:
             return "one stages tiles in shared memory, the other does not"
@@ -128,6 +135,26 @@ class _Group:
 
     def name(self) -> str:
         return "+".join(f"@{x.func.sym_name.data}" for x in self.parts)
+
+    def takes_tail(self, p: _Part) -> bool:
+        """Whether `p` is the tail of one of the parts, a block [t, 1, 1] of at most the group's
+        threads with no barrier, shared memory or blockDim: it runs on the first t threads of a
+        block."""
+        (bx, by, bz), (tx, ty, tz) = self.parts[0].func.block_extents, p.func.block_extents
+        return (
+            any(_tail_pair(p, q) for q in self.parts) and by == bz == ty == tz == 1 and tx <= bx
+            and p.smem == 0 and not any(isinstance(o, K.BarrierOp | K.BlockDimOp) for o in p.func.body.walk())
+        )  # fmt: skip
+
+
+def _tail_pair(p: _Part, q: _Part) -> bool:
+    """Whether one of the two kernels is the other's tail (`kernel.tail_of`): they touch
+    different elements, so neither's writes are the other's data."""
+    def tail_of(x: _Part) -> str | None:
+        ref = x.func.attributes.get(K.TAIL_OF)
+        return ref.string_value() if isinstance(ref, SymbolRefAttr) else None
+
+    return tail_of(p) == q.func.sym_name.data or tail_of(q) == p.func.sym_name.data
 
 
 def _param_types(p: _Part) -> dict[SSAValue, Attribute]:
@@ -213,9 +240,16 @@ def _block_indices(block: Block, local: SSAValue, grid: tuple[int, int, int]) ->
     return [bx, by, _emit(block, [arith.DivUIOp(rest, cy)], "block_z")]
 
 
-def _inline_part(block: Block, p: _Part, local: SSAValue, arg_of: dict[SSAValue, SSAValue]) -> None:
+def _inline_part(block: Block, p: _Part, local: SSAValue, arg_of: dict[SSAValue, SSAValue], threads: int) -> None:
     """Clone `p`'s kernel body into `block`, its arguments mapped to the fused kernel's and its
-    block and grid indices to the part's own."""
+    block and grid indices to the part's own; a part of fewer than the fused block's `threads`
+    (a tail) under `if (threadIdx.x < its threads)`."""
+    guarded = p.func.num_threads < threads
+    if guarded:
+        tid = _emit(block, [K.ThreadIdOp(K.Dim.X)], "tid")
+        inside = _emit(block, [n := index_constant(p.func.num_threads), arith.CmpiOp(tid, n, "ult")], "in_threads")
+        block.add_op(K.IfOp(inside, Region(inner := Block())))
+        block = inner
     ids = _block_indices(block, local, p.func.grid_extents)
     mapper: dict[SSAValue, SSAValue] = {
         a: arg_of[v] for a, v in zip(p.func.args, p.launch.args)
@@ -240,6 +274,8 @@ def _inline_part(block: Block, p: _Part, local: SSAValue, arg_of: dict[SSAValue,
             extent = p.func.grid_extents[dims.index(op.dim.data.value)]
             Rewriter.replace_op(op, const := index_constant(extent))
             const.result.name_hint = f"grid_{op.dim.data.value}"
+    if guarded:
+        block.add_op(K.YieldOp())
 
 
 def _local(block: Block, linear: SSAValue, start: int) -> SSAValue:
@@ -287,13 +323,13 @@ def fuse_group(parts: list[_Part], name: str) -> tuple[K.KernelFuncOp, list[SSAV
         cond.result.name_hint = "in_" + p.func.sym_name.data
         then_block, else_block = Block(), Block()
         block.add_ops([bound, cond, K.IfOp(cond.result, Region(then_block), Region(else_block))])
-        _inline_part(then_block, p, local, arg_of)
+        _inline_part(then_block, p, local, arg_of, fused.num_threads)
         _drop_if_unused(local)
         then_block.add_op(K.YieldOp())
         block = else_block
         start += p.blocks
     local = _local(block, linear, start)
-    _inline_part(block, parts[-1], local, arg_of)
+    _inline_part(block, parts[-1], local, arg_of, fused.num_threads)
     _drop_if_unused(local)
     while block is not fused.body.block:  # close the else branches, innermost first
         block.add_op(K.YieldOp())

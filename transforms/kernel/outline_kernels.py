@@ -227,6 +227,8 @@ class OutlineKernels(ModulePass):
                 outliner = Outliner(kop)
                 kfunc = outliner.run()
                 carry(kop, kfunc)
+                if K.TAIL_OF in kop.attributes:
+                    kfunc.attributes[K.TAIL_OF] = kop.attributes[K.TAIL_OF]
                 Rewriter.insert_op(kfunc, InsertPoint.before(fn))
                 # a merge-dims view is the kernel's parameter type: the launch passes its source
                 args = [loop.view_root(a) for a in outliner.old_args]

@@ -46,10 +46,13 @@ the tail kernel below (silu(x) * y over 81225329 floats, H200 session 27: one fl
 ran 0.57x torch.compile).
 
 Where `width` does not divide N, the last N mod `width` points go to a second kernel `@<k>_tail`
-(after this one, at flat offsets N - tail + `%f`), so that the first is all whole vectors, when
-the model says the extra launch pays: one float per thread moves bytes VECTOR_GAIN slower, and
-that share of the bytes moved must take longer than a launch (`schedule.LAUNCH_US`), i.e. the
-tile moves at least `min-tail-bytes` (default: that many bytes; 36 MB on an H100).
+(after this one, at flat offsets N - tail + `%f`, marked `{kernel.tail_of = @<k>}`), so that the
+first is all whole vectors. fuse-launches runs a tail in its kernel's launch (one more block,
+its first threads), so the tail costs no launch of its own: every such tile of at least
+`min-tail-bytes` (default 0) is split. H200 (2026-11-30, session 31, probe31.py; one float per
+thread / float4s for the count rounded down to a multiple of 4, us): silu(x) * y over 2275117
+floats 14.7 / 11.4, over 457 x 3 x 521 4.9 / 3.7, x * sigmoid(y + b) over 2 x 1039 x 1235 10.2 /
+8.9. (Before, with the tail a launch of its own, only tiles of 36 MB or more were split.)
 
 Declines (logged to `dpl.passes`) what vectorize-pointwise declines for its form (a block or
 cell axis, a reduce loop, a collective op, a loop at the top of the body), a tile whose fastest
@@ -70,25 +73,19 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import affine
-from xdsl.dialects.builtin import AffineMapAttr, Float32Type, MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import AffineMapAttr, Float32Type, MemRefType, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import loop, tile
+from dpl.dialects.kernel import TAIL_OF
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, delinearize, linear, rebuild_tile, with_map
 from dpl.transforms.tile.matmul import fold_applies, for_each_tile, kernel_name
-from dpl.transforms.tile.schedule import COPY_GBS, LAUNCH_US
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.vectorize_pointwise import ACCESSES, pointwise_declines
-
-
-#: The share of a pointwise kernel's time that float4 accesses save over one float per thread
-#: (H100: pw_silu_mul_16384x16411 ran at 2.25 TB/s one float per thread, torch.compile's float4
-#: kernel at about 3.0): what a tail kernel's launch (schedule.LAUNCH_US) must be worth.
-VECTOR_GAIN = 0.25
 
 
 def _row_major(shape: Sequence[int]) -> list[int]:
@@ -263,6 +260,7 @@ def collapse_pointwise(t: tile.TileOp, width: int, min_tail_bytes: int) -> str |
         assert isinstance(kernel, tile.KernelOp)
         rest = kernel.clone()
         rest.sym_name = StringAttr(kernel.sym_name.data + "_tail")
+        rest.attributes[TAIL_OF] = SymbolRefAttr(kernel.sym_name.data)
         Rewriter.insert_op(rest, InsertPoint.after(kernel))
         rest_tile = rebuild_tile(rest.tile, [(tail, tile.AxisKind.THREAD, "f")], lambda b: ([b.args[0]], []))
         _flatten(rest_tile, order, n, n - tail)
@@ -282,20 +280,16 @@ class CollapsePointwise(ModulePass):
     """vectorize-pointwise's width (one tuning dimension with it): a tile whose fastest extent it divides is
     left as it is, and one whose element count it does not divide too."""
 
-    min_tail_bytes: int | None = None
+    min_tail_bytes: int = 0
     """The fewest bytes a tile whose element count `width` does not divide must move for its
-    last elements to get a kernel of their own (default: LAUNCH_US / VECTOR_GAIN of copy time,
-    36 MB on an H100)."""
+    last elements to get a kernel of their own (fuse-launches runs it in this one's launch)."""
 
     def __post_init__(self):
         check_option(self, "width", 1)
         check_option(self, "min_tail_bytes", 0)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        tail_bytes = self.min_tail_bytes
-        if tail_bytes is None:
-            tail_bytes = round(LAUNCH_US / VECTOR_GAIN * COPY_GBS * 1e3)
-        for where, reason in for_each_tile(op, lambda t: collapse_pointwise(t, self.width, tail_bytes)):
+        for where, reason in for_each_tile(op, lambda t: collapse_pointwise(t, self.width, self.min_tail_bytes)):
             if reason is None:
                 LOG.info("collapse-pointwise: %s: one flat axis", where)
             else:

@@ -427,10 +427,13 @@ def delinearize(flat: AffineExpr, shape: Sequence[int]) -> list[AffineExpr]:
 
 def flat_offset(results: Sequence[AffineExpr], shape: Sequence[int]) -> AffineExpr | None:
     """The flat offset `f` whose `delinearize` the index expressions `results` are, or None
-    (rank 1: the one index). collapse-pointwise writes such accesses; vectorize-pointwise and
+    (rank 1: the one index; constants inside `shape`: their row-major offset). collapse-pointwise writes such accesses; vectorize-pointwise and
     flatten-buffers read them as one contiguous index into the buffer seen as 1-D."""
     if len(results) == 1:
         return results[0]
+    if all(isinstance(e, AffineConstantExpr) and 0 <= e.value < n for e, n in zip(results, shape)):
+        # one element (a tail kernel's, its index folded): its row-major offset
+        return AffineConstantExpr(sum(e.value * math.prod(shape[d + 1 :]) for d, e in enumerate(results)))  # type: ignore[union-attr]
     candidates = [results[0].lhs] if isinstance(results[0], AffineBinaryOpExpr) else [results[0]]
     last = results[-1]
     if isinstance(last, AffineBinaryOpExpr) and last.kind == AffineBinaryOpKind.Mod:

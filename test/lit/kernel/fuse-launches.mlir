@@ -270,3 +270,48 @@ func.func @main(%x: memref<8x32xf32>) -> (memref<8x32xf32>, memref<8x32xf32>) {
 // CHECK:         kernel.launch @k_flat(%x, %a) : memref<8x32xf32>, memref<8x32xf32>
 // CHECK-NEXT:    %b = memref.alloc() : memref<8x32xf32>
 // CHECK-NEXT:    kernel.launch @k_rows(%x, %b) : memref<8x32xf32>, memref<8x32xf32>
+
+// -----
+
+// A tail ({kernel.tail_of = @k_main}, collapse-pointwise) writes %out beside @k_main, on a block
+// of 3 threads: fused, its body on the first 3 threads of its block. @k_other, of 3 threads too
+// but no tail, is refused for its block.
+kernel.func @k_main(%x: memref<35xf32>, %out: memref<35xf32>) grid [1, 1, 1] block [8, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t * 4] vector 4 : memref<35xf32>
+  kernel.store %v, %out[%t * 4] vector 4 : memref<35xf32>
+}
+kernel.func @k_main_tail(%x: memref<35xf32>, %out: memref<35xf32>) grid [1, 1, 1] block [3, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t + 32] : memref<35xf32>
+  kernel.store %v, %out[%t + 32] : memref<35xf32>
+} {kernel.tail_of = @k_main}
+kernel.func @k_other(%x: memref<35xf32>, %o: memref<3xf32>) grid [1, 1, 1] block [3, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<35xf32>
+  kernel.store %v, %o[%t] : memref<3xf32>
+}
+func.func @main(%x: memref<35xf32>) -> (memref<35xf32>, memref<3xf32>) {
+  %out = memref.alloc() : memref<35xf32>
+  %o = memref.alloc() : memref<3xf32>
+  kernel.launch @k_main(%x, %out) : memref<35xf32>, memref<35xf32>
+  kernel.launch @k_main_tail(%x, %out) : memref<35xf32>, memref<35xf32>
+  kernel.launch @k_other(%x, %o) : memref<35xf32>, memref<3xf32>
+  func.return %out, %o : memref<35xf32>, memref<3xf32>
+}
+// CHECK-LABEL: kernel.func @k_main__k_main_tail(%x: memref<35xf32>, %out: memref<35xf32>) grid [2, 1, 1] block [8, 1, 1] smem 0 {
+// CHECK:         kernel.if %in_k_main {
+// CHECK:           kernel.store %v, %out[%t * 4] vector 4 : memref<35xf32>
+// CHECK:         } else {
+// CHECK-NEXT:      %tid = kernel.thread_id x
+// CHECK-NEXT:      %{{.*}} = arith.constant 3 : index
+// CHECK-NEXT:      %in_threads = arith.cmpi ult, %tid, %{{.*}} : index
+// CHECK-NEXT:      kernel.if %in_threads {
+// CHECK-NEXT:        %t_1 = kernel.thread_id x
+// CHECK-NEXT:        %v_1 = kernel.load %x[%t_1 + 32] : memref<35xf32>
+// CHECK-NEXT:        kernel.store %v_1, %out[%t_1 + 32] : memref<35xf32>
+// CHECK:         } {kernel.fused = ["k_main", "k_main_tail"]}
+// CHECK:         kernel.launch @k_main__k_main_tail(%x, %out) : memref<35xf32>, memref<35xf32>
+// CHECK-NEXT:    kernel.launch @k_other(%x, %o) : memref<35xf32>, memref<3xf32>
+// CUDA-LABEL: void k_main__k_main_tail(
+// CUDA:           if (in_threads) {

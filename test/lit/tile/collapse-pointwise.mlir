@@ -1,11 +1,11 @@
-// RUN: dpl-opt %s --split-input-file --pass-pipeline='collapse-pointwise' | filecheck %s
-// RUN: dpl-opt %s --split-input-file --pass-pipeline='collapse-pointwise{min-tail-bytes=0}' | filecheck %s --check-prefix=TAIL
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='collapse-pointwise{min-tail-bytes=1000}' | filecheck %s
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='collapse-pointwise' | filecheck %s --check-prefix=TAIL
 // collapse-pointwise runs a pointwise tile whose accesses all follow its row-major layout as one
 // flat axis %f, each access at the row-major indices of %f in its buffer. Cases: silu(x) * y over
 // 4 x 7 (collapsed: 28 elements, 4 divides them); an output with a leading dim of 1 (the same
 // offsets, other indices); a bias broadcast along the last dim (read at %f mod 7); 5 x 7
-// elements: declined (4 does not divide 35 and the tile moves too few bytes for a tail kernel to
-// pay), or with min-tail-bytes=0 split into 32 elements and a tail kernel of 3; 35 elements
+// elements: split into 32 elements and a tail kernel of 3 ({kernel.tail_of}), or declined with
+// min-tail-bytes=1000 (4 does not divide 35 and the tile moves fewer bytes); 35 elements
 // of one axis likewise; declined: a fastest axis that 4 divides, a transposed read. A statistic
 // per row (%stat[%a0]) keeps the first axis, the others flat; declined where they hold 35.
 
@@ -107,6 +107,7 @@ func.func @main(%x: memref<5x7xf32>) -> memref<5x7xf32> {
 // TAIL:          tile.tile (%f_1 : 3 = thread) {
 // TAIL-NEXT:       %v_1 = loop.load %x[(%f_1 + 32) floordiv 7, (%f_1 + 32) mod 7] : memref<5x7xf32>
 // TAIL-NEXT:       loop.store %v_1, %out[(%f_1 + 32) floordiv 7, (%f_1 + 32) mod 7] : memref<5x7xf32>
+// TAIL:          } {kernel.tail_of = @k_35}
 
 // -----
 
@@ -131,6 +132,7 @@ func.func @main(%x: memref<35xf32>) -> memref<35xf32> {
 // TAIL:          tile.tile (%f_1 : 3 = thread) {
 // TAIL-NEXT:       %v_1 = loop.load %x[%f_1 + 32] : memref<35xf32>
 // TAIL-NEXT:       loop.store %v_1, %out[%f_1 + 32] : memref<35xf32>
+// TAIL:          } {kernel.tail_of = @k_flat_35}
 
 // -----
 
