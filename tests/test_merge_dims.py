@@ -19,7 +19,7 @@ from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_loop
 from dpl.interpreters.exec_loop import main_func
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
-from tests.conftest import lit_cases
+from conftest import lit_cases
 
 LIT = Path(__file__).parent.parent / "test/lit/loop/merge-dims.mlir"
 
