@@ -89,7 +89,7 @@ def test_manifest_matches_signature(path: Path):
         ctypes = {"float32": "float", "float64": "double", "int32": "int", "int64": "long long",
                   "bool": "bool"}
         params = ", ".join(
-            f"{'const ' if a['role'] == 'in' else ''}{ctypes[a['dtype']]}* {a['name']}"
+            f"{'const ' if a['role'] == 'in' else ''}{ctypes[a['dtype']]}* __restrict__ {a['name']}"
             for a in kernel["args"]
         )
         assert f"void {kernel['name']}({params}) {{" in source

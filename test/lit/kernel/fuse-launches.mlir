@@ -70,7 +70,7 @@ func.func @main(%x: memref<8x32xf32>) -> (memref<4x32xf32>, memref<8x32xf32>) {
 // CHECK-NEXT:    kernel.launch @k_a__k_b(%x, %a, %b) : memref<8x32xf32>, memref<4x32xf32>, memref<8x32xf32>
 // CHECK-NEXT:    func.return %a, %b
 
-// CUDA-LABEL: __launch_bounds__(32) void k_a__k_b(const float* x, float* a, float* b) {
+// CUDA-LABEL: __launch_bounds__(32) void k_a__k_b(const float* __restrict__ x, float* __restrict__ a, float* __restrict__ b) {
 // CUDA-NEXT:      int block = blockIdx.x;
 // CUDA-NEXT:      bool in_k_a = block < 4;
 // CUDA-NEXT:      if (in_k_a) {

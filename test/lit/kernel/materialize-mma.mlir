@@ -83,7 +83,7 @@ func.func @main(%x: memref<64x64xf32>, %wt: memref<32x64xf32>, %b: memref<32xf32
 // CHECK:       func.func @main
 // CHECK:         kernel.launch @k_linear(%b, %x, %wt, %out)
 
-// CUDA:      __launch_bounds__(128) void k_linear(const float* b, const float* x, const float* wt, float* out) {
+// CUDA:      __launch_bounds__(128) void k_linear(const float* __restrict__ b, const float* __restrict__ x, const float* __restrict__ wt, float* __restrict__ out) {
 // CUDA-NEXT:     extern __shared__ __align__(1024) unsigned char dpl_dyn_smem_raw[];
 // CUDA-NEXT:     unsigned char* dpl_dyn_smem = dpl_dyn_smem_raw + ((1024u - static_cast<unsigned int>(__cvta_generic_to_shared(dpl_dyn_smem_raw) & 1023u)) & 1023u);
 // CUDA:          dpl_wgmma_m64n32k8_zero(chain, dpl_sw128_desc(a_lo + ko % 2 * 2048 + wg * 64 * 32), dpl_sw128_desc(b_hi + ko % 2 * 1024));

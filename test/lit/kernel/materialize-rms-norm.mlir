@@ -58,7 +58,7 @@
 // CHECK-NEXT:    kernel.launch @k_rms_norm(%x, %p_weight, %rms_norm) : memref<1x32x2048xf32>, memref<2048xf32>, memref<1x32x2048xf32>
 // CHECK-NEXT:    func.return %rms_norm : memref<1x32x2048xf32>
 
-// CUDA:      __launch_bounds__(256) void k_rms_norm(const float* x, const float* p_weight, float* rms_norm) {
+// CUDA:      __launch_bounds__(256) void k_rms_norm(const float* __restrict__ x, const float* __restrict__ p_weight, float* __restrict__ rms_norm) {
 // CUDA:          __shared__ __align__(16) float x_smem[2048];
 // CUDA:          float acc_sh16 = __shfl_xor_sync(0xffffffff, acc_part, 16);
 // CUDA:              float d4 = __shfl_down_sync(0xffffffff, p, 4, 8);

@@ -20,6 +20,6 @@ kernel.func @k_atomic(%x: memref<64xf32>, %y: memref<4x4xf32>) grid [1, 1, 1] bl
 // CHECK-NEXT:     if (bits >= 0) atomicMax(reinterpret_cast<int*>(addr), bits);
 // CHECK-NEXT:     else atomicMin(reinterpret_cast<unsigned int*>(addr), static_cast<unsigned int>(bits));
 // CHECK-NOT:      atomicCAS
-// CHECK:      void k_atomic(const float* x, float* y) {
+// CHECK:      void k_atomic(const float* __restrict__ x, float* __restrict__ y) {
 // CHECK:          atomicAdd(&y[t / 16 * 4 + t % 4], v);
 // CHECK-NEXT:     dpl_atomic_max(&y[t / 16 * 4 + t % 4], v);

@@ -52,7 +52,7 @@ kernel.func @k_f64_ops(%x: memref<8x256xf64>, %y: memref<8x256xf64>, %idx: memre
   }
 }
 
-// CHECK:      __launch_bounds__(256) void k_f64_ops(const double* x, double* y, long long* idx) {
+// CHECK:      __launch_bounds__(256) void k_f64_ops(const double* __restrict__ x, double* __restrict__ y, long long* __restrict__ idx) {
 // CHECK:          int lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31;
 // CHECK:          double mx = __longlong_as_double(0xfff0000000000000LL);
 // CHECK-NEXT:     double mn = __longlong_as_double(0x7ff0000000000000LL);

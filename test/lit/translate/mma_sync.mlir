@@ -39,7 +39,7 @@ kernel.func @k_mma_sync(%a: memref<16x8xf32>, %b: memref<8x8xf32>, %c: memref<16
   kernel.store %d3, %c[%lane floordiv 4 + 8, %lane mod 4 * 2 + 1] : memref<16x8xf32>
 }
 
-// CHECK:      __launch_bounds__(32) void k_mma_sync(const float* a, const float* b, float* c) {
+// CHECK:      __launch_bounds__(32) void k_mma_sync(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c) {
 // CHECK:          float ah0 = dpl_tf32(x0);
 // CHECK:          float p0 = 0.0f, p1 = 0.0f, p2 = 0.0f, p3 = 0.0f;
 // CHECK-NEXT:     asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n" : "+f"(p0), "+f"(p1), "+f"(p2), "+f"(p3) : "r"(__float_as_uint(al0)), "r"(__float_as_uint(al1)), "r"(__float_as_uint(al2)), "r"(__float_as_uint(al3)), "r"(__float_as_uint(bh0)), "r"(__float_as_uint(bh1)));

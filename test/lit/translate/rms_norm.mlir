@@ -69,7 +69,7 @@ kernel.func @k_rms_norm(%x: memref<1x32x2048xf32>, %p_weight: memref<2048xf32>, 
 }
 
 // CHECK:      extern "C" __global__
-// CHECK-NEXT: __launch_bounds__(256) void k_rms_norm(const float* x, const float* p_weight, float* rms_norm) {
+// CHECK-NEXT: __launch_bounds__(256) void k_rms_norm(const float* __restrict__ x, const float* __restrict__ p_weight, float* __restrict__ rms_norm) {
 // CHECK-NEXT:     int a1 = blockIdx.x;
 // CHECK-NEXT:     int a0 = threadIdx.x;
 // CHECK-NEXT:     int lane = threadIdx.x & 31;

@@ -24,7 +24,7 @@ kernel.func @k_scalar_math(%x: memref<256xf32>, %y: memref<256xf32>, %out: memre
   %either = arith.ori %xor, %not : i1
   kernel.store %either, %or[%t] : memref<256xi1>
 }
-// CHECK-LABEL: void k_scalar_math(const float* x, const float* y, float* out, bool* or_1)
+// CHECK-LABEL: void k_scalar_math(const float* __restrict__ x, const float* __restrict__ y, float* __restrict__ out, bool* __restrict__ or_1)
 // CHECK:         float fm = fmodf(a, b);
 // CHECK-NEXT:    float re = rintf(fm);
 // CHECK-NEXT:    float em = expm1f(re);

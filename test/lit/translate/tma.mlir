@@ -27,7 +27,7 @@ kernel.func @k_tma_scale(%x: memref<64x1024xf32>, %out: memref<64x1024xf32>) gri
   }
 }
 
-// CHECK:      __launch_bounds__(128) void k_tma_scale(const float* x, float* out) {
+// CHECK:      __launch_bounds__(128) void k_tma_scale(const float* __restrict__ x, float* __restrict__ out) {
 // CHECK-NEXT:     extern __shared__ __align__(16) unsigned char dpl_dyn_smem[];
 // CHECK:          float* tile = reinterpret_cast<float*>(dpl_dyn_smem + 0);
 // CHECK-NEXT:     __shared__ __align__(16) long long bar[1];

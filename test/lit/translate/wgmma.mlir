@@ -95,7 +95,7 @@ kernel.func @k_wgmma_gemm(%a: memref<64x32xf32>, %b: memref<128x32xf32>, %c: mem
 // CHECK-NEXT:                  "setp.ne.b32 p, %66, 0;\n"
 // CHECK-NEXT:                  "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
 // CHECK-NEXT:                  "{%0, {{.*}}, %63}, %64, %65, p, 1, 1;\n}\n"
-// CHECK:      __launch_bounds__(128) void k_wgmma_gemm(const float* a, const float* b, float* c) {
+// CHECK:      __launch_bounds__(128) void k_wgmma_gemm(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c) {
 // CHECK-NEXT:     extern __shared__ __align__(1024) unsigned char dpl_dyn_smem_raw[];
 // CHECK:          float h0 = dpl_tf32(v0);
 // CHECK:          float r0 = v0 - h0;
