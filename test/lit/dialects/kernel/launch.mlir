@@ -30,3 +30,17 @@ func.func @flat(%x: memref<3x4xf32>) {
 }
 // CHECK:      func.func @flat(%x: memref<3x4xf32>) {
 // CHECK-NEXT:   kernel.launch @k_flat(%x) : memref<3x4xf32>
+
+// Or as any row-major view of it: memref<2x12xf32> for memref<2x3x4xf32> (merge-dims).
+kernel.func @k_rows(%x: memref<2x12xf32>) grid [2, 1, 1] block [12, 1, 1] smem 0 {
+  %b = kernel.block_id x
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%b, %t] : memref<2x12xf32>
+  kernel.store %v, %x[%b, %t] : memref<2x12xf32>
+}
+func.func @rows(%x: memref<2x3x4xf32>) {
+  kernel.launch @k_rows(%x) : memref<2x3x4xf32>
+  func.return
+}
+// CHECK:      func.func @rows(%x: memref<2x3x4xf32>) {
+// CHECK-NEXT:   kernel.launch @k_rows(%x) : memref<2x3x4xf32>
