@@ -549,6 +549,7 @@ REFERENCES = {
     ("dialects/kernel/roundtrip.mlir", "k_relu_reduce"): _relu_reduce_ref,
     ("dialects/kernel/launch.mlir", "k_copy"): lambda b: {1: b[0]},
     ("dialects/kernel/launch.mlir", "k_flat"): lambda b: {0: b[0]},
+    ("dialects/kernel/launch.mlir", "k_rows"): lambda b: {0: b[0]},
     ("dialects/kernel/vector.mlir", "k_vec"): lambda b: {1: b[0][:, ::-1]},
     ("dialects/kernel/masked-load.mlir", "k_masked"): lambda b: {1: _masked_load_ref(b[0])},
     ("translate/atomic.mlir", "k_atomic"): _atomic_ref,
