@@ -77,7 +77,7 @@ class Outliner(Emitter):
     def __init__(self, kop: tile.KernelOp):
         name = kop.sym_name.data
         args = [*kop.ins, *kop.outs]
-        if len(set(args)) != len(args):
+        if len({loop.view_root(a) for a in args}) != len(args):  # also a buffer and a view of it (the CUDA says __restrict__)
             fail(name, kop, "passes one buffer twice")
         self.kop = kop
         self.old_args = args
@@ -232,9 +232,7 @@ class OutlineKernels(ModulePass):
                 Rewriter.insert_op(kfunc, InsertPoint.before(fn))
                 # a merge-dims view is the kernel's parameter type: the launch passes its source
                 args = [loop.view_root(a) for a in outliner.old_args]
-                if len(set(args)) != len(args):  # a buffer and a view of it (the CUDA says __restrict__)
-                    fail(kop.sym_name.data, kop, "passes one buffer twice")
                 Rewriter.replace_op(kop, K.LaunchOp(kfunc.sym_name.data, args), [])
-            for view in [v for v in reversed(list(fn.body.walk())) if isinstance(v, loop.ViewOp)]:
+            for view in [v for v in reversed(fn.body.block.ops) if isinstance(v, loop.ViewOp)]:
                 if not view.result.uses:
                     Rewriter.erase_op(view)

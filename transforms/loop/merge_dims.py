@@ -77,24 +77,27 @@ def _disjoint(runs: set[Run]) -> list[Run]:
     return sorted(taken)
 
 
-def _merged(results: list[AffineExpr], shape: tuple[int, ...], runs: list[Run]) -> tuple[list[AffineExpr], list[int]]:
-    """The index and the shape with each run merged into one dim."""
-    new_results: list[AffineExpr] = []
-    new_shape: list[int] = []
-    d = 0
-    for k, m in runs:
-        new_results += results[d:k]
-        new_shape += shape[d:k]
+def _merged_shape(shape: tuple[int, ...], runs: list[Run]) -> list[int]:
+    """`shape` with each run merged into one dim."""
+    merged = list(shape)
+    for k, m in reversed(runs):
+        merged[k:m] = [math.prod(shape[k:m])]
+    return merged
+
+
+def _merged_index(results: list[AffineExpr], shape: tuple[int, ...], runs: list[Run]) -> list[AffineExpr]:
+    """Index `results` with each run's entries replaced by their flat offset there."""
+    merged = list(results)
+    for k, m in reversed(runs):
         flat = flat_offset(results[k:m], shape[k:m])
         assert flat is not None
-        new_results.append(flat)
-        new_shape.append(math.prod(shape[k:m]))
-        d = m
-    return new_results + results[d:], new_shape + list(shape[d:])
+        merged[k:m] = [flat]
+    return merged
 
 
 def merge_buffer(kernel: loop.KernelOp, buf: SSAValue) -> str | None:
-    """Give `kernel` `buf` as a view with its flat runs merged; a reason where it declines."""
+    """Give `kernel` `buf` as a view with its flat runs merged (logged); a reason where it
+    declines."""
     if [*kernel.ins, *kernel.outs].count(buf) != 1:
         return "taken twice"
     t = buf.type
@@ -115,14 +118,15 @@ def merge_buffer(kernel: loop.KernelOp, buf: SSAValue) -> str | None:
     if not common:
         return "no run of dims indexed at one flat position by every access"
     runs = _disjoint(common)
-    view = loop.ViewOp(buf, _merged(folded[accesses[0]], shape, runs)[1])
+    view = loop.ViewOp(buf, _merged_shape(shape, runs))
     view.result.name_hint = buf.name_hint
     Rewriter.insert_op(view, InsertPoint.before(kernel))
     buf.replace_uses_with_if(view.result, lambda use: kernel.is_ancestor(use.operation))
     for op in accesses:
         amap = op.map.data
-        new_results = _merged(folded[op], shape, runs)[0]
+        new_results = _merged_index(folded[op], shape, runs)
         with_map(op, list(op.indices), AffineMap(amap.num_dims, amap.num_symbols, tuple(new_results)))
+    LOG.info("merge-dims: @%s: %s %s -> %s", kernel.sym_name.data, buf.name_hint, t, view.result.type)
     return None
 
 
@@ -141,8 +145,5 @@ class MergeDims(ModulePass):
                 if not isinstance(t, MemRefType) or t.get_num_dims() < 2:
                     continue
                 why = merge_buffer(kernel, buf)
-                if why is None:
-                    new = next(v for v in [*kernel.ins, *kernel.outs] if loop.view_root(v) is buf)
-                    LOG.info("merge-dims: @%s: %s %s -> %s", name, buf.name_hint, t, new.type)
-                else:
+                if why is not None:
                     LOG.info("merge-dims: declined @%s %%%s: %s", name, buf.name_hint, why)
