@@ -25,6 +25,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.lower_to_loops",
     "dpl.transforms.loop.fuse_loops",
     "dpl.transforms.loop.fuse_attention",
+    "dpl.transforms.loop.collapse_matmul_axes",
     "dpl.transforms.loop.hoist_invariants",
     "dpl.transforms.loop.dedup_loads",
     "dpl.transforms.loop.drop_dead_buffers",

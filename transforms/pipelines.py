@@ -21,8 +21,8 @@ from dpl.transforms import all_passes
 IR_PIPELINES: dict[str, str] = {
     "torch": "",
     "tensor": "decompose-torch,fold-index-maps",
-    "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,fuse-attention,count-cost",
-    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,fuse-attention,count-cost,split-nests,"
+    "loop": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,fuse-attention,collapse-matmul-axes,count-cost",
+    "tile": "decompose-torch,fold-index-maps,lower-to-loops,fuse-loops,fuse-attention,collapse-matmul-axes,count-cost,split-nests,"
     "schedule",
 }
 IR_PIPELINES["kernel"] = (

@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, MemRefType
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineExpr
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
 
 from dpl.dialects import loop, tile
-from dpl.transforms.tile.common import Linear, expr_range, rebuild_tile
-from dpl.transforms.tile.matmul import ACCESSES, dim_forms, merged_forms
+from dpl.transforms.tile.common import Linear, expr_range, linear, rebuild_tile
+from dpl.transforms.tile.matmul import ACCESSES, dim_forms, merged_forms, substitute, value_form
 
 Ranges = dict[SSAValue, tuple[int, int]]
 
@@ -67,17 +67,33 @@ def operand_range(expr: AffineExpr, operands: list[SSAValue], ranges: Ranges) ->
 def past_end(op: Operation, value: SSAValue, extent: int, ranges: Ranges) -> bool:
     """Whether some index of access `op` is past its buffer for every `value` >= `extent`: a
     linear `c * value + rest` with c > 0 and c * extent + min(rest) >= the dim's size (a pair
-    of dims `e floordiv n, e mod n` read as one, `merged_forms`)."""
+    of dims `e floordiv n, e mod n` read as one, `merged_forms`), or a `e floordiv n` of such a
+    linear e with (c * extent + min(rest)) floordiv n >= the dim's size (collapse-matmul-axes'
+    outermost dim of a side, a convolution's input channel `%k floordiv 9`)."""
     assert isinstance(op, ACCESSES)
     forms, shape = merged_forms(op)
     for d, form in enumerate(forms):
-        c = form[0].get(value, 0) if form is not None else 0
-        if c <= 0:
-            continue
-        rest = form_range(({v: k for v, k in form[0].items() if v is not value}, form[1]), ranges)
-        if rest is not None and c * extent + rest[0] >= shape[d]:
+        if form is not None and _past(form, value, extent, ranges, 1, shape[d]):
             return True
+    exprs, size = op.map.data.results, op.memref.type.get_shape()  # type: ignore[union-attr]
+    for d, e in enumerate(exprs):
+        if isinstance(e, AffineBinaryOpExpr) and e.kind == AffineBinaryOpKind.FloorDiv and isinstance(e.rhs, AffineConstantExpr):
+            form = linear(e.lhs, list(op.indices))
+            if form is not None and e.rhs.value > 0:
+                form = substitute(form, {v: value_form(v) for v in form[0]})
+                if _past(form, value, extent, ranges, e.rhs.value, size[d]):
+                    return True
     return False
+
+
+def _past(form: Linear, value: SSAValue, extent: int, ranges: Ranges, n: int, size: int) -> bool:
+    """Whether `form floordiv n` is at least `size` for every `value` >= `extent` (its
+    coefficient positive, the rest at its least)."""
+    c = form[0].get(value, 0)
+    if c <= 0:
+        return False
+    rest = form_range(({v: k for v, k in form[0].items() if v is not value}, form[1]), ranges)
+    return rest is not None and (c * extent + rest[0]) // n >= size
 
 
 def vanishes(v: SSAValue, k: SSAValue, extent: int, ranges: Ranges) -> bool:

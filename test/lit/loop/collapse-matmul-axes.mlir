@@ -1,0 +1,152 @@
+// RUN: dpl-opt %s --split-input-file --pass-pipeline='collapse-matmul-axes' | filecheck %s
+// collapse-matmul-axes gives each side of a contraction one free loop where it spans several.
+// Cases: a linear over 2 x 5 rows (its M side %a0, %a1 becomes %a1 < 10); a convolution whose
+// output positions (%n, %h, %q) become one loop in the place of %q, beside the output-channel
+// loop %o and the ops hoisted into it; declined: a side loop whose body holds a load of its own
+// (%a0's scale), a product of two loads indexed alike (no contraction), and a side of one loop
+// of extent > 1 beside one of extent 1 (nothing to do).
+
+func.func @main(%x: memref<2x5x16xf32>, %w: memref<24x16xf32>, %b: memref<24xf32>) -> memref<2x5x24xf32> {
+  %y = memref.alloc() : memref<2x5x24xf32>
+  loop.kernel @k_linear ins(%b, %x, %w : memref<24xf32>, memref<2x5x16xf32>, memref<24x16xf32>) outs(%y : memref<2x5x24xf32>) {
+    loop.for free %a0 < 2 {
+      loop.for free %a1 < 5 {
+        loop.for free %a2 < 24 {
+          %acc = loop.for reduce %r < 16 -> f32 {
+            %u = loop.load %x[%a0, %a1, %r] : memref<2x5x16xf32>
+            %v = loop.load %w[%a2, %r] : memref<24x16xf32>
+            %p = arith.mulf %u, %v : f32
+            loop.accumulate add %p : f32
+          }
+          %c = loop.load %b[%a2] : memref<24xf32>
+          %s = arith.addf %acc, %c : f32
+          loop.store %s, %y[%a0, %a1, %a2] : memref<2x5x24xf32>
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x5x24xf32>
+}
+// CHECK-LABEL: loop.kernel @k_linear
+// CHECK-NEXT:    loop.for free %a1 < 10 {
+// CHECK-NEXT:      loop.for free %a2 < 24 {
+// CHECK-NEXT:        %acc = loop.for reduce %r < 16 -> f32 {
+// CHECK-NEXT:          %u = loop.load %x[%a1 floordiv 5, %a1 mod 5, %r] : memref<2x5x16xf32>
+// CHECK-NEXT:          %v = loop.load %w[%a2, %r] : memref<24x16xf32>
+// CHECK:             %c = loop.load %b[%a2] : memref<24xf32>
+// CHECK:             loop.store %s, %y[%a1 floordiv 5, %a1 mod 5, %a2] : memref<2x5x24xf32>
+
+// -----
+
+func.func @main(%x: memref<2x3x6x7xf32>, %w: memref<8x3x3x3xf32>, %g: memref<8xf32>) -> memref<2x8x4x5xf32> {
+  %y = memref.alloc() : memref<2x8x4x5xf32>
+  loop.kernel @k_conv ins(%x, %w, %g : memref<2x3x6x7xf32>, memref<8x3x3x3xf32>, memref<8xf32>) outs(%y : memref<2x8x4x5xf32>) {
+    loop.for free %n < 2 {
+      loop.for free %o < 8 {
+        %gv = loop.load %g[%o] : memref<8xf32>
+        %sc = math.sqrt %gv : f32
+        loop.for free %h < 4 {
+          loop.for free %q < 5 {
+            %acc = loop.for reduce %r < 27 -> f32 {
+              %u = loop.load %x[%n, %r floordiv 9, %h + %r mod 9 floordiv 3, %q + %r mod 3] : memref<2x3x6x7xf32>
+              %v = loop.load %w[%o, %r floordiv 9, %r mod 9 floordiv 3, %r mod 3] : memref<8x3x3x3xf32>
+              %p = arith.mulf %u, %v : f32
+              loop.accumulate add %p : f32
+            }
+            %s = arith.mulf %acc, %sc : f32
+            loop.store %s, %y[%n, %o, %h, %q] : memref<2x8x4x5xf32>
+          }
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x8x4x5xf32>
+}
+// CHECK-LABEL: loop.kernel @k_conv
+// CHECK-NEXT:    loop.for free %o < 8 {
+// CHECK-NEXT:      %gv = loop.load %g[%o] : memref<8xf32>
+// CHECK-NEXT:      %sc = math.sqrt %gv : f32
+// CHECK-NEXT:      loop.for free %q < 40 {
+// CHECK-NEXT:        %acc = loop.for reduce %r < 27 -> f32 {
+// CHECK-NEXT:          %u = loop.load %x[%q floordiv 20, %r floordiv 9, %q floordiv 5 mod 4 + %r mod 9 floordiv 3, %q mod 5 + %r mod 3] : memref<2x3x6x7xf32>
+// CHECK-NEXT:          %v = loop.load %w[%o, %r floordiv 9, %r mod 9 floordiv 3, %r mod 3] : memref<8x3x3x3xf32>
+// CHECK:             loop.store %s, %y[%q floordiv 20, %o, %q floordiv 5 mod 4, %q mod 5] : memref<2x8x4x5xf32>
+
+// -----
+
+func.func @main(%x: memref<2x5x16xf32>, %w: memref<24x16xf32>, %s: memref<2xf32>) -> memref<2x5x24xf32> {
+  %y = memref.alloc() : memref<2x5x24xf32>
+  loop.kernel @k_scaled ins(%x, %w, %s : memref<2x5x16xf32>, memref<24x16xf32>, memref<2xf32>) outs(%y : memref<2x5x24xf32>) {
+    loop.for free %a0 < 2 {
+      %sv = loop.load %s[%a0] : memref<2xf32>
+      loop.for free %a1 < 5 {
+        loop.for free %a2 < 24 {
+          %acc = loop.for reduce %r < 16 -> f32 {
+            %u = loop.load %x[%a0, %a1, %r] : memref<2x5x16xf32>
+            %v = loop.load %w[%a2, %r] : memref<24x16xf32>
+            %p = arith.mulf %u, %v : f32
+            loop.accumulate add %p : f32
+          }
+          %t = arith.mulf %acc, %sv : f32
+          loop.store %t, %y[%a0, %a1, %a2] : memref<2x5x24xf32>
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x5x24xf32>
+}
+// CHECK-LABEL: loop.kernel @k_scaled
+// CHECK-NEXT:    loop.for free %a0 < 2 {
+// CHECK-NEXT:      %sv = loop.load %s[%a0] : memref<2xf32>
+// CHECK-NEXT:      loop.for free %a1 < 5 {
+// CHECK-NEXT:        loop.for free %a2 < 24 {
+// CHECK:             loop.store %t, %y[%a0, %a1, %a2] : memref<2x5x24xf32>
+
+// -----
+
+func.func @main(%x: memref<2x5x16xf32>, %z: memref<2x5x16xf32>) -> memref<2x5xf32> {
+  %y = memref.alloc() : memref<2x5xf32>
+  loop.kernel @k_dot ins(%x, %z : memref<2x5x16xf32>, memref<2x5x16xf32>) outs(%y : memref<2x5xf32>) {
+    loop.for free %a0 < 2 {
+      loop.for free %a1 < 5 {
+        %acc = loop.for reduce %r < 16 -> f32 {
+          %u = loop.load %x[%a0, %a1, %r] : memref<2x5x16xf32>
+          %v = loop.load %z[%a0, %a1, %r] : memref<2x5x16xf32>
+          %p = arith.mulf %u, %v : f32
+          loop.accumulate add %p : f32
+        }
+        loop.store %acc, %y[%a0, %a1] : memref<2x5xf32>
+      }
+    }
+  }
+  func.return %y : memref<2x5xf32>
+}
+// CHECK-LABEL: loop.kernel @k_dot
+// CHECK-NEXT:    loop.for free %a0 < 2 {
+// CHECK-NEXT:      loop.for free %a1 < 5 {
+
+// -----
+
+func.func @main(%x: memref<1x5x16xf32>, %w: memref<24x16xf32>) -> memref<1x5x24xf32> {
+  %y = memref.alloc() : memref<1x5x24xf32>
+  loop.kernel @k_one ins(%x, %w : memref<1x5x16xf32>, memref<24x16xf32>) outs(%y : memref<1x5x24xf32>) {
+    loop.for free %a0 < 1 {
+      loop.for free %a1 < 5 {
+        loop.for free %a2 < 24 {
+          %acc = loop.for reduce %r < 16 -> f32 {
+            %u = loop.load %x[%a0, %a1, %r] : memref<1x5x16xf32>
+            %v = loop.load %w[%a2, %r] : memref<24x16xf32>
+            %p = arith.mulf %u, %v : f32
+            loop.accumulate add %p : f32
+          }
+          loop.store %acc, %y[%a0, %a1, %a2] : memref<1x5x24xf32>
+        }
+      }
+    }
+  }
+  func.return %y : memref<1x5x24xf32>
+}
+// CHECK-LABEL: loop.kernel @k_one
+// CHECK-NEXT:    loop.for free %a0 < 1 {
+// CHECK-NEXT:      loop.for free %a1 < 5 {
+// CHECK-NEXT:        loop.for free %a2 < 24 {

@@ -1,0 +1,105 @@
+"""collapse-matmul-axes keeps meaning and puts such contractions on the tensor cores: the lit
+cases on the loop executor before and after; convolutions (3x3, stride 2, 1-D, 1x1, with a
+BatchNorm + ReLU epilogue), linears over a batch of sequences and a matmul broadcasting its
+weight, odd sizes, through the loop pipeline on the loop executor before and after the pass
+(bit-identical: each output element sums its products in the same order), and through the whole
+kernel pipeline with the tensor cores asked for (padded N and K, masked along the dims a
+floordiv leaves) on the kernel executor against PyTorch in float64, their CUDA through nvcc for
+sm_90a; the default schedule's log for a convolution that the tensor cores now take."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from xdsl.parser import Parser
+
+from dpl.backend.cuda_printer import print_cuda
+from dpl.dialects import make_context
+from dpl.frontend import capture_expression
+from dpl.interpreters import exec_kernel, exec_loop
+from dpl.interpreters.exec_loop import main_func
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+from conftest import NVCC, lit_cases
+
+LIT = Path(__file__).parent.parent / "test/lit/loop/collapse-matmul-axes.mlir"
+LOOP_BEFORE = IR_PIPELINES["loop"].replace("collapse-matmul-axes,", "")
+F = "torch.nn.functional."
+
+EXPRS = {
+    "linear_3d": F + "linear(torch.randn(3,37,40), torch.randn(70,40), torch.randn(70))",
+    "conv2d": F + "conv2d(torch.randn(2,8,9,13), torch.randn(64,8,3,3), torch.randn(64), padding=1)",
+    "conv2d_bn_relu": F + "relu((" + F + "conv2d(torch.randn(2,8,9,13), torch.randn(64,8,3,3), padding=1)"
+    " - torch.randn(64,1,1)) * torch.rsqrt(torch.randn(64,1,1).abs() + 1e-5))",
+    "conv2d_stride2": F + "conv2d(torch.randn(3,6,15,11), torch.randn(72,6,3,3), torch.randn(72), stride=2, padding=1)",
+    "conv1d": F + "conv1d(torch.randn(3,16,41), torch.randn(64,16,5), torch.randn(64), padding=2)",
+    "conv2d_1x1": F + "conv2d(torch.randn(2,40,9,13), torch.randn(64,40,1,1))",
+    "matmul_broadcast": "torch.randn(3,37,40) @ torch.randn(40,70)",
+}
+TENSOR_CORES = IR_PIPELINES["kernel"].replace("schedule,", "schedule{tensor-cores=true},")
+
+
+def _inputs(main, seed: int, params=()) -> list[np.ndarray]:
+    """Random arrays (normal * 3 - 1) for main's arguments, the program's parameters last."""
+    rng = np.random.default_rng(seed)
+    args = main.body.block.args[: len(main.body.block.args) - len(params)]
+    xs = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in args]
+    return xs + [p.detach().float().numpy() for p in params]
+
+
+@pytest.mark.parametrize("case", range(len(lit_cases(LIT))))
+def test_lit_cases_keep_meaning_on_the_loop_executor(case: int):
+    before = Parser(make_context(), lit_cases(LIT)[case]).parse_module()
+    after = before.clone()
+    run_pipeline(after, "collapse-matmul-axes")
+    after.verify()
+    for seed in (1, 2):
+        ins = _inputs(main_func(before), seed)
+        (ref,) = exec_loop.run(before, [a.copy() for a in ins])
+        (out,) = exec_loop.run(after, [a.copy() for a in ins])
+        np.testing.assert_array_equal(out, ref)
+
+
+@pytest.mark.parametrize("name", list(EXPRS))
+def test_programs_keep_meaning_on_the_loop_executor(name: str, pass_log):
+    prog = capture_expression(EXPRS[name], dtype=torch.float32)
+    run_pipeline(prog.module, LOOP_BEFORE)
+    before = prog.module.clone()
+    run_pipeline(prog.module, "collapse-matmul-axes")
+    prog.module.verify()
+    assert "collapse-matmul-axes: @" in pass_log.text
+    ins = _inputs(main_func(before), 3, prog.args[prog.num_inputs :])
+    (ref,) = exec_loop.run(before, [a.copy() for a in ins])
+    (out,) = exec_loop.run(prog.module, [a.copy() for a in ins])
+    np.testing.assert_array_equal(out, ref)
+
+
+@pytest.mark.parametrize("name", list(EXPRS))
+def test_programs_on_the_tensor_cores(name: str, tmp_path: Path, pass_log):
+    prog = capture_expression(EXPRS[name], dtype=torch.float32)
+    run_pipeline(prog.module, TENSOR_CORES)
+    assert "tensorize-matmul: @" in pass_log.text
+    n = prog.num_inputs
+    for seed in (1, 2):
+        ins = _inputs(main_func(prog.module), seed, prog.args[n:])
+        (out,) = exec_kernel.run(prog.module, ins)
+        ref = prog.fn(*[torch.from_numpy(x).double() for x in ins[:n]]).detach().numpy()
+        assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-6
+    if NVCC is not None:
+        cu = tmp_path / "k.cu"
+        cu.write_text(print_cuda(prog.module))
+        r = subprocess.run([NVCC, "-gencode=arch=compute_90a,code=sm_90a", "-c", "-o", str(tmp_path / "k.o"), str(cu)],
+                           capture_output=True, text=True, timeout=600)  # fmt: skip
+        assert r.returncode == 0, r.stderr
+
+
+def test_the_schedule_puts_a_convolution_on_the_tensor_cores(pass_log):
+    """A 3x3 convolution of 8 x 64 x 56 x 56: its output positions one loop of 25088, wgmma."""
+    prog = capture_expression(F + "conv2d(torch.randn(8,64,56,56), torch.randn(64,64,3,3), padding=1)", dtype=torch.float32)
+    run_pipeline(prog.module, IR_PIPELINES["tile"])
+    assert "collapse-matmul-axes: @k_conv2d: %padded's side 8 x 56 x 56 -> 25088" in pass_log.text
+    assert "spans" not in pass_log.text
+    assert "@k_conv2d is matmul, wgmma" in pass_log.text

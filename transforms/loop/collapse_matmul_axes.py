@@ -1,0 +1,197 @@
+"""collapse-matmul-axes: give each side of a contraction one free loop where it has several.
+
+A contraction reads A and B in one reduce loop; the free loops that index A but not B are its M
+side, those that index B but not A its N side (as the tile schedule's `matmul_info` sees them).
+The tensor cores take one loop a side, so a linear over a batch of sequences or a convolution
+ran on SIMT ("M spans 2 axes"):
+
+    loop.for free %a0 < 4 {  loop.for free %a1 < 512 {  loop.for free %a2 < 2304 {
+      %acc = loop.for reduce %r0 < 768 -> f32 {
+        %x = loop.load %x[%a0, %a1, %r0] ...   %w = loop.load %w[%a2, %r0] ... }
+      loop.store %acc, %y[%a0, %a1, %a2] ... }}}
+
+Where a side has two or more loops of extent > 1, they become one loop over the product of
+their extents, its index split back with floordiv / mod (row-major over the side's loops, in
+nest order), in the place of the side's innermost loop:
+
+    loop.for free %a1 < 2048 {  loop.for free %a2 < 2304 {
+      ... %x[%a1 floordiv 512, %a1 mod 512, %r0] ...  %y[%a1 floordiv 512, %a1 mod 512, %a2] ... }}
+
+so the side whose fastest loop was innermost stays innermost (a convolution's output positions
+(n, h, w) become N beside its output channels, M, and its stores stay contiguous along N). The
+loops are free (each iteration writes its own elements), so running their iterations in another
+order keeps meaning; every access reads and writes the same element as before. pad-matmul then
+rounds such a side up like any other (`padding.past_end` reads the outermost `%m floordiv P`).
+
+H200 (2026-11-30, session 32, bench/results/session32/tools/ab32.py, without / with, us): a
+linear 768 -> 2304 over 8 x 197 rows 210 -> 87 (eager 132), a transformer encoder layer over
+8 x 128 x 512 418 -> 227 (eager 251), a 3x3 convolution 64 -> 64 over 8 x 56 x 56 514 -> 116
+(eager 33 with cuDNN's default TF32, 73 in fp32).
+
+A loop of the chain may also hold ops hoisted out of the loops below it (a BatchNorm's
+per-channel scale beside the output-channel loop), but a side's loops other than its last must
+hold only their inner loop.
+
+Declines (logged to `dpl.passes`) a chain of free loops down to a reduce loop where that reduce
+loop is not alone or not one contraction (two loads over its index, each indexed by a free loop
+the other is not, accumulated by add), and a side whose loops before its last hold other ops or
+whose indices are used other than as load or store indices inside its last loop. A nest with no
+reduce loop, or no side of two loops of extent > 1, is left alone silently (the common case).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import affine
+from xdsl.dialects.builtin import AffineMapAttr, IntAttr, ModuleOp
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+
+from dpl.dialects import loop
+from dpl.transforms.loop.nest import fold_index_ops
+from dpl.transforms.tile.common import LOG, with_map
+
+
+def _chain(top: loop.ForOp) -> list[loop.ForOp]:
+    """The chain of free loops from `top` down, each the one loop of the body before it (which
+    may also hold ops hoisted out of the loops below)."""
+    chain = [top]
+    while True:
+        loops = [o for o in chain[-1].body.block.ops if isinstance(o, loop.ForOp)]
+        if len(loops) == 1 and not loops[0].is_reduce:
+            chain.append(loops[0])
+        else:
+            return chain
+
+
+def _alone(f: loop.ForOp) -> bool:
+    """Whether `f`'s body holds only its one inner loop."""
+    return len([o for o in f.body.block.ops if not isinstance(o, loop.YieldOp)]) == 1
+
+
+def _indexed(op: loop.LoadOp) -> list:
+    """The operands that `op`'s index map uses."""
+    return [op.indices[d] for e in op.map.data.results for d in e.used_dims()]
+
+
+def _sides(chain: list[loop.ForOp]) -> list[tuple[str, list[loop.ForOp]]] | str | None:
+    """The free loops of `chain` indexing only A and only B of its contraction, each with the
+    name of the buffer that side reads; why the reduce loop under it is not one; or None where
+    no reduce loop is (an elementwise nest)."""
+    loops = [o for o in chain[-1].body.block.ops if isinstance(o, loop.ForOp)]
+    if not any(o.is_reduce for o in loops):
+        return None
+    if len(loops) != 1:
+        return "not one reduce loop under a chain of free loops"
+    red = loops[0]
+    acc = red.body.block.last_op
+    if not isinstance(acc, loop.AccumulateOp) or any(k.data != loop.CombineKind.ADD for k in acc.kinds):
+        return "the reduce loop does not accumulate by add"
+    if any(isinstance(o, loop.ForOp) for o in red.body.block.ops):
+        return "the reduce loop holds a loop"
+    ivs = [f.iv for f in chain]
+    loads = [o for o in red.body.block.ops if isinstance(o, loop.LoadOp) and red.iv in _indexed(o)]
+    owns = [{v for v in _indexed(o) if v in ivs} for o in loads]
+    if len(loads) != 2 or not (owns[0] - owns[1] and owns[1] - owns[0]):
+        return "not a contraction of two operands"
+    return [
+        (f"%{ld.memref.name_hint}", [f for f in chain if f.iv in own - other])
+        for ld, own, other in ((loads[0], owns[0], owns[1]), (loads[1], owns[1], owns[0]))
+    ]
+
+
+def _collapsible(side: list[loop.ForOp]) -> bool:
+    """Whether the loops of `side` can become its last one: those before it hold only their
+    inner loop, and each index is used only inside the last one, as a load or store index."""
+    last = side[-1]
+    return all(_alone(f) for f in side[:-1]) and all(
+        isinstance(use.operation, loop.LoadOp | loop.StoreOp) and last.is_ancestor(use.operation)
+        and use.index > (0 if isinstance(use.operation, loop.LoadOp) else 1)  # not the value stored
+        for f in side for use in f.iv.uses
+    )  # fmt: skip
+
+
+def collapse_side(side: list[loop.ForOp]) -> None:
+    """Merge the loops of `side` (outermost first, each inside the one before) into the last:
+    one loop over the product of their extents, each index split back row-major."""
+    extents = [f.extent.data for f in side]
+    last = side[-1]
+    m = last.iv
+    block = last.body.block
+    applies = []
+    for i, f in enumerate(side):
+        inner = math.prod(extents[i + 1 :])
+        e: AffineExpr = AffineDimExpr(0) // inner if inner > 1 else AffineDimExpr(0)
+        if i > 0:
+            e = e % extents[i]
+        apply = affine.ApplyOp([m], AffineMapAttr(AffineMap(1, 0, (e,))))
+        apply.result.name_hint = f.iv.name_hint
+        applies.append((f.iv, apply))
+    for iv, apply in applies:
+        iv.replace_uses_with_if(apply.result, lambda use: use.operation is not apply)
+    first = block.first_op
+    assert first is not None
+    block.insert_ops_before([a for _, a in applies], first)
+    for _, apply in applies:
+        apply.operands[0] = m
+    for f in side[:-1]:  # each holds only the next loop of the chain: splice it out
+        inner_loop = next(o for o in f.body.block.ops if isinstance(o, loop.ForOp))
+        inner_loop.detach()
+        parent = f.parent_block()
+        assert parent is not None
+        parent.insert_op_before(inner_loop, f)
+        f.detach()
+        f.erase()
+    last.properties["extent"] = IntAttr(math.prod(extents))
+
+
+def _compact(op: loop.LoadOp | loop.StoreOp) -> None:
+    """Drop the index operands that `op`'s map does not use (the tile schedule reads an access's
+    operands as what it depends on)."""
+    amap = op.map.data
+    used = sorted(set().union(*(e.used_dims() for e in amap.results)))
+    if len(used) == len(op.indices):
+        return
+    dims = [AffineDimExpr(used.index(d)) if d in used else AffineConstantExpr(0) for d in range(amap.num_dims)]
+    with_map(op, [op.indices[d] for d in used], amap.replace_dims_and_symbols(dims, [], len(used), 0))
+
+
+def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
+    """Collapse each side of the contraction under `top` that spans several loops; why not, or
+    None (also where `top` holds no contraction, or no side spans several loops)."""
+    sides = _sides(_chain(top))
+    if sides is None or isinstance(sides, str):
+        return sides
+    done = []
+    for name, side in sides:
+        big = [f for f in side if f.extent.data > 1]
+        if len(big) < 2:
+            continue
+        if not _collapsible(big):
+            return f"the loops of {name}'s side hold other ops, or an index used other than to load or store inside them"
+        extents = [f.extent.data for f in big]
+        collapse_side(big)
+        done.append(f"{name}'s side {' x '.join(map(str, extents))} -> {math.prod(extents)}")
+    if done:
+        fold_index_ops(kernel)
+        for op in [o for o in kernel.walk() if isinstance(o, loop.LoadOp | loop.StoreOp)]:
+            _compact(op)
+        LOG.info("collapse-matmul-axes: @%s: %s", kernel.sym_name.data, "; ".join(done))
+    return None
+
+
+@dataclass(frozen=True)
+class CollapseMatmulAxes(ModulePass):
+    """Give each contraction one free loop per side (M, N) where a side spans several."""
+
+    name = "collapse-matmul-axes"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for kernel in [k for k in op.walk() if isinstance(k, loop.KernelOp)]:
+            for top in [o for o in kernel.body.block.ops if isinstance(o, loop.ForOp) and not o.is_reduce]:
+                why = collapse_nest(kernel, top)
+                if why is not None:
+                    LOG.info("collapse-matmul-axes: declined @%s: %s", kernel.sym_name.data, why)
