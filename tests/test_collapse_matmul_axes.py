@@ -60,6 +60,7 @@ def test_lit_cases_keep_meaning_on_the_loop_executor(case: int):
         ins = _inputs(main_func(before), seed)
         (ref,) = exec_loop.run(before, [a.copy() for a in ins])
         (out,) = exec_loop.run(after, [a.copy() for a in ins])
+        assert not np.isnan(out).any(), "an output element was never written"
         np.testing.assert_array_equal(out, ref)
 
 
@@ -74,6 +75,7 @@ def test_programs_keep_meaning_on_the_loop_executor(name: str, pass_log):
     ins = _inputs(main_func(before), 3, prog.args[prog.num_inputs :])
     (ref,) = exec_loop.run(before, [a.copy() for a in ins])
     (out,) = exec_loop.run(prog.module, [a.copy() for a in ins])
+    assert not np.isnan(out).any(), "an output element was never written"
     np.testing.assert_array_equal(out, ref)
 
 

@@ -44,7 +44,7 @@ func.func @main(%x: memref<2x3x6x7xf32>, %w: memref<8x3x3x3xf32>, %g: memref<8xf
     loop.for free %n < 2 {
       loop.for free %o < 8 {
         %gv = loop.load %g[%o] : memref<8xf32>
-        %sc = math.sqrt %gv : f32
+        %sc = math.exp %gv : f32
         loop.for free %h < 4 {
           loop.for free %q < 5 {
             %acc = loop.for reduce %r < 27 -> f32 {
@@ -65,7 +65,7 @@ func.func @main(%x: memref<2x3x6x7xf32>, %w: memref<8x3x3x3xf32>, %g: memref<8xf
 // CHECK-LABEL: loop.kernel @k_conv
 // CHECK-NEXT:    loop.for free %o < 8 {
 // CHECK-NEXT:      %gv = loop.load %g[%o] : memref<8xf32>
-// CHECK-NEXT:      %sc = math.sqrt %gv : f32
+// CHECK-NEXT:      %sc = math.exp %gv : f32
 // CHECK-NEXT:      loop.for free %q < 40 {
 // CHECK-NEXT:        %acc = loop.for reduce %r < 27 -> f32 {
 // CHECK-NEXT:          %u = loop.load %x[%q floordiv 20, %r floordiv 9, %q floordiv 5 mod 4 + %r mod 9 floordiv 3, %q mod 5 + %r mod 3] : memref<2x3x6x7xf32>
