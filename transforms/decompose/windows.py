@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
@@ -34,21 +36,35 @@ def _ints(attr) -> list[int]:
 
 
 def pad(em: Emitter, x: SSAValue, pads: Sequence[int], value: float) -> SSAValue:
-    """x with `pads[i]` elements of `value` before and after trailing spatial dim i (concat of
-    splat blocks)."""
+    """x with `pads[i]` elements of `value` before and after trailing spatial dim i: one
+    elementwise op over the padded shape, reading x at `(o + k * n - p) mod n` (inside x at every
+    padded index o: the mod's operand is never negative, so C's `%` reads it right) and keeping
+    it where `p <= o < p + n`, so every padded dim is one pass over x, not a concat each."""
     shape = list(shape_of(x))
     lead = len(shape) - len(pads)
+    if not any(pads):
+        return x
+    out = list(shape)
+    exprs = [d(i) for i in range(len(shape))]
     for i, p in enumerate(pads):
-        if not p:
-            continue
-        dim = lead + i
-        block = list(shape)
-        block[dim] = p
-        etype = elem_of(x)
-        fill = em.elementwise([], etype, block, lambda s: s.const(value), hint="pad")
-        x = em._one(T.ConcatOp([fill, x, fill], dim), "padded")
-        shape[dim] += 2 * p
-    return x
+        n = shape[lead + i]
+        out[lead + i] = n + 2 * p
+        if p:
+            exprs[lead + i] = (d(lead + i) + (-(-p // n)) * n - p) % n
+    etype = elem_of(x)
+    inside = em.map_exprs(x, exprs, out, "shifted")
+
+    def keep(s, v, *idx):
+        ok = None
+        for i, p in enumerate(pads):
+            if not p:
+                continue
+            o, n = idx[lead + i], shape[lead + i]
+            c = s.op(arith.AndIOp(s.cmpi("uge", o, s.const(p, IndexType())), s.cmpi("ult", o, s.const(p + n, IndexType()))))
+            ok = c if ok is None else s.op(arith.AndIOp(ok, c))
+        return s.select(ok, v, s.const(value, etype))
+
+    return em.elementwise([inside], etype, out, keep, with_indices=True, hint="padded")
 
 
 def _offsets(r: AffineExpr, kernel: Sequence[int]) -> list[AffineExpr]:

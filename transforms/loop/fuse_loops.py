@@ -78,7 +78,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -205,7 +205,7 @@ class FuseLoops(ModulePass):
                 LOG.info(
                     f"refuse @{name_p} into @{name_c}: the contraction's reduce body would run "
                     f"{why} per multiply-add besides it (limit {self.max_prologue_ops}, no "
-                    "transcendentals or divisions)"
+                    "transcendentals, divisions or loop-index comparisons)"
                 )
                 candidate.erase()
                 return None
@@ -383,7 +383,8 @@ COSTLY = (arith.DivfOp,)
 def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
     """The loads and arith/math ops (constants aside) of the busiest reduce-loop body beyond a
     plain multiply-add's two loads and one product, and the ops among them that are costly on a
-    GPU (math ops, divisions)."""
+    GPU (math ops, divisions) or keep the operands from being plain loads (a comparison of loop
+    indices: a padded convolution input's select, which the tensor cores' stages cannot take)."""
     busiest: list[Operation] = []
     for red in kernel.walk():
         if isinstance(red, loop.ForOp) and red.is_reduce:
@@ -394,8 +395,12 @@ def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
                 or isinstance(o, loop.LoadOp)
             ]
             busiest = max(busiest, ops, key=len)
-    costly = [o for o in busiest if o.dialect_name() == "math" or isinstance(o, COSTLY)]
+    costly = [o for o in busiest if o.dialect_name() == "math" or isinstance(o, COSTLY) or _index_compare(o)]
     return max(len(busiest) - 3, 0), costly
+
+
+def _index_compare(op: Operation) -> bool:
+    return isinstance(op, arith.CmpiOp) and isinstance(op.lhs.type, IndexType)
 
 
 def read_in_reduce(kernel: loop.KernelOp, buffer: SSAValue) -> bool:

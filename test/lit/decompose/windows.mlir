@@ -1,6 +1,8 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline=decompose-windows | filecheck %s
 // Window ops index-map their (padded) input onto a box whose last axis flattens the window
-// (and a group's input channels) and reduce over it; matmul belongs to decompose-matmul.
+// (and a group's input channels) and reduce over it; matmul belongs to decompose-matmul. A
+// padded input is one elementwise op over the padded shape: the input read at (o + n - p) mod n
+// (never negative), kept where p <= o < p + n, else the pad value (-inf for max pooling).
 
 func.func @conv(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32> {
   %r = torch.convolution %x, %w {dilation = [1, 1], groups = 1, padding = [0, 0], stride = [1, 1]} : (tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32>
@@ -21,11 +23,14 @@ func.func @max_pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
   func.return %r : tensor<1x2x2x2xf32>
 }
 // CHECK-LABEL: func.func @max_pool
-// CHECK-NEXT:    %pad = tensor.elementwise -> tensor<1x2x1x4xf32> {
-// CHECK-NEXT:      %{{.*}} = arith.constant 0xff800000 : f32
-// CHECK:         %padded = tensor.concat %pad, %x, %pad axis 2 : tensor<1x2x1x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x1x4xf32> -> tensor<1x2x6x4xf32>
-// CHECK:         %padded_1 = tensor.concat %pad_1, %padded, %pad_1 axis 3
-// CHECK-NEXT:    %window = tensor.index_map %padded_1 affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, ((d2 * 3) + (d4 floordiv 2)), ((d3 * 3) + (d4 mod 2)))> : tensor<1x2x6x6xf32> -> tensor<1x2x2x2x4xf32>
+// CHECK-NEXT:    %shifted = tensor.index_map %x affine_map<(d0, d1, d2, d3) -> (d0, d1, ((d2 + 3) mod 4), ((d3 + 3) mod 4))> : tensor<1x2x4x4xf32> -> tensor<1x2x6x6xf32>
+// CHECK-NEXT:    %padded = tensor.elementwise ins(%shifted : tensor<1x2x6x6xf32>) with_indices -> tensor<1x2x6x6xf32> {
+// CHECK:           %{{.*}} = arith.cmpi uge, %i2, %{{.*}} : index
+// CHECK:           %{{.*}} = arith.cmpi ult, %i3, %{{.*}} : index
+// CHECK:           %[[NEGINF:.*]] = arith.constant 0xff800000 : f32
+// CHECK-NEXT:      %[[V:.*]] = arith.select %{{.*}}, %a, %[[NEGINF]] : f32
+// CHECK-NEXT:      tensor.yield %[[V]] : f32
+// CHECK:         %window = tensor.index_map %padded affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, ((d2 * 3) + (d4 floordiv 2)), ((d3 * 3) + (d4 mod 2)))> : tensor<1x2x6x6xf32> -> tensor<1x2x2x2x4xf32>
 // CHECK-NEXT:    %red = tensor.reduce max %window axes [4]
 
 // -----

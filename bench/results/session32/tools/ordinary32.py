@@ -97,4 +97,8 @@ CASES = [
     S("linear3d_3x333x257to511", "linear3d", lambda: nn.Linear(257, 511), ((3, 333, 257),)),
     S("matmul_w_32x128x64to200", "linear3d", lambda: MatmulW(64, 200), ((32, 128, 64),)),
     S("mlp3d_8x256x512", "mlp", lambda: Mlp(512, 2048), ((8, 256, 512),)),
+] + [  # padded windows (pad)
+    S("maxpool3s2_32x64x56x56", "pool", lambda: nn.MaxPool2d(3, 2, 1), ((32, 64, 56, 56),)),
+    S("avgpool3s1p1_8x128x33x33", "pool", lambda: nn.AvgPool2d(3, 1, 1), ((8, 128, 33, 33),)),
+    S("conv5x5p2_4x32x127x127to48", "conv", lambda: nn.Conv2d(32, 48, 5, padding=2), ((4, 32, 127, 127),)),
 ]

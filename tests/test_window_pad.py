@@ -1,0 +1,45 @@
+"""A padded convolution's or pooling's input is one elementwise op (decompose-windows' `pad`):
+the input read at `(o + k * n - p) mod n`, kept inside the padding, else the pad value. Through
+the whole kernel pipeline on the kernel executor against PyTorch in float64: a padding wider
+than the input (p = 3 > n = 2: the mod's operand stays non-negative), 1-D and 2-D convolutions,
+max pooling (-inf padding, fused into the window's reduce: one kernel) and average pooling that
+excludes the padding (its counts from a padded ones tensor); the CUDA through nvcc."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from dpl.backend.cuda_printer import print_cuda
+from dpl.frontend import capture_expression
+from dpl.interpreters import exec_kernel
+from dpl.interpreters.exec_loop import main_func
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+
+F = "torch.nn.functional."
+EXPRS = {
+    "conv2d_pad_wider": (F + "conv2d(torch.randn(1,4,2,3), torch.randn(5,4,3,3), padding=3)", 2),
+    "conv2d_3x3": (F + "conv2d(torch.randn(2,6,9,7), torch.randn(8,6,3,3), torch.randn(8), padding=1)", 2),
+    "conv1d_pad4": (F + "conv1d(torch.randn(2,3,7), torch.randn(4,3,5), padding=4)", None),
+    "max_pool": (F + "max_pool2d(torch.randn(2,3,5,4), 3, 2, 1)", 1),
+    "avg_pool_exclude_pad": (F + "avg_pool2d(torch.randn(2,3,5,4), 3, 1, 1, count_include_pad=False)", None),
+}
+
+
+@pytest.mark.parametrize("name", list(EXPRS))
+def test_padded_windows_match_pytorch(name: str, nvcc_compile):
+    expr, kernels = EXPRS[name]
+    prog = capture_expression(expr, dtype=torch.float32)
+    run_pipeline(prog.module, IR_PIPELINES["kernel"])
+    rng = np.random.default_rng(4)
+    n = prog.num_inputs
+    args = main_func(prog.module).body.block.args
+    ins = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in args[:n]]
+    (out,) = exec_kernel.run(prog.module, ins)
+    ref = prog.fn(*[torch.from_numpy(x).double() for x in ins]).detach().numpy()
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)
+    source = print_cuda(prog.module)
+    if kernels is not None:  # the pad (where not fused into its reader) and the window op
+        assert source.count("__global__") == kernels
+    nvcc_compile(source)
