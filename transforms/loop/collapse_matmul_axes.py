@@ -23,6 +23,12 @@ loops are free (each iteration writes its own elements), so running their iterat
 order keeps meaning; every access reads and writes the same element as before. pad-matmul then
 rounds such a side up like any other (`padding.past_end` reads the outermost `%m floordiv P`).
 
+The kernel then takes each buffer whose accesses all index a run of its dims at one flat
+position as a view with the run merged (merge-dims' `merge_buffer`): the linear's x and y become
+2048 x 768 and 2048 x 2304 (a plain matrix product), a convolution's weight [o, c, kh, kw],
+read at [%o, %r floordiv 9, %r mod 9 floordiv 3, %r mod 3], becomes [o, c * 9] read at [%o, %r]
+(its rows K-contiguous, staged by float4s).
+
 H200 (2026-11-30, session 32, bench/results/session32/tools/ab32.py, without / with, us): a
 linear 768 -> 2304 over 8 x 197 rows 210 -> 87 (eager 132), a transformer encoder layer over
 8 x 128 x 512 418 -> 227 (eager 251), a 3x3 convolution 64 -> 64 over 8 x 56 x 56 514 -> 116
@@ -46,11 +52,12 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import affine
-from xdsl.dialects.builtin import AffineMapAttr, IntAttr, ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, IntAttr, MemRefType, ModuleOp
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop
+from dpl.transforms.loop.merge_dims import merge_buffer
 from dpl.transforms.loop.nest import fold_index_ops
 from dpl.transforms.tile.common import LOG, with_map
 
@@ -180,6 +187,9 @@ def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
         for op in [o for o in kernel.walk() if isinstance(o, loop.LoadOp | loop.StoreOp)]:
             _compact(op)
         LOG.info("collapse-matmul-axes: @%s: %s", kernel.sym_name.data, "; ".join(done))
+        for buf in [*kernel.ins, *kernel.outs]:  # a run of dims read at one flat position: one dim
+            if isinstance(buf.type, MemRefType) and buf.type.get_num_dims() >= 2:
+                merge_buffer(kernel, buf)
     return None
 
 

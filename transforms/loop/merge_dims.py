@@ -47,14 +47,24 @@ Run = tuple[int, int]
 
 
 def fold_divs(e: AffineExpr) -> AffineExpr:
-    """`e` with each `(a floordiv c1) floordiv c2` (positive constants) as `a floordiv (c1 * c2)`."""
+    """`e` with each `(a floordiv c1) floordiv c2` (positive constants) as `a floordiv (c1 * c2)`,
+    and each `(a mod (c1 * c2)) floordiv c2` as `(a floordiv c2) mod c1` and `(a mod (c1 * c2))
+    mod c2` as `a mod c2` (equal for every integer a under floor division: decompose-windows'
+    kernel offsets `%r mod 9 floordiv 3, %r mod 3` are then `delinearize`'s)."""
     if not isinstance(e, AffineBinaryOpExpr):
         return e
     lhs, rhs = fold_divs(e.lhs), fold_divs(e.rhs)
-    if (e.kind == AffineBinaryOpKind.FloorDiv and isinstance(rhs, AffineConstantExpr) and rhs.value > 0
-            and isinstance(lhs, AffineBinaryOpExpr) and lhs.kind == AffineBinaryOpKind.FloorDiv
+    if not (isinstance(rhs, AffineConstantExpr) and rhs.value > 0 and isinstance(lhs, AffineBinaryOpExpr)
             and isinstance(lhs.rhs, AffineConstantExpr) and lhs.rhs.value > 0):  # fmt: skip
-        return lhs.lhs // (lhs.rhs.value * rhs.value)
+        return AffineBinaryOpExpr(e.kind, lhs, rhs)
+    c1, c2 = lhs.rhs.value, rhs.value
+    if e.kind == AffineBinaryOpKind.FloorDiv and lhs.kind == AffineBinaryOpKind.FloorDiv:
+        return lhs.lhs // (c1 * c2)
+    if lhs.kind == AffineBinaryOpKind.Mod and c1 % c2 == 0 and c1 > c2:
+        if e.kind == AffineBinaryOpKind.FloorDiv:
+            return (lhs.lhs // c2) % (c1 // c2)
+        if e.kind == AffineBinaryOpKind.Mod:
+            return lhs.lhs % c2
     return AffineBinaryOpExpr(e.kind, lhs, rhs)
 
 

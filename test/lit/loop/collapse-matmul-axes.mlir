@@ -1,8 +1,9 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='collapse-matmul-axes' | filecheck %s
 // collapse-matmul-axes gives each side of a contraction one free loop where it spans several.
-// Cases: a linear over 2 x 5 rows (its M side %a0, %a1 becomes %a1 < 10); a convolution whose
-// output positions (%n, %h, %q) become one loop in the place of %q, beside the output-channel
-// loop %o and the ops hoisted into it; declined: a side loop whose body holds a load of its own
+// Cases: a linear over 2 x 5 rows (its M side %a0, %a1 becomes %a1 < 10, and x and y views of
+// 10 rows); a convolution whose output positions (%n, %h, %q) become one loop in the place of
+// %q, beside the output-channel loop %o and the ops hoisted into it (its weight a view of 8 rows
+// of 27); declined: a side loop whose body holds a load of its own
 // (%a0's scale), a product of two loads indexed alike (no contraction), and a side of one loop
 // of extent > 1 beside one of extent 1 (nothing to do).
 
@@ -27,14 +28,16 @@ func.func @main(%x: memref<2x5x16xf32>, %w: memref<24x16xf32>, %b: memref<24xf32
   }
   func.return %y : memref<2x5x24xf32>
 }
-// CHECK-LABEL: loop.kernel @k_linear
+// CHECK:         %x_1 = loop.view %x : memref<2x5x16xf32> -> memref<10x16xf32>
+// CHECK-NEXT:    %y_1 = loop.view %y : memref<2x5x24xf32> -> memref<10x24xf32>
+// CHECK-NEXT:    loop.kernel @k_linear ins(%b, %x_1, %w : memref<24xf32>, memref<10x16xf32>, memref<24x16xf32>) outs(%y_1 : memref<10x24xf32>) {
 // CHECK-NEXT:    loop.for free %a1 < 10 {
 // CHECK-NEXT:      loop.for free %a2 < 24 {
 // CHECK-NEXT:        %acc = loop.for reduce %r < 16 -> f32 {
-// CHECK-NEXT:          %u = loop.load %x[%a1 floordiv 5, %a1 mod 5, %r] : memref<2x5x16xf32>
+// CHECK-NEXT:          %u = loop.load %x_1[%a1, %r] : memref<10x16xf32>
 // CHECK-NEXT:          %v = loop.load %w[%a2, %r] : memref<24x16xf32>
 // CHECK:             %c = loop.load %b[%a2] : memref<24xf32>
-// CHECK:             loop.store %s, %y[%a1 floordiv 5, %a1 mod 5, %a2] : memref<2x5x24xf32>
+// CHECK:             loop.store %s, %y_1[%a1, %a2] : memref<10x24xf32>
 
 // -----
 
@@ -62,14 +65,15 @@ func.func @main(%x: memref<2x3x6x7xf32>, %w: memref<8x3x3x3xf32>, %g: memref<8xf
   }
   func.return %y : memref<2x8x4x5xf32>
 }
-// CHECK-LABEL: loop.kernel @k_conv
+// CHECK:         %w_1 = loop.view %w : memref<8x3x3x3xf32> -> memref<8x27xf32>
+// CHECK-NEXT:    loop.kernel @k_conv ins(%x, %w_1, %g : memref<2x3x6x7xf32>, memref<8x27xf32>, memref<8xf32>) outs(%y : memref<2x8x4x5xf32>) {
 // CHECK-NEXT:    loop.for free %o < 8 {
 // CHECK-NEXT:      %gv = loop.load %g[%o] : memref<8xf32>
 // CHECK-NEXT:      %sc = math.exp %gv : f32
 // CHECK-NEXT:      loop.for free %q < 40 {
 // CHECK-NEXT:        %acc = loop.for reduce %r < 27 -> f32 {
 // CHECK-NEXT:          %u = loop.load %x[%q floordiv 20, %r floordiv 9, %q floordiv 5 mod 4 + %r mod 9 floordiv 3, %q mod 5 + %r mod 3] : memref<2x3x6x7xf32>
-// CHECK-NEXT:          %v = loop.load %w[%o, %r floordiv 9, %r mod 9 floordiv 3, %r mod 3] : memref<8x3x3x3xf32>
+// CHECK-NEXT:          %v = loop.load %w_1[%o, %r] : memref<8x27xf32>
 // CHECK:             loop.store %s, %y[%q floordiv 20, %o, %q floordiv 5 mod 4, %q mod 5] : memref<2x8x4x5xf32>
 
 // -----

@@ -1,6 +1,7 @@
 """Session 32 (issue 13): the tree with this session's changes turned off, for the A/Bs
 (`dpl.bench.ab` variants): `old_collapse` (no collapse-matmul-axes: a contraction whose M or N
-spans several loops stays so, and so on SIMT), `old_pad` (padding by a concat per dim)."""
+spans several loops stays so, and so on SIMT), `old_pad` (padding by a concat per dim), `start`
+(both)."""
 from contextlib import contextmanager
 
 from dpl.bench.ab import patched
@@ -37,4 +38,11 @@ def _concat_pad(em, x, pads, value):
 def old_pad():
     """Convolution and pooling inputs padded by concats, one per dim (the tree before)."""
     with patched(windows, "pad", _concat_pad):
+        yield
+
+
+@contextmanager
+def start():
+    """The tree at the session's start: no collapse-matmul-axes, padding by concats."""
+    with old_collapse(), old_pad():
         yield
