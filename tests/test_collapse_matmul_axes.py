@@ -18,7 +18,8 @@ import torch
 from xdsl.parser import Parser
 
 from dpl.backend.cuda_printer import print_cuda
-from dpl.dialects import make_context
+from dpl.dialects import kernel, loop, make_context
+from dpl.driver.host import HostProgram
 from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_loop
 from dpl.interpreters.exec_loop import main_func
@@ -105,3 +106,17 @@ def test_the_schedule_puts_a_convolution_on_the_tensor_cores(pass_log):
     assert "collapse-matmul-axes: @k_conv2d: %padded's side 8 x 56 x 56 -> 25088" in pass_log.text
     assert "spans" not in pass_log.text
     assert "@k_conv2d is matmul, wgmma" in pass_log.text
+
+
+@pytest.mark.parametrize("name", ["linear_3d", "conv2d_bn_relu"])
+def test_launches_pass_the_buffers_the_views_are_of(name: str):
+    """The tensor-core kernels take the views as their parameter types and are launched with the
+    buffers themselves (materialize-mma, as outline-kernels): @main keeps no loop.view, so the
+    host program (dpl.compile's runtime) accepts it."""
+    prog = capture_expression(EXPRS[name], dtype=torch.float32)
+    run_pipeline(prog.module, TENSOR_CORES)
+    main = main_func(prog.module)
+    assert not [o for o in main.walk() if isinstance(o, loop.ViewOp)]
+    launches = [o for o in main.walk() if isinstance(o, kernel.LaunchOp)]
+    assert all(not isinstance(a.owner, loop.ViewOp) for k in launches for a in k.operands)
+    HostProgram(prog.module)  # raises on anything but allocs, launches and the return

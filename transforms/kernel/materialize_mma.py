@@ -71,7 +71,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dpl.dialects import kernel as K
-from dpl.dialects import mma, tile
+from dpl.dialects import loop, mma, tile
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.kernel.atomic_init_kernels import init_kernel
 from dpl.transforms.kernel.mma_builder import K_STEP
@@ -242,5 +242,8 @@ class MaterializeMma(ModulePass):
                     bufs = list(dict.fromkeys(outs))
                     init = init_kernel(low.name, bufs, [low.atomic_outs.get(b, CombineKind.ADD) for b in bufs])
                     op.body.block.insert_op_before(init, kfunc)
-                    launches.append(K.LaunchOp(init.sym_name.data, list(bufs)))
-                Rewriter.replace_op(kop, [*launches, K.LaunchOp(low.name, low.old_args)])
+                    launches.append(K.LaunchOp(init.sym_name.data, [loop.view_root(b) for b in bufs]))
+                # a view (collapse-matmul-axes' merge) is the kernel's parameter type: the launch
+                # passes its source, as outline-kernels' launches do (which then erases the view)
+                args = [loop.view_root(a) for a in low.old_args]
+                Rewriter.replace_op(kop, [*launches, K.LaunchOp(low.name, args)])
