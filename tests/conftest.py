@@ -55,16 +55,17 @@ def pass_log():
 
 @pytest.fixture
 def nvcc_compile(tmp_path):
-    """`compile(source)`: `nvcc -arch=sm_90 -c` of CUDA `source`, failing the test on an error;
+    """`compile(source)`: nvcc for sm_90 (`arch="sm_90a"` for wgmma) of CUDA `source`, failing the test on an error;
     returns nvcc's stderr (with `-Xptxas -v` among `extra`: registers, spills), or None where
     there is no nvcc (the rest of the test still runs)."""
 
-    def compile_(source: str, extra: tuple[str, ...] = ()) -> str | None:
+    def compile_(source: str, extra: tuple[str, ...] = (), arch: str = "sm_90") -> str | None:
         if NVCC is None:
             return None
         cu = tmp_path / "k.cu"
         cu.write_text(source)
-        r = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "k.o"), str(cu), *extra],
+        target = f"-gencode=arch=compute_{arch[3:]},code={arch}"  # sm_90a: wgmma (no sm_90 PTX beside it)
+        r = subprocess.run([NVCC, target, "-c", "-o", str(tmp_path / "k.o"), str(cu), *extra],
                            capture_output=True, text=True, timeout=600)  # fmt: skip
         assert r.returncode == 0, r.stderr
         return r.stderr
@@ -75,6 +76,15 @@ def nvcc_compile(tmp_path):
 def lit_cases(path, holding: str = "func.func") -> list[str]:
     """The `// -----` parts of lit file `path` that hold `holding` (its inputs, not the notes)."""
     return [part for part in path.read_text().split("// -----") if holding in part]
+
+
+def program_inputs(main, seed: int, params=()) -> list[np.ndarray]:
+    """Random float32 arrays (normal * 3 - 1: negative and positive) for the arguments of
+    `main` (a func.func), the program's parameters `params` (torch tensors) taking the last."""
+    rng = np.random.default_rng(seed)
+    args = main.body.block.args[: len(main.body.block.args) - len(params)]
+    xs = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in args]
+    return xs + [p.detach().float().numpy() for p in params]
 
 
 def same_on_tile_executor(before, after, seed: int, tol: float) -> None:

@@ -182,3 +182,18 @@ def test_an_unclosed_string_is_a_quick_error(tmp_path, capsys):
     f.write_text('func.func @f(%x: memref<8"x64xf32>, %o: memref<8x64xf32>, %y: memref<8x64xf32>) {\n  func.return\n}\n')
     code, _, err = run_tool(dpl_opt.main, [str(f)], capsys)
     assert "End of file reached before closing string literal." in one_line_error(code, err, "dpl-opt")
+
+
+def test_a_large_constant_of_several_values_is_a_one_line_error(tmp_path, capsys):
+    """lower-to-loops stores a constant element by element; past 4096 of them it asks for a
+    table (a splat of any size is a fill loop: test/lit/loop/lower-to-loops.mlir)."""
+    f = tmp_path / "big.mlir"
+    values = ", ".join(f"{i}.0" for i in range(4097))
+    f.write_text(f"func.func @main(%x: tensor<4097xf32>) -> tensor<4097xf32> {{\n"
+                 f"  %c = tensor.constant dense<[{values}]> : tensor<4097xf32>\n"
+                 f"  func.return %c : tensor<4097xf32>\n}}\n")  # fmt: skip
+    code, _, err = run_tool(dpl_opt.main, [str(f), "-p", "lower-to-loops"], capsys)
+    assert one_line_error(code, err, "dpl-opt").endswith(
+        "lower-to-loops: tensor.constant with 4097 elements is too large to inline (limit 4096); pass it "
+        "as an argument of @main instead, as the frontend does with its tables"
+    )

@@ -9,7 +9,6 @@ sm_90a; the default schedule's log for a convolution that the tensor cores now t
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +23,7 @@ from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_loop
 from dpl.interpreters.exec_loop import main_func
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
-from conftest import NVCC, lit_cases
+from conftest import lit_cases, program_inputs
 
 LIT = Path(__file__).parent.parent / "test/lit/loop/collapse-matmul-axes.mlir"
 LOOP_BEFORE = IR_PIPELINES["loop"].replace("collapse-matmul-axes,", "")
@@ -43,14 +42,6 @@ EXPRS = {
 TENSOR_CORES = IR_PIPELINES["kernel"].replace("schedule,", "schedule{tensor-cores=true},")
 
 
-def _inputs(main, seed: int, params=()) -> list[np.ndarray]:
-    """Random arrays (normal * 3 - 1) for main's arguments, the program's parameters last."""
-    rng = np.random.default_rng(seed)
-    args = main.body.block.args[: len(main.body.block.args) - len(params)]
-    xs = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in args]
-    return xs + [p.detach().float().numpy() for p in params]
-
-
 @pytest.mark.parametrize("case", range(len(lit_cases(LIT))))
 def test_lit_cases_keep_meaning_on_the_loop_executor(case: int):
     before = Parser(make_context(), lit_cases(LIT)[case]).parse_module()
@@ -58,7 +49,7 @@ def test_lit_cases_keep_meaning_on_the_loop_executor(case: int):
     run_pipeline(after, "collapse-matmul-axes")
     after.verify()
     for seed in (1, 2):
-        ins = _inputs(main_func(before), seed)
+        ins = program_inputs(main_func(before), seed)
         (ref,) = exec_loop.run(before, [a.copy() for a in ins])
         (out,) = exec_loop.run(after, [a.copy() for a in ins])
         assert not np.isnan(out).any(), "an output element was never written"
@@ -73,7 +64,7 @@ def test_programs_keep_meaning_on_the_loop_executor(name: str, pass_log):
     run_pipeline(prog.module, "collapse-matmul-axes")
     prog.module.verify()
     assert "collapse-matmul-axes: @" in pass_log.text
-    ins = _inputs(main_func(before), 3, prog.args[prog.num_inputs :])
+    ins = program_inputs(main_func(before), 3, prog.args[prog.num_inputs :])
     (ref,) = exec_loop.run(before, [a.copy() for a in ins])
     (out,) = exec_loop.run(prog.module, [a.copy() for a in ins])
     assert not np.isnan(out).any(), "an output element was never written"
@@ -81,22 +72,17 @@ def test_programs_keep_meaning_on_the_loop_executor(name: str, pass_log):
 
 
 @pytest.mark.parametrize("name", list(EXPRS))
-def test_programs_on_the_tensor_cores(name: str, tmp_path: Path, pass_log):
+def test_programs_on_the_tensor_cores(name: str, nvcc_compile, pass_log):
     prog = capture_expression(EXPRS[name], dtype=torch.float32)
     run_pipeline(prog.module, TENSOR_CORES)
     assert "tensorize-matmul: @" in pass_log.text
     n = prog.num_inputs
     for seed in (1, 2):
-        ins = _inputs(main_func(prog.module), seed, prog.args[n:])
+        ins = program_inputs(main_func(prog.module), seed, prog.args[n:])
         (out,) = exec_kernel.run(prog.module, ins)
         ref = prog.fn(*[torch.from_numpy(x).double() for x in ins[:n]]).detach().numpy()
         assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-6
-    if NVCC is not None:
-        cu = tmp_path / "k.cu"
-        cu.write_text(print_cuda(prog.module))
-        r = subprocess.run([NVCC, "-gencode=arch=compute_90a,code=sm_90a", "-c", "-o", str(tmp_path / "k.o"), str(cu)],
-                           capture_output=True, text=True, timeout=600)  # fmt: skip
-        assert r.returncode == 0, r.stderr
+    nvcc_compile(print_cuda(prog.module), arch="sm_90a")
 
 
 def test_the_schedule_puts_a_convolution_on_the_tensor_cores(pass_log):

@@ -19,7 +19,7 @@ from dpl.frontend import capture_expression
 from dpl.interpreters import exec_kernel, exec_loop
 from dpl.interpreters.exec_loop import main_func
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
-from conftest import lit_cases
+from conftest import lit_cases, program_inputs
 
 LIT = Path(__file__).parent.parent / "test/lit/loop/merge-dims.mlir"
 
@@ -37,14 +37,6 @@ EXPRS = {
 }
 
 
-def _inputs(main, seed: int, params=()) -> list[np.ndarray]:
-    """Random arrays (normal * 3 - 1) for main's arguments, the program's parameters last."""
-    rng = np.random.default_rng(seed)
-    args = main.body.block.args[: len(main.body.block.args) - len(params)]
-    xs = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in args]
-    return xs + [p.detach().float().numpy() for p in params]
-
-
 @pytest.mark.parametrize("case", range(len(lit_cases(LIT))))
 def test_lit_cases_keep_meaning_on_the_loop_executor(case: int):
     src = lit_cases(LIT)[case]
@@ -53,7 +45,7 @@ def test_lit_cases_keep_meaning_on_the_loop_executor(case: int):
     run_pipeline(after, "merge-dims")
     after.verify()
     for seed in (1, 2):
-        ins = _inputs(main_func(before), seed)
+        ins = program_inputs(main_func(before), seed)
         (ref,) = exec_loop.run(before, [a.copy() for a in ins])
         (out,) = exec_loop.run(after, [a.copy() for a in ins])
         np.testing.assert_array_equal(out, ref)  # the same elements, the same order of adds
@@ -68,7 +60,7 @@ def test_programs_keep_meaning_on_the_loop_executor(name: str):
     prog.module.verify()
     views = [o for o in prog.module.walk() if isinstance(o, loop.ViewOp)]
     assert bool(views) == (name != "softmax")
-    ins = _inputs(main_func(before), 3, prog.args[prog.num_inputs :])
+    ins = program_inputs(main_func(before), 3, prog.args[prog.num_inputs :])
     (ref,) = exec_loop.run(before, [a.copy() for a in ins])
     (out,) = exec_loop.run(prog.module, [a.copy() for a in ins])
     np.testing.assert_array_equal(out, ref)
@@ -82,7 +74,7 @@ def test_programs_through_the_kernel_pipeline(name: str, nvcc_compile, pass_log)
     assert not any(isinstance(o, loop.ViewOp) for o in prog.module.walk())  # outline-kernels folded them
     n = prog.num_inputs
     for seed in (1, 2):
-        ins = _inputs(main_func(prog.module), seed, prog.args[n:])
+        ins = program_inputs(main_func(prog.module), seed, prog.args[n:])
         (out,) = exec_kernel.run(prog.module, ins)
         ref = prog.fn(*[torch.from_numpy(x).double() for x in ins[:n]]).detach().numpy()
         np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)

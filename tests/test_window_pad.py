@@ -12,10 +12,11 @@ import pytest
 import torch
 
 from dpl.backend.cuda_printer import print_cuda
-from dpl.frontend import capture_expression
+from dpl.frontend import capture, capture_expression
 from dpl.interpreters import exec_kernel
 from dpl.interpreters.exec_loop import main_func
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+from conftest import program_inputs
 
 F = "torch.nn.functional."
 EXPRS = {
@@ -32,14 +33,21 @@ def test_padded_windows_match_pytorch(name: str, nvcc_compile):
     expr, kernels = EXPRS[name]
     prog = capture_expression(expr, dtype=torch.float32)
     run_pipeline(prog.module, IR_PIPELINES["kernel"])
-    rng = np.random.default_rng(4)
-    n = prog.num_inputs
-    args = main_func(prog.module).body.block.args
-    ins = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in args[:n]]
+    ins = program_inputs(main_func(prog.module), 4)
     (out,) = exec_kernel.run(prog.module, ins)
     ref = prog.fn(*[torch.from_numpy(x).double() for x in ins]).detach().numpy()
     np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)
     source = print_cuda(prog.module)
     if kernels is not None:  # the pad (where not fused into its reader) and the window op
         assert source.count("__global__") == kernels
-    nvcc_compile(source)
+    nvcc_compile(source, arch="sm_90a")
+
+
+def test_a_transposed_convolution_of_a_real_size_compiles(nvcc_compile):
+    """The zeros a stride-2 transposed convolution interleaves (a splat of 4 x 128 x 32 x 32 x 1
+    elements) lower to a fill loop, not one store per element (refused past 4096)."""
+    with torch.device("meta"):
+        mod = torch.nn.ConvTranspose2d(128, 64, 4, 2, 1)
+        prog = capture(mod, torch.randn(4, 128, 32, 32), dtype=torch.float32)
+    run_pipeline(prog.module, IR_PIPELINES["kernel"])
+    nvcc_compile(print_cuda(prog.module), arch="sm_90a")

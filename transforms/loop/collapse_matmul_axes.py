@@ -105,8 +105,8 @@ def _sides(chain: list[loop.ForOp]) -> list[tuple[str, list[loop.ForOp]]] | str 
     if len(loads) != 2 or not (owns[0] - owns[1] and owns[1] - owns[0]):
         return "not a contraction of two operands"
     return [
-        (f"%{ld.memref.name_hint}", [f for f in chain if f.iv in own - other])
-        for ld, own, other in ((loads[0], owns[0], owns[1]), (loads[1], owns[1], owns[0]))
+        (f"%{ld.memref.name_hint}" if ld.memref.name_hint else which, [f for f in chain if f.iv in own - other])
+        for ld, own, other, which in ((loads[0], owns[0], owns[1], "A"), (loads[1], owns[1], owns[0], "B"))
     ]
 
 

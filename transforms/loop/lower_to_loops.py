@@ -187,10 +187,24 @@ def _concat_kernel(op: tensor.ConcatOp, srcs: list[SSAValue], out: SSAValue) -> 
     return body
 
 
+def _fill_kernel(value, elem, shape: list[int], out: SSAValue) -> Block:
+    """Free loops over `shape` storing `value` into `out`."""
+    nest = _Nest(shape)
+    attr = IntegerAttr(int(value), elem) if isinstance(elem, IntegerType) else FloatAttr(float(value), elem)
+    const = arith.ConstantOp(attr)
+    nest.body.add_op(const)
+    nest.body.add_op(loop.StoreOp(const.result, out, nest.ivs, identity(len(shape))))
+    return nest.close()
+
+
 def _constant_kernel(op: tensor.ConstantOp, out: SSAValue) -> Block:
+    """Each element's value stored at its index; a splat (one value for every element, the
+    zeros a transposed convolution interleaves) as a loop nest storing it, of any size."""
     t = op.result.type
     shape = list(t.get_shape())
     count = int(np.prod(shape)) if shape else 1
+    if shape and count > 1 and op.value.is_splat():
+        return _fill_kernel(op.value.get_values()[0], t.element_type, shape, out)
     if count > MAX_CONSTANT_ELEMENTS:
         raise ValueError(
             f"lower-to-loops: tensor.constant with {count} elements is too large to inline "

@@ -77,3 +77,17 @@ func.func @main() -> tensor<2x2xf64> {
 // CHECK:         %{{.*}} = arith.constant 1.000000e+00 : f64
 // CHECK-NEXT:    loop.store %{{.*}}, %c[0, 0] : memref<2x2xf64>
 // CHECK:         loop.store %{{.*}}, %c[1, 1] : memref<2x2xf64>
+
+// -----
+
+// A splat, of any size (the zeros a transposed convolution interleaves), is a fill loop.
+func.func @main() -> tensor<3x4097xf32> {
+  %c = tensor.constant dense<1.5> : tensor<3x4097xf32>
+  func.return %c : tensor<3x4097xf32>
+}
+// CHECK-LABEL: func.func @main() -> memref<3x4097xf32> {
+// CHECK:         loop.kernel @k_c outs(%c : memref<3x4097xf32>) {
+// CHECK-NEXT:      loop.for free %a0 < 3 {
+// CHECK-NEXT:        loop.for free %a1 < 4097 {
+// CHECK-NEXT:          %{{.*}} = arith.constant 1.500000e+00 : f32
+// CHECK-NEXT:          loop.store %{{.*}}, %c[%a0, %a1] : memref<3x4097xf32>

@@ -101,4 +101,8 @@ CASES = [
     S("maxpool3s2_32x64x56x56", "pool", lambda: nn.MaxPool2d(3, 2, 1), ((32, 64, 56, 56),)),
     S("avgpool3s1p1_8x128x33x33", "pool", lambda: nn.AvgPool2d(3, 1, 1), ((8, 128, 33, 33),)),
     S("conv5x5p2_4x32x127x127to48", "conv", lambda: nn.Conv2d(32, 48, 5, padding=2), ((4, 32, 127, 127),)),
+] + [  # convolutions the session did not aim at: grouped, dilated, transposed
+    S("gconv3x3g32_8x256x28x28", "conv-other", lambda: nn.Conv2d(256, 256, 3, padding=1, groups=32), ((8, 256, 28, 28),)),
+    S("dilconv3x3d2_4x64x64x64", "conv-other", lambda: nn.Conv2d(64, 64, 3, padding=2, dilation=2), ((4, 64, 64, 64),)),
+    S("convT4x4s2_4x128x32x32to64", "conv-other", lambda: nn.ConvTranspose2d(128, 64, 4, 2, 1), ((4, 128, 32, 32),)),
 ]
