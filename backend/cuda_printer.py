@@ -1025,27 +1025,42 @@ def print_cuda(module: ModuleOp) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def _launched_types(module: ModuleOp) -> dict[str, list[Attribute]]:
+    """Per kernel name, the types of the buffers the module's first launch of it passes."""
+    types: dict[str, list[Attribute]] = {}
+    for op in module.walk():
+        if isinstance(op, K.LaunchOp):
+            types.setdefault(op.callee.string_value(), [a.type for a in op.args])
+    return types
+
+
 def print_manifest(module: ModuleOp) -> dict:
-    """Launch data per kernel, JSON-able: name, grid, block, shared memory, argument order."""
+    """Launch data per kernel, JSON-able: name, grid, block, shared memory, argument order. An
+    argument the kernel takes as a row-major view of its buffer (flatten-buffers, merge-dims) also
+    has the `buffer_shape` the module's launch passes, so the runtime binds the buffer itself."""
+    launched = _launched_types(module)
     kernels = []
     for func in kernel_funcs(module):
         names = Namer()
         written, read = func.written_args(), func.read_args()
         args = []
-        for arg in func.args:
+        passed = launched.get(func.sym_name.data, [])
+        for i, arg in enumerate(func.args):
             t = arg.type
             memref = isinstance(t, MemRefType)
             role = "in"
             if arg in written:
                 role = "inout" if arg in read else "out"
-            args.append(
-                {
-                    "name": names(arg),
-                    "shape": list(t.get_shape()) if memref else [],
-                    "dtype": dtype_name(t.element_type if memref else t, func.index_bitwidth),
-                    "role": role,
-                }
-            )
+            entry = {
+                "name": names(arg),
+                "shape": list(t.get_shape()) if memref else [],
+                "dtype": dtype_name(t.element_type if memref else t, func.index_bitwidth),
+                "role": role,
+            }
+            buffer = passed[i] if i < len(passed) else None
+            if memref and isinstance(buffer, MemRefType) and buffer.get_shape() != t.get_shape():
+                entry["buffer_shape"] = list(buffer.get_shape())
+            args.append(entry)
         static_smem = sum(
             op.size_bytes()
             for op in func.body.walk()

@@ -17,7 +17,9 @@ stream, so they order with torch work and are captured by `torch.cuda.graph`. Ke
 static + dynamic shared memory exceeds 48 KiB get `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`.
 
 Buffers: kernel arguments are matched across kernels BY NAME (the manifest's argument names, i.e.
-the kernel IR's SSA names); one name is one buffer, whose shape and dtype must agree everywhere.
+the kernel IR's SSA names); one name is one buffer, whose shape and dtype must agree everywhere
+(an argument a kernel takes as a row-major view of its buffer counts with the manifest's
+`buffer_shape`, the buffer's own: the kernel reads the same memory under its view's shape).
 Program inputs are the buffers whose first use is a read; every other buffer is allocated by the
 runtime with one `torch.empty` per buffer per run (no reuse or liveness packing yet). `run`
 returns every buffer some kernel writes (inputs written in place included), or only those named
@@ -336,7 +338,7 @@ class Program:
                 args=[a["name"] for a in k["args"]],
             )
             for a in k["args"]:
-                shape = tuple(a["shape"])
+                shape = tuple(a.get("buffer_shape", a["shape"]))  # a view's buffer is bound whole
                 role = a["role"]
                 buf = self.buffers.get(a["name"])
                 if buf is None:

@@ -6,8 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import torch
 
 from dpl.backend import runtime as rt
+from dpl.backend.cuda_printer import print_manifest
+from dpl.frontend import capture_expression
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUNDTRIP = ROOT / "test/lit/dialects/kernel/roundtrip.mlir"
@@ -104,3 +108,17 @@ def test_program_buffer_conflict_is_one_line():
 def test_unknown_kernel():
     with pytest.raises(ValueError, match="no kernel.func named k_nope"):
         rt.Program.from_text(ROUNDTRIP.read_text(), str(ROUNDTRIP), kernels=["k_nope"])
+
+
+def test_a_view_argument_binds_its_whole_buffer():
+    """A linear over 2 x 5 rows takes x and y as 10-row views (collapse-matmul-axes): the
+    manifest gives each view's `buffer_shape`, the shape a caller's tensor has, and the program's
+    buffers take it (the kernel reads the same memory under the view's shape)."""
+    prog = capture_expression("torch.nn.functional.linear(torch.randn(2,5,16), torch.randn(24,16))", dtype=torch.float32)
+    run_pipeline(prog.module, IR_PIPELINES["kernel"])
+    manifest = print_manifest(prog.module)
+    (x,) = [a for k in manifest["kernels"] for a in k["args"] if a["shape"] == [10, 16]]
+    assert x["buffer_shape"] == [2, 5, 16]
+    program = rt.Program("// no source", manifest)
+    assert program.buffers[x["name"]].shape == (2, 5, 16)
+    assert sorted(b.shape for b in program.buffers.values()) == [(2, 5, 16), (2, 5, 24), (24, 16)]
