@@ -16,13 +16,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
 from xdsl.passes import ModulePass
 
-from dpl.dialects import tensor as T
 from dpl.dialects import torch as t
 from dpl.dialects.tensor import ReduceKind
 from dpl.transforms.decompose.common import Emitter, decompose, elem_of, shape_of
