@@ -1,8 +1,8 @@
 """A padded convolution's or pooling's input is one elementwise op (decompose-windows' `pad`):
 the input read at `(o + k * n - p) mod n`, kept inside the padding, else the pad value. Through
 the whole kernel pipeline on the kernel executor against PyTorch in float64: a padding wider
-than the input (p = 3 > n = 2: the mod's operand stays non-negative), 1-D and 2-D convolutions,
-max pooling (-inf padding, fused into the window's reduce: one kernel) and average pooling that
+than the input (p = 3 > n = 2: the mod's operand stays non-negative), 1-D and 2-D convolutions
+(the pad its own kernel: fuse-loops keeps a loop-index select out of a contraction), max pooling (-inf padding, fused into the window's reduce: one kernel) and average pooling that
 excludes the padding (its counts from a padded ones tensor); the CUDA through nvcc."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ F = "torch.nn.functional."
 EXPRS = {
     "conv2d_pad_wider": (F + "conv2d(torch.randn(1,4,2,3), torch.randn(5,4,3,3), padding=3)", 2),
     "conv2d_3x3": (F + "conv2d(torch.randn(2,6,9,7), torch.randn(8,6,3,3), torch.randn(8), padding=1)", 2),
-    "conv1d_pad4": (F + "conv1d(torch.randn(2,3,7), torch.randn(4,3,5), padding=4)", None),
+    "conv1d_pad4": (F + "conv1d(torch.randn(2,3,7), torch.randn(4,3,5), padding=4)", 2),
     "max_pool": (F + "max_pool2d(torch.randn(2,3,5,4), 3, 2, 1)", 1),
     "avg_pool_exclude_pad": (F + "avg_pool2d(torch.randn(2,3,5,4), 3, 1, 1, count_include_pad=False)", None),
 }
