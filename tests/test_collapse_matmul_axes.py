@@ -5,7 +5,10 @@ weight, odd sizes, through the loop pipeline on the loop executor before and aft
 (bit-identical: each output element sums its products in the same order), and through the whole
 kernel pipeline with the tensor cores asked for (padded N and K, masked along the dims a
 floordiv leaves) on the kernel executor against PyTorch in float64, their CUDA through nvcc for
-sm_90a; the default schedule's log for a convolution that the tensor cores now take."""
+sm_90a; the default schedule's log for a convolution that the tensor cores now take; the host
+program of such kernels (launched with their views' buffers); and programs of odd shapes drawn
+per seed (strided, dilated, transposed, 1-D convolutions, batched linears) through both
+pipelines."""
 
 from __future__ import annotations
 
@@ -106,3 +109,52 @@ def test_launches_pass_the_buffers_the_views_are_of(name: str):
     launches = [o for o in main.walk() if isinstance(o, kernel.LaunchOp)]
     assert all(not isinstance(a.owner, loop.ViewOp) for k in launches for a in k.operands)
     HostProgram(prog.module)  # raises on anything but allocs, launches and the return
+
+
+def _random_program(seed: int) -> str:
+    """A convolution (strided, dilated, transposed, with a BatchNorm + ReLU epilogue, 1-D) or a
+    linear / matmul over a batch of rows, of odd sizes drawn from `seed`."""
+    rng = np.random.default_rng(seed)
+    i = lambda lo, hi: int(rng.integers(lo, hi + 1))  # noqa: E731
+    kind = ["conv2d", "conv1d", "linear", "matmul", "dilated", "transposed", "bn_relu"][seed % 7]
+    if kind == "conv2d":
+        c, k, o = i(1, 20), int(rng.choice([1, 3, 5])), int(rng.choice([16, 33, 64]))
+        return (F + f"conv2d(torch.randn({i(1, 3)},{c},{i(3, 13)},{i(3, 13)}), torch.randn({o},{c},{k},{k}), "
+                f"stride={i(1, 2)}, padding={i(0, k // 2 + 1)})")  # fmt: skip
+    if kind == "conv1d":
+        c, k = i(1, 24), int(rng.choice([3, 5, 7]))
+        return F + f"conv1d(torch.randn({i(1, 4)},{c},{i(5, 60)}), torch.randn(48,{c},{k}), padding={k // 2})"
+    if kind == "linear":
+        k, o = i(16, 80), i(16, 90)
+        return F + f"linear(torch.randn({i(2, 5)},{i(3, 40)},{k}), torch.randn({o},{k}), torch.randn({o}))"
+    if kind == "matmul":
+        k = i(32, 70)
+        return f"torch.randn({i(2, 4)},{i(3, 40)},{k}) @ torch.randn({k},{i(16, 70)})"
+    if kind == "dilated":
+        c = i(2, 9)
+        return F + f"conv2d(torch.randn(2,{c},{i(7, 13)},{i(7, 13)}), torch.randn(40,{c},3,3), padding=2, dilation=2)"
+    if kind == "transposed":
+        c = i(2, 8)
+        return F + f"conv_transpose2d(torch.randn(2,{c},{i(3, 8)},{i(3, 8)}), torch.randn({c},24,4,4), stride=2, padding=1)"
+    c = i(2, 12)
+    return (F + f"relu(({F}conv2d(torch.randn({i(1, 3)},{c},{i(4, 10)},{i(4, 10)}), torch.randn(64,{c},3,3), padding=1)"
+            " - torch.randn(64,1,1)) * torch.randn(64,1,1))")  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(7))
+def test_random_shapes_on_both_pipelines(seed: int):
+    """Each drawn program through the default kernel pipeline and with the tensor cores asked
+    for (where a tile fits), on the kernel executor against float64."""
+    expr = _random_program(seed)
+    for pipeline in (IR_PIPELINES["kernel"], TENSOR_CORES):
+        prog = capture_expression(expr, dtype=torch.float32)
+        try:
+            run_pipeline(prog.module, pipeline)
+        except ValueError as e:  # a contraction too small for any tensor-core tile
+            assert pipeline is TENSOR_CORES and "no matmul schedule fits" in str(e), e
+            continue
+        ins = program_inputs(main_func(prog.module), seed)
+        (out,) = exec_kernel.run(prog.module, ins)
+        ref = prog.fn(*[torch.from_numpy(x).double() for x in ins]).detach().numpy()
+        assert not np.isnan(out).any(), expr
+        assert np.linalg.norm(out - ref) / np.linalg.norm(ref) < 1e-5, expr
