@@ -1058,7 +1058,7 @@ def print_manifest(module: ModuleOp) -> dict:
                 "role": role,
             }
             buffer = passed[i] if i < len(passed) else None
-            if memref and isinstance(buffer, MemRefType) and buffer.get_shape() != t.get_shape():
+            if buffer is not None and K.is_view(t, buffer) and buffer != t:
                 entry["buffer_shape"] = list(buffer.get_shape())
             args.append(entry)
         static_smem = sum(

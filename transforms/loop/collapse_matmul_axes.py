@@ -57,6 +57,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, Affine
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop
+from dpl.transforms.loop.fuse_loops import indexed_by
 from dpl.transforms.loop.merge_dims import merge_buffer
 from dpl.transforms.loop.nest import fold_index_ops
 from dpl.transforms.tile.common import LOG, with_map
@@ -79,11 +80,6 @@ def _alone(f: loop.ForOp) -> bool:
     return len([o for o in f.body.block.ops if not isinstance(o, loop.YieldOp)]) == 1
 
 
-def _indexed(op: loop.LoadOp) -> list:
-    """The operands that `op`'s index map uses."""
-    return [op.indices[d] for e in op.map.data.results for d in e.used_dims()]
-
-
 def _sides(chain: list[loop.ForOp]) -> list[tuple[str, list[loop.ForOp]]] | str | None:
     """The free loops of `chain` indexing only A and only B of its contraction, each with the
     name of the buffer that side reads; why the reduce loop under it is not one; or None where
@@ -100,8 +96,8 @@ def _sides(chain: list[loop.ForOp]) -> list[tuple[str, list[loop.ForOp]]] | str 
     if any(isinstance(o, loop.ForOp) for o in red.body.block.ops):
         return "the reduce loop holds a loop"
     ivs = [f.iv for f in chain]
-    loads = [o for o in red.body.block.ops if isinstance(o, loop.LoadOp) and red.iv in _indexed(o)]
-    owns = [{v for v in _indexed(o) if v in ivs} for o in loads]
+    loads = [o for o in red.body.block.ops if isinstance(o, loop.LoadOp) and red.iv in indexed_by(o)]
+    owns = [indexed_by(o) & set(ivs) for o in loads]
     if len(loads) != 2 or not (owns[0] - owns[1] and owns[1] - owns[0]):
         return "not a contraction of two operands"
     return [
@@ -159,7 +155,7 @@ def _compact(op: loop.LoadOp | loop.StoreOp) -> None:
     """Drop the index operands that `op`'s map does not use (the tile schedule reads an access's
     operands as what it depends on)."""
     amap = op.map.data
-    used = sorted(set().union(*(e.used_dims() for e in amap.results)))
+    used = sorted(amap.used_dims())
     if len(used) == len(op.indices):
         return
     dims = [AffineDimExpr(used.index(d)) if d in used else AffineConstantExpr(0) for d in range(amap.num_dims)]
