@@ -267,6 +267,24 @@ class ConstantOp(TorchOp):
             self._fail(f"value type {self.value.type} differs from the result type {self.result.type}")
 
 
+@irdl_op_definition
+class IotaOp(TorchOp):
+    """`%i = torch.iota {dim = 1} : () -> tensor<1x1024xi64>`: 0, 1, ... along `dim`, every other
+    dim of extent 1. The positions sort, top-k and scans compare: it lowers to the loop index,
+    no buffer (a table of them made a sort's comparisons loads, and so a contraction)."""
+
+    name = "torch.iota"
+    dim = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        self._dim_in_range("dim", self.dim.data, len(self.out_shape))
+        if not isinstance(self.out_type.element_type, IntegerType):
+            self._fail(f"element type {self.out_type.element_type} is not an integer type")
+        if any(e != 1 for i, e in enumerate(self.out_shape) if i != self.dim.data):
+            self._fail(f"result shape {_fmt(self.out_shape)} has an extent other than 1 off dim {self.dim.data}")
+
+
 # ----------------------------------------------------------------------------- elementwise
 
 
@@ -1492,6 +1510,7 @@ Torch = Dialect(
     "torch",
     [
         ConstantOp,
+        IotaOp,
         # pointwise
         NegOp, ReluOp, SiluOp, SigmoidOp, ExpOp, TanhOp, RsqrtOp, SqrtOp, ReciprocalOp, CosOp,
         SinOp, GeluOp, AbsOp, SignOp, LogOp, Log1pOp, Log2Op, Log10Op, Exp2Op, Expm1Op, ErfOp,

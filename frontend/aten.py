@@ -1199,8 +1199,10 @@ def _laid(c: Converter, rank: int, d: int, values: Sequence, elem: Attribute = I
 
 
 def _iota(c: Converter, rank: int, d: int, n: int) -> SSAValue:
-    """0 .. n-1 (i64) laid along dim `d` of rank `rank`."""
-    return _laid(c, rank, d, range(n), name=f"iota{n}")
+    """0 .. n-1 (i64) laid along dim `d` of rank `rank` (a `torch.iota`: the loop index, no table)."""
+    shape = [1] * rank
+    shape[d] = n
+    return c.emit(T.IotaOp.create_from([], TensorType(IntegerType(64), shape), {"dim": IntAttr(d)}))
 
 
 def _index_compare(c: Converter, op_cls, rank: int, a: int, b: int, n: int) -> SSAValue:
@@ -1333,7 +1335,7 @@ def _sorted(c: Converter, v: SSAValue, d: int, descending: bool, at: Sequence[in
     assert isinstance(t, TensorType)
     shape = list(t.get_shape())
     rank = _sort_ranks(c, v, d, descending)
-    wanted = _laid(c, len(shape) + 1, d, at)
+    wanted = _iota(c, len(shape) + 1, d, len(at)) if list(at) == list(range(len(at))) else _laid(c, len(shape) + 1, d, at)
     hit = c.emit(T.EqOp.create_from([_unsqueezed(c, rank, d), wanted],
                                     TensorType(IntegerType(1), [*shape[:d], len(at), *shape[d:]])))  # fmt: skip
     at_i = _iota(c, len(shape) + 1, d + 1, shape[d])

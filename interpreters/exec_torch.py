@@ -342,6 +342,8 @@ def _eval(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         return np.flip(args[0], [d.data for d in op.dims.data])
     if isinstance(op, T.IndexSelectOp):
         return np.take(args[0], args[1].astype(np.int64), axis=op.dim.data)
+    if isinstance(op, T.IotaOp):
+        return np.arange(out_shape[op.dim.data], dtype=dt).reshape(out_shape)
     if isinstance(op, T.ConstantOp):
         values = op.value.get_values()
         arr = np.asarray(values, dtype=dt)

@@ -172,6 +172,13 @@ def _constant(op: t.ConstantOp, em: Emitter):
     return em._one(T.ConstantOp(value))
 
 
+def _iota(op: t.IotaOp, em: Emitter):
+    """The position along `dim`: the index of the elementwise op's loop there."""
+    elem, dim = elem_of(op.result), op.dim.data
+    return em.elementwise([], elem, shape_of(op.result), lambda s, *idx: s.op(arith.IndexCastOp(idx[dim], elem)),
+                          with_indices=True, hint="iota")  # fmt: skip
+
+
 def _cast(s: Scalar, a, src, dst):
     """PyTorch's conversions: to bool is `!= 0`, from bool 0 / 1, float to int truncates."""
     if src == dst:
@@ -205,6 +212,7 @@ RULES = {
     **{cls: _binary for cls in _BINARY},
     t.PowOp: _pow,
     t.ConstantOp: _constant,
+    t.IotaOp: _iota,
     t.ToDtypeOp: _to_dtype,
 }
 

@@ -148,3 +148,15 @@ func.func @square(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
 // CHECK-NEXT:      tensor.yield %[[M]] : f32
 // CHECK:         %cube = tensor.elementwise ins(%x, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>)
 // CHECK:           math.powf
+
+// -----
+
+// torch.iota is the loop index along its dim, cast: no table of positions.
+func.func @iota() -> tensor<1x5xi64> {
+  %i = torch.iota {dim = 1} : () -> tensor<1x5xi64>
+  func.return %i : tensor<1x5xi64>
+}
+// CHECK-LABEL: func.func @iota
+// CHECK:         tensor.elementwise with_indices -> tensor<1x5xi64> {
+// CHECK-NEXT:    ^bb0(%i0: index, %i1: index):
+// CHECK-NEXT:      %{{.*}} = arith.index_cast %i1 : index to i64

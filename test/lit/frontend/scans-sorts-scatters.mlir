@@ -49,7 +49,7 @@
 // TOPK:      torch.lt %[[XI]], %[[XJ]] : (tensor<4x5x1xf32>, tensor<4x1x5xf32>) -> tensor<4x5x5xi1>
 // TOPK:      torch.isnan %x
 // TOPK:      %[[RANK:.*]] = torch.sum %{{.*}} {dims = [2], keepdim = false} : (tensor<4x5x5xi64>) -> tensor<4x5xi64>
-// TOPK:      torch.constant {value = dense<{{\[\[\[}}0], [1]]]> : tensor<1x2x1xi64>}
+// TOPK:      torch.iota {dim = 1} : () -> tensor<1x2x1xi64>
 // TOPK:      %[[IDX:.*]] = torch.sum %{{.*}} {dims = [2], keepdim = false} : (tensor<4x2x5xi64>) -> tensor<4x2xi64>
 // TOPK:      %[[VALS:.*]] = torch.index_select %{{.*}} {dim = 0} : (tensor<20xf32>, tensor<8xi64>) -> tensor<8xf32>
 // TOPK:      func.return %{{.*}}, %[[IDX]] : tensor<4x2xf32>, tensor<4x2xi64>

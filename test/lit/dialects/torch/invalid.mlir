@@ -568,3 +568,27 @@ func.func @f() {
   func.return
 }
 // CHECK: 'torch.cat' needs at least one input
+
+// -----
+
+func.func @f() {
+  %i = torch.iota {dim = 2} : () -> tensor<1x7xi64>
+  func.return
+}
+// CHECK: 'torch.iota' dim 2 is out of range for rank 2 (must be in [0, 2))
+
+// -----
+
+func.func @f() {
+  %i = torch.iota {dim = 1} : () -> tensor<1x7xf32>
+  func.return
+}
+// CHECK: 'torch.iota' element type f32 is not an integer type
+
+// -----
+
+func.func @f() {
+  %i = torch.iota {dim = 1} : () -> tensor<2x7xi64>
+  func.return
+}
+// CHECK: 'torch.iota' result shape [2, 7] has an extent other than 1 off dim 1

@@ -9,6 +9,8 @@ func.func @main(%x: tensor<1x32x2048xf64>, %p_weight: tensor<2048xf64>, %p_bias:
                 %m: tensor<16x16xf64>) -> tensor<1x32x2048xf64> {
   // CHECK: %c = torch.constant {value = dense<2.000000e+00> : tensor<f64>} : () -> tensor<f64>
   %c = torch.constant {value = dense<2.0> : tensor<f64>} : () -> tensor<f64>
+  // CHECK-NEXT: %iota = torch.iota {dim = 1} : () -> tensor<1x7xi64>
+  %iota = torch.iota {dim = 1} : () -> tensor<1x7xi64>
   // CHECK-NEXT: %0 = torch.neg %a : (tensor<16x64xf64>) -> tensor<16x64xf64>
   %0 = torch.neg %a : (tensor<16x64xf64>) -> tensor<16x64xf64>
   // CHECK-NEXT: torch.relu %0
