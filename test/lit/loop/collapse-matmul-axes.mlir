@@ -3,7 +3,8 @@
 // Cases: a linear over 2 x 5 rows (its M side %a0, %a1 becomes %a1 < 10, and x and y views of
 // 10 rows); a convolution whose output positions (%n, %h, %q) become one loop in the place of
 // %q, beside the output-channel loop %o and the ops hoisted into it (its weight a view of 8 rows
-// of 27); declined: a side loop whose body holds a load of its own
+// of 27); a convolution whose store sits in a free loop of extent 1 after the reduce loop (a
+// kept reduced dim: the loop goes, its index 0); declined: a side loop whose body holds a load of its own
 // (%a0's scale), a product of two loads indexed alike (no contraction), and a side of one loop
 // of extent > 1 beside one of extent 1 (nothing to do).
 
@@ -154,3 +155,36 @@ func.func @main(%x: memref<1x5x16xf32>, %w: memref<24x16xf32>) -> memref<1x5x24x
 // CHECK-NEXT:    loop.for free %a0 < 1 {
 // CHECK-NEXT:      loop.for free %a1 < 5 {
 // CHECK-NEXT:        loop.for free %a2 < 24 {
+
+// -----
+
+func.func @main(%x: memref<2x3x6x7xf32>, %w: memref<8x27xf32>) -> memref<2x8x4x5x1xf32> {
+  %y = memref.alloc() : memref<2x8x4x5x1xf32>
+  loop.kernel @k_unit ins(%x, %w : memref<2x3x6x7xf32>, memref<8x27xf32>) outs(%y : memref<2x8x4x5x1xf32>) {
+    loop.for free %n < 2 {
+      loop.for free %o < 8 {
+        loop.for free %h < 4 {
+          loop.for free %q < 5 {
+            %acc = loop.for reduce %r < 27 -> f32 {
+              %u = loop.load %x[%n, %r floordiv 9, %h + %r mod 9 floordiv 3, %q + %r mod 3] : memref<2x3x6x7xf32>
+              %v = loop.load %w[%o, %r] : memref<8x27xf32>
+              %p = arith.mulf %u, %v : f32
+              loop.accumulate add %p : f32
+            }
+            loop.for free %e < 1 {
+              loop.store %acc, %y[%n, %o, %h, %q, %e] : memref<2x8x4x5x1xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x8x4x5x1xf32>
+}
+// CHECK-LABEL: loop.kernel @k_unit
+// CHECK-NEXT:    loop.for free %o < 8 {
+// CHECK-NEXT:      loop.for free %q < 40 {
+// CHECK-NEXT:        %acc = loop.for reduce %r < 27 -> f32 {
+// CHECK:             }
+// CHECK-NOT:         loop.for free %e
+// CHECK-NEXT:        loop.store %acc, %y
