@@ -48,6 +48,29 @@ reduce loop (`sum(x @ w.T, dim=1)`, a softmax or norm of a projection): its K lo
 inside the reduction's loop, once per element and untiled, where as two kernels the matmul gets
 the matmul schedule and the reduction reads its output once.
 
+A contraction is a reduce loop that multiply-adds two loads, each indexed by a free loop the
+other is not (a count of comparisons, as a sort's ranks, is no matmul even where its mask and
+its data are indexed like a matmul's operands). A contraction fuses into an elementwise consumer
+only where the consumer's loops are the contraction's: not where the consumer writes more values
+than the contraction has (a squeeze-excite scale broadcast over h and w would run inside the
+matmul's tile, serially per thread), nor where its loops index both operands, so that the
+matmul's M x N (the free loops, of extent > 1, indexing only one operand times those indexing
+only the other) would shrink (a convolution's output read through a pixel shuffle).
+
+A reduction longer than `max-recompute-reduce` per value stays out of a consumer that reads it
+inside a reduce loop with fewer outputs than the reduction has values: a cross entropy's mean
+over the rows would run each row's log-sum-exp inside its own loop, serially, where apart the
+rows reduce in parallel.
+
+An elementwise producer with a comparison of loop indices (a padded window's select) fuses into
+a reader that is no contraction only where that reads each of its values at most
+`max-select-reads` (16) times: a select, its compares and the wrapped index run at every read,
+where the padded copy is one pass over memory. H200 (2026-11-30, session 33,
+bench/results/session33/tools/ab33s.py, fused / apart, us): depthwise 3x3 (9 reads) 20.6 /
+25.1, a 1-D depthwise 7 23.6 / 26.7, max pooling 3/2/1 11.7 / 34.0; depthwise 5x5 (25) 40.9 /
+37.4, 7x7 413 / 321, average pooling 5x5 36.8 / 29.1, a 1-D depthwise 31 78.4 / 56.7, grouped
+3x3 of 4 to 32 channels a group 176-805 / 133-476.
+
 A contraction's reduce body runs once per multiply-add, so a prologue fused into it costs as much
 per op as the contraction's own work (a tile amortises it over a few columns only). A fusion into a
 contraction is refused when its reduce body would hold a transcendental or a division (SiLU before
@@ -132,11 +155,16 @@ class FuseLoops(ModulePass):
     max_column_reduce: int = 1024
     """The longest reduction (iterations per value) fused by moving the consumer's loops it does
     not depend on innermost (0: never)."""
+    max_select_reads: int = 16
+    """The most reads per value of an elementwise producer with a loop-index comparison (a
+    padded window's select) that fuses into a reader that is no contraction (0: never; a
+    contraction's prologue has its own rule)."""
 
     def __post_init__(self):
         check_option(self, "max_recompute_ops", 0)
         check_option(self, "max_recompute_reduce", 0)
         check_option(self, "max_column_reduce", 0)
+        check_option(self, "max_select_reads", 0)
         check_option(self, "max_row_tile", 1)
         check_option(self, "max_prologue_ops", 0)
 
@@ -174,6 +202,36 @@ class FuseLoops(ModulePass):
                 "its outputs (its K loop would run untiled inside the reduction's loop)"
             )
             return None
+        if has_reduce(producer.kernel) and not self.short_reduction(producer):
+            outputs = min((free_iterations(o, consumer) for o in consumer.walk()
+                           if isinstance(o, loop.LoadOp) and o.memref == buffer and in_reduce(o, consumer)),
+                          default=None)  # fmt: skip
+            values = math.prod(f.extent.data for f in producer.loops)
+            if outputs is not None and outputs < values:
+                LOG.info(
+                    f"refuse @{name_p} into @{name_c}: its reduction would run inside a reduce "
+                    f"loop of {outputs} outputs, not over its own {values} values in parallel"
+                )
+                return None
+        if contraction(producer.kernel):
+            outputs = sum(free_iterations(o, consumer) for o in consumer.walk() if isinstance(o, loop.StoreOp))
+            values = math.prod(f.extent.data for f in producer.loops)
+            if outputs > values:
+                LOG.info(
+                    f"refuse @{name_p} into @{name_c}: it writes {outputs} values from the "
+                    f"contraction's {values} (a broadcast would run inside the matmul's tile)"
+                )
+                return None
+        if not has_reduce(producer.kernel) and not contraction(consumer) and any(_index_compare(o) for o in producer.kernel.walk()):
+            reads = sum(executions(o, consumer) for o in consumer.walk() if isinstance(o, loop.LoadOp) and o.memref == buffer)
+            values = math.prod(f.extent.data for f in producer.loops)
+            if reads > self.max_select_reads * values:
+                LOG.info(
+                    f"refuse @{name_p} into @{name_c}: its loop-index comparison would run at each of "
+                    f"{reads / values:.1f} reads per value (limit {self.max_select_reads}; the padded "
+                    "copy is one pass over memory)"
+                )
+                return None
         candidate = consumer.clone()
         if self.sinks(producer, consumer):
             moved = sink_unindexed_loops(candidate, buffer)
@@ -198,6 +256,15 @@ class FuseLoops(ModulePass):
             )
             candidate.erase()
             return None
+        if contraction(producer.kernel):
+            before, after = contraction_area(producer.kernel), contraction_area(candidate)
+            if after < before:
+                LOG.info(
+                    f"refuse @{name_p} into @{name_c}: the contraction's M x N would shrink from "
+                    f"{before} to {after} (the consumer's loops index both operands)"
+                )
+                candidate.erase()
+                return None
         if contraction(consumer):
             cost, costly = prologue_cost(candidate)
             if costly or cost > self.max_prologue_ops:
@@ -405,14 +472,27 @@ def _index_compare(op: Operation) -> bool:
 
 def read_in_reduce(kernel: loop.KernelOp, buffer: SSAValue) -> bool:
     """Whether `kernel` loads `buffer` inside one of its reduce loops."""
-    for o in kernel.walk():
-        if isinstance(o, loop.LoadOp) and o.memref == buffer:
-            parent = o.parent_op()
-            while parent is not None and parent is not kernel:
-                if isinstance(parent, loop.ForOp) and parent.is_reduce:
-                    return True
-                parent = parent.parent_op()
+    return any(isinstance(o, loop.LoadOp) and o.memref == buffer and in_reduce(o, kernel) for o in kernel.walk())
+
+
+def in_reduce(op: Operation, kernel: loop.KernelOp) -> bool:
+    """Whether `op` runs inside one of `kernel`'s reduce loops."""
+    parent = op.parent_op()
+    while parent is not None and parent is not kernel:
+        if isinstance(parent, loop.ForOp) and parent.is_reduce:
+            return True
+        parent = parent.parent_op()
     return False
+
+
+def free_iterations(op: Operation, kernel: loop.KernelOp) -> int:
+    """The product of the free loops' extents around `op` in `kernel` (its outputs' count)."""
+    count, parent = 1, op.parent_op()
+    while parent is not None and parent is not kernel:
+        if isinstance(parent, loop.ForOp) and not parent.is_reduce:
+            count *= parent.extent.data
+        parent = parent.parent_op()
+    return count
 
 
 def has_reduce(kernel: loop.KernelOp) -> bool:
@@ -422,6 +502,16 @@ def has_reduce(kernel: loop.KernelOp) -> bool:
 def indexed_by(load: loop.LoadOp) -> set[SSAValue]:
     """The index values a load's map actually uses."""
     return {load.indices[d] for d in load.map.data.used_dims()}
+
+
+def multiply_adds(red: loop.ForOp) -> bool:
+    """Whether reduce loop `red` accumulates a product by add (a count or a masked sum of
+    compares, as a sort's ranks, is no matmul even where its loads look like one's)."""
+    acc = red.body.block.last_op
+    return isinstance(acc, loop.AccumulateOp) and any(
+        k.data == loop.CombineKind.ADD and isinstance(v.owner, arith.MulfOp | arith.MuliOp)
+        for k, v in zip(acc.kinds, acc.values)
+    )
 
 
 def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None, unit: bool = True) -> int:
@@ -444,6 +534,8 @@ def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None, unit: bool
             if isinstance(parent, loop.ForOp) and not parent.is_reduce and (unit or parent.extent.data > 1):
                 extent[parent.body.block.args[0]] = parent.extent.data
             parent = parent.parent_op()
+        if not multiply_adds(red):
+            continue
         used = [indexed_by(o) for o in red.body.walk() if isinstance(o, loop.LoadOp)]
         sides = [u & set(extent) for u in used if iv in u]
         for a in sides:
@@ -454,6 +546,29 @@ def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None, unit: bool
     return width
 
 
+def contraction_area(kernel: loop.KernelOp) -> int:
+    """The largest M x N of `kernel`'s contractions: for a reduce loop that multiply-adds loads
+    over its index, the product of the extents of the free loops (of extent > 1) around it that
+    index only one of two of them times that of those that index only the other (0 if none)."""
+    area = 0
+    for red in kernel.walk():
+        if not (isinstance(red, loop.ForOp) and red.is_reduce and multiply_adds(red)):
+            continue
+        iv = red.body.block.args[0]
+        extent: dict[SSAValue, int] = {}
+        parent = red.parent_op()
+        while parent is not None and parent is not kernel:
+            if isinstance(parent, loop.ForOp) and not parent.is_reduce and parent.extent.data > 1:
+                extent[parent.body.block.args[0]] = parent.extent.data
+            parent = parent.parent_op()
+        sides = [u & set(extent) for u in (indexed_by(o) for o in red.body.walk() if isinstance(o, loop.LoadOp)) if iv in u]
+        for a in sides:
+            for b in sides:
+                if a - b and b - a:
+                    area = max(area, math.prod(extent[v] for v in a - b) * math.prod(extent[v] for v in b - a))
+    return area
+
+
 def is_contraction(kernel: loop.KernelOp) -> bool:
-    """Some reduce loop reads two buffers, each also indexed by a free loop the other is not."""
+    """Some reduce loop multiply-adds two loads, each also indexed by a free loop the other is not."""
     return contraction_width(kernel, None) > 0
