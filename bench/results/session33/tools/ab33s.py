@@ -2,7 +2,7 @@
 (session 32: always) or kept as its own padded copy, over depthwise, grouped and pooling windows
 of 9 to 288 iterations per output:
 
-    python3 bench/results/session33/tools/ab33s.py [JSON]"""
+    python3 bench/results/session33/tools/ab33s.py [--tree] [JSON]      # --tree: the tree alone"""
 import sys
 
 from torch import nn
@@ -35,5 +35,8 @@ CASES = [
 ]
 variants = {"fused": select_limit(10**9), "own": select_limit(0)}
 if __name__ == "__main__":
-    rows = time_variants(CASES, variants, "eager", 20.0, 34)
-    report(rows, list(variants), "eager", 34, sys.argv[1] if len(sys.argv) > 1 else None)
+    args = [a for a in sys.argv[1:] if a != "--tree"]
+    if "--tree" in sys.argv:
+        variants = {"tree": None}
+    rows = time_variants(CASES, variants, "eager", 20.0, 34, modes=("eager",) if "--tree" in sys.argv else ("eager", "compile"))
+    report(rows, list(variants), "eager", 34, args[0] if args else None)
