@@ -53,6 +53,14 @@ Three cases:
   than a top-level loop of ROW_LOOP_MIN are packed so too, from PACK_ROW_MIN, where the op
   passes over each row more than once (softmax over 21, LayerNorm over 24); otherwise they run
   whole in each thread, as a pointwise body.
+- A one-pass reduction of rows of ROW_LOOP_MIN to PACK_ROW_MAX whose loads along the reduce
+  loop read along the fastest tile axis in their innermost dim, or not at all (a depthwise
+  convolution's 7 x 7 window: neighbouring outputs read neighbouring elements; its weight is
+  the same for all of them), and whose rows fill every SM with SM_THREADS threads, runs each
+  row whole in a thread, as a pointwise body (`_window_rows`): lanes sharing such a row each
+  took two of its 49 taps, then five shuffles. H200 (2026-11-30, session 33, bench/results/
+  session33/tools/ab33s.py, lanes -> whole, us): depthwise 7x7 over 8 x 96 x 56 x 56 321 -> the
+  figure in call 3's notes. A column reduction keeps `_rows`' column warp.
 - Otherwise (pointwise body): axes are taken from the last (fastest) as `thread` while they fit
   in `block-size`; an axis that does not fit is split into a `block` part and a `thread` part
   (`a = ab * T + at`) of T = gcd(extent, remaining budget) threads, if that is the whole budget or
@@ -87,7 +95,7 @@ from dpl.dialects.loop import IterKind
 from dpl.transforms.options import check_option
 from dpl.transforms.tile.common import LOG, delinearize, rebuild_tile, tiles
 from dpl.transforms.tile.hold_rows import HoldRows, float4_row_loop
-from dpl.transforms.tile.matmul import ACCESSES, MatmulInfo, compose_applies, fold_applies, matmul_info
+from dpl.transforms.tile.matmul import ACCESSES, MatmulInfo, compose_applies, dim_values, fold_applies, matmul_info
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.pad_columns import ROW_LOOP_MIN, column_axis, outer_column
 from dpl.transforms.tile.padding import grow, past_end, ranges_of
@@ -205,6 +213,8 @@ def blockify(t: tile.TileOp, block_size: int, sms: int, row_trips: int = 0) -> s
         return "the tile already has block or cell axes"
     top_loops = [op for op in t.body.block.ops if isinstance(op, loop.ForOp)]
     longest = max((f.extent.data for f in top_loops), default=0)
+    if longest >= ROW_LOOP_MIN and _window_rows(t, top_loops, longest, sms):
+        return _pointwise(t, block_size)
     if longest >= ROW_LOOP_MIN:
         return _rows(t, top_loops, longest, block_size, sms, row_trips)
     if longest >= PACK_ROW_MIN and _short_rows(t, top_loops) and _many_rows(t, block_size, sms) \
@@ -357,6 +367,29 @@ def _short_rows(t: tile.TileOp, top_loops: list[loop.ForOp]) -> bool:
     statistic before the next; a one-pass sum keeps all of its row's loads in flight)."""
     return (len(top_loops) > 1 and any(f.is_reduce for f in top_loops)
             and not isinstance(column_axis(t), SSAValue))  # fmt: skip
+
+
+def _window_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, sms: int) -> bool:
+    """Rows that each thread runs whole, as a pointwise body: a one-pass reduction (one top-level
+    loop, a reduce) of at most PACK_ROW_MAX whose rows fill every SM with SM_THREADS threads,
+    where each load along the loop that the fastest tile axis indexes reads along that axis in
+    its innermost dim (a convolution's window: neighbouring threads read neighbouring elements;
+    lanes sharing each row would each take a few taps, then combine by shuffles)."""
+    if len(top_loops) != 1 or not top_loops[0].is_reduce or longest > PACK_ROW_MAX:
+        return False
+    if isinstance(column_axis(t), SSAValue):
+        return False  # a column reduction: `_rows` gives its column axis the warp
+    if math.prod(e for _, e, _ in t.axes) < sms * SM_THREADS:
+        return False
+    fastest = t.axes[-1][0]
+    ivs = {o.iv for o in top_loops[0].walk() if isinstance(o, loop.ForOp)}
+    reads = [o for o in top_loops[0].walk() if isinstance(o, loop.LoadOp) and not tile.is_smem(o.memref)]
+    along = [ld for ld in reads if any(ivs & dim_values(ld, d) for d in range(len(ld.map.data.results)))]
+    if not any(fastest in dim_values(ld, len(ld.map.data.results) - 1) for ld in along):
+        return False
+    return all(fastest in dim_values(ld, len(ld.map.data.results) - 1)
+               or not any(fastest in dim_values(ld, d) for d in range(len(ld.map.data.results)))
+               for ld in along)  # fmt: skip
 
 
 def _many_rows(t: tile.TileOp, block_size: int, sms: int) -> bool:
