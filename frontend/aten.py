@@ -1361,7 +1361,10 @@ def _sort(c: Converter, node, *args, **kwargs):
 #: top-k takes its k elements one round each (two passes over the row a round) where k is at
 #: most TOPK_ROUNDS and the row at least TOPK_ROW_PER_K times k long; else it counts ranks on the
 #: n x n box (`_sorted`, n passes' worth of compares in one reduction). H200 (2026-11-30,
-#: session 33): the 8 largest of 4096 x 1024 by ranks 3.16 ms (eager 0.14).
+#: session 33, bench/results/session33/tools/ab33w.py, ranks -> rounds, us): the 8 largest of
+#: 4096 x 1024 3160 -> 98 (eager 137), the 4 smallest of 1000 x 777 641 -> 34, the 16 largest of
+#: 4 x 32000 2758 -> 153 (eager 54: four rows leave most of the GPU idle each round); the 2 of
+#: 8192 x 8 keep the ranks (3.8).
 TOPK_ROUNDS = 16
 TOPK_ROW_PER_K = 8
 

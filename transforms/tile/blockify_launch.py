@@ -59,8 +59,9 @@ Three cases:
   the same for all of them), and whose rows fill every SM with SM_THREADS threads, runs each
   row whole in a thread, as a pointwise body (`_window_rows`): lanes sharing such a row each
   took two of its 49 taps, then five shuffles. H200 (2026-11-30, session 33, bench/results/
-  session33/tools/ab33s.py, lanes -> whole, us): depthwise 7x7 over 8 x 96 x 56 x 56 321 -> the
-  figure in call 3's notes. A column reduction keeps `_rows`' column warp.
+  session33/tools/ab33w.py, lanes -> whole, us): depthwise 7x7 over 8 x 96 x 56 x 56 333 ->
+  52 (eager 82), over 4 x 384 x 14 x 14 44 -> 11, 9x9 over 4 x 64 x 64 x 64 142 -> 32, a
+  ConvNeXt block 424 -> 179 (eager 297). A column reduction keeps `_rows`' column warp.
 - Otherwise (pointwise body): axes are taken from the last (fastest) as `thread` while they fit
   in `block-size`; an axis that does not fit is split into a `block` part and a `thread` part
   (`a = ab * T + at`) of T = gcd(extent, remaining budget) threads, if that is the whole budget or

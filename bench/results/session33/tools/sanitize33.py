@@ -19,7 +19,7 @@ cases = {
     "grouped 3x3 4 groups 2x32x13x15": (lambda x, w: F.conv2d(x, w, padding=1, groups=4), [r(2, 32, 13, 15), r(32, 8, 3, 3)]),
     "squeeze-excite 3x40x9x11": (lambda x, a, b: x * torch.sigmoid(torch.relu(x.mean((2, 3)) @ a) @ b)[:, :, None, None],
                                  [r(3, 40, 9, 11), r(40, 5), r(5, 40)]),
-    "cross entropy 33 x 1001": (lambda x, t: F.cross_entropy(x, t), [r(33, 1001), torch.randint(0, 1001, (33,), generator=g)]),
+    "cross entropy 33 x 1001": (lambda x, t: F.cross_entropy(x, t.long()), [r(33, 1001), torch.randint(0, 1001, (33,), generator=g)]),
     "conv then pixel shuffle 2x8x9x11": (lambda x, w: F.pixel_shuffle(F.conv2d(x, w, padding=1), 2), [r(2, 8, 9, 11), r(32, 8, 3, 3)]),
     "sort 19 x 45 dim 1": (lambda x: torch.sort(x, dim=1).values, [r(19, 45)]),
 }
