@@ -268,10 +268,12 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
 
     def _write(self, buf: SSAValue, value, idx: list, ufunc, masked: Sequence[int] = ()) -> None:
         target = self.env[buf]
-        if not idx:  # a rank-0 buffer holds one element
-            v = np.asarray(value).reshape(-1)[-1]
-            target[()] = v if ufunc is None else ufunc(target[()], v)
+        if not idx and ufunc is None:  # a rank-0 buffer holds one element
+            target[()] = np.asarray(value).reshape(-1)[-1]
             return
+        if not idx:  # an atomic into a rank-0 buffer: each block's value folds in, as below
+            target = target.reshape(1)  # (a view of the buffer)
+            idx = [np.zeros((), dtype=np.int64)]
         live_mask = self.active
         if masked:  # elements outside the buffer along the masked dims are not written
             inside, _ = _inside([self.full(i) for i in idx], target.shape, masked, live_mask)

@@ -37,8 +37,16 @@ floor, the ceiling -> the floor, us): softmax over dim 0 of 4096 x 4096 83.6 -> 
 293 x 389 x 64 36.8 -> 31.0, mean over dim 1 of 64 x 383 x 256 11.1 -> 10.1; geomean over 39
 programs 1.036x, the slowest 0.97x (mean over dim 0 of 2571 x 576 x 37).
 
-Declines (logged to `dpl.passes`) a tile that is not exactly one top-level strided reduce, its
-combine across the lanes and a store of the result (a norm, which reads its statistic again:
+Several top-level strided sums whose combined values reach one store only through adds,
+subtracts, negations and scalings (`linear_store`: the losses of a step added into one scalar,
+fused by fuse-loops into one kernel) split alike, every reduce strided over the same blocks,
+each block adding its scaled sum of partials: the stored value is linear in the partials, with
+no term the same in every block. H200 (2026-11-30, session 33, bench/results/session33/tools/
+ab33l.py, one block -> split, us): MSE + smooth L1 + BCE + KL over 4096 x 1000 3330 -> the
+figure in call 5's notes (eager 178).
+
+Declines (logged to `dpl.passes`) a tile that is not top-level strided reduces alone, each
+combined across the lanes, and a store of the result (a norm, which reads its statistic again:
 split-row-stats makes those into pure reductions first); a combiner without an atomic (mul); an
 epilogue other than a store (scaled, for add); or a launch whose blocks split in two would not
 run at once, or rows too short to split.
@@ -86,6 +94,34 @@ def stored_result(value: SSAValue, kind: CombineKind, t: tile.TileOp) -> loop.St
         return f"'{user.name}' of the combined value does not distribute over partial results"
 
 
+def linear_store(values: list[SSAValue], t: tile.TileOp) -> loop.StoreOp | str:
+    """The one store of a sum of the combined add-reductions `values`, each scaled, or why not:
+    every op from them to the store at the top of the tile adds, subtracts or negates such
+    terms, or multiplies (divides) one by a factor that depends on none of them; a term the same
+    in every block (`sum + 1`) would be added once per block. The several losses of a training
+    step summed into one scalar are such a store."""
+    dep = set(values)
+    store = None
+    for op in t.body.block.ops:
+        ins = [v for v in op.operands if v in dep]
+        if not ins:
+            continue
+        if isinstance(op, loop.StoreOp) and op.value in dep and store is None:
+            store = op
+            continue
+        if isinstance(op, arith.AddfOp | arith.SubfOp) and len(ins) == 2 or isinstance(op, arith.NegfOp) or (
+            isinstance(op, arith.MulfOp) and len(ins) == 1) or (isinstance(op, arith.DivfOp) and op.lhs in dep and op.rhs not in dep
+        ):  # fmt: skip
+            dep.add(op.results[0])
+            continue
+        return f"'{op.name}' of the combined values is not a sum of scaled reductions"
+    if store is None:
+        return "the combined values reach no store at the top of the tile"
+    if any(u.operation.parent_op() is not t for v in dep for u in v.uses):
+        return "a combined value is used inside a loop"
+    return store
+
+
 def _plan(blocks: int, trips: int, p: SplitReduce) -> int | str:
     at_once = p.sms * p.blocks_per_sm
     if 2 * blocks > at_once:
@@ -99,27 +135,31 @@ def _plan(blocks: int, trips: int, p: SplitReduce) -> int | str:
 def split_reduce(t: tile.TileOp, p: SplitReduce) -> tuple[bool, str]:
     body = [o for o in t.body.block.ops if not isinstance(o, arith.ConstantOp | affine.ApplyOp)]
     strided = [o for o in body if isinstance(o, tile.StridedForOp)]
-    if len(strided) != 1 or not strided[0].is_reduce or any(
-        isinstance(o, loop.ForOp | tile.StageOp) for o in body
-    ):
-        return False, "not one top-level strided reduce (a norm or a matmul)"
-    red = strided[0]
-    if len(red.res) != 1:
-        return False, "the reduce does not have exactly one result"
-    combines = [u.operation for u in red.res[0].uses]
-    if len(combines) != 1 or not isinstance(combines[0], tile.CombineOp):
-        return False, "the reduce's partial is not combined across the lanes"
-    combine = combines[0]
-    kind = combine.kind.data
+    if not strided or any(not r.is_reduce for r in strided) or any(isinstance(o, loop.ForOp | tile.StageOp) for o in body):
+        return False, "not top-level strided reduces alone (a norm or a matmul)"
+    combines = []
+    for red in strided:
+        if len(red.res) != 1:
+            return False, "a reduce does not have exactly one result"
+        uses = [u.operation for u in red.res[0].uses]
+        if len(uses) != 1 or not isinstance(uses[0], tile.CombineOp):
+            return False, "a reduce's partial is not combined across the lanes"
+        combines.append(uses[0])
+    kind = combines[0].kind.data
     if kind == CombineKind.MUL:
         return False, "no atomic for mul"
-    store = stored_result(combine.result, kind, t)
+    if len(combines) == 1:
+        store = stored_result(combines[0].result, kind, t)
+    elif any(c.kind.data != CombineKind.ADD for c in combines):
+        return False, "several reductions, not all sums"
+    else:
+        store = linear_store([c.result for c in combines], t)
     if isinstance(store, str):
         return False, store
     if any(isinstance(o, loop.StoreOp | tile.AtomicOp) and o is not store for o in t.walk()):
         return False, "the tile writes more than the reduction's result"
     blocks = t.count(K.BLOCK)
-    trips = -(-red.bound.data // red.step.data)
+    trips = max(-(-red.bound.data // red.step.data) for red in strided)
     splits = _plan(blocks, trips, p)
     if isinstance(splits, str):
         return False, splits
@@ -130,14 +170,15 @@ def split_reduce(t: tile.TileOp, p: SplitReduce) -> tuple[bool, str]:
     ]
     new = rebuild_tile(t, axes, lambda b: (list(b.args[1:]), []))
     rs = new.body.block.args[0]
-    step = red.step.data
-    start = affine.ApplyOp(
-        [rs, red.start], AffineMapAttr(AffineMap(2, 0, (AffineDimExpr(0) * step + AffineDimExpr(1),)))
-    )
-    start.result.name_hint = "start"
-    new.body.block.insert_op_before(start, red)
-    red.operands[0] = start.result
-    red.properties["step"] = IntAttr(step * splits)
+    for red in strided:
+        step = red.step.data
+        start = affine.ApplyOp(
+            [rs, red.start], AffineMapAttr(AffineMap(2, 0, (AffineDimExpr(0) * step + AffineDimExpr(1),)))
+        )
+        start.result.name_hint = "start"
+        new.body.block.insert_op_before(start, red)
+        red.operands[0] = start.result
+        red.properties["step"] = IntAttr(step * splits)
     atomic = tile.AtomicOp(kind, store.value, store.memref, list(store.indices), store.map.data)
     atomic.attributes |= store.attributes
     Rewriter.replace_op(store, atomic)
@@ -147,6 +188,7 @@ def split_reduce(t: tile.TileOp, p: SplitReduce) -> tuple[bool, str]:
     return True, (
         f"rows split over {splits} blocks (%{SPLIT_AXIS}; {blocks} -> {blocks * splits} blocks, "
         f"{trips} -> {-(-trips // splits)} trips per thread), combined by atomic {kind.value}"
+        + (f" ({len(strided)} reductions' scaled sum)" if len(strided) > 1 else "")
     )
 
 
