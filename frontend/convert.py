@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IntAttr,
     IntegerType,
     ModuleOp,
     TensorType,
@@ -257,11 +258,17 @@ class Converter:
     def constant(
         self, value, elem: Attribute, shape: Sequence[int] = (), name: str | None = None
     ) -> SSAValue:
-        """A torch.constant of `value` (a Python scalar or an array) with element type `elem`;
+        """A torch.constant of `value` (a Python scalar or an array) with element type `elem`
+        (an integer arange 0, 1, ... laid along one dim is a `torch.iota`);
         an array of more than MAX_INLINE_ELEMENTS elements that are not all equal becomes a table
         instead (`table`)."""
         ttype = TensorType(elem, list(shape))
         arr = np.asarray(value)
+        along = [d for d, n in enumerate(shape) if n != 1]
+        if isinstance(elem, IntegerType) and elem.width.data > 1 and len(along) == 1 and \
+                np.array_equal(arr.reshape(-1), np.arange(arr.size)):  # fmt: skip
+            # an arange (positions, a one-hot's classes): the loop index, not a table
+            return self.emit(T.IotaOp.create_from([], ttype, {"dim": IntAttr(along[0])}))
         if arr.size > MAX_INLINE_ELEMENTS and not (arr == arr.reshape(-1)[0]).all():
             return self.table(torch.from_numpy(arr.reshape(list(shape))), elem, name)
         if isinstance(elem, IntegerType):

@@ -9,6 +9,7 @@
 // RUN: dpl compile -c "torch.randn(4, 5).scatter(1, torch.randint(0, 5, (4, 2)), torch.randn(4, 2))" --ir torch | filecheck %s --check-prefix=SCATTER
 // RUN: not dpl compile -c "torch.zeros(4, 5).scatter(1, torch.randint(0, 5, (4, 2)), 2.0, reduce='multiply')" 2>&1 | filecheck %s --check-prefix=SCATTER-ERR
 // RUN: not dpl compile -c "torch.zeros(4, 5).index_put((torch.ones(4, 5) > 0,), torch.randn(20))" 2>&1 | filecheck %s --check-prefix=PUT-ERR
+// RUN: dpl compile -c "torch.nn.functional.one_hot(torch.randint(0, 5, (3,)), 5)" --ir torch | filecheck %s --check-prefix=ONEHOT
 // ATen ops written with the torch ops that already lower (frontend/aten.py): before, the ATen op
 // (in the RUN line); after, the torch ops it becomes. Each declined use ends in one line.
 
@@ -72,3 +73,9 @@
 
 // SCATTER-ERR: dpl: error: unsupported scatter with reduce='multiply' (at <expression>)
 // PUT-ERR: dpl: error: unsupported boolean mask index_put (the result's shape depends on the data) (at <expression>)
+
+// one_hot: its classes, an arange the converter folds, are a torch.iota (the loop index; no
+// table of positions for the compare to load).
+// ONEHOT:      %[[CLASSES:.*]] = torch.iota {dim = 0} : () -> tensor<5xi64>
+// ONEHOT-NEXT: torch.eq %{{.*}}, %[[CLASSES]] : (tensor<3x1xi64>, tensor<5xi64>) -> tensor<3x5xi1>
+// ONEHOT-NOT:  torch.constant
