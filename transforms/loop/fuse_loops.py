@@ -97,7 +97,7 @@ from __future__ import annotations
 import heapq
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
@@ -206,7 +206,7 @@ class FuseLoops(ModulePass):
             outputs = min((free_iterations(o, consumer) for o in consumer.walk()
                            if isinstance(o, loop.LoadOp) and o.memref == buffer and in_reduce(o, consumer)),
                           default=None)  # fmt: skip
-            values = math.prod(f.extent.data for f in producer.loops)
+            values = producer_values(producer)
             if outputs is not None and outputs < values:
                 LOG.info(
                     f"refuse @{name_p} into @{name_c}: its reduction would run inside a reduce "
@@ -215,7 +215,7 @@ class FuseLoops(ModulePass):
                 return None
         if contraction(producer.kernel):
             outputs = sum(free_iterations(o, consumer) for o in consumer.walk() if isinstance(o, loop.StoreOp))
-            values = math.prod(f.extent.data for f in producer.loops)
+            values = producer_values(producer)
             if outputs > values:
                 LOG.info(
                     f"refuse @{name_p} into @{name_c}: it writes {outputs} values from the "
@@ -224,7 +224,7 @@ class FuseLoops(ModulePass):
                 return None
         if not has_reduce(producer.kernel) and not contraction(consumer) and any(_index_compare(o) for o in producer.kernel.walk()):
             reads = sum(executions(o, consumer) for o in consumer.walk() if isinstance(o, loop.LoadOp) and o.memref == buffer)
-            values = math.prod(f.extent.data for f in producer.loops)
+            values = producer_values(producer)
             if reads > self.max_select_reads * values:
                 LOG.info(
                     f"refuse @{name_p} into @{name_c}: its loop-index comparison would run at each of "
@@ -298,16 +298,12 @@ class FuseLoops(ModulePass):
         the producer's values do not depend on innermost (`sink_unindexed_loops`): the producer
         reduces, at most `max-column-reduce` iterations per value it writes, and the consumer
         reduces nothing."""
-        values = math.prod(f.extent.data for f in producer.loops)
-        iterations = reduce_iterations(producer.kernel)
-        return 0 < iterations <= self.max_column_reduce * values and not has_reduce(consumer)
+        return 0 < reduce_iterations(producer.kernel) <= self.max_column_reduce * producer_values(producer) and not has_reduce(consumer)
 
     def short_reduction(self, producer: ProducerNest) -> bool:
         """Whether `producer` reduces at most `max_recompute_reduce` iterations per value it
         writes (and at least one: an elementwise producer recomputes no reduction)."""
-        values = math.prod(f.extent.data for f in producer.loops)
-        iterations = reduce_iterations(producer.kernel)
-        return 0 < iterations <= self.max_recompute_reduce * values
+        return 0 < reduce_iterations(producer.kernel) <= self.max_recompute_reduce * producer_values(producer)
 
 
 class _Fusion:
@@ -425,6 +421,11 @@ class _Fusion:
                 alloc.erase()
 
 
+def producer_values(producer: ProducerNest) -> int:
+    """How many values a producer nest writes: the product of its free loops' extents."""
+    return math.prod(f.extent.data for f in producer.loops)
+
+
 def reduce_iterations(kernel: loop.KernelOp) -> int:
     """How many reduce-loop iterations a kernel runs in all."""
     return sum(
@@ -514,6 +515,24 @@ def multiply_adds(red: loop.ForOp) -> bool:
     )
 
 
+def _multiply_add_sides(kernel: loop.KernelOp, unit: bool) -> Iterator[tuple[dict[SSAValue, int], list[set[SSAValue]]]]:
+    """For each reduce loop of `kernel` that multiply-adds: the extents of the free loops around
+    it (of extent 1 too where `unit`), and for each load over its index the set of those loops
+    the load uses (its side)."""
+    for red in kernel.walk():
+        if not (isinstance(red, loop.ForOp) and red.is_reduce and multiply_adds(red)):
+            continue
+        iv = red.body.block.args[0]
+        extent: dict[SSAValue, int] = {}
+        parent = red.parent_op()
+        while parent is not None and parent is not kernel:
+            if isinstance(parent, loop.ForOp) and not parent.is_reduce and (unit or parent.extent.data > 1):
+                extent[parent.body.block.args[0]] = parent.extent.data
+            parent = parent.parent_op()
+        used = [indexed_by(o) for o in red.body.walk() if isinstance(o, loop.LoadOp)]
+        yield extent, [u & set(extent) for u in used if iv in u]
+
+
 def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None, unit: bool = True) -> int:
     """0 if `kernel` is no contraction; else the largest extent of the free loops that only the
     operand on the far side from `buffer`'s reads indexes (a projection's output columns).
@@ -524,20 +543,7 @@ def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None, unit: bool
         if isinstance(o, loop.LoadOp) and o.memref == buffer:
             reads |= indexed_by(o)
     width = 0
-    for red in kernel.walk():
-        if not (isinstance(red, loop.ForOp) and red.is_reduce):
-            continue
-        iv = red.body.block.args[0]
-        extent: dict[SSAValue, int] = {}
-        parent = red.parent_op()
-        while parent is not None and parent is not kernel:
-            if isinstance(parent, loop.ForOp) and not parent.is_reduce and (unit or parent.extent.data > 1):
-                extent[parent.body.block.args[0]] = parent.extent.data
-            parent = parent.parent_op()
-        if not multiply_adds(red):
-            continue
-        used = [indexed_by(o) for o in red.body.walk() if isinstance(o, loop.LoadOp)]
-        sides = [u & set(extent) for u in used if iv in u]
+    for extent, sides in _multiply_add_sides(kernel, unit):
         for a in sides:
             for b in sides:
                 far = b - a
@@ -551,17 +557,7 @@ def contraction_area(kernel: loop.KernelOp) -> int:
     over its index, the product of the extents of the free loops (of extent > 1) around it that
     index only one of two of them times that of those that index only the other (0 if none)."""
     area = 0
-    for red in kernel.walk():
-        if not (isinstance(red, loop.ForOp) and red.is_reduce and multiply_adds(red)):
-            continue
-        iv = red.body.block.args[0]
-        extent: dict[SSAValue, int] = {}
-        parent = red.parent_op()
-        while parent is not None and parent is not kernel:
-            if isinstance(parent, loop.ForOp) and not parent.is_reduce and parent.extent.data > 1:
-                extent[parent.body.block.args[0]] = parent.extent.data
-            parent = parent.parent_op()
-        sides = [u & set(extent) for u in (indexed_by(o) for o in red.body.walk() if isinstance(o, loop.LoadOp)) if iv in u]
+    for extent, sides in _multiply_add_sides(kernel, unit=False):
         for a in sides:
             for b in sides:
                 if a - b and b - a:

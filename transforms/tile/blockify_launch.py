@@ -384,13 +384,14 @@ def _window_rows(t: tile.TileOp, top_loops: list[loop.ForOp], longest: int, sms:
         return False
     fastest = t.axes[-1][0]
     ivs = {o.iv for o in top_loops[0].walk() if isinstance(o, loop.ForOp)}
-    reads = [o for o in top_loops[0].walk() if isinstance(o, loop.LoadOp) and not tile.is_smem(o.memref)]
-    along = [ld for ld in reads if any(ivs & dim_values(ld, d) for d in range(len(ld.map.data.results)))]
-    if not any(fastest in dim_values(ld, len(ld.map.data.results) - 1) for ld in along):
-        return False
-    return all(fastest in dim_values(ld, len(ld.map.data.results) - 1)
-               or not any(fastest in dim_values(ld, d) for d in range(len(ld.map.data.results)))
-               for ld in along)  # fmt: skip
+
+    def dims(ld: loop.LoadOp) -> list[set[SSAValue]]:  # the values each dim's index uses
+        return [dim_values(ld, d) for d in range(len(ld.map.data.results))]
+
+    reads = [dims(o) for o in top_loops[0].walk() if isinstance(o, loop.LoadOp) and not tile.is_smem(o.memref)]
+    along = [ds for ds in reads if ivs & set().union(*ds)]
+    return any(fastest in ds[-1] for ds in along) and all(
+        fastest in ds[-1] or fastest not in set().union(*ds) for ds in along)
 
 
 def _many_rows(t: tile.TileOp, block_size: int, sms: int) -> bool:
