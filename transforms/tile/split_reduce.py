@@ -42,8 +42,8 @@ subtracts, negations and scalings (`linear_store`: the losses of a step added in
 fused by fuse-loops into one kernel) split alike, every reduce strided over the same blocks,
 each block adding its scaled sum of partials: the stored value is linear in the partials, with
 no term the same in every block. H200 (2026-11-30, session 33, bench/results/session33/tools/
-ab33l.py, one block -> split, us): MSE + smooth L1 + BCE + KL over 4096 x 1000 3330 -> the
-figure in call 5's notes (eager 178).
+ab33ob.py and ab33all.py, one block -> split, us): MSE + smooth L1 + BCE + KL over 4096 x 1000
+3330 -> 55 (eager 177).
 
 Declines (logged to `dpl.passes`) a tile that is not top-level strided reduces alone, each
 combined across the lanes, and a store of the result (a norm, which reads its statistic again:
