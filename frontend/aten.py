@@ -1199,10 +1199,9 @@ def _laid(c: Converter, rank: int, d: int, values: Sequence, elem: Attribute = I
 
 
 def _iota(c: Converter, rank: int, d: int, n: int) -> SSAValue:
-    """0 .. n-1 (i64) laid along dim `d` of rank `rank` (a `torch.iota`: the loop index, no table)."""
-    shape = [1] * rank
-    shape[d] = n
-    return c.emit(T.IotaOp.create_from([], TensorType(IntegerType(64), shape), {"dim": IntAttr(d)}))
+    """0 .. n-1 (i64) laid along dim `d` of rank `rank` (`constant` makes it a `torch.iota`: the
+    loop index, no table)."""
+    return _laid(c, rank, d, range(n))
 
 
 def _index_compare(c: Converter, op_cls, rank: int, a: int, b: int, n: int) -> SSAValue:
@@ -1335,7 +1334,7 @@ def _sorted(c: Converter, v: SSAValue, d: int, descending: bool, at: Sequence[in
     assert isinstance(t, TensorType)
     shape = list(t.get_shape())
     rank = _sort_ranks(c, v, d, descending)
-    wanted = _iota(c, len(shape) + 1, d, len(at)) if list(at) == list(range(len(at))) else _laid(c, len(shape) + 1, d, at)
+    wanted = _laid(c, len(shape) + 1, d, at)
     hit = c.emit(T.EqOp.create_from([_unsqueezed(c, rank, d), wanted],
                                     TensorType(IntegerType(1), [*shape[:d], len(at), *shape[d:]])))  # fmt: skip
     at_i = _iota(c, len(shape) + 1, d + 1, shape[d])
@@ -1388,13 +1387,14 @@ def _topk_rounds(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> li
         return c.emit(cls.create_from(list(xs), ty))
 
     nan = op(T.IsnanOp, v) if floaty else None
+    number = op(T.LogicalNotOp, nan) if floaty else None
     picks, cand = [], None
     for _ in range(k):
         if largest:
             pool = v if cand is None else _scalar_where(c, cand, v, c.constant(_identity_of(elem, "max"), elem), t)
             m = c.emit(T.AmaxOp(pool, [d], True, kept))  # NaN among the candidates: NaN
         else:
-            real = cand if not floaty else (op(T.LogicalNotOp, nan) if cand is None else op(T.LogicalAndOp, cand, op(T.LogicalNotOp, nan)))
+            real = cand if not floaty else (number if cand is None else op(T.LogicalAndOp, cand, number))
             pool = v if real is None else _scalar_where(c, real, v, c.constant(_identity_of(elem, "min"), elem), t)
             m = c.emit(T.AminOp(pool, [d], True, kept))
             if floaty:  # only NaNs left: NaN
@@ -1412,7 +1412,6 @@ def _topk_rounds(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> li
         if not floaty:
             cand = op(T.LogicalOrOp, beyond, later)
             continue
-        number = op(T.LogicalNotOp, nan)
         if largest:  # after NaN m: later NaNs and every number; after a number: smaller numbers
             cand = _scalar_where(c, m_nan, op(T.LogicalOrOp, later, number),
                                  op(T.LogicalAndOp, number, op(T.LogicalOrOp, beyond, later)), boolean)  # fmt: skip

@@ -54,15 +54,15 @@ import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntAttr, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects import affine
+from xdsl.dialects.builtin import AffineMapAttr, IntAttr, MemRefType, ModuleOp
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop
 from dpl.transforms.loop.fuse_loops import indexed_by
 from dpl.transforms.loop.merge_dims import merge_buffer
-from dpl.transforms.loop.nest import fold_index_ops
+from dpl.transforms.loop.nest import fold_index_ops, inline_unit_loop
 from dpl.transforms.tile.common import LOG, with_map
 
 
@@ -112,21 +112,6 @@ def _sides(chain: list[loop.ForOp]) -> list[tuple[str, list[loop.ForOp]]] | str 
 def _unit(f: loop.ForOp) -> bool:
     """A free loop of extent 1 (a kept reduced dim's store after the reduce loop)."""
     return not f.is_reduce and f.extent.data == 1
-
-
-def _inline_unit(f: loop.ForOp) -> None:
-    """Replace the unit free loop `f` by its body, its index 0."""
-    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
-    block = f.parent_block()
-    assert block is not None
-    block.insert_op_before(zero, f)
-    f.iv.replace_all_uses_with(zero.result)
-    for o in list(f.body.block.ops):
-        if not isinstance(o, loop.YieldOp):
-            o.detach()
-            block.insert_op_before(o, f)
-    f.detach()
-    f.erase()
 
 
 def _collapsible(side: list[loop.ForOp]) -> bool:
@@ -199,7 +184,7 @@ def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
     if all(len(big) < 2 for _, big in bigs):
         return None
     for f in [o for o in chain[-1].body.block.ops if isinstance(o, loop.ForOp) and _unit(o)]:
-        _inline_unit(f)
+        inline_unit_loop(f)
     done = []
     for name, big in bigs:
         if len(big) < 2:

@@ -296,3 +296,18 @@ def sink_unindexed_loops(kernel: loop.KernelOp, buffer: SSAValue) -> list[SSAVal
         slot.iv.name_hint = hints[moved.iv]
     kept = sum(f.iv in used for f in order)
     return [f.iv for f in chain[kept:]]
+
+
+def inline_unit_loop(f: loop.ForOp) -> None:
+    """Replace the extent-1 free loop `f` by its body, its index the constant 0."""
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    block = f.parent_block()
+    assert block is not None
+    block.insert_op_before(zero, f)
+    f.iv.replace_all_uses_with(zero.result)
+    for op in list(f.body.block.ops):
+        if not isinstance(op, loop.YieldOp):
+            op.detach()
+            block.insert_op_before(op, f)
+    f.detach()
+    f.erase()

@@ -25,6 +25,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
+from dpl.transforms.loop.nest import inline_unit_loop
 from dpl.transforms.tile.common import LOG, fold_constant_indices, index_constant
 
 
@@ -36,17 +37,8 @@ def inline_unit_loops(kernel: loop.KernelOp) -> None:
     """Inline the extent-1 free loops nested below the chain (a `[.., 1, d]` output dim), so
     the loop that later passes spread over threads is the one with real extent."""
     for f in [o for o in kernel.walk() if isinstance(o, loop.ForOp)]:
-        if f.is_reduce or f.extent.data != 1 or f.parent_op() is kernel:
-            continue
-        zero = index_constant(0)
-        f.parent_block().insert_op_before(zero, f)
-        f.body.block.args[0].replace_all_uses_with(zero.result)
-        for op in list(f.body.block.ops):
-            if not isinstance(op, loop.YieldOp):
-                op.detach()
-                f.parent_block().insert_op_before(op, f)
-        f.detach()
-        f.erase()
+        if not f.is_reduce and f.extent.data == 1 and f.parent_op() is not kernel:
+            inline_unit_loop(f)
 
 
 def tileify_kernel(kernel: loop.KernelOp) -> str | None:
