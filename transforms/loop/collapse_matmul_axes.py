@@ -27,7 +27,11 @@ The kernel then takes each buffer whose accesses all index a run of its dims at 
 position as a view with the run merged (merge-dims' `merge_buffer`): the linear's x and y become
 2048 x 768 and 2048 x 2304 (a plain matrix product), a convolution's weight [o, c, kh, kw],
 read at [%o, %r floordiv 9, %r mod 9 floordiv 3, %r mod 3], becomes [o, c * 9] read at [%o, %r]
-(its rows K-contiguous, staged by float4s).
+(its rows K-contiguous, staged by float4s). A contraction with no side to collapse has its
+operands merged the same way: a Gram matrix `f @ f.transpose(1, 2)` of a (b, c, h, w) feature
+map reshaped to (b, c, h * w) reads f at `[%b, %i, %r floordiv w, %r mod w]`, which no tensor-core
+fill takes; as a view of (b, c, h * w) it is a plain batched product (H200, session 34, 8 x 256 x
+64 x 64: SIMT unstaged 639 us, eager 171).
 
 H200 (2026-11-30, session 32, bench/results/session32/tools/ab32.py, without / with, us): a
 linear 768 -> 2304 over 8 x 197 rows 210 -> 87 (eager 132), a transformer encoder layer over
@@ -56,6 +60,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr, IntAttr, MemRefType, ModuleOp
+from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
@@ -83,10 +88,10 @@ def _alone(f: loop.ForOp) -> bool:
     return len([o for o in f.body.block.ops if not isinstance(o, loop.YieldOp)]) == 1
 
 
-def _sides(chain: list[loop.ForOp]) -> list[tuple[str, list[loop.ForOp]]] | str | None:
+def _sides(chain: list[loop.ForOp]) -> list[tuple[SSAValue, list[loop.ForOp]]] | str | None:
     """The free loops of `chain` indexing only A and only B of its contraction, each with the
-    name of the buffer that side reads; why the reduce loop under it is not one; or None where
-    no reduce loop is (an elementwise nest)."""
+    buffer that side reads; why the reduce loop under it is not one; or None where no reduce
+    loop is (an elementwise nest)."""
     loops = [o for o in chain[-1].body.block.ops if isinstance(o, loop.ForOp) and not _unit(o)]
     if not any(o.is_reduce for o in loops):
         return None
@@ -104,8 +109,8 @@ def _sides(chain: list[loop.ForOp]) -> list[tuple[str, list[loop.ForOp]]] | str 
     if len(loads) != 2 or not (owns[0] - owns[1] and owns[1] - owns[0]):
         return "not a contraction of two operands"
     return [
-        (f"%{ld.memref.name_hint}" if ld.memref.name_hint else which, [f for f in chain if f.iv in own - other])
-        for ld, own, other, which in ((loads[0], owns[0], owns[1], "A"), (loads[1], owns[1], owns[0], "B"))
+        (ld.memref, [f for f in chain if f.iv in own - other])
+        for ld, own, other in ((loads[0], owns[0], owns[1]), (loads[1], owns[1], owns[0]))
     ]
 
 
@@ -177,11 +182,18 @@ def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
     sides = _sides(chain)
     if sides is None or isinstance(sides, str):
         return sides
-    bigs = [(name, [f for f in side if f.extent.data > 1]) for name, side in sides]
+    bigs = [(f"%{buf.name_hint}" if buf.name_hint else which, [f for f in side if f.extent.data > 1])
+            for (buf, side), which in zip(sides, "AB")]
     for name, big in bigs:
         if len(big) >= 2 and not _collapsible(big):
             return f"the loops of {name}'s side hold other ops, or an index used other than to load or store inside them"
     if all(len(big) < 2 for _, big in bigs):
+        merged = [f"%{buf.name_hint}" for buf in dict.fromkeys(buf for buf, _ in sides)
+                  if isinstance(buf.type, MemRefType) and buf.type.get_num_dims() >= 2
+                  and merge_buffer(kernel, buf) is None]  # fmt: skip
+        if merged:
+            LOG.info("collapse-matmul-axes: @%s: K read at one flat position of %s: merged",
+                     kernel.sym_name.data, ", ".join(merged))
         return None
     for f in [o for o in chain[-1].body.block.ops if isinstance(o, loop.ForOp) and _unit(o)]:
         inline_unit_loop(f)

@@ -15,6 +15,9 @@ the buffer as a `loop.view` with those dims merged, and each access indexes it a
     loop.kernel @k ins(%xv, ...) {
       ... %v = loop.load %xv[%a0, %r] : memref<64x5440xf32> ...
 
+Indices are first simplified with the loop bounds (`simplify_map`), which also spells `e mod c`
+again where fold-index-maps' composed maps left `e + (e floordiv c) * -c`.
+
 Every access was inside the buffer, so along the run 0 <= e < the run's element count (the
 outermost index e floordiv P is inside its dim), and e is the run's row-major offset: each access
 reads or writes the same element, and meaning is kept. The view is no copy; outline-kernels
@@ -41,7 +44,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects import loop
-from dpl.transforms.tile.common import LOG, flat_offset, with_map
+from dpl.transforms.tile.common import LOG, flat_offset, simplify_map, with_map
 
 Run = tuple[int, int]
 
@@ -123,7 +126,7 @@ def merge_buffer(kernel: loop.KernelOp, buf: SSAValue) -> str | None:
         accesses.append(op)
     if not accesses:
         return "not accessed"
-    folded = {op: [fold_divs(e) for e in op.map.data.results] for op in accesses}
+    folded = {op: [fold_divs(e) for e in simplify_map(op.map.data, list(op.indices)).results] for op in accesses}
     common = set.intersection(*(_runs(r, shape) for r in folded.values()))
     if not common:
         return "no run of dims indexed at one flat position by every access"

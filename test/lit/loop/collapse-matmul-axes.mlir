@@ -6,7 +6,8 @@
 // of 27); a convolution whose store sits in a free loop of extent 1 after the reduce loop (a
 // kept reduced dim: the loop goes, its index 0); declined: a side loop whose body holds a load of its own
 // (%a0's scale), a product of two loads indexed alike (no contraction), and a side of one loop
-// of extent > 1 beside one of extent 1 (nothing to do).
+// of extent > 1 beside one of extent 1 (nothing to do). Last, a Gram matrix of a reshaped
+// feature map: no side to collapse, its K read at one flat position merged all the same.
 
 func.func @main(%x: memref<2x5x16xf32>, %w: memref<24x16xf32>, %b: memref<24xf32>) -> memref<2x5x24xf32> {
   %y = memref.alloc() : memref<2x5x24xf32>
@@ -188,3 +189,32 @@ func.func @main(%x: memref<2x3x6x7xf32>, %w: memref<8x27xf32>) -> memref<2x8x4x5
 // CHECK:             }
 // CHECK-NOT:         loop.for free %e
 // CHECK-NEXT:        loop.store %acc, %y
+
+// -----
+
+// A Gram matrix of a (2, 6, 4, 8) feature map seen as (2, 6, 32): one loop a side, nothing to
+// collapse, but K reads the last two dims at one flat position (its `mod` spelled as
+// fold-index-maps leaves it, `%r + %r floordiv 8 * -8`): the operand is a view of 2 x 6 x 32.
+func.func @main(%f: memref<2x6x4x8xf32>) -> memref<2x6x6xf32> {
+  %y = memref.alloc() : memref<2x6x6xf32>
+  loop.kernel @k_gram ins(%f : memref<2x6x4x8xf32>) outs(%y : memref<2x6x6xf32>) {
+    loop.for free %b < 2 {
+      loop.for free %i < 6 {
+        loop.for free %j < 6 {
+          %acc = loop.for reduce %r < 32 -> f32 {
+            %u = loop.load %f[%b, %i, %r floordiv 8, %r + %r floordiv 8 * -8] : memref<2x6x4x8xf32>
+            %v = loop.load %f[%b, %j, %r floordiv 8, %r + %r floordiv 8 * -8] : memref<2x6x4x8xf32>
+            %p = arith.mulf %u, %v : f32
+            loop.accumulate add %p : f32
+          }
+          loop.store %acc, %y[%b, %i, %j] : memref<2x6x6xf32>
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x6x6xf32>
+}
+// CHECK:         %f_1 = loop.view %f : memref<2x6x4x8xf32> -> memref<2x6x32xf32>
+// CHECK-NEXT:    loop.kernel @k_gram ins(%f_1 : memref<2x6x32xf32>) outs(%y : memref<2x6x6xf32>) {
+// CHECK:             %u = loop.load %f_1[%b, %i, %r] : memref<2x6x32xf32>
+// CHECK-NEXT:        %v = loop.load %f_1[%b, %j, %r] : memref<2x6x32xf32>

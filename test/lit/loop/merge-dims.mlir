@@ -3,7 +3,8 @@
 // row-major position of one expression as a loop.view with the run merged. Cases: an RMSNorm
 // over (2, 3, 4) after collapse-loops (nested floordivs: x, the weight and the output merged);
 // a middle run beside a last dim indexed on its own; declined: a transposed read, and a buffer
-// read both at one flat position and by two loop indices.
+// read both at one flat position and by two loop indices. Last, a flat read whose mod is spelled
+// as a floordiv times minus its divisor.
 
 func.func @main(%x: memref<5x2x3x4xf32>, %w: memref<2x3x4xf32>) -> memref<5x2x3x4xf32> {
   %y = memref.alloc() : memref<5x2x3x4xf32>
@@ -105,3 +106,23 @@ func.func @main(%x: memref<3x4x6xf32>) -> memref<3x4x6xf32> {
 // CHECK-LABEL: func.func @main
 // CHECK-NOT:     loop.view
 // CHECK:         loop.kernel @k_mixed ins(%x : memref<3x4x6xf32>) outs(%y : memref<3x4x6xf32>) {
+
+// -----
+
+// `%r mod 6` spelled `%r + %r floordiv 6 * -6` (how fold-index-maps' composed maps leave it):
+// read at one flat position all the same.
+func.func @main(%x: memref<3x4x6xf32>) -> memref<3xf32> {
+  %y = memref.alloc() : memref<3xf32>
+  loop.kernel @k_spelled ins(%x : memref<3x4x6xf32>) outs(%y : memref<3xf32>) {
+    loop.for free %a < 3 {
+      %s = loop.for reduce %r < 24 -> f32 {
+        %v = loop.load %x[%a, %r floordiv 6, %r + %r floordiv 6 * -6] : memref<3x4x6xf32>
+        loop.accumulate add %v : f32
+      }
+      loop.store %s, %y[%a] : memref<3xf32>
+    }
+  }
+  func.return %y : memref<3xf32>
+}
+// CHECK:         %x_1 = loop.view %x : memref<3x4x6xf32> -> memref<3x24xf32>
+// CHECK:           %v = loop.load %x_1[%a, %r] : memref<3x24xf32>
