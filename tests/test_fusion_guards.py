@@ -1,26 +1,35 @@
-"""fuse-loops' guards on a contraction's shape, on nested reductions and on a padded window's
-select, collapse-matmul-axes over a store in a unit loop, and `torch.iota` (sort, top-k and
-scans compare loop indices, not a table): ordinary programs that each rule changes (a
-squeeze-excite block, a cross entropy, a convolution then a pixel shuffle, a ResNet basic
-block's first convolution, depthwise and grouped convolutions, top-k, sort, cumprod), each
-through the loop pipeline with the rule's decision in the log, on the loop executor before and
-after fuse-loops (and collapse-matmul-axes) on the program's own random inputs (negative and
-positive; index inputs in range), and through the kernel pipeline to CUDA that nvcc compiles."""
+"""fuse-loops' guards on a contraction's shape, on nested reductions, on a padded window's
+select and on a transcendental recomputed in a reduce loop, collapse-matmul-axes over a store in
+a unit loop, and `torch.iota` (sort, top-k and scans compare loop indices, not a table):
+ordinary programs that each rule changes (a squeeze-excite block, a cross entropy, a convolution
+then a pixel shuffle, a ResNet basic block's first convolution, depthwise and grouped
+convolutions, top-k, sort, cumprod, a cumprod of a sigmoid, a sigmoid gate), each through the
+loop pipeline with the rule's decision in the log, on the loop executor before and after
+fuse-loops (and collapse-matmul-axes) on the program's own random inputs (negative and positive;
+index inputs in range), and through the kernel pipeline to CUDA that nvcc compiles;
+fuse-costly-recompute.mlir's cases on the loop executor before and after, at the default limit
+and at 2."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+from xdsl.parser import Parser
 
 from dpl.backend.cuda_mma import WGMMA_ARCH, needs_sm90a
 from dpl.backend.cuda_printer import print_cuda
-from dpl.dialects import loop
+from dpl.dialects import loop, make_context
 from dpl.frontend import capture_expression
 from dpl.interpreters import exec_loop
+from dpl.interpreters.exec_loop import main_func
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+from conftest import lit_cases, program_inputs
 
 F = "F."
+COSTLY_LIT = Path(__file__).parent.parent / "test/lit/loop/fuse-costly-recompute.mlir"
 LOOP = IR_PIPELINES["loop"]
 BEFORE_FUSE = LOOP[: LOOP.index("fuse-loops")].rstrip(",")
 AFTER_FUSE = LOOP[LOOP.index("fuse-loops"):]
@@ -49,6 +58,11 @@ CASES = {
     "topk": ("torch.topk(torch.randn(3, 37), 5, dim=-1).values", "fuse @k_iota"),
     "sort": ("torch.sort(torch.randn(4, 19), dim=0).values", "fuse @k_iota"),
     "cumprod": ("torch.cumprod(torch.randn(3, 45), dim=1)", "fuse @k_iota"),
+    # a sigmoid read 64 times a value by a blocked scan's in-chunk sums stays a kernel
+    "cumprod_sigmoid": ("torch.cumprod(torch.sigmoid(torch.randn(2, 640)), dim=1)",
+                        "times per value inside the reduce loops (limit 16"),
+    # read outside any reduce loop (a broadcast gate), it fuses
+    "sigmoid_gate": ("torch.randn(5, 300) * torch.sigmoid(torch.randn(5))[:, None]", "fuse @k_sigmoid"),
 }
 
 
@@ -73,6 +87,21 @@ def test_fusion_keeps_meaning_and_logs_its_rule(name: str, pass_log):
         np.testing.assert_allclose(out, ref, rtol=2e-6, atol=2e-6)
 
 
+@pytest.mark.parametrize("options", ["", "{max-costly-recompute=2}"])
+@pytest.mark.parametrize("case", range(len(lit_cases(COSTLY_LIT))))
+def test_costly_recompute_lit_cases_keep_meaning(case: int, options: str):
+    before = Parser(make_context(), lit_cases(COSTLY_LIT)[case]).parse_module()
+    after = before.clone()
+    run_pipeline(after, "fuse-loops" + options)
+    after.verify()
+    for seed in (1, 2):
+        ins = program_inputs(main_func(before), seed)
+        (ref,) = exec_loop.run(before, [a.copy() for a in ins])
+        (out,) = exec_loop.run(after, [a.copy() for a in ins])
+        assert not np.isnan(out).any(), "an output element was never written"
+        np.testing.assert_allclose(out, ref, rtol=1e-6)
+
+
 def test_cross_entropy_rows_reduce_in_parallel():
     """Each row's log-sum-exp is a kernel of its own (free loops over the rows), not a loop
     inside the mean's reduce loop."""
@@ -93,7 +122,7 @@ def test_topk_builds_no_square_buffer():
     assert max(sizes) <= 64 * 300
 
 
-@pytest.mark.parametrize("name", ["squeeze_excite", "cross_entropy", "conv_pixel_shuffle", "topk", "grouped_3x3"])
+@pytest.mark.parametrize("name", ["squeeze_excite", "cross_entropy", "conv_pixel_shuffle", "topk", "grouped_3x3", "cumprod_sigmoid"])
 def test_kernels_compile(name: str, nvcc_compile):
     prog = capture_expression(CASES[name][0], dtype=torch.float32)
     run_pipeline(prog.module, IR_PIPELINES["kernel"])

@@ -71,6 +71,14 @@ bench/results/session33/tools/ab33s.py, fused / apart, us): depthwise 3x3 (9 rea
 37.4, 7x7 413 / 321, average pooling 5x5 36.8 / 29.1, a 1-D depthwise 31 78.4 / 56.7, grouped
 3x3 of 4 to 32 channels a group 176-805 / 133-476.
 
+An elementwise producer's transcendentals and divisions (a sigmoid) may run at most
+`max-costly-recompute` (16) times per value inside the reduce loops of a consumer that is no
+contraction once fused (after hoisting): a blocked cumulative product reads each value of its
+chunk once per later element of the chunk (64), and re-evaluated there the sigmoid's exp and
+division outweigh the scan; apart they run once and the scan reads their results from cache.
+A read outside reduce loops (a broadcast gate `x * sigmoid(g)[:, None]`) is not limited: there
+the recomputation rides on the consumer's memory traffic.
+
 A contraction's reduce body runs once per multiply-add, so a prologue fused into it costs as much
 per op as the contraction's own work (a tile amortises it over a few columns only). A fusion into a
 contraction is refused when its reduce body would hold a transcendental or a division (SiLU before
@@ -159,12 +167,17 @@ class FuseLoops(ModulePass):
     """The most reads per value of an elementwise producer with a loop-index comparison (a
     padded window's select) that fuses into a reader that is no contraction (0: never; a
     contraction's prologue has its own rule)."""
+    max_costly_recompute: int = 16
+    """The most times per value a producer's transcendentals and divisions may run inside the
+    consumer's reduce loops once fused (0: never there; a contraction's prologue has its own
+    rule)."""
 
     def __post_init__(self):
         check_option(self, "max_recompute_ops", 0)
         check_option(self, "max_recompute_reduce", 0)
         check_option(self, "max_column_reduce", 0)
         check_option(self, "max_select_reads", 0)
+        check_option(self, "max_costly_recompute", 0)
         check_option(self, "max_row_tile", 1)
         check_option(self, "max_prologue_ops", 0)
 
@@ -273,6 +286,17 @@ class FuseLoops(ModulePass):
                     f"refuse @{name_p} into @{name_c}: the contraction's reduce body would run "
                     f"{why} per multiply-add besides it (limit {self.max_prologue_ops}, no "
                     "transcendentals, divisions or loop-index comparisons)"
+                )
+                candidate.erase()
+                return None
+        if not contraction(consumer):
+            runs = costly_work(candidate, in_reduce_only=True) - costly_work(consumer, in_reduce_only=True)
+            once = costly_work(producer.kernel)
+            if runs > self.max_costly_recompute * once:
+                LOG.info(
+                    f"refuse @{name_p} into @{name_c}: its transcendentals and divisions would run "
+                    f"{runs / once:.1f} times per value inside the reduce loops (limit "
+                    f"{self.max_costly_recompute}; apart they run once)"
                 )
                 candidate.erase()
                 return None
@@ -448,6 +472,21 @@ def work(kernel: loop.KernelOp) -> int:
 COSTLY = (arith.DivfOp,)
 
 
+def _costly(op: Operation) -> bool:
+    """A math op (a transcendental) or a division: many instructions each on a GPU."""
+    return op.dialect_name() == "math" or isinstance(op, COSTLY)
+
+
+def costly_work(kernel: loop.KernelOp, in_reduce_only: bool = False) -> int:
+    """Executions of `kernel`'s costly ops (`_costly`), each weighted by its enclosing loops;
+    only those inside reduce loops with `in_reduce_only`."""
+    return sum(
+        executions(o, kernel)
+        for o in kernel.walk()
+        if _costly(o) and (not in_reduce_only or in_reduce(o, kernel))
+    )
+
+
 def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
     """The loads and arith/math ops (constants aside) of the busiest reduce-loop body beyond a
     plain multiply-add's two loads and one product, and the ops among them that are costly on a
@@ -463,7 +502,7 @@ def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
                 or isinstance(o, loop.LoadOp)
             ]
             busiest = max(busiest, ops, key=len)
-    costly = [o for o in busiest if o.dialect_name() == "math" or isinstance(o, COSTLY) or _index_compare(o)]
+    costly = [o for o in busiest if _costly(o) or _index_compare(o)]
     return max(len(busiest) - 3, 0), costly
 
 
