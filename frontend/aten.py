@@ -863,14 +863,14 @@ def _stack(c: Converter, node, tensors, dim=0):
     return c.emit(T.CatOp.create_from(parts, t, {"dim": IntAttr(d)}))
 
 
-@handles("constant_pad_nd", "pad", to="torch.slice, torch.cat, torch.flip, torch.expand")
+@handles("constant_pad_nd", "pad", to="torch.slice, torch.cat, torch.index_select")
 def _pad(c: Converter, node, x, pad, mode="constant", value=None):
     """Constant padding: constant blocks concatenated (negative pads slice); the other modes too.
 
     Reflect, replicate and circular are `_edge_pad`'s, as their own ATen ops below. `pad` lists
     (left, right) pairs from the last dim backwards, as F.pad."""
     if mode in EDGE_PADS:
-        return _edge_pad(c, x, pad, mode)
+        return _edge_pad(c, x, pad, mode, node.name)
     if mode != "constant":
         raise c.fail(f"unsupported pad mode '{mode}'")
     v = c.cast(c.value(x), c.out_type().element_type)
@@ -904,20 +904,20 @@ def _pad_dim(c: Converter, v: SSAValue, dim: int, lo: int, hi: int, value=0) -> 
 EDGE_PADS = ("reflect", "replicate", "circular")
 
 
-def _edge_block(mode: str, width: int, size: int, front: bool) -> tuple[int, int]:
-    """(start, end) of the slice of a dim of `size` that `mode` pads `width` elements from, at
-    its front or back (reflect then reverses it, replicate stretches its one element)."""
-    if mode == "reflect":  # the edge element is not repeated
-        return (1, width + 1) if front else (size - width - 1, size - 1)
+def _edge_positions(mode: str, lo: int, hi: int, size: int) -> list[int]:
+    """The input position each of the `lo + size + hi` outputs along a padded dim reads: reflect
+    mirrors about the edge element (not repeating it), replicate repeats it, circular wraps."""
+    if mode == "reflect":
+        return [lo - i for i in range(lo)] + list(range(size)) + [size - 2 - j for j in range(hi)]
     if mode == "replicate":
-        return (0, 1) if front else (size - 1, size)
-    return (size - width, size) if front else (0, width)  # circular: the other end
+        return [0] * lo + list(range(size)) + [size - 1] * hi
+    return [(i - lo) % size for i in range(lo + size + hi)]  # circular
 
 
-def _edge_pad(c: Converter, x, pad, mode: str) -> SSAValue:
-    """`x` padded by its own values, dim by dim from the last (F.pad's `pad` order): each border
-    a slice of x (reversed for reflect, expanded from the edge element for replicate,
-    from the other end for circular) concatenated on."""
+def _edge_pad(c: Converter, x, pad, mode: str, name: str) -> SSAValue:
+    """`x` padded by its own values, dim by dim from the last (F.pad's `pad` order): each padded
+    dim one read at constant positions (`_pick`), so that a 2-D reflect pad is one elementwise
+    kernel, not a concatenation of six slices."""
     t = c.out_type()
     v = c.cast(c.value(x), t.element_type)
     shape = list(c.shape(x))
@@ -927,42 +927,27 @@ def _edge_pad(c: Converter, x, pad, mode: str) -> SSAValue:
         if min(lo, hi) < 0 or (mode == "reflect" and max(lo, hi) >= shape[d]) or (
                 mode == "circular" and max(lo, hi) > shape[d]):  # fmt: skip
             raise c.fail(f"unsupported {mode} padding of ({lo}, {hi}) on a dim of {shape[d]}")
-        parts = [v]
-        for width, front in ((lo, True), (hi, False)):
-            if not width:
-                continue
-            start, end = _edge_block(mode, width, shape[d], front)
-            block = _slice_value(c, v, d, start, end)
-            block_shape = list(shape)
-            block_shape[d] = width
-            bt = TensorType(t.element_type, block_shape)
-            if mode == "reflect":
-                block = c.emit(T.FlipOp.create_from([block], bt, {"dims": _dims_attr([d])}))
-            elif mode == "replicate" and width > 1:
-                block = c.emit(T.ExpandOp.create_from([block], bt))
-            parts.insert(0, block) if front else parts.append(block)
-        if len(parts) > 1:
-            shape[d] += lo + hi
-            v = c.emit(T.CatOp.create_from(parts, TensorType(t.element_type, shape), {"dim": IntAttr(d)}))
+        if lo or hi:
+            v = _pick(c, v, d, _edge_positions(mode, lo, hi, shape[d]), f"{name}_{mode}{d}")
     return v
 
 
-@handles("reflection_pad1d", "reflection_pad2d", "reflection_pad3d", to="torch.slice, torch.flip, torch.cat")
+@handles("reflection_pad1d", "reflection_pad2d", "reflection_pad3d", to="torch.index_select")
 def _reflection_pad(c: Converter, node, x, padding):
     """F.pad(mode="reflect"): borders mirrored about the edge element (each pad < the size)."""
-    return _edge_pad(c, x, padding, "reflect")
+    return _edge_pad(c, x, padding, "reflect", node.name)
 
 
-@handles("replication_pad1d", "replication_pad2d", "replication_pad3d", to="torch.slice, torch.expand, torch.cat")
+@handles("replication_pad1d", "replication_pad2d", "replication_pad3d", to="torch.index_select")
 def _replication_pad(c: Converter, node, x, padding):
     """F.pad(mode="replicate"): the edge element repeated."""
-    return _edge_pad(c, x, padding, "replicate")
+    return _edge_pad(c, x, padding, "replicate", node.name)
 
 
-@handles("_pad_circular", to="torch.slice, torch.cat")
+@handles("_pad_circular", to="torch.index_select")
 def _circular_pad(c: Converter, node, x, pad):
     """F.pad(mode="circular"): each border taken from the other end (each pad <= the size)."""
-    return _edge_pad(c, x, pad, "circular")
+    return _edge_pad(c, x, pad, "circular", node.name)
 
 
 @handles("tril", "triu", to="torch.where")

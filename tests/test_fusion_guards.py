@@ -3,12 +3,13 @@ select and on a transcendental recomputed in a reduce loop, collapse-matmul-axes
 a unit loop, and `torch.iota` (sort, top-k and scans compare loop indices, not a table):
 ordinary programs that each rule changes (a squeeze-excite block, a cross entropy, a convolution
 then a pixel shuffle, a ResNet basic block's first convolution, depthwise and grouped
-convolutions, top-k, sort, cumprod, a cumprod of a sigmoid, a sigmoid gate), each through the
-loop pipeline with the rule's decision in the log, on the loop executor before and after
-fuse-loops (and collapse-matmul-axes) on the program's own random inputs (negative and positive;
-index inputs in range), and through the kernel pipeline to CUDA that nvcc compiles;
+convolutions, top-k, sort, cumprod, a cumprod of a sigmoid, a sigmoid gate, a reflect-padded
+convolution), each through the loop pipeline with the rule's decision in the log, on the loop
+executor before and after fuse-loops (and collapse-matmul-axes) on the program's own random
+inputs (negative and positive; index inputs in range), and through the kernel pipeline to CUDA
+that nvcc compiles;
 fuse-costly-recompute.mlir's cases on the loop executor before and after, at the default limit
-and at 2."""
+and at 2, and fuse-gathered-prologue.mlir's with a reflect pad's table."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from conftest import lit_cases, program_inputs
 
 F = "F."
 COSTLY_LIT = Path(__file__).parent.parent / "test/lit/loop/fuse-costly-recompute.mlir"
+GATHERED_LIT = Path(__file__).parent.parent / "test/lit/loop/fuse-gathered-prologue.mlir"
 LOOP = IR_PIPELINES["loop"]
 BEFORE_FUSE = LOOP[: LOOP.index("fuse-loops")].rstrip(",")
 AFTER_FUSE = LOOP[LOOP.index("fuse-loops"):]
@@ -63,6 +65,9 @@ CASES = {
                         "times per value inside the reduce loops (limit 16"),
     # read outside any reduce loop (a broadcast gate), it fuses
     "sigmoid_gate": ("torch.randn(5, 300) * torch.sigmoid(torch.randn(5))[:, None]", "fuse @k_sigmoid"),
+    # a reflect pad's gather stays out of the convolution's reduce body
+    "reflect_conv": ("torch.nn.Conv2d(4, 8, 3)(" + F + "pad(torch.randn(2, 4, 7, 9), (1, 1, 1, 1), mode='reflect'))",
+                     "transcendentals, divisions, loop-index comparisons or gathers"),
 }
 
 
@@ -102,6 +107,20 @@ def test_costly_recompute_lit_cases_keep_meaning(case: int, options: str):
         np.testing.assert_allclose(out, ref, rtol=1e-6)
 
 
+def test_gathered_prologue_lit_keeps_meaning():
+    """fuse-gathered-prologue.mlir with its table holding a reflect pad's positions."""
+    before = Parser(make_context(), GATHERED_LIT.read_text()).parse_module()
+    after = before.clone()
+    run_pipeline(after, "fuse-loops")
+    after.verify()
+    x, w, _ = program_inputs(main_func(before), 4)
+    ins = [x.astype(np.float64), w.astype(np.float64), np.array([1, 0, 1, 2, 3, 4, 5, 4], np.int64)]
+    refs = exec_loop.run(before, [a.copy() for a in ins])
+    outs = exec_loop.run(after, [a.copy() for a in ins])
+    for out, ref in zip(outs, refs):
+        np.testing.assert_array_equal(out, ref)
+
+
 def test_cross_entropy_rows_reduce_in_parallel():
     """Each row's log-sum-exp is a kernel of its own (free loops over the rows), not a loop
     inside the mean's reduce loop."""
@@ -122,7 +141,7 @@ def test_topk_builds_no_square_buffer():
     assert max(sizes) <= 64 * 300
 
 
-@pytest.mark.parametrize("name", ["squeeze_excite", "cross_entropy", "conv_pixel_shuffle", "topk", "grouped_3x3", "cumprod_sigmoid"])
+@pytest.mark.parametrize("name", ["squeeze_excite", "cross_entropy", "conv_pixel_shuffle", "topk", "grouped_3x3", "cumprod_sigmoid", "reflect_conv"])
 def test_kernels_compile(name: str, nvcc_compile):
     prog = capture_expression(CASES[name][0], dtype=torch.float32)
     run_pipeline(prog.module, IR_PIPELINES["kernel"])

@@ -82,7 +82,8 @@ the recomputation rides on the consumer's memory traffic.
 A contraction's reduce body runs once per multiply-add, so a prologue fused into it costs as much
 per op as the contraction's own work (a tile amortises it over a few columns only). A fusion into a
 contraction is refused when its reduce body would hold a transcendental or a division (SiLU before
-the down projection, softmax before P @ V), or more than `max-prologue-ops` (4) loads and ops
+the down projection, softmax before P @ V), a load at an index read from memory (a reflect pad's
+positions before a convolution: its operand would be no plain load for the tensor cores), or more than `max-prologue-ops` (4) loads and ops
 besides the multiply-add's own two loads and product (rotary embedding before Q @ K^T): the
 producer stays its own memory-bound kernel and the contraction stays a plain matmul (an RMSNorm's
 scaling, or a bias, still fuse).
@@ -285,7 +286,7 @@ class FuseLoops(ModulePass):
                 LOG.info(
                     f"refuse @{name_p} into @{name_c}: the contraction's reduce body would run "
                     f"{why} per multiply-add besides it (limit {self.max_prologue_ops}, no "
-                    "transcendentals, divisions or loop-index comparisons)"
+                    "transcendentals, divisions, loop-index comparisons or gathers)"
                 )
                 candidate.erase()
                 return None
@@ -491,7 +492,8 @@ def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
     """The loads and arith/math ops (constants aside) of the busiest reduce-loop body beyond a
     plain multiply-add's two loads and one product, and the ops among them that are costly on a
     GPU (math ops, divisions) or keep the operands from being plain loads (a comparison of loop
-    indices: a padded convolution input's select, which the tensor cores' stages cannot take)."""
+    indices: a padded convolution input's select, which the tensor cores' stages cannot take;
+    a load at an index read from memory: a reflect-padded input's)."""
     busiest: list[Operation] = []
     for red in kernel.walk():
         if isinstance(red, loop.ForOp) and red.is_reduce:
@@ -502,12 +504,18 @@ def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
                 or isinstance(o, loop.LoadOp)
             ]
             busiest = max(busiest, ops, key=len)
-    costly = [o for o in busiest if _costly(o) or _index_compare(o)]
+    costly = [o for o in busiest if _costly(o) or _index_compare(o) or _gathered(o)]
     return max(len(busiest) - 3, 0), costly
 
 
 def _index_compare(op: Operation) -> bool:
     return isinstance(op, arith.CmpiOp) and isinstance(op.lhs.type, IndexType)
+
+
+def _gathered(op: Operation) -> bool:
+    """A load at an index read from memory (an index_select's, a gather's): no tile stage of
+    the tensor cores takes it."""
+    return isinstance(op, loop.LoadOp) and any(isinstance(v.owner, arith.IndexCastOp) for v in op.indices)
 
 
 def read_in_reduce(kernel: loop.KernelOp, buffer: SSAValue) -> bool:
