@@ -4,7 +4,7 @@ scaled_dot_product_attention captured from PyTorch, lowered by the default pipel
 kernel.func, run on the kernel executor and compared with the loop level (the reference: the
 loop executor on fuse-attention's attn.softmax_reduce) and with PyTorch in float64, on random
 inputs: causal and not, query and key lengths that are not multiples of the block (64 rows) or
-key tile, cross attention (L != S), GQA, head dim 64 and 128, each precision. Programs the flash
+key tile, cross attention (L != S), GQA, MQA with its key expanded over the heads, head dim 64 and 128, each precision. Programs the flash
 kernel cannot take (f64) keep the three-kernel path, and `-v` says which was taken. The CUDA it
 prints compiles with nvcc for sm_90a; the @gpu test runs it against eager.
 
@@ -89,6 +89,42 @@ def test_flash_kernel_matches_reference(b, h, hkv, lq, s, d, causal, precision):
     assert _rel(out, at_loop) < tol
     if precision == "tf32":
         assert _rel(out, at_loop) > 1e-5, "plain TF32 is visibly less accurate (it is really used)"
+
+
+class ExpandedMqa(torch.nn.Module):
+    """Multi-query attention as users write it: one key and value head expanded over the query
+    heads (no head index in the key's loads: the heads are a batch loop the key is shared
+    along)."""
+
+    def forward(self, q, k, v):
+        h = q.shape[1]
+        return F.scaled_dot_product_attention(q, k.expand(-1, h, -1, -1), v.expand(-1, h, -1, -1), is_causal=True)
+
+
+def test_expanded_mqa_is_one_flash_kernel(pass_log):
+    xs = _inputs(2, 3, 1, 21, 21, 64)
+    prog = capture(ExpandedMqa(), *xs)
+    loop_module = prog.module.clone()
+    run_pipeline(loop_module, IR_PIPELINES["loop"])
+    assert any(op.name == "attn.softmax_reduce" for op in loop_module.walk())
+    ins = [x.double().numpy() for x in xs]
+    ref = ExpandedMqa()(*(x.double() for x in xs)).numpy()
+    assert _rel(exec_loop.run(loop_module, [x.copy() for x in ins])[0], ref) < 1e-6
+    module = _kernel_module(prog)
+    assert len([op for op in module.walk() if isinstance(op, K.KernelFuncOp)]) == 1
+    assert _rel(exec_kernel.run(module, [x.copy() for x in ins])[0], ref) < 1e-6
+    assert "is flash attention: tile-attention" in pass_log.text
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
+def test_expanded_mqa_parity_on_gpu():
+    from dpl.driver.compile import compile as dpl_compile
+
+    xs = _inputs(4, 16, 1, 512, 512, 64)
+    c = dpl_compile(ExpandedMqa(), *xs)
+    assert c.num_kernels == 1
+    _assert_gpu_parity(c, ExpandedMqa(), xs)
 
 
 def test_schedule_logs_the_flash_kernel_and_the_fallback(pass_log):

@@ -40,7 +40,9 @@ class AttentionNest:
     """The query operand of the contraction's product (does not depend on the key)."""
     key: SSAValue
     row: loop.ForOp | None
-    """The query-row loop (None: the query does not vary along a free loop, one row)."""
+    """The query-row loop: the innermost free loop the query varies along and the key does not
+    (None: there is none, one row). Outer such loops (the heads of a multi-query attention,
+    whose key and value have one head for all) are batch loops."""
     column: loop.ForOp | None
     """The value-column loop (None: one column)."""
     batch: list[loop.ForOp]
@@ -174,10 +176,8 @@ def match_attention(kernel: loop.KernelOp) -> AttentionNest | str:
     ivs = {f.iv: f for f in loops}
     q_free = depends_on(query, memo) & set(ivs)
     k_free = depends_on(key, memo) & set(ivs)
-    rows = q_free - k_free
-    if len(rows) > 1:
-        return "the query operand varies along two free loops the key does not"
-    row = ivs[next(iter(rows))] if rows else None
+    rows = [f for f in loops if f.iv in q_free - k_free]
+    row = rows[-1] if rows else None  # the innermost: the others are batch loops the key is shared along
     score_free = depends_on(op.score_value, memo) & set(ivs)
     value_free = depends_on(op.value_value, memo) & set(ivs)
     cols = value_free - score_free

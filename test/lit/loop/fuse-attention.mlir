@@ -430,3 +430,86 @@ func.func @main(%x: memref<1x4x7x8xf64>, %y: memref<1x2x9x8xf64>, %z: memref<1x2
 // CHECK:       loop.kernel @k_op
 // CHECK:       loop.kernel @k_scaled_dot_product_attention
 // CHECK-NOT:   attn.softmax_reduce
+
+// -----
+
+// Multi-query: the key and value have one head for the two query heads (no head index in
+// their loads). The query varies along the heads and the rows, the key along neither: the
+// innermost (%a2 after fusion) is the query row and the heads a batch loop. One kernel.
+func.func @main(%q: memref<1x2x5x4xf32>, %k: memref<1x1x5x4xf32>, %v: memref<1x1x5x4xf32>) -> memref<1x2x5x4xf32> {
+  %red = memref.alloc() : memref<1x2x5x1x5xf32>
+  loop.kernel @k_red ins(%q, %k : memref<1x2x5x4xf32>, memref<1x1x5x4xf32>) outs(%red : memref<1x2x5x1x5xf32>) {
+    loop.for free %a0 < 1 {
+      loop.for free %a1 < 2 {
+        loop.for free %a2 < 5 {
+          loop.for free %a3 < 1 {
+            loop.for free %a4 < 5 {
+              %acc = loop.for reduce %r0 < 4 -> f32 {
+                %in = loop.load %q[%a0, %a1, %a2, %r0] : memref<1x2x5x4xf32>
+                %in_1 = loop.load %k[%a0, 0, %a4, %r0] : memref<1x1x5x4xf32>
+                %in_2 = arith.mulf %in, %in_1 : f32
+                loop.accumulate add %in_2 : f32
+              }
+              loop.store %acc, %red[%a0, %a1, %a2, %a3, %a4] : memref<1x2x5x1x5xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  %0 = memref.alloc() : memref<1x2x5x5xf32>
+  loop.kernel @k_op ins(%red : memref<1x2x5x1x5xf32>) outs(%0 : memref<1x2x5x5xf32>) {
+    %1 = arith.constant 5.000000e-01 : f32
+    loop.for free %a0_1 < 1 {
+      loop.for free %a1_1 < 2 {
+        loop.for free %a2_1 < 5 {
+          %acc_1 = loop.for reduce %r0_1 < 5 -> f32 {
+            %in_3 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_1] : memref<1x2x5x1x5xf32>
+            %in_4 = arith.mulf %in_3, %1 : f32
+            loop.accumulate max %in_4 : f32
+          }
+          %acc_2 = loop.for reduce %r0_2 < 5 -> f32 {
+            %in_5 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_2] : memref<1x2x5x1x5xf32>
+            %a = arith.mulf %in_5, %1 : f32
+            %2 = arith.subf %a, %acc_1 : f32
+            %in_6 = math.exp %2 : f32
+            loop.accumulate add %in_6 : f32
+          }
+          loop.for free %a3_1 < 5 {
+            %in_7 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %a3_1] : memref<1x2x5x1x5xf32>
+            %a_1 = arith.mulf %in_7, %1 : f32
+            %3 = arith.subf %a_1, %acc_1 : f32
+            %a_2 = math.exp %3 : f32
+            %4 = arith.divf %a_2, %acc_2 : f32
+            loop.store %4, %0[%a0_1, %a1_1, %a2_1, %a3_1] : memref<1x2x5x5xf32>
+          }
+        }
+      }
+    }
+  }
+  %scaled_dot_product_attention = memref.alloc() : memref<1x2x5x4xf32>
+  loop.kernel @k_scaled_dot_product_attention ins(%0, %v : memref<1x2x5x5xf32>, memref<1x1x5x4xf32>) outs(%scaled_dot_product_attention : memref<1x2x5x4xf32>) {
+    loop.for free %a0_2 < 1 {
+      loop.for free %a1_2 < 2 {
+        loop.for free %a2_2 < 5 {
+          loop.for free %a3_2 < 4 {
+            %acc_3 = loop.for reduce %r0_3 < 5 -> f32 {
+              %in_8 = loop.load %0[%a0_2, %a1_2, %a2_2, %r0_3] : memref<1x2x5x5xf32>
+              %in_9 = loop.load %v[%a0_2, 0, %r0_3, %a3_2] : memref<1x1x5x4xf32>
+              %in_10 = arith.mulf %in_8, %in_9 : f32
+              loop.accumulate add %in_10 : f32
+            }
+            loop.store %acc_3, %scaled_dot_product_attention[%a0_2, %a1_2, %a2_2, %a3_2] : memref<1x2x5x4xf32>
+          }
+        }
+      }
+    }
+  }
+  func.return %scaled_dot_product_attention : memref<1x2x5x4xf32>
+}
+// CHECK-LABEL: func.func @main(%q: memref<1x2x5x4xf32>, %k: memref<1x1x5x4xf32>, %v: memref<1x1x5x4xf32>)
+// CHECK:         loop.kernel @k_scaled_dot_product_attention ins(%q, %k, %v : memref<1x2x5x4xf32>, memref<1x1x5x4xf32>, memref<1x1x5x4xf32>)
+// CHECK:           %acc = attn.softmax_reduce < 5 -> f32 score {
+// CHECK:             %in_1 = loop.load %k[%a0, 0, %s, %r0] : memref<1x1x5x4xf32>
+// CHECK:             %in_3 = loop.load %v[%a0, 0, %s_1, %a3] : memref<1x1x5x4xf32>
+// CHECK-NOT:     loop.kernel
