@@ -38,6 +38,12 @@ linear 768 -> 2304 over 8 x 197 rows 210 -> 87 (eager 132), a transformer encode
 8 x 128 x 512 418 -> 227 (eager 251), a 3x3 convolution 64 -> 64 over 8 x 56 x 56 514 -> 116
 (eager 33 with cuDNN's default TF32, 73 in fp32).
 
+Every access of a contraction's nest keeps only the index operands its map uses (fused loads
+may carry every index of their nest), collapsed or not: the tile schedule reads an access's
+operands as what it depends on, and an unused M index on B's load (an einsum's experts-by-
+columns weight `w[e, d, h]` read at `[%n floordiv 256, %r, %n mod 256]`) kept it off the tensor
+cores ("a factor of the product depends on both M and N").
+
 A free loop of extent 1 beside the reduce loop (a kept reduced dim, its store alone inside) is
 set aside when finding the sides and inlined (its index 0) when the nest collapses.
 
@@ -175,6 +181,13 @@ def _compact(op: loop.LoadOp | loop.StoreOp) -> None:
     with_map(op, [op.indices[d] for d in used], amap.replace_dims_and_symbols(dims, [], len(used), 0))
 
 
+def compact_accesses(top: loop.ForOp) -> None:
+    """`_compact` every load and store under `top` (fused loads may carry every index of their
+    nest, most unused)."""
+    for op in [o for o in top.walk() if isinstance(o, loop.LoadOp | loop.StoreOp)]:
+        _compact(op)
+
+
 def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
     """Collapse each side of the contraction under `top` that spans several loops; why not, or
     None (also where `top` holds no contraction, or no side spans several loops)."""
@@ -188,6 +201,7 @@ def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
         if len(big) >= 2 and not _collapsible(big):
             return f"the loops of {name}'s side hold other ops, or an index used other than to load or store inside them"
     if all(len(big) < 2 for _, big in bigs):
+        compact_accesses(top)
         merged = [f"%{buf.name_hint}" for buf in dict.fromkeys(buf for buf, _ in sides)
                   if isinstance(buf.type, MemRefType) and buf.type.get_num_dims() >= 2
                   and merge_buffer(kernel, buf) is None]  # fmt: skip
