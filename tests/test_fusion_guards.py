@@ -1,15 +1,15 @@
 """fuse-loops' guards on a contraction's shape, on nested reductions, on a padded window's
-select and on a transcendental recomputed in a reduce loop, collapse-matmul-axes over a store in
-a unit loop, and `torch.iota` (sort, top-k and scans compare loop indices, not a table):
-ordinary programs that each rule changes (a squeeze-excite block, a cross entropy, a convolution
-then a pixel shuffle, a ResNet basic block's first convolution, depthwise and grouped
-convolutions, top-k, sort, cumprod, a cumprod of a sigmoid, a sigmoid gate, a reflect-padded
-convolution), each through the loop pipeline with the rule's decision in the log, on the loop
-executor before and after fuse-loops (and collapse-matmul-axes) on the program's own random
-inputs (negative and positive; index inputs in range), and through the kernel pipeline to CUDA
-that nvcc compiles;
-fuse-costly-recompute.mlir's cases on the loop executor before and after, at the default limit
-and at 2, and fuse-gathered-prologue.mlir's with a reflect pad's table."""
+select and on transcendentals recomputed per output, collapse-matmul-axes over a store in a unit
+loop, and `torch.iota` (sort, top-k and scans compare loop indices, not a table): ordinary
+programs that each rule changes (a squeeze-excite block, a cross entropy, a convolution then a
+pixel shuffle, a ResNet basic block's first convolution, depthwise and grouped convolutions,
+top-k, sort, cumprod, a cumprod of a sigmoid, a sigmoid gate, a softmax under a mixture's sum, a
+reflect-padded convolution), each through the loop pipeline with the rule's decision in the log,
+on the loop executor before and after fuse-loops (and collapse-matmul-axes) on the program's own
+random inputs (negative and positive; index inputs in range), and through the kernel pipeline to
+CUDA that nvcc compiles; fuse-costly-recompute.mlir's cases on the loop executor before and
+after, at the default limit and at 2, and fuse-gathered-prologue.mlir's with a reflect pad's
+table."""
 
 from __future__ import annotations
 
@@ -62,7 +62,10 @@ CASES = {
     "cumprod": ("torch.cumprod(torch.randn(3, 45), dim=1)", "fuse @k_iota"),
     # a sigmoid read 64 times a value by a blocked scan's in-chunk sums stays a kernel
     "cumprod_sigmoid": ("torch.cumprod(torch.sigmoid(torch.randn(2, 640)), dim=1)",
-                        "times per value inside the reduce loops (limit 16"),
+                        "transcendentals and divisions per output (limit 32"),
+    # a softmax over 8 experts read under the mixture's sum (16 more per output) fuses
+    "experts_softmax": ("torch.einsum('te,teh->th', torch.softmax(torch.randn(16,8),-1), torch.randn(16,8,40))",
+                        "fuse @k_softmax"),
     # read outside any reduce loop (a broadcast gate), it fuses
     "sigmoid_gate": ("torch.randn(5, 300) * torch.sigmoid(torch.randn(5))[:, None]", "fuse @k_sigmoid"),
     # a reflect pad's gather stays out of the convolution's reduce body

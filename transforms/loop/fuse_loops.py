@@ -71,13 +71,14 @@ bench/results/session33/tools/ab33s.py, fused / apart, us): depthwise 3x3 (9 rea
 37.4, 7x7 413 / 321, average pooling 5x5 36.8 / 29.1, a 1-D depthwise 31 78.4 / 56.7, grouped
 3x3 of 4 to 32 channels a group 176-805 / 133-476.
 
-An elementwise producer's transcendentals and divisions (a sigmoid) may run at most
-`max-costly-recompute` (16) times per value inside the reduce loops of a consumer that is no
-contraction once fused (after hoisting): a blocked cumulative product reads each value of its
-chunk once per later element of the chunk (64), and re-evaluated there the sigmoid's exp and
-division outweigh the scan; apart they run once and the scan reads their results from cache.
-A read outside reduce loops (a broadcast gate `x * sigmoid(g)[:, None]`) is not limited: there
-the recomputation rides on the consumer's memory traffic.
+A fusion into a consumer that is no contraction may add at most `max-costly-recompute` (32)
+executions of transcendentals and divisions per output of the consumer, beyond what producer and
+consumer ran apart (after hoisting): a blocked cumulative product reads each value of its chunk
+once per later element of the chunk (64), and a sigmoid re-evaluated there (126 more per output)
+outweighs the scan, where apart it runs once and the scan reads its results from cache. A few
+per output (a softmax's exp and division under a mixture's sum over 8 experts: 16) hide under
+the consumer's memory traffic, and a broadcast gate `x * sigmoid(g)[:, None]` hoists them out of
+the row.
 
 A contraction's reduce body runs once per multiply-add, so a prologue fused into it costs as much
 per op as the contraction's own work (a tile amortises it over a few columns only). A fusion into a
@@ -168,9 +169,9 @@ class FuseLoops(ModulePass):
     """The most reads per value of an elementwise producer with a loop-index comparison (a
     padded window's select) that fuses into a reader that is no contraction (0: never; a
     contraction's prologue has its own rule)."""
-    max_costly_recompute: int = 16
-    """The most times per value a producer's transcendentals and divisions may run inside the
-    consumer's reduce loops once fused (0: never there; a contraction's prologue has its own
+    max_costly_recompute: int = 32
+    """The most transcendentals and divisions a fusion may add per output of the consumer, run
+    beyond what producer and consumer ran apart (0: none; a contraction's prologue has its own
     rule)."""
 
     def __post_init__(self):
@@ -291,13 +292,12 @@ class FuseLoops(ModulePass):
                 candidate.erase()
                 return None
         if not contraction(consumer):
-            runs = costly_work(candidate, in_reduce_only=True) - costly_work(consumer, in_reduce_only=True)
-            once = costly_work(producer.kernel)
-            if runs > self.max_costly_recompute * once:
+            added = costly_work(candidate) - costly_work(consumer) - costly_work(producer.kernel)
+            outputs = sum(free_iterations(o, candidate) for o in candidate.walk() if isinstance(o, loop.StoreOp))
+            if added > self.max_costly_recompute * outputs:
                 LOG.info(
-                    f"refuse @{name_p} into @{name_c}: its transcendentals and divisions would run "
-                    f"{runs / once:.1f} times per value inside the reduce loops (limit "
-                    f"{self.max_costly_recompute}; apart they run once)"
+                    f"refuse @{name_p} into @{name_c}: {added / outputs:.0f} more transcendentals and "
+                    f"divisions per output (limit {self.max_costly_recompute}; apart each runs once)"
                 )
                 candidate.erase()
                 return None
@@ -478,14 +478,9 @@ def _costly(op: Operation) -> bool:
     return op.dialect_name() == "math" or isinstance(op, COSTLY)
 
 
-def costly_work(kernel: loop.KernelOp, in_reduce_only: bool = False) -> int:
-    """Executions of `kernel`'s costly ops (`_costly`), each weighted by its enclosing loops;
-    only those inside reduce loops with `in_reduce_only`."""
-    return sum(
-        executions(o, kernel)
-        for o in kernel.walk()
-        if _costly(o) and (not in_reduce_only or in_reduce(o, kernel))
-    )
+def costly_work(kernel: loop.KernelOp) -> int:
+    """Executions of `kernel`'s costly ops (`_costly`), each weighted by its enclosing loops."""
+    return sum(executions(o, kernel) for o in kernel.walk() if _costly(o))
 
 
 def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:

@@ -1,11 +1,12 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='fuse-loops' | filecheck %s
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='fuse-loops{max-costly-recompute=2}' | filecheck %s --check-prefix=LOW
-// An elementwise producer's transcendentals and divisions run at most max-costly-recompute (16)
-// times per value inside a consumer's reduce loops once fused. @k_scan, a cumulative sum of 4
-// per row written as a masked sum (each output sums its row's first o + 1 values), reads each
-// exp 4 times: by default the exp fuses into its reduce body; with max-costly-recompute=2 it
-// declines and @k_exp stays a kernel. Second, a gate `x * exp(g)[:, None]` read outside any
-// reduce loop fuses whatever the limit (its exp hoisted beside the row loop).
+// A fusion into a consumer that is no contraction adds at most max-costly-recompute (32)
+// transcendentals and divisions per output of the consumer. @k_scan, a cumulative sum of 4 per
+// row written as a masked sum (each output sums its row's first o + 1 values), reads each exp 4
+// times: fused, 3 more exps per output. By default the exp fuses into its reduce body; with
+// max-costly-recompute=2 it declines and @k_exp stays a kernel. Second, a gate
+// `x * exp(g)[:, None]` fuses whatever the limit: its exp is hoisted beside the row loop, no
+// more exps than apart.
 
 func.func @main(%x: memref<3x4xf32>) -> memref<3x4xf32> {
   %e = memref.alloc() : memref<3x4xf32>
