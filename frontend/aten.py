@@ -1072,35 +1072,48 @@ def _glu(c: Converter, node, x, dim=-1):
 
 @handles("index", to="torch.lt, torch.add, torch.mul, torch.where, torch.reshape, torch.index_select")
 def _index(c: Converter, node, x, indices):
-    """1-d integer index tensors (negative indices wrap) on adjacent dims, as index_select.
+    """Integer index tensors (negative indices wrap) on adjacent dims, as index_select.
 
-    Several index tensors (x[i, j]) pick from those dims flattened into one, at i * n_j + j.
-    Boolean masks (data-dependent shapes) and index tensors on dims apart are not done."""
-    dims, pos = _index_positions(c, x, indices, "indexing")
+    Several index tensors (x[i, j]) pick from those dims flattened into one, at i * n_j + j; index
+    tensors of several dims (broadcast together, as PyTorch does: F.unfold's window positions)
+    pick at their flattened positions, and the result is reshaped to theirs. Boolean masks
+    (data-dependent shapes) and index tensors on dims apart are not done."""
+    dims, pos = _index_positions(c, x, indices, "indexing")  # (a boolean mask fails here, before its shape is asked)
+    t = c.out_type()
     v = _flatten_dims(c, c.value(x), dims)
-    return c.emit(T.IndexSelectOp.create_from([v, pos], c.out_type(), {"dim": IntAttr(dims[0])}))
+    flat = list(v.type.get_shape())  # type: ignore[attr-defined]
+    flat[dims[0]] = pos.type.get_shape()[0]  # type: ignore[attr-defined]
+    picked = c.emit(T.IndexSelectOp.create_from([v, pos], TensorType(t.element_type, flat), {"dim": IntAttr(dims[0])}))
+    return picked if picked.type == t else c.emit(T.ReshapeOp.create_from([picked], t))
+
+
+def _index_shape(c: Converter, indices) -> list[int]:
+    """The shape the index tensors of x[indices] broadcast to."""
+    return list(torch.broadcast_shapes(*(tuple(c.shape(ix)) for ix in indices if ix is not None)))
 
 
 def _index_positions(c: Converter, x, indices, what: str) -> tuple[list[int], SSAValue]:
-    """The dims that `indices` (x[indices]'s list: None or a 1-d integer tensor per dim) index,
-    and the 1-d i64 positions they pick from those dims flattened into one (i * n_j + j),
-    negative indices wrapped."""
+    """The dims that `indices` (x[indices]'s list: None or an integer tensor per dim) index, and
+    the 1-d i64 positions they pick from those dims flattened into one (i * n_j + j), negative
+    indices wrapped; index tensors of several dims are broadcast together and flattened
+    (`_index_shape` is their shape)."""
     tensors = [(i, ix) for i, ix in enumerate(indices) if ix is not None]
     dims = [i for i, _ in tensors]
     if not dims or dims != list(range(dims[0], dims[0] + len(dims))):
         raise c.fail(f"unsupported {what} with index tensors on dims apart (a slice between them)")
     if any(ix.meta["val"].dtype == torch.bool for _, ix in tensors):
         raise c.fail(f"unsupported boolean mask {what} (the result's shape depends on the data)")
-    if any(len(c.shape(ix)) != 1 for _, ix in tensors):
-        raise c.fail(f"unsupported {what} with a multi-dimensional index tensor")
     shape = c.shape(x)
-    length = max(c.shape(ix)[0] for _, ix in tensors)
+    bshape = _index_shape(c, indices)
+    length = math.prod(bshape)
     it = TensorType(IntegerType(64), [length])
     pos = None
     for d, ix in tensors:
         idx = c.cast(c.value(ix), IntegerType(64))
-        if c.shape(ix)[0] != length:
-            idx = c.emit(T.ExpandOp.create_from([idx], it))
+        if list(c.shape(ix)) != bshape:
+            idx = c.emit(T.ExpandOp.create_from([idx], TensorType(IntegerType(64), bshape)))
+        if len(bshape) != 1:
+            idx = c.emit(T.ReshapeOp.create_from([idx], it))
         neg = c.emit(T.LtOp.create_from([idx, c.constant(0, it.element_type)], _bool_type(it)))
         wrapped = c.emit(T.AddOp.create_from([idx, c.constant(shape[d], it.element_type)], it))
         idx = _scalar_where(c, neg, wrapped, idx, it)
@@ -1535,8 +1548,8 @@ def _scatter(c: Converter, node, *args, **kwargs):
 
 @handles("index_put", to="torch.eq, torch.where, torch.sum, torch.amax, torch.index_select, torch.add, torch.reshape")
 def _index_put(c: Converter, node, x, indices, values, accumulate=False):
-    """x[indices] = values (+= with accumulate): 1-d integer index tensors on adjacent dims (as
-    `index`) flattened into one, and `_scatter_into` along it; index_add and index_copy come
+    """x[indices] = values (+= with accumulate): integer index tensors on adjacent dims (as
+    `index`, of several dims too) flattened into one, and `_scatter_into` along it; index_add and index_copy come
     here through PyTorch's decomposition. Duplicate indices without accumulate: the last."""
     t = c.out_type()
     masks = [(i, ix) for i, ix in enumerate(indices) if ix is not None and ix.meta["val"].dtype == torch.bool]
@@ -1549,8 +1562,12 @@ def _index_put(c: Converter, node, x, indices, values, accumulate=False):
     d = dims[0]
     written = TensorType(t.element_type, [*flat[:d], length, *flat[d + 1 :]])  # x[indices]'s shape
     vals = c.cast(c.value(values, t.element_type), t.element_type)
-    if vals.type != written:
-        vals = c.emit(T.ExpandOp.create_from([vals], written))
+    bshape = _index_shape(c, indices)
+    full = TensorType(t.element_type, [*flat[:d], *bshape, *flat[d + 1 :]])  # with the index tensors' dims
+    if vals.type != full:
+        vals = c.emit(T.ExpandOp.create_from([vals], full))
+    if full != written:
+        vals = c.emit(T.ReshapeOp.create_from([vals], written))
     idx_shape = [1] * len(flat)
     idx_shape[d] = length
     idx = c.emit(T.ReshapeOp.create_from([pos], TensorType(IntegerType(64), idx_shape)))

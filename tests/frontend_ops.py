@@ -180,6 +180,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "glu": (nn.GLU(1), [("fin", (3, 6, 5))]),
     "index": (lambda x, i: x[i] * 2.0, [("f", S), ("i", (4,), -3, 3)]),
     "index_dim1": (lambda x, i: x[:, i] + 1.0, [("fin", S), ("i", (6,), -5, 5)]),
+    "index_2d": (lambda x, i: x[:, i] + 1.0, [("fin", S), ("i", (2, 3), -5, 5)]),
+    "index_2d_pair": (lambda x, i, j: x[i, j] * 2.0, [("f", S), ("i", (4, 1), -3, 3), ("i", (3,), 0, 5)]),
+    "unfold": (lambda x: F.unfold(x, 3, padding=1, stride=2) * 1.0, [("fin", (2, 3, 7, 6))]),
+    "fold": (lambda x: F.fold(x, (5, 6), 3, padding=1) * 1.0, [("fin", (2, 18, 30))]),
     "cumsum": (lambda x: torch.cumsum(x, 1), [("f", S)]),
     "cumsum_bool": (lambda x: (x > 0).cumsum(-1), [("fin", S)]),
     # blocks of 64: 3 of them (the last ragged) along dim 1; 8300 is 130 blocks, whose totals
@@ -226,6 +230,7 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "index_put": (lambda x, i, v: torch.index_put(x, (i,), v), [("f", S), ("i", (5,), -3, 3), ("fin", (5, 5, 7))]),
     "index_put_accumulate": (lambda x, i, j, v: torch.index_put(x, (i, j), v, accumulate=True), [("f", S), ("i", (6,), -3, 3), ("i", (6,), 0, 5), ("fin", (7,))]),
     "index_put_setitem": (_setitem(lambda y, i: y.__setitem__(i, -1.5)), [("f", M), ("i", (3,), 0, 5)]),
+    "index_put_2d": (lambda x, i, v: torch.index_put(x, (i,), v, accumulate=True), [("f", S), ("i", (2, 4), -3, 3), ("fin", (2, 4, 5, 7))]),
     "index_put_inner": (_setitem(lambda y, i, v: y.__setitem__((slice(None), i), v)), [("fin", S), ("i", (9,), -5, 5), ("fin", (3, 9, 7))]),
     "index_put_mask": (_setitem(lambda y: y.__setitem__(y > 0.5, 0.25)), [("f", S)]),
     "index_put_mask_inner": (_setitem(lambda y, m: y.__setitem__((slice(None), m), -3.0)), [("f", S), ("b", (5, 7))]),
