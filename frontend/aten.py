@@ -1522,6 +1522,105 @@ def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSA
     return _scalar_where(c, wrote, out, base, t)
 
 
+def _positions_in(c: Converter, seq: SSAValue, vals: SSAValue, right: bool) -> SSAValue:
+    """Each value's insertion position (i64) in `seq`, sorted along its last dim: the count of
+    elements below it (at or below with `right`), as PyTorch's binary search finds it (a NaN
+    value past them all). A 1-d `seq` serves every value; else its leading dims are the values'
+    (searchsorted's rows)."""
+    st, vt = seq.type, vals.type
+    assert isinstance(st, TensorType) and isinstance(vt, TensorType)
+    n, vshape = st.get_shape()[-1], list(vt.get_shape())
+    box = TensorType(IntegerType(1), [*vshape, n])
+    srank = len(st.get_shape())
+    s = seq if srank == 1 else _unsqueezed(c, seq, srank - 1)  # [.., 1, n]
+    # n minus those it is at or below (below, on the right): a NaN value is past every element
+    above = c.emit((T.LtOp if right else T.LeOp).create_from([_unsqueezed(c, vals, len(vshape)), s], box))
+    i64 = IntegerType(64)
+    count = c.emit(T.SumOp(c.cast(above, i64), [len(vshape)], False, TensorType(i64, vshape)))
+    return c.emit(T.SubOp.create_from([c.constant(n, i64), count], count.type))
+
+
+@handles("bucketize", to="torch.lt, torch.le, torch.sum, torch.sub")
+def _bucketize(c: Converter, node, x, boundaries, *, out_int32=False, right=False):
+    """The bucket of each x among the sorted 1-d `boundaries`: how many lie below it (at or
+    below with right=True)."""
+    t = c.out_type()
+    elem = _common_elem(c, x, boundaries)
+    pos = _positions_in(c, c.cast(c.value(boundaries), elem), c.cast(c.value(x), elem), bool(right))
+    return c.cast(pos, t.element_type)
+
+
+@handles("searchsorted", to="torch.lt, torch.le, torch.sum, torch.sub")
+def _searchsorted(c: Converter, node, seq, values, *, out_int32=False, right=False, side=None, sorter=None):
+    """Insertion positions of `values` in `seq`, sorted along its last dim (1-d, or rows whose
+    leading dims are the values'): how many lie below each (at or below on the right side)."""
+    if sorter is not None:
+        raise c.fail("unsupported searchsorted with a sorter")
+    if not isinstance(values, fx.Node):
+        raise c.fail("unsupported searchsorted of a Python scalar")
+    t = c.out_type()
+    elem = _common_elem(c, seq, values)
+    pos = _positions_in(c, c.cast(c.value(seq), elem), c.cast(c.value(values), elem), bool(right) or side == "right")
+    return c.cast(pos, t.element_type)
+
+
+#: scatter_reduce's reductions: (the reduce op over the box's k, the identity where k misses p,
+#: combining with the base where include_self).
+_SCATTER_REDUCE = {
+    "sum": (T.SumOp, 0.0, T.AddOp), "mean": (T.SumOp, 0.0, T.AddOp), "prod": (T.ProdOp, 1.0, T.MulOp),
+    "amax": (T.AmaxOp, -math.inf, T.MaximumOp), "amin": (T.AminOp, math.inf, T.MinimumOp),
+}  # fmt: skip
+
+
+@handles("scatter_reduce", to="torch.eq, torch.where, torch.sum, torch.prod, torch.amax, torch.amin, torch.div, torch.cat")
+def _scatter_reduce(c: Converter, node, x, dim, index, src, reduce, *, include_self=True):
+    """x with `src` reduced into it along `dim` at `index` (sum, prod, mean, amax, amin; with the
+    base's own value where include_self): on the box [.., p, k, ..] that `_scatter_into` uses,
+    where(idx_k == p, src_k, the reduction's identity) reduced over k; positions no k hits keep
+    x's value. A float mean divides by the count of hits (plus one with include_self)."""
+    t = c.out_type()
+    if reduce not in _SCATTER_REDUCE:
+        raise c.fail(f"unsupported scatter_reduce with reduce='{reduce}'")
+    if _is_int(t.element_type) and reduce == "mean":
+        raise c.fail("unsupported scatter_reduce with reduce='mean' on integers (it floors)")
+    red_cls, identity, combine = _SCATTER_REDUCE[reduce]
+    elem = t.element_type
+    if _is_int(elem) and math.isinf(identity):  # the integer type's own extreme
+        info = torch.iinfo(node.meta["val"].dtype)
+        identity = info.min if identity < 0 else info.max
+    d = norm_dim(dim, c.rank(x))
+    shape = list(c.shape(x))
+    ishape = list(c.shape(index))
+    idx = c.cast(c.value(index), IntegerType(64))
+    vals = c.cast(c.value(src), elem)
+    for i, n in enumerate(ishape):
+        vals = _slice_value(c, vals, i, 0, n)
+    rank, n, k = len(shape), shape[d], ishape[d]
+    along = list(ishape)
+    along[d] = n
+    box = [*ishape[:d], n, k, *ishape[d + 1 :]]
+    hit = c.emit(T.EqOp.create_from([_unsqueezed(c, idx, d), _iota(c, rank + 1, d, n)], TensorType(IntegerType(1), box)))
+    terms = _scalar_where(c, hit, _unsqueezed(c, vals, d), c.constant(identity, elem), TensorType(elem, box))
+    red = c.emit(red_cls(terms, [d + 1], False, TensorType(elem, along)))
+    ones = _scalar_where(c, hit, c.constant(1.0, elem), c.constant(0.0, elem), TensorType(elem, box))
+    count = c.emit(T.SumOp(ones, [d + 1], False, TensorType(elem, along)))
+    for i in range(rank):
+        red = _pad_dim(c, red, i, 0, shape[i] - along[i], identity)
+        count = _pad_dim(c, count, i, 0, shape[i] - along[i], 0)
+    base = c.cast(c.value(x), elem)
+    if include_self:
+        out = c.emit(combine.create_from([base, red], t))
+        if reduce == "mean":
+            one = c.emit(T.AddOp.create_from([count, c.constant(1.0, elem)], t))
+            out = c.emit(T.DivOp.create_from([out, one], t))
+    else:
+        out = red
+        if reduce == "mean":
+            out = c.emit(T.DivOp.create_from([red, c.emit(T.MaximumOp.create_from([count, c.constant(1.0, elem)], t))], t))
+    hits = c.emit(T.GtOp.create_from([count, c.constant(0.0, elem)], _bool_type(t)))
+    return _scalar_where(c, hits, out, base, t)
+
+
 @handles("scatter", "scatter_add", to="torch.eq, torch.where, torch.sum, torch.amax, torch.index_select, torch.add, torch.cat")
 def _scatter(c: Converter, node, *args, **kwargs):
     """x with `src` (or `value`) written along `dim` at `index` (`_scatter_into`): scatter_add
