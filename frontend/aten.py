@@ -989,6 +989,39 @@ def _embedding(c: Converter, node, weight, indices, *rest):
     return c.emit(T.EmbeddingOp.create_from([c.value(weight), c.value(indices)], c.out_type()))
 
 
+@handles("embedding_bag", "_embedding_bag", to="torch.reshape, torch.embedding, torch.mul, torch.sum, torch.mean, torch.amax")
+def _embedding_bag(c: Converter, node, weight, indices, offsets, scale_grad_by_freq=False, mode=0,
+                   sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):  # fmt: skip
+    """Bags of one length (nn.EmbeddingBag on a 2-d input; offsets a constant arange): the
+    rows of the table gathered as (bags, length, dim) and summed, averaged or maxed over each
+    bag, per_sample_weights scaling a sum. Bags of several lengths and padding_idx are not done."""
+    t = c.out_type(0)
+    known = c.consts.get(offsets) if isinstance(offsets, fx.Node) else None
+    n = c.shape(indices)[0] if len(c.shape(indices)) == 1 else -1
+    if known is None or n < 0:
+        raise c.fail("unsupported embedding_bag with offsets that are no compile-time constant (bags of one length are done)")
+    starts = [int(v) for v in torch.as_tensor(known).reshape(-1)]
+    if include_last_offset:
+        starts = starts[:-1]
+    bags = len(starts)
+    length = n // bags if bags and n % bags == 0 else 0
+    if length == 0 or starts != list(range(0, n, length)):
+        raise c.fail("unsupported embedding_bag with bags of several lengths")
+    if padding_idx is not None and padding_idx >= 0:
+        raise c.fail("unsupported embedding_bag with a padding_idx")
+    d = c.shape(weight)[1]
+    i64 = IntegerType(64)
+    idx = c.emit(T.ReshapeOp.create_from([c.cast(c.value(indices), i64)], TensorType(i64, [bags, length])))
+    rows_t = TensorType(t.element_type, [bags, length, d])
+    rows = c.emit(T.EmbeddingOp.create_from([c.cast(c.value(weight), t.element_type), idx], rows_t))
+    if per_sample_weights is not None:
+        w = c.emit(T.ReshapeOp.create_from([c.cast(c.value(per_sample_weights), t.element_type)],
+                                           TensorType(t.element_type, [bags, length, 1])))
+        rows = c.emit(T.MulOp.create_from([rows, w], rows_t))
+    red = {0: T.SumOp, 1: T.MeanOp, 2: T.AmaxOp}[int(mode)]
+    return [c.emit(red(rows, [1], False, t)), None, None, None]
+
+
 @handles("index_select", to="torch.index_select")
 def _index_select(c: Converter, node, x, dim, index):
     """Slices along `dim` picked by a 1-d index tensor."""

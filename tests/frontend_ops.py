@@ -50,6 +50,17 @@ def _gn(groups: int, c: int) -> nn.Module:
     return m
 
 
+class _WeightedBag(nn.Module):
+    """nn.EmbeddingBag's sum with per-sample weights."""
+
+    def __init__(self):
+        super().__init__()
+        self.bag = nn.EmbeddingBag(11, 6, mode="sum")
+
+    def forward(self, i, w):
+        return self.bag(i, per_sample_weights=w)
+
+
 def _setitem(assign):
     """A program that writes `y = x.clone()` in place with `assign(y, *rest)` and returns y."""
 
@@ -239,6 +250,9 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "scatter_reduce_sum_prod": (lambda x, i, v: x.scatter_reduce(1, i, v, reduce="sum") + x.scatter_reduce(1, i, v, reduce="prod", include_self=False),
                                 [("fin", M), ("i", (4, 3), 0, 7), ("fin", (4, 3))]),
     "scatter_reduce_amin_int": (lambda x, i, v: x.scatter_reduce(1, i, v, reduce="amin").float(), [("i", M, -9, 9), ("i", (5, 4), 0, 7), ("i", (5, 4), -9, 9)]),
+    "embedding_bag_mean": (nn.EmbeddingBag(11, 6, mode="mean"), [("i", (4, 5), 0, 11)]),
+    "embedding_bag_max": (nn.EmbeddingBag(11, 6, mode="max"), [("i", (3, 7), 0, 11)]),
+    "embedding_bag_weighted": (_WeightedBag(), [("i", (4, 5), 0, 11), ("fin", (4, 5))]),
     "bucketize": (lambda x: torch.bucketize(x, torch.tensor([-1.5, -0.5, 0.0, 0.5, 2.0])).float()
                   + torch.bucketize(x, torch.tensor([-1.5, -0.5, 0.0, 0.5, 2.0]), right=True), [("f", S)]),
     "searchsorted_rows": (lambda s, v: torch.searchsorted(s.sort(-1).values, v).float() + torch.searchsorted(s.sort(-1).values, v, side="right"),
