@@ -365,6 +365,42 @@ def _addmm(c: Converter, node, bias, m1, m2, *, beta=1, alpha=1):
     return c.emit(T.AddOp.create_from([mm, b], t))
 
 
+@handles("addbmm", to="torch.permute, torch.reshape, torch.matmul, torch.mul, torch.add")
+def _addbmm(c: Converter, node, bias, b1, b2, *, beta=1, alpha=1):
+    """beta * bias + alpha * sum over the batch of b1[i] @ b2[i]: one matmul whose K runs over
+    the batch and the inner dim, (n, B * k) @ (B * k, m)."""
+    t = c.out_type()
+    (bs, n, k), m = c.shape(b1), c.shape(b2)[2]
+    elem = t.element_type
+    a = c.emit(T.PermuteOp.create_from([c.cast(c.value(b1), elem)], TensorType(elem, [n, bs, k]), {"dims": _dims_attr([1, 0, 2])}))
+    a = c.emit(T.ReshapeOp.create_from([a], TensorType(elem, [n, bs * k])))
+    b = c.emit(T.ReshapeOp.create_from([c.cast(c.value(b2), elem)], TensorType(elem, [bs * k, m])))
+    mm = c.emit(T.MatmulOp.create_from([a, b], t))
+    if alpha != 1:
+        mm = c.emit(T.MulOp.create_from([mm, c.constant(alpha, elem)], t))
+    if beta == 0:
+        return mm
+    v = c.cast(c.value(bias), elem)
+    if beta != 1:
+        v = c.emit(T.MulOp.create_from([v, c.constant(beta, elem)], v.type))
+    return c.emit(T.AddOp.create_from([mm, v], t))
+
+
+@handles("fmax", "fmin", to="torch.isnan, torch.maximum, torch.minimum, torch.where")
+def _fmax(c: Converter, node, a, b):
+    """maximum / minimum that ignore a NaN operand (NaN only where both are)."""
+    t = c.out_type()
+    x, y = _operand(c, a, t.element_type), _operand(c, b, t.element_type)
+    op = T.MaximumOp if node.target._schema.name.endswith("fmax") else T.MinimumOp  # type: ignore[union-attr]
+    both = c.emit(op.create_from([x, y], t))
+    if _is_int(t.element_type):
+        return both
+    x_nan = c.emit(T.IsnanOp.create_from([x], TensorType(IntegerType(1), x.type.get_shape())))  # type: ignore[attr-defined]
+    y_nan = c.emit(T.IsnanOp.create_from([y], TensorType(IntegerType(1), y.type.get_shape())))  # type: ignore[attr-defined]
+    out = _scalar_where(c, y_nan, x, both, t)
+    return _scalar_where(c, x_nan, y, out, t)
+
+
 # ----------------------------------------------------------------------------- reductions
 
 

@@ -253,6 +253,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "embedding_bag_mean": (nn.EmbeddingBag(11, 6, mode="mean"), [("i", (4, 5), 0, 11)]),
     "embedding_bag_max": (nn.EmbeddingBag(11, 6, mode="max"), [("i", (3, 7), 0, 11)]),
     "embedding_bag_weighted": (_WeightedBag(), [("i", (4, 5), 0, 11), ("fin", (4, 5))]),
+    "addbmm": (lambda i, a, b: torch.addbmm(i, a, b, beta=0.5, alpha=2.0), [("fin", (5, 6)), ("fin", (3, 5, 7)), ("fin", (3, 7, 6))]),
+    "fmax_fmin": (lambda a, b: torch.fmax(torch.log(a), b) + torch.fmin(a, torch.log(b)), [("f", M), ("f", M)]),
     "bucketize": (lambda x: torch.bucketize(x, torch.tensor([-1.5, -0.5, 0.0, 0.5, 2.0])).float()
                   + torch.bucketize(x, torch.tensor([-1.5, -0.5, 0.0, 0.5, 2.0]), right=True), [("f", S)]),
     "searchsorted_rows": (lambda s, v: torch.searchsorted(s.sort(-1).values, v).float() + torch.searchsorted(s.sort(-1).values, v, side="right"),
