@@ -350,9 +350,9 @@ def _masked_fill(c: Converter, node, x, mask, value):
     return _where(c, mask, value, x)
 
 
-@handles("addmm", to="torch.matmul, torch.mul, torch.add")
+@handles("addmm", "addmv", to="torch.matmul, torch.mul, torch.add")
 def _addmm(c: Converter, node, bias, m1, m2, *, beta=1, alpha=1):
-    """beta * bias + alpha * (m1 @ m2)."""
+    """beta * bias + alpha * (m1 @ m2) (addmv: m2 a vector)."""
     t = c.out_type()
     mm = c.emit(T.MatmulOp.create_from([c.value(m1), c.value(m2)], t))
     if alpha != 1:

@@ -254,6 +254,7 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "embedding_bag_max": (nn.EmbeddingBag(11, 6, mode="max"), [("i", (3, 7), 0, 11)]),
     "embedding_bag_weighted": (_WeightedBag(), [("i", (4, 5), 0, 11), ("fin", (4, 5))]),
     "addbmm": (lambda i, a, b: torch.addbmm(i, a, b, beta=0.5, alpha=2.0), [("fin", (5, 6)), ("fin", (3, 5, 7)), ("fin", (3, 7, 6))]),
+    "addmv": (lambda i, a, v: torch.addmv(i, a, v, beta=2.0, alpha=0.5), [("fin", (5,)), ("fin", (5, 7)), ("fin", (7,))]),
     "fmax_fmin": (lambda a, b: torch.fmax(torch.log(a), b) + torch.fmin(a, torch.log(b)), [("f", M), ("f", M)]),
     "bucketize": (lambda x: torch.bucketize(x, torch.tensor([-1.5, -0.5, 0.0, 0.5, 2.0])).float()
                   + torch.bucketize(x, torch.tensor([-1.5, -0.5, 0.0, 0.5, 2.0]), right=True), [("f", S)]),
