@@ -17,7 +17,12 @@ import numpy as np
 import pytest
 import torch
 
-from dpl.interpreters import exec_tile
+from xdsl.parser import Parser
+
+from dpl.dialects import make_context
+from dpl.interpreters import exec_loop, exec_tile
+from dpl.interpreters.exec_loop import main_func
+from dpl.transforms.pipelines import run_pipeline
 
 NVCC = shutil.which("nvcc")
 
@@ -85,6 +90,22 @@ def program_inputs(main, seed: int, params=()) -> list[np.ndarray]:
     args = main.body.block.args[: len(main.body.block.args) - len(params)]
     xs = [(rng.standard_normal(a.type.get_shape()) * 3 - 1).astype(np.float32) for a in args]
     return xs + [p.detach().float().numpy() for p in params]
+
+
+def lit_case_keeps_meaning(text: str, pipeline: str, rtol: float = 0.0) -> None:
+    """A lit case (`lit_cases`) gives the same first output on the loop executor before and
+    after `pipeline`, on two seeds of `program_inputs` (exactly where `rtol` is 0), every
+    element written."""
+    before = Parser(make_context(), text).parse_module()
+    after = before.clone()
+    run_pipeline(after, pipeline)
+    after.verify()
+    for seed in (1, 2):
+        ins = program_inputs(main_func(before), seed)
+        (ref,) = exec_loop.run(before, [a.copy() for a in ins])
+        (out,) = exec_loop.run(after, [a.copy() for a in ins])
+        assert not np.isnan(out).any(), "an output element was never written"
+        np.testing.assert_allclose(out, ref, rtol=rtol, atol=0)
 
 
 def same_on_tile_executor(before, after, seed: int, tol: float) -> None:

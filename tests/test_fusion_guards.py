@@ -27,7 +27,7 @@ from dpl.frontend import capture_expression
 from dpl.interpreters import exec_loop
 from dpl.interpreters.exec_loop import main_func
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
-from conftest import lit_cases, program_inputs
+from conftest import lit_case_keeps_meaning, lit_cases, program_inputs
 
 F = "F."
 COSTLY_LIT = Path(__file__).parent.parent / "test/lit/loop/fuse-costly-recompute.mlir"
@@ -98,16 +98,7 @@ def test_fusion_keeps_meaning_and_logs_its_rule(name: str, pass_log):
 @pytest.mark.parametrize("options", ["", "{max-costly-recompute=2}"])
 @pytest.mark.parametrize("case", range(len(lit_cases(COSTLY_LIT))))
 def test_costly_recompute_lit_cases_keep_meaning(case: int, options: str):
-    before = Parser(make_context(), lit_cases(COSTLY_LIT)[case]).parse_module()
-    after = before.clone()
-    run_pipeline(after, "fuse-loops" + options)
-    after.verify()
-    for seed in (1, 2):
-        ins = program_inputs(main_func(before), seed)
-        (ref,) = exec_loop.run(before, [a.copy() for a in ins])
-        (out,) = exec_loop.run(after, [a.copy() for a in ins])
-        assert not np.isnan(out).any(), "an output element was never written"
-        np.testing.assert_allclose(out, ref, rtol=1e-6)
+    lit_case_keeps_meaning(lit_cases(COSTLY_LIT)[case], "fuse-loops" + options, rtol=1e-6)
 
 
 def test_gathered_prologue_lit_keeps_meaning():
