@@ -84,10 +84,10 @@ A contraction's reduce body runs once per multiply-add, so a prologue fused into
 per op as the contraction's own work (a tile amortises it over a few columns only). A fusion into a
 contraction is refused when its reduce body would hold a transcendental or a division (SiLU before
 the down projection, softmax before P @ V), a load at an index read from memory (a reflect pad's
-positions before a convolution: its operand would be no plain load for the tensor cores), or more than `max-prologue-ops` (4) loads and ops
-besides the multiply-add's own two loads and product (rotary embedding before Q @ K^T): the
-producer stays its own memory-bound kernel and the contraction stays a plain matmul (an RMSNorm's
-scaling, or a bias, still fuse).
+positions before a convolution: its operand would be no plain load for the tensor cores), or
+more than `max-prologue-ops` (4) loads and ops besides the multiply-add's own two loads and
+product (rotary embedding before Q @ K^T): the producer stays its own memory-bound kernel and
+the contraction stays a plain matmul (an RMSNorm's scaling, or a bias, still fuse).
 
 Fusion runs in two rounds: first only elementwise producers into consumers that are no
 contraction yet (products and broadcasts form each matmul, elementwise chains such as a rotary
@@ -293,7 +293,7 @@ class FuseLoops(ModulePass):
                 return None
         if not contraction(consumer):
             added = costly_work(candidate) - costly_work(consumer) - costly_work(producer.kernel)
-            outputs = sum(free_iterations(o, candidate) for o in candidate.walk() if isinstance(o, loop.StoreOp))
+            outputs = max(1, sum(free_iterations(o, candidate) for o in candidate.walk() if isinstance(o, loop.StoreOp)))
             if added > self.max_costly_recompute * outputs:
                 LOG.info(
                     f"refuse @{name_p} into @{name_c}: {added / outputs:.0f} more transcendentals and "
