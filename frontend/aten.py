@@ -1038,6 +1038,8 @@ def _embedding_bag(c: Converter, node, weight, indices, offsets, scale_grad_by_f
         raise c.fail("unsupported embedding_bag with offsets that are no compile-time constant (bags of one length are done)")
     starts = [int(v) for v in torch.as_tensor(known).reshape(-1)]
     if include_last_offset:
+        if starts[-1:] != [n]:
+            raise c.fail("unsupported embedding_bag whose last offset is not the indices' count")
         starts = starts[:-1]
     bags = len(starts)
     length = n // bags if bags and n % bags == 0 else 0
@@ -1147,8 +1149,8 @@ def _index(c: Converter, node, x, indices):
     tensors of several dims (broadcast together, as PyTorch does: F.unfold's window positions)
     pick at their flattened positions, and the result is reshaped to theirs. Boolean masks
     (data-dependent shapes) and index tensors on dims apart are not done."""
-    dims, pos = _index_positions(c, x, indices, "indexing")  # (a boolean mask fails here, before its shape is asked)
-    t = c.out_type()
+    dims, pos = _index_positions(c, x, indices, "indexing")
+    t = c.out_type()  # (after: a boolean mask's result has no static shape to ask for)
     v = _flatten_dims(c, c.value(x), dims)
     flat = list(v.type.get_shape())  # type: ignore[attr-defined]
     flat[dims[0]] = pos.type.get_shape()[0]  # type: ignore[attr-defined]
@@ -1717,8 +1719,9 @@ def _scatter(c: Converter, node, *args, **kwargs):
 @handles("index_put", to="torch.eq, torch.where, torch.sum, torch.amax, torch.index_select, torch.add, torch.reshape")
 def _index_put(c: Converter, node, x, indices, values, accumulate=False):
     """x[indices] = values (+= with accumulate): integer index tensors on adjacent dims (as
-    `index`, of several dims too) flattened into one, and `_scatter_into` along it; index_add and index_copy come
-    here through PyTorch's decomposition. Duplicate indices without accumulate: the last."""
+    `index`, of several dims too) flattened into one, and `_scatter_into` along it; index_add
+    and index_copy come here through PyTorch's decomposition. Duplicate indices without
+    accumulate: the last."""
     t = c.out_type()
     masks = [(i, ix) for i, ix in enumerate(indices) if ix is not None and ix.meta["val"].dtype == torch.bool]
     if masks and len(indices) == 1 + (masks[0][0]) and math.prod(c.shape(values)) == 1:
