@@ -22,8 +22,6 @@ from xdsl.dialects.builtin import Float32Type
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineDimExpr, AffineExpr
 
-from xdsl.rewriter import Rewriter
-
 from dpl.dialects import attn, loop
 
 
@@ -89,26 +87,6 @@ def _operands_read(op: Operation) -> list[SSAValue]:
         head = [op.value] if isinstance(op, loop.StoreOp) else []
         return [*head, op.memref, *indices]
     return list(op.operands)
-
-
-def drop_unused_indices(root: Operation) -> None:
-    """Give each load and store under `root` only the index operands its map uses (the map
-    renumbered), so that a region cloned from it reads no loop index it does not need."""
-    for op in [o for o in root.walk() if isinstance(o, loop.LoadOp | loop.StoreOp)]:
-        amap = op.map.data
-        used = sorted({d.position for e in amap.results for d in _dim_exprs(e)})
-        if len(used) == len(op.indices):
-            continue
-        new_dims = [AffineExpr.dimension(used.index(i)) if i in used else AffineExpr.constant(0)
-                    for i in range(amap.num_dims)]  # fmt: skip
-        new_map = amap.replace_dims_and_symbols(new_dims, [], len(used), 0)
-        indices = [op.indices[i] for i in used]
-        if isinstance(op, loop.LoadOp):
-            new: Operation = loop.LoadOp(op.memref, indices, new_map)
-        else:
-            new = loop.StoreOp(op.value, op.memref, indices, new_map)
-        new.attributes |= op.attributes
-        Rewriter.replace_op(op, new)
 
 
 def _dim_exprs(e: AffineExpr) -> list[AffineDimExpr]:

@@ -38,8 +38,8 @@ linear 768 -> 2304 over 8 x 197 rows 210 -> 87 (eager 132), a transformer encode
 8 x 128 x 512 418 -> 227 (eager 251), a 3x3 convolution 64 -> 64 over 8 x 56 x 56 514 -> 116
 (eager 33 with cuDNN's default TF32, 73 in fp32).
 
-Every access of a contraction's nest keeps only the index operands its map uses (fused loads
-may carry every index of their nest), collapsed or not: the tile schedule reads an access's
+Every access of a contraction's nest keeps only the index operands its map uses (nest's
+`drop_unused_indices`: fused loads may carry every index of their nest), collapsed or not: the tile schedule reads an access's
 operands as what it depends on, and an unused M index on B's load (an einsum's experts-by-
 columns weight `w[e, d, h]` read at `[%n floordiv 256, %r, %n mod 256]`) kept it off the tensor
 cores ("a factor of the product depends on both M and N").
@@ -67,14 +67,14 @@ from xdsl.context import Context
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr, IntAttr, MemRefType, ModuleOp
 from xdsl.ir import SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from dpl.dialects import loop
 from dpl.transforms.loop.fuse_loops import indexed_by
 from dpl.transforms.loop.merge_dims import merge_buffer
-from dpl.transforms.loop.nest import fold_index_ops, inline_unit_loop
-from dpl.transforms.tile.common import LOG, with_map
+from dpl.transforms.loop.nest import drop_unused_indices, fold_index_ops, inline_unit_loop
+from dpl.transforms.tile.common import LOG
 
 
 def _chain(top: loop.ForOp) -> list[loop.ForOp]:
@@ -170,24 +170,6 @@ def collapse_side(side: list[loop.ForOp]) -> None:
     last.properties["extent"] = IntAttr(math.prod(extents))
 
 
-def _compact(op: loop.LoadOp | loop.StoreOp) -> None:
-    """Drop the index operands that `op`'s map does not use (the tile schedule reads an access's
-    operands as what it depends on)."""
-    amap = op.map.data
-    used = sorted(amap.used_dims())
-    if len(used) == len(op.indices):
-        return
-    dims = [AffineDimExpr(used.index(d)) if d in used else AffineConstantExpr(0) for d in range(amap.num_dims)]
-    with_map(op, [op.indices[d] for d in used], amap.replace_dims_and_symbols(dims, [], len(used), 0))
-
-
-def compact_accesses(top: loop.ForOp) -> None:
-    """`_compact` every load and store under `top` (fused loads may carry every index of their
-    nest, most unused)."""
-    for op in [o for o in top.walk() if isinstance(o, loop.LoadOp | loop.StoreOp)]:
-        _compact(op)
-
-
 def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
     """Collapse each side of the contraction under `top` that spans several loops; why not, or
     None (also where `top` holds no contraction, or no side spans several loops)."""
@@ -201,7 +183,7 @@ def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
         if len(big) >= 2 and not _collapsible(big):
             return f"the loops of {name}'s side hold other ops, or an index used other than to load or store inside them"
     if all(len(big) < 2 for _, big in bigs):
-        compact_accesses(top)
+        drop_unused_indices(top)
         merged = [f"%{buf.name_hint}" for buf in dict.fromkeys(buf for buf, _ in sides)
                   if isinstance(buf.type, MemRefType) and buf.type.get_num_dims() >= 2
                   and merge_buffer(kernel, buf) is None]  # fmt: skip
@@ -220,8 +202,7 @@ def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
         done.append(f"{name}'s side {' x '.join(map(str, extents))} -> {math.prod(extents)}")
     if done:
         fold_index_ops(kernel)
-        for op in [o for o in kernel.walk() if isinstance(o, loop.LoadOp | loop.StoreOp)]:
-            _compact(op)
+        drop_unused_indices(kernel)
         LOG.info("collapse-matmul-axes: @%s: %s", kernel.sym_name.data, "; ".join(done))
         for buf in [*kernel.ins, *kernel.outs]:  # a run of dims read at one flat position: one dim
             if isinstance(buf.type, MemRefType) and buf.type.get_num_dims() >= 2:

@@ -41,9 +41,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dpl.dialects import attn, loop
-from dpl.transforms.loop.attention import clone_values, drop_unused_indices, flash_declines, match_attention
+from dpl.transforms.loop.attention import clone_values, flash_declines, match_attention
 from dpl.transforms.loop.fuse_loops import LOG, intermediate_buffers
-from dpl.transforms.loop.nest import fold_index_ops, inline_at, match_producer
+from dpl.transforms.loop.nest import drop_unused_indices, fold_index_ops, inline_at, match_producer
 
 
 @dataclass

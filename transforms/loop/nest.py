@@ -115,6 +115,28 @@ def inline_at(producer: ProducerNest, load: loop.LoadOp) -> None:
     Rewriter.replace_op(load, [], [mapper.get(stored, stored)])
 
 
+def drop_unused_indices(root: Operation) -> None:
+    """Give each load and store under `root` only the index operands its map uses (the map
+    renumbered). Fused loads may carry every loop index of their nest; the tile schedule reads
+    an access's operands as what it depends on, and a region cloned from it reads no loop index
+    it does not need."""
+    for op in [o for o in root.walk() if isinstance(o, loop.LoadOp | loop.StoreOp)]:
+        amap = op.map.data
+        used = sorted(amap.used_dims())
+        if len(used) == len(op.indices):
+            continue
+        new_dims = [AffineExpr.dimension(used.index(i)) if i in used else AffineExpr.constant(0)
+                    for i in range(amap.num_dims)]  # fmt: skip
+        new_map = amap.replace_dims_and_symbols(new_dims, [], len(used), 0)
+        indices = [op.indices[i] for i in used]
+        if isinstance(op, loop.LoadOp):
+            new: Operation = loop.LoadOp(op.memref, indices, new_map)
+        else:
+            new = loop.StoreOp(op.value, op.memref, indices, new_map)
+        new.attributes |= op.attributes
+        Rewriter.replace_op(op, new)
+
+
 def fold_index_ops(root: Operation) -> None:
     """Fold `affine.apply` / index constants that feed loads and stores into their index maps."""
     for op in list(root.walk()):
