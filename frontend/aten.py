@@ -1551,6 +1551,18 @@ def _median(c: Converter, node, x, dim=None, keepdim=False):
     return [c.emit(T.ReshapeOp.create_from([values], t)), c.emit(T.ReshapeOp.create_from([index], c.out_type(1)))]
 
 
+def _scatter_hits(c: Converter, idx: SSAValue, d: int, n: int) -> tuple[SSAValue, list[int]]:
+    """The box [.., p, k, ..] of a scatter along `d` into `n` positions (k along `idx`, i64,
+    inserted after d) and its bools hit = idx_k == p."""
+    it = idx.type
+    assert isinstance(it, TensorType)
+    ishape = list(it.get_shape())
+    box = [*ishape[:d], n, ishape[d], *ishape[d + 1 :]]
+    hit = c.emit(T.EqOp.create_from([_unsqueezed(c, idx, d), _iota(c, len(ishape) + 1, d, n)],
+                                    TensorType(IntegerType(1), box)))  # fmt: skip
+    return hit, box
+
+
 def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSAValue, accumulate: bool) -> SSAValue:
     """`base` with `vals` written along `d` at `idx` (i64, of vals' rank, broadcasting with it;
     their dims other than d no larger than base's: base's positions past them stay): on the box
@@ -1565,8 +1577,7 @@ def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSA
     ishape = list(it.get_shape())
     along = [max(a, b) for a, b in zip(ishape, vt.get_shape())]  # the writes' shape
     along[d] = n
-    box = [*ishape[:d], n, k, *ishape[d + 1 :]]
-    hit = c.emit(T.EqOp.create_from([_unsqueezed(c, idx, d), _iota(c, rank + 1, d, n)], TensorType(IntegerType(1), box)))
+    hit, box = _scatter_hits(c, idx, d, n)
     if accumulate:
         terms_t = TensorType(elem, [*along[: d + 1], k, *along[d + 1 :]])
         terms = _scalar_where(c, hit, _unsqueezed(c, vals, d), c.constant(0, elem), terms_t)
@@ -1666,11 +1677,10 @@ def _scatter_reduce(c: Converter, node, x, dim, index, src, reduce, *, include_s
     vals = c.cast(c.value(src), elem)
     for i, n in enumerate(ishape):
         vals = _slice_value(c, vals, i, 0, n)
-    rank, n, k = len(shape), shape[d], ishape[d]
+    rank, n = len(shape), shape[d]
     along = list(ishape)
     along[d] = n
-    box = [*ishape[:d], n, k, *ishape[d + 1 :]]
-    hit = c.emit(T.EqOp.create_from([_unsqueezed(c, idx, d), _iota(c, rank + 1, d, n)], TensorType(IntegerType(1), box)))
+    hit, box = _scatter_hits(c, idx, d, n)
     terms = _scalar_where(c, hit, _unsqueezed(c, vals, d), c.constant(identity, elem), TensorType(elem, box))
     red = c.emit(red_cls(terms, [d + 1], False, TensorType(elem, along)))
     ones = _scalar_where(c, hit, c.constant(1.0, elem), c.constant(0.0, elem), TensorType(elem, box))
