@@ -434,6 +434,9 @@ def flat_offset(results: Sequence[AffineExpr], shape: Sequence[int]) -> AffineEx
     if all(isinstance(e, AffineConstantExpr) and 0 <= e.value < n for e, n in zip(results, shape)):
         # one element (a tail kernel's, its index folded): its row-major offset
         return AffineConstantExpr(sum(e.value * math.prod(shape[d + 1 :]) for d, e in enumerate(results)))  # type: ignore[union-attr]
+    kept = [(e, n) for e, n in zip(results, shape) if not (n == 1 and e == AffineConstantExpr(0))]
+    if len(kept) < len(results):  # a dim of extent 1 read at 0 adds nothing to the offset
+        return flat_offset([e for e, _ in kept], [n for _, n in kept])
     candidates = [results[0].lhs] if isinstance(results[0], AffineBinaryOpExpr) else [results[0]]
     last = results[-1]
     if isinstance(last, AffineBinaryOpExpr) and last.kind == AffineBinaryOpKind.Mod:

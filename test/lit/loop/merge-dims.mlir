@@ -4,7 +4,8 @@
 // over (2, 3, 4) after collapse-loops (nested floordivs: x, the weight and the output merged);
 // a middle run beside a last dim indexed on its own; declined: a transposed read, and a buffer
 // read both at one flat position and by two loop indices. Last, a flat read whose mod is spelled
-// as a floordiv times minus its divisor.
+// as a floordiv times minus its divisor, and a 1x1 convolution's weight (dims of extent 1 read
+// at 0).
 
 func.func @main(%x: memref<5x2x3x4xf32>, %w: memref<2x3x4xf32>) -> memref<5x2x3x4xf32> {
   %y = memref.alloc() : memref<5x2x3x4xf32>
@@ -124,5 +125,32 @@ func.func @main(%x: memref<3x4x6xf32>) -> memref<3xf32> {
   }
   func.return %y : memref<3xf32>
 }
+// CHECK-LABEL: func.func @main
 // CHECK:         %x_1 = loop.view %x : memref<3x4x6xf32> -> memref<3x24xf32>
 // CHECK:           %v = loop.load %x_1[%a, %r] : memref<3x24xf32>
+
+// -----
+
+// A dim of extent 1 read at 0 adds nothing to the flat position: a 1x1 convolution's weight
+// [o, c, 1, 1] read at [%o, %r, 0, 0] is the matrix [o, c] (its rows then staged by float4s).
+func.func @main(%x: memref<2x8x5xf32>, %w: memref<3x8x1x1xf32>) -> memref<2x3x5xf32> {
+  %y = memref.alloc() : memref<2x3x5xf32>
+  loop.kernel @k_conv ins(%x, %w : memref<2x8x5xf32>, memref<3x8x1x1xf32>) outs(%y : memref<2x3x5xf32>) {
+    loop.for free %o < 3 {
+      loop.for free %n < 10 {
+        %s = loop.for reduce %r < 8 -> f32 {
+          %v = loop.load %x[%n floordiv 5, %r, %n mod 5] : memref<2x8x5xf32>
+          %g = loop.load %w[%o, %r, 0, 0] : memref<3x8x1x1xf32>
+          %p = arith.mulf %v, %g : f32
+          loop.accumulate add %p : f32
+        }
+        loop.store %s, %y[%n floordiv 5, %o, %n mod 5] : memref<2x3x5xf32>
+      }
+    }
+  }
+  func.return %y : memref<2x3x5xf32>
+}
+// CHECK-LABEL: func.func @main
+// CHECK:         %w_1 = loop.view %w : memref<3x8x1x1xf32> -> memref<3x8xf32>
+// CHECK:           %g = loop.load %w_1[%o, %r] : memref<3x8xf32>
+
