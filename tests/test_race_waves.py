@@ -28,6 +28,12 @@ SHORT_K = "torch.randn(6115,67) @ torch.randn(67,557)"
 #: K = 64 (2 K steps, schedule.SIMT_MAX_STEPS): SIMT, though the old models rank wgmma first (H200:
 #: 18.8 -> 12.7 us).
 TWO_STEPS = "torch.randn(64,1472).T @ torch.randn(64,1201)"
+#: A 1x1 convolution over NCHW, K = 64 (2 K steps): its output positions collapse into N, read
+#: at `[%n floordiv 3136, %k, %n floordiv 56 mod 56, %n mod 56]`, which stage-inputs cannot stage
+#: for the SIMT tile (blocks straddle images): priced UNSTAGED_TRIP times, and out of the
+#: SIMT_MAX_STEPS rule, it goes to the tensor cores (H200, session 35, 32 x 64 x 56 x 56 -> 256:
+#: SIMT 372 us, wgmma 64 x 64 117, 0.30 -> 0.64x eager).
+CONV1X1 = "torch.nn.functional.conv2d(torch.randn(8,64,56,56), torch.randn(256,64,1,1))"
 
 
 def test_the_race_takes_the_tensor_cores_where_the_wave_models_find_them_faster(pass_log, monkeypatch):
@@ -50,6 +56,14 @@ def test_two_k_steps_leave_the_tensor_cores_to_simt(pass_log, monkeypatch):
     assert "SIMT 128 x 128 rather than wgmma 128 x 128 (3xtf32, padded) (2 K steps: SIMT_MAX_STEPS)" in pass_log.text
     monkeypatch.setattr(schedule, "SIMT_MAX_STEPS", 0)  # the old models' pick
     assert dot_tile(scheduled(TWO_STEPS))[:2] == (128, 128)
+
+
+def test_an_unstaged_simt_tile_is_priced_as_such(pass_log, monkeypatch):
+    assert dot_tile(scheduled(CONV1X1)) == (64, 64, 1)
+    assert "SIMT 128 x 128 (x unstaged):" in pass_log.text
+    assert "SIMT_MAX_STEPS" not in pass_log.text
+    monkeypatch.setattr(schedule, "unstaged", lambda t: [])  # priced as a staged tile: SIMT
+    assert dot_tile(scheduled(CONV1X1)) is None
 
 
 def test_simt_wave_us_is_its_docstring():

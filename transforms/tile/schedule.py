@@ -319,6 +319,8 @@ def simt_wave_us(t: tile.TileOp, sms: int) -> float | None:
     step = SIMT_WAVE_LONE_STEP_US[rc] + (c - 1) * SIMT_WAVE_SHARED_STEP_US[rc]
     if element_staged(t):
         step *= SIMT_WAVE_ELEMENT
+    if unstaged(t):
+        step *= UNSTAGED_TRIP
     atomics = 0.0
     if splits > 1:
         outs = {o.memref for o in t.walk() if isinstance(o, tile.AtomicOp)}
@@ -345,7 +347,10 @@ RACE_MIN_STEPS = 4
 #: with the old models (with 3 steps too, call 8: bmm_tn 8 x 2579x225x93 fell 0.86 -> 0.56x).
 #: Call 9, the 3 programs of seeds 0 and 41-73 this changes: matmul_tn 1472x1201x64 0.59 ->
 #: 0.83x eager, bmm_tn 32 x 509x983x64 0.58 -> 0.67x, matmul_tt 269x5547x64 (seed 69, found
-#: after the rule was set) 0.59 -> 0.79x.
+#: after the rule was set) 0.59 -> 0.79x. Not for a SIMT tile that reads an operand unstaged
+#: (`unstaged`: the rule's programs were all staged); the old models, UNSTAGED_TRIP among them,
+#: decide those (session 35: a 1x1 convolution over NCHW, 32 x 64 x 56 x 56 -> 256: SIMT 372
+#: us, wgmma 64 x 64 117, `dpl tune`'s best wgmma 128 x 64 113).
 SIMT_MAX_STEPS = 2
 
 
@@ -385,6 +390,25 @@ def element_staged(t: tile.TileOp) -> bool:
     return any(len(v.get_shape()) >= 2 and v.get_shape()[-1] * v.element_type.bitwidth % 128 for v in types)
 
 
+#: A SIMT tile that reads an operand from global memory inside its K-inner loop (stage-inputs
+#: declined it: a convolution's output positions collapsed into N, `x[%n floordiv 3136, %k, %n
+#: floordiv 56 mod 56, %n mod 56]` over blocks that straddle images, is no box to stage) runs its
+#: trips this many times as long as the staged tiles both SIMT models were fitted on. H200
+#: (session 35, bench/results/session35/call1-*.txt, measured over modeled): 1x1 convolutions
+#: over NCHW, 32 x 64 x 56 x 56 -> 256 on SIMT 128 x 128 372 / 106 us (3.5x), 8 x 66 x 64 x 64 ->
+#: 64 35 / 12 (2.9x), grouped 32 x 240 x 28 x 28 (3 groups) on SIMT 64 x 64 89 / 59 (1.5x).
+UNSTAGED_TRIP = 2.5
+
+
+def unstaged(t: tile.TileOp) -> list[str]:
+    """The global buffers SIMT matmul tile `t` loads inside its K-inner loop (the reduce loop
+    holding no other: each thread reads those operand elements itself, once a K step)."""
+    inner = [o for o in t.walk() if isinstance(o, loop.ForOp) and o.is_reduce
+             and not any(isinstance(i, loop.ForOp) and i.is_reduce for i in o.body.walk())]  # fmt: skip
+    loads = [o for f in inner for o in f.body.walk() if isinstance(o, loop.LoadOp) and not tile.is_smem(o.memref)]
+    return list(dict.fromkeys(o.memref.name_hint or "an operand" for o in loads))
+
+
 def _k_outer(op: Operation) -> bool:
     """Whether `op` is a matmul tile's K-outer loop (a reduce holding the K-inner reduce)."""
     return isinstance(op, loop.ForOp) and op.is_reduce and any(
@@ -417,6 +441,8 @@ def modeled_us(block: Block, sms: int, smem: int) -> float:
                 us *= ELEMENT_TRIP
         elif any(k == tile.AxisKind.CELL for _, _, k in t.axes):
             us = matmul_us(t, sms, smem)
+            if us is not None and unstaged(t):
+                us *= UNSTAGED_TRIP
         elif not any(isinstance(o, loop.ForOp) and o.is_reduce for o in t.walk()):
             us = pointwise_us(t)
         else:
@@ -810,7 +836,12 @@ class Schedule(ModulePass):
                             continue
                         tile_choice = replace(tile_choice, splits=1)  # (only unsplit won there)
                     spec = tile_choice.spec(self.target, self.sms)
-                    tried.append((what, spec, *scratch(ctx, kernel, spec), tile_choice))
+                    block, back = scratch(ctx, kernel, spec)
+                    m = matmul_tile(block)
+                    bare = [] if m is None else unstaged(m)
+                    if bare:  # (priced UNSTAGED_TRIP times a staged tile)
+                        what += f" ({', '.join(bare)} unstaged)"
+                    tried.append((what, spec, block, back, tile_choice))
                     grid = grid or _grid(tried[-1][2])
                     if _split(tried[-1][2]):  # split-matmul-k split K: weigh the tile unsplit too,
                         dense = _dense_splits(tried[-1][2])  # and where a sparse split displaced one, that
@@ -863,7 +894,7 @@ class Schedule(ModulePass):
         Not where M or N is thin (schedule_mma.THIN: SIMT's tile shrinks, which its fit barely
         saw) or K has fewer than RACE_MIN_STEPS steps in all (each block's fixed cost, which
         neither model sees: session 25's bmm_tn 32 x 509x983x64); of those, a K of at most
-        SIMT_MAX_STEPS steps leaves the tensor cores to the SIMT tile (which keeps the better
+        SIMT_MAX_STEPS steps leaves the tensor cores to a staged SIMT tile (which keeps the better
         rank of the two). Only for wgmma at 3xtf32, where both rules were measured (the old
         models decide mma.sync and tf32)."""
         tc = [i for i, t in enumerate(tried) if isinstance(t[4], MmaChoice) and rank[i] < math.inf]
@@ -875,7 +906,7 @@ class Schedule(ModulePass):
         launch = None if t is None else mma_launch(t)
         if tried[i][4].thin or launch is None or (launch.layout, launch.precision) != ("wgmma", "3xtf32"):
             return  # (what the wave models and SIMT_MAX_STEPS were measured on)
-        if launch.trips * launch.splits <= SIMT_MAX_STEPS:  # 1-2 K steps: SIMT, whatever the models say
+        if launch.trips * launch.splits <= SIMT_MAX_STEPS and not (m is not None and unstaged(m)):  # 1-2 K steps: SIMT
             if rank[i] < rank[j]:
                 LOG.info(f"schedule: @{name}: {tried[j][0]}{_split(tried[j][2])} rather than {tried[i][0]}"
                          f"{_split(tried[i][2])} ({launch.trips * launch.splits} K steps: SIMT_MAX_STEPS)")
