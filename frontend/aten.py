@@ -1141,6 +1141,31 @@ def _glu(c: Converter, node, x, dim=-1):
     return c.emit(T.MulOp.create_from([a, c.emit(T.SigmoidOp.create_from([b], b.type))], t))
 
 
+@handles("hypot", to="torch.abs, torch.maximum, torch.minimum, torch.div, torch.mul, torch.sqrt, torch.isnan, torch.isinf, torch.where")
+def _hypot(c: Converter, node, a, b):
+    """sqrt(a^2 + b^2) without overflow, as C's hypot: m * sqrt(1 + (n / m)^2), m >= n the magnitudes.
+
+    0 where both are 0; inf where either is inf (even beside a NaN), else NaN beside a NaN, as
+    PyTorch. NaN and inf are decided by wheres of their own, so they hold where maximum drops a
+    NaN (CUDA's fmaxf)."""
+    t = c.out_type()
+    elem = t.element_type  # (PyTorch has no integer hypot)
+    x, y = _operand(c, a, elem), _operand(c, b, elem)
+    ax, ay = c.emit(T.AbsOp.create_from([x], x.type)), c.emit(T.AbsOp.create_from([y], y.type))
+    m = c.emit(T.MaximumOp.create_from([ax, ay], t))
+    r = c.emit(T.DivOp.create_from([c.emit(T.MinimumOp.create_from([ax, ay], t)), m], t))
+    one = c.emit(T.AddOp.create_from([c.constant(1.0, elem), c.emit(T.MulOp.create_from([r, r], t))], t))
+    out = c.emit(T.MulOp.create_from([m, c.emit(T.SqrtOp.create_from([one], t))], t))
+    zero = c.emit(T.EqOp.create_from([m, c.constant(0.0, elem)], _bool_type(t)))
+    out = _scalar_where(c, zero, c.constant(0.0, elem), out, t)
+    # |a| + |b| is NaN exactly where a or b is (no inf - inf: both are non-negative)
+    nan = c.emit(T.IsnanOp.create_from([c.emit(T.AddOp.create_from([ax, ay], t))], _bool_type(t)))
+    out = _scalar_where(c, nan, c.constant(math.nan, elem), out, t)
+    inf = c.emit(T.LogicalOrOp.create_from([c.emit(T.IsinfOp.create_from([x], _bool_type(x.type))),  # type: ignore[arg-type]
+                                            c.emit(T.IsinfOp.create_from([y], _bool_type(y.type)))], _bool_type(t)))  # type: ignore[arg-type]  # fmt: skip
+    return _scalar_where(c, inf, c.constant(math.inf, elem), out, t)
+
+
 @handles("index", to="torch.lt, torch.add, torch.mul, torch.where, torch.reshape, torch.index_select")
 def _index(c: Converter, node, x, indices):
     """Integer index tensors (negative indices wrap) on adjacent dims, as index_select.

@@ -113,6 +113,11 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "sinh_cosh": (lambda x: torch.sinh(x) - torch.cosh(x), [("f", S)]),
     "asinh_acosh_atanh": (lambda x: torch.asinh(x) + torch.acosh(x) + torch.atanh(x), [("f", S)]),
     "atan2": (torch.atan2, [("f", S), ("f", S)]),
+    # log(y) plants -inf, inf and NaN beside x's 0, inf, -inf: (-inf, NaN) is inf, (-2.5, NaN) NaN
+    "hypot": (lambda x, y: torch.hypot(x, torch.log(y)), [("f", S), ("f", (7,))]),
+    # both 0 (0), both inf, and squares that overflow float32 (the GPU test; float64's overflow:
+    # test_frontend_ops.test_hypot_does_not_overflow), scaled back for `compare`'s norms
+    "hypot_large_zero": (lambda x, y: torch.hypot(x * 1e30, y * 1e30) * 1e-30, [("f", M), ("f", M)]),
     "where": (lambda c, x, y: torch.where(c, x, y), [("b", S), ("f", S), ("f", M)]),
     "where_compare_scalar": (lambda x: torch.where(x > 0.25, x, 0.0), [("f", S)]),
     "eq_ne": (lambda x, y: torch.stack([x == y, x != y]), [("f", M), ("f", M)]),

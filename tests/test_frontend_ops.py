@@ -94,3 +94,16 @@ def test_cuda_of_every_op_compiles(tmp_path: Path):
         capture_output=True, text=True, timeout=600,
     )
     assert result.returncode == 0, f"nvcc failed:\n{result.stderr[:4000]}"
+
+
+def test_hypot_does_not_overflow():
+    """hypot of magnitudes whose squares overflow float64 (1e300) or underflow it (1e-300) is
+    finite and exact to rounding at every level, as PyTorch's."""
+    prog = capture(module_of(torch.hypot), *make_inputs([("fin", (4,)), ("fin", (4,))]), dtype=torch.float64)
+    a = torch.tensor([3e300, -1e300, 3e-300, 1e-310], dtype=torch.float64)
+    b = torch.tensor([4e300, 1e-300, -4e-300, 0.0], dtype=torch.float64)
+    ref = torch.hypot(a, b).numpy()
+    for level, passes, run in _stages():
+        run_pipeline(prog.module, passes)
+        (out,) = run(prog.module, [a.numpy(), b.numpy()])
+        assert np.allclose(out, ref, rtol=1e-15, atol=0), f"{level}: {out} != {ref}"
