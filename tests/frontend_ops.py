@@ -118,6 +118,11 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     # both 0 (0), both inf, and squares that overflow float32 (the GPU test; float64's overflow:
     # test_frontend_ops.test_hypot_does_not_overflow), scaled back for `compare`'s norms
     "hypot_large_zero": (lambda x, y: torch.hypot(x * 1e30, y * 1e30) * 1e-30, [("f", M), ("f", M)]),
+    "erfinv": (torch.erfinv, [("f", S)]),  # NaN beyond +-1 and at +-inf; 0, -0
+    # +-1 (inf) from the clamp; integers -2..2; 1 - x of 2^-14 (the tail branch) and 2^-30 (the
+    # far tail): exact products, so 1 - x is rounded alike everywhere (erfinv near 1 magnifies it)
+    "erfinv_edges_tails": (lambda x, i, y: (torch.erfinv(x.clamp(-1.0, 1.0)), torch.erfinv(i), torch.erfinv(1 - y * 2.0**-14),
+                                           torch.erfinv(y * 2.0**-30 - 1)), [("f", M), ("i", M, -2, 3), ("pos", M)]),
     "where": (lambda c, x, y: torch.where(c, x, y), [("b", S), ("f", S), ("f", M)]),
     "where_compare_scalar": (lambda x: torch.where(x > 0.25, x, 0.0), [("f", S)]),
     "eq_ne": (lambda x, y: torch.stack([x == y, x != y]), [("f", M), ("f", M)]),
