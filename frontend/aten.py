@@ -1247,6 +1247,67 @@ def _erfinv(c: Converter, node, x):
     return _scalar_where(c, edge, _op(c, T.MulOp, t, v, math.inf), _op(c, T.MulOp, t, p, v), t)
 
 
+#: Cephes i0.c (Moshier): Chebyshev coefficients (highest order first) of exp(-x) I0(x) on
+#: [0, 8] in x / 4 - 1, and of exp(-x) sqrt(x) I0(x) on (8, inf) in 16 / x - 1.
+I0_SMALL = (
+    -4.4153416464793395e-18, 3.3307945188222384e-17, -2.431279846547955e-16, 1.715391285555133e-15,
+    -1.1685332877993451e-14, 7.676185498604936e-14, -4.856446783111929e-13, 2.95505266312964e-12,
+    -1.726826291441556e-11, 9.675809035373237e-11, -5.189795601635263e-10, 2.6598237246823866e-09,
+    -1.300025009986248e-08, 6.046995022541919e-08, -2.670793853940612e-07, 1.1173875391201037e-06,
+    -4.4167383584587505e-06, 1.6448448070728896e-05, -5.754195010082104e-05,
+    0.00018850288509584165, -0.0005763755745385824, 0.0016394756169413357, -0.004324309995050576,
+    0.010546460394594998, -0.02373741480589947, 0.04930528423967071, -0.09490109704804764,
+    0.17162090152220877, -0.3046826723431984, 0.6767952744094761,
+)
+I0_LARGE = (
+    -7.233180487874754e-18, -4.830504485944182e-18, 4.46562142029676e-17, 3.461222867697461e-17,
+    -2.8276239805165836e-16, -3.425485619677219e-16, 1.7725601330565263e-15,
+    3.8116806693526224e-15, -9.554846698828307e-15, -4.150569347287222e-14, 1.54008621752141e-14,
+    3.8527783827421426e-13, 7.180124451383666e-13, -1.7941785315068062e-12,
+    -1.3215811840447713e-11, -3.1499165279632416e-11, 1.1889147107846439e-11, 4.94060238822497e-10,
+    3.3962320257083865e-09, 2.266668990498178e-08, 2.0489185894690638e-07, 2.8913705208347567e-06,
+    6.889758346916825e-05, 0.0033691164782556943, 0.8044904110141088,
+)
+
+
+
+def _chebyshev(c: Converter, coeffs: Sequence[float], t: SSAValue) -> SSAValue:
+    """Cephes' chbevl(2t, coeffs) for t in [-1, 1]: the sum of coeffs[k] T_j(t), j = n - 1 - k, the
+    constant term's halved; T_j(t) = cos(j acos(t)), one reduction over a new last dim (as
+    `_polynomial`, not Clenshaw's chain of 4n elementwise kernels).
+
+    cos(j acos(t)) errs by about j^2 ulp near t = +-1, where acos is steep: the terms that large j
+    weighs are below 1e-9. Measured on i0 against PyTorch: 1e-15 relative in float64, 5e-7 in
+    float32."""
+    tt = t.type
+    assert isinstance(tt, TensorType)
+    rank, n, elem = len(tt.get_shape()), len(coeffs), tt.element_type
+    box = TensorType(elem, [*tt.get_shape(), n])
+    angle = _unsqueezed(c, _op(c, T.AcosOp, tt, t), rank)
+    orders = _laid(c, rank + 1, rank, [float(n - 1 - k) for k in range(n)], elem, "orders")
+    cosines = _op(c, T.CosOp, box, _op(c, T.MulOp, box, angle, orders))
+    halved = [*coeffs[:-1], coeffs[-1] / 2]
+    terms = _op(c, T.MulOp, box, cosines, _laid(c, rank + 1, rank, halved, elem, "coefficients"))
+    return c.emit(T.SumOp(terms, [rank], False, tt))
+
+
+@handles("i0", "special_i0", to="torch.abs, torch.acos, torch.cos, torch.mul, torch.sum, torch.exp, torch.div, torch.sqrt, torch.le, torch.where")
+def _i0(c: Converter, node, x):
+    """The modified Bessel function I0 as Cephes (and PyTorch) computes it, by two Chebyshev series.
+
+    With a = |x|: exp(a) chbevl(a / 2 - 2, I0_SMALL) where a <= 8, else exp(a) chbevl(32 / a - 2,
+    I0_LARGE) / sqrt(a), in PyTorch's order, so that it overflows where PyTorch's does (float32
+    beyond 88.7) and gives NaN at +-inf (inf / inf) as PyTorch's. Both series are computed, one
+    picked."""
+    t = c.out_type()
+    a = _op(c, T.AbsOp, t, _operand(c, x, t.element_type))
+    e = _op(c, T.ExpOp, t, a)
+    small = _op(c, T.MulOp, t, e, _chebyshev(c, I0_SMALL, _op(c, T.SubOp, t, _op(c, T.MulOp, t, a, 0.25), 1.0)))
+    series = _chebyshev(c, I0_LARGE, _op(c, T.SubOp, t, _op(c, T.DivOp, t, 16.0, a), 1.0))
+    large = _op(c, T.DivOp, t, _op(c, T.MulOp, t, e, series), _op(c, T.SqrtOp, t, a))
+    return _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), small, large, t)
+
+
 @handles("index", to="torch.lt, torch.add, torch.mul, torch.where, torch.reshape, torch.index_select")
 def _index(c: Converter, node, x, indices):
     """Integer index tensors (negative indices wrap) on adjacent dims, as index_select.

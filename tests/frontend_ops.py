@@ -123,6 +123,12 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     # far tail): exact products, so 1 - x is rounded alike everywhere (erfinv near 1 magnifies it)
     "erfinv_edges_tails": (lambda x, i, y: (torch.erfinv(x.clamp(-1.0, 1.0)), torch.erfinv(i), torch.erfinv(1 - y * 2.0**-14),
                                            torch.erfinv(y * 2.0**-30 - 1)), [("f", M), ("i", M, -2, 3), ("pos", M)]),
+    "i0": (torch.i0, [("f", S)]),  # NaN at +-inf (inf / inf), as PyTorch's
+    # |x| over 8 (the second series; scaled by exp(-|x|) so that every element weighs in
+    # `compare`), and integers -9..9 (8 ends the first series; as float64: PyTorch's i0 of an
+    # integer tensor is float32, no reference for float64)
+    "i0_large_int": (lambda x, i: (torch.special.i0(x * 12.0) * torch.exp(-12.0 * x.abs()), torch.i0(i.double())),
+                     [("fin", S), ("i", M, -9, 10)]),
     "where": (lambda c, x, y: torch.where(c, x, y), [("b", S), ("f", S), ("f", M)]),
     "where_compare_scalar": (lambda x: torch.where(x > 0.25, x, 0.0), [("f", S)]),
     "eq_ne": (lambda x, y: torch.stack([x == y, x != y]), [("f", M), ("f", M)]),
