@@ -1411,9 +1411,12 @@ def _blocked_cumsum(c: Converter, v: SSAValue, d: int) -> SSAValue:
 
 
 def _identity_of(elem: Attribute, kind: str):
-    """The identity of a product ("prod"), maximum ("max") or minimum ("min") in `elem`."""
+    """The identity of a product ("prod"), maximum ("max"), minimum ("min") or logsumexp
+    ("logsumexp": -inf) in `elem`."""
     if kind == "prod":
         return 1
+    if kind == "logsumexp":
+        return -math.inf
     if isinstance(elem, IntegerType):
         lo, hi = _int_min(elem), -_int_min(elem) - 1
         if elem.width.data == 1:
@@ -1422,8 +1425,9 @@ def _identity_of(elem: Attribute, kind: str):
     return -math.inf if kind == "max" else math.inf
 
 
-#: The reduction and the elementwise combination of each scan kind.
-_SCANS = {"prod": (T.ProdOp, T.MulOp), "max": (T.AmaxOp, T.MaximumOp), "min": (T.AminOp, T.MinimumOp)}
+#: The reduction and the elementwise combination of each scan kind (logsumexp's: `_combine`).
+_SCANS = {"prod": (T.ProdOp, T.MulOp), "max": (T.AmaxOp, T.MaximumOp), "min": (T.AminOp, T.MinimumOp),
+          "logsumexp": (T.LogsumexpOp, None)}  # fmt: skip
 
 
 def _laid(c: Converter, rank: int, d: int, values: Sequence, elem: Attribute = IntegerType(64),
@@ -1481,12 +1485,25 @@ def _scan(c: Converter, v: SSAValue, d: int, kind: str) -> SSAValue:
     blocks = TensorType(elem, [*shape[:d], nb, b, *shape[d + 1 :]])
     v = c.emit(T.ReshapeOp.create_from([v], blocks))
     inner = _masked_scan(c, v, d + 1, kind)
-    reduce_cls, combine_cls = _SCANS[kind]
-    totals = c.emit(reduce_cls(v, [d + 1], True, TensorType(elem, [*shape[:d], nb, 1, *shape[d + 1 :]])))
+    totals = c.emit(_SCANS[kind][0](v, [d + 1], True, TensorType(elem, [*shape[:d], nb, 1, *shape[d + 1 :]])))
     before = _scan(c, _pad_dim(c, totals, d, 1, -1, identity), d, kind)
-    out = c.emit(combine_cls.create_from([inner, before], blocks))
+    out = _combine(c, kind, inner, before, blocks)
     out = c.emit(T.ReshapeOp.create_from([out], TensorType(elem, [*shape[:d], nb * b, *shape[d + 1 :]])))
     return _slice_value(c, out, d, 0, n)
+
+
+def _combine(c: Converter, kind: str, a: SSAValue, b: SSAValue, t: TensorType) -> SSAValue:
+    """Two partial scans combined elementwise as `t` (b broadcast): their product, maximum or
+    minimum, or log(exp(a) + exp(b)) as the logsumexp of the pair (stacked on a new last dim),
+    which shifts by their maximum (so it neither overflows nor makes -inf - -inf)."""
+    if kind != "logsumexp":
+        return c.emit(_SCANS[kind][1].create_from([a, b], t))
+    if b.type != t:
+        b = c.emit(T.ExpandOp.create_from([b], t))
+    rank = len(t.get_shape())
+    pair = TensorType(t.element_type, [*t.get_shape(), 2])
+    both = c.emit(T.CatOp.create_from([_unsqueezed(c, a, rank), _unsqueezed(c, b, rank)], pair, {"dim": IntAttr(rank)}))
+    return c.emit(T.LogsumexpOp(both, [rank], False, t))
 
 
 @handles("cumprod", to="torch.unsqueeze, torch.where, torch.prod, torch.mul, torch.reshape, torch.cat")
@@ -1494,6 +1511,22 @@ def _cumprod(c: Converter, node, x, dim, *, dtype=None):
     """Running products along `dim`: a masked product per element, in blocks where long (`_scan`)."""
     t = c.out_type()
     return _scan(c, c.cast(c.value(x), t.element_type), norm_dim(dim, c.rank(x)), "prod")
+
+
+@handles("logcumsumexp", to="torch.unsqueeze, torch.where, torch.logsumexp, torch.expand, torch.cat, torch.reshape")
+def _logcumsumexp(c: Converter, node, x, dim):
+    """log(cumsum(exp(x))) along `dim` without overflow: `_scan`'s masked logsumexp per element.
+
+    Element i is the logsumexp of x_j where j <= i (-inf elsewhere, on the box `_masked_scan`
+    makes), which shifts by that row's maximum, the running maximum: [-1000, 0, 1000] gives
+    [-1000, 0, 1000], not inf or -inf. A dim over 2 x CUMSUM_BLOCK is cut into blocks as the other
+    scans: each block's own running logsumexp, combined with the blocks' totals' running
+    logsumexp in log space (`_combine`), so CUMSUM_BLOCK x n elements, not n^2. The infinities
+    and NaN come out as PyTorch's: a +inf stays, all -inf so far gives -inf, NaN propagates."""
+    t = c.out_type()
+    if c.rank(x) == 0:
+        return c.cast(c.value(x), t.element_type)
+    return _scan(c, c.cast(c.value(x), t.element_type), norm_dim(dim, c.rank(x)), "logsumexp")
 
 
 def _cum_extreme(kind: str):

@@ -223,6 +223,12 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     # planted: a zero makes the rest 0, inf * 0 NaN, as PyTorch's sequential product
     "cumprod_blocked": (lambda x: torch.cumprod(x, 1), [("f", (2, 150, 3))]),
     "cumprod_two_levels": (lambda x: torch.cumprod(1.0 + 0.01 * x, 0), [("fin", (8300,))]),
+    # logcumsumexp: +-inf planted (inf stays, -inf first gives -inf); x * 1000 overflows exp
+    # (rows like [-1000, 0, 1000]); log of negatives plants NaN (it propagates)
+    "logcumsumexp": (lambda x: torch.logcumsumexp(x, 1), [("f", S)]),
+    "logcumsumexp_wide_nan": (lambda x: (torch.logcumsumexp(x * 1000.0, -1), torch.logcumsumexp(torch.log(x), 0)), [("f", (6, 9))]),
+    "logcumsumexp_blocked": (lambda x: torch.logcumsumexp(x * 100.0, 1), [("f", (2, 150, 3))]),
+    "logcumsumexp_two_levels": (lambda x: torch.logcumsumexp(x * 30.0, 0), [("fin", (8300,))]),
     "cummax": (lambda x: torch.cummax(x, 1), [("f", S)]),
     "cummin_ties": (lambda x: torch.cummin(torch.round(x), 0), [("fin", (9, 4))]),
     "cummax_int_blocked": (lambda i: torch.cummax(i, 0), [("i", (300, 2), -50, 50)]),

@@ -1,6 +1,6 @@
 // RUN: dpl compile -c "torch.randn(4, 5).cumprod(1)" --ir torch | filecheck %s --check-prefix=CUMPROD
 // RUN: dpl compile -c "torch.cummax(torch.randn(4, 5), 0)" --ir torch | filecheck %s --check-prefix=CUMMAX
-// RUN: not dpl compile -c "torch.randn(4, 5).logcumsumexp(1)" 2>&1 | filecheck %s --check-prefix=SCAN-ERR
+// RUN: dpl compile -c "torch.randn(4, 5).logcumsumexp(1)" --ir torch | filecheck %s --check-prefix=LOGCUMSUMEXP
 // RUN: dpl compile -c "torch.randn(2, 7, 3).unfold(1, 3, 2)" --ir torch | filecheck %s --check-prefix=UNFOLD
 // RUN: not dpl compile -c "torch.randn(3).sum().unfold(0, 1, 1)" 2>&1 | filecheck %s --check-prefix=UNFOLD-ERR
 // RUN: dpl compile -c "torch.topk(torch.randn(4, 5), 2)" --ir torch | filecheck %s --check-prefix=TOPK
@@ -30,8 +30,11 @@
 // CUMMAX:      %[[IDX:.*]] = torch.amax %{{.*}} {dims = [1], keepdim = false} : (tensor<4x4x5xi64>) -> tensor<4x5xi64>
 // CUMMAX:      func.return %[[VALUES]], %[[IDX]] : tensor<4x5xf32>, tensor<4x5xi64>
 
-// SCAN-ERR: dpl: error: unsupported op aten.logcumsumexp.default (at <expression>)
-// SCAN-ERR-NOT: Traceback
+// logcumsumexp: x[j] where j <= i, else -inf, and a logsumexp over j (shifted by that prefix's
+// maximum: no overflow).
+// LOGCUMSUMEXP:      torch.constant {value = dense<0xff800000> : tensor<f32>}
+// LOGCUMSUMEXP:      %[[TERMS:.*]] = torch.where %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x5x5xi1>, tensor<4x1x5xf32>, tensor<f32>) -> tensor<4x5x5xf32>
+// LOGCUMSUMEXP-NEXT: %logcumsumexp = torch.logsumexp %[[TERMS]] {dims = [2], keepdim = false} : (tensor<4x5x5xf32>) -> tensor<4x5xf32>
 
 // unfold: the windows' positions (a constant) picked, split into [windows, size], size moved last.
 // UNFOLD:      %0 = torch.constant {value = dense<[0, 1, 2, 2, 3, 4, 4, 5, 6]> : tensor<9xi64>}
