@@ -1846,6 +1846,33 @@ def _searchsorted(c: Converter, node, seq, values, *, out_int32=False, right=Fal
     return c.cast(pos, t.element_type)
 
 
+@handles("histc", to="torch.reshape, torch.sub, torch.mul, torch.div, torch.ge, torch.le, torch.logical_and, torch.where, torch.to_dtype, torch.minimum, torch.eq, torch.sum")
+def _histc(c: Converter, node, x, bins=100, min=0, max=0):
+    """Counts (as floats) of x's elements in `bins` equal bins over [min, max], PyTorch's linear bins.
+
+    An element's bin is int((x - min) * bins / (max - min)), in that order as ATen computes it,
+    max in the last bin; elements outside [min, max] and NaN count nowhere. Every element is
+    compared with every bin (`_scatter_hits`: N x bins). min == max takes the range from the data
+    (its extremes): not done."""
+    t = c.out_type()
+    if float(min) == float(max):
+        raise c.fail(f"unsupported histc with min == max ({min}): its range would come from the data")
+    elem, n = t.element_type, math.prod(c.shape(x))
+    flat = TensorType(elem, [n])
+    v = c.emit(T.ReshapeOp.create_from([c.cast(c.value(x), elem)], flat))
+    lo, hi = c.constant(float(min), elem), c.constant(float(max), elem)
+    width = _op(c, T.SubOp, TensorType(elem, []), hi, lo)
+    pos = _op(c, T.DivOp, flat, _op(c, T.MulOp, flat, _op(c, T.SubOp, flat, v, lo), float(bins)), width)
+    inside = _op(c, T.LogicalAndOp, _bool_type(flat), _op(c, T.GeOp, _bool_type(flat), v, lo),
+                 _op(c, T.LeOp, _bool_type(flat), v, hi))  # fmt: skip
+    pos = _scalar_where(c, inside, pos, c.constant(-1.0, elem), flat)  # no bin (and no NaN to cast)
+    idx = c.cast(pos, IntegerType(64))  # truncates: the bin's floor
+    idx = _op(c, T.MinimumOp, idx.type, idx, int(bins) - 1)  # type: ignore[arg-type]
+    hit, box = _scatter_hits(c, idx, 0, int(bins))
+    ones = _scalar_where(c, hit, c.constant(1.0, elem), c.constant(0.0, elem), TensorType(elem, box))
+    return c.emit(T.SumOp(ones, [1], False, t))
+
+
 #: scatter_reduce's reductions: (the reduce op over the box's k, the identity where k misses p,
 #: combining with the base where include_self).
 _SCATTER_REDUCE = {

@@ -284,6 +284,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
                           [("fin", (3, 9)), ("fin", (3, 5))]),
     "searchsorted_1d": (lambda s, v: torch.searchsorted(s.sort().values, v, right=True) * 2, [("fin", (11,)), ("f", M)]),
     "bucketize_nan": (lambda x: torch.bucketize(torch.log(x), torch.tensor([-1.0, 0.0, 1.0])) * 1, [("f", M)]),
+    # histc: edges planted (inf, -inf, 2.5 outside), values on bin edges (min, max: the last bin)
+    # and NaN (counted nowhere)
+    "histc": (lambda x: (torch.histc(x, 7, -1.0, 2.0), torch.histc(torch.round(x * 2.0) / 2.0, 6, -1.5, 1.5),
+                         torch.histc(torch.log(x), 5, -2, 1)), [("f", S)]),
     "index_add": (lambda x, i, y: x.index_add(1, i, y, alpha=2.0), [("f", S), ("i", (6,), 0, 5), ("fin", (3, 6, 7))]),
     "index_copy": (lambda x, i, y: x.index_copy(2, i, y), [("fin", S), ("i", (4,), 0, 7), ("fin", (3, 5, 4))]),
     "slice_scatter": (lambda x, y: torch.slice_scatter(x, y, 1, 1, 3), [("fin", S), ("fin", (3, 2, 7))]),
