@@ -2349,11 +2349,10 @@ def _upsample_bicubic(c: Converter, node, x, *args, **kwargs):
 
 
 @handles("cdist", "_cdist_forward",
-         to="torch.unsqueeze, torch.sub, torch.abs, torch.pow, torch.sum, torch.sqrt, torch.amax")
+         to="torch.unsqueeze, torch.sub, torch.abs, torch.pow, torch.sum, torch.sqrt, torch.amax, torch.ne, torch.where")
 def _cdist(c: Converter, node, x1, x2, p=2.0, compute_mode=None):
     """Distances between rows, as (x1 rows - x2 rows) broadcast and reduced over features:
-    p = 2 the root of the summed squares, 1 the summed magnitudes, inf their maximum, else
-    (sum |d|^p)^(1/p). Each pair's difference is taken directly (PyTorch takes a matmul
+    `_p_norms` (p = 2, 1, inf, 0 or any other p > 0). Each pair's difference is taken directly (PyTorch takes a matmul
     |a|^2 + |b|^2 - 2ab for larger inputs at p = 2, less accurately)."""
     t = c.out_type()
     s1, s2 = c.shape(x1), c.shape(x2)
@@ -2364,8 +2363,22 @@ def _cdist(c: Converter, node, x1, x2, p=2.0, compute_mode=None):
     b = c.emit(T.UnsqueezeOp.create_from(
         [c.value(x2)], TensorType(elem, [*s2[:-2], 1, *s2[-2:]]), {"dim": IntAttr(len(s2) - 2)}))  # fmt: skip
     diff = c.emit(T.SubOp.create_from([a, b], TensorType(elem, rows)))
+    return _p_norms(c, diff, p, t, "cdist")
+
+
+def _p_norms(c: Converter, diff: SSAValue, p: float, t: TensorType, what: str) -> SSAValue:
+    """The p-norms of `diff` over its last dim, as `t`: p = 2 the root of the summed squares, 1
+    the summed magnitudes, inf their maximum, 0 the count of nonzeros (NaN counts), else
+    (sum |d|^p)^(1/p); p < 0 is refused (PyTorch refuses it too)."""
+    if p < 0:
+        raise c.fail(f"unsupported {what} with p = {p}")
+    elem = t.element_type
+    last = len(diff.type.get_shape()) - 1  # type: ignore[attr-defined]
+    if p == 0:
+        nonzero = c.emit(T.NeOp.create_from([diff, c.constant(0.0, elem)], _bool_type(diff.type)))  # type: ignore[arg-type]
+        ones = _scalar_where(c, nonzero, c.constant(1.0, elem), c.constant(0.0, elem), diff.type)  # type: ignore[arg-type]
+        return c.emit(T.SumOp(ones, [last], False, t))
     mag = c.emit(T.AbsOp.create_from([diff], diff.type))
-    last = len(rows) - 1
     if p == math.inf:
         return c.emit(T.AmaxOp(mag, [last], False, t))
     if p == 2:
@@ -2373,11 +2386,27 @@ def _cdist(c: Converter, node, x1, x2, p=2.0, compute_mode=None):
         return c.emit(T.SqrtOp.create_from([c.emit(T.SumOp(sq, [last], False, t))], t))
     if p == 1:
         return c.emit(T.SumOp(mag, [last], False, t))
-    if p <= 0:
-        raise c.fail(f"unsupported cdist with p = {p}")
     powered = c.emit(T.PowOp.create_from([mag, c.constant(float(p), elem)], mag.type))
     summed = c.emit(T.SumOp(powered, [last], False, t))
     return c.emit(T.PowOp.create_from([summed, c.constant(1.0 / p, elem)], t))
+
+
+@handles("_pdist_forward", to="torch.index_select, torch.sub, torch.abs, torch.pow, torch.sum, torch.sqrt, torch.amax, torch.ne, torch.where")
+def _pdist(c: Converter, node, x, p=2.0):
+    """Distances between the rows i < j of a matrix, in PyTorch's order (i, then j), as `_cdist`'s.
+
+    The two rows of each pair picked by constant positions (n(n - 1) / 2 of each), subtracted and
+    reduced over features (`_p_norms`: p = 2, 1, inf, 0 or any other p > 0)."""
+    t = c.out_type()
+    n = c.shape(x)[0]
+    if n < 2:
+        raise c.fail(f"unsupported pdist of {n} row (no pairs: an empty result)")
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    v = c.cast(c.value(x), t.element_type)
+    first = _pick(c, v, 0, [i for i, _ in pairs], f"{node.name}_i")
+    second = _pick(c, v, 0, [j for _, j in pairs], f"{node.name}_j")
+    diff = c.emit(T.SubOp.create_from([first, second], first.type))
+    return _p_norms(c, diff, p, t, "pdist")
 
 
 def _resized(v: SSAValue, dim: int, n: int) -> list[int]:

@@ -92,6 +92,7 @@ UNSUPPORTED: list[tuple[str, str, str]] = [
     ("index with a boolean mask, masked_select, nonzero", "torch.randn(4, 5)[torch.randn(4, 5) > 0]", "the result's shape depends on the data"),
     ("index tensors on dims apart", "torch.randn(4, 5, 6)[torch.tensor([0, 1]), :, torch.tensor([2, 3])]", "only index tensors on adjacent dims are done"),
     ("histc with min == max", "torch.histc(torch.randn(10), 4)", "the range would come from the data (its extremes)"),
+    ("pdist of fewer than 2 rows", "torch.nn.functional.pdist(torch.randn(1, 3))", "its result is empty (no pairs)"),
     ("as_strided", "torch.randn(4, 10).as_strided((3, 3), (2, 1))", "not written yet (unfold is done)"),
     ("fft", "torch.fft.rfft(torch.randn(8))", "complex numbers are not supported"),
     ("integer floor division", "torch.randint(0, 9, (4, 5)) // 2", "only float division rounds (floor / trunc)"),

@@ -328,7 +328,11 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "upsample_bicubic": (nn.Upsample(scale_factor=2, mode="bicubic"), [("fin", (1, 2, 5, 4))]),
     "upsample_bicubic_align_down": (lambda x: F.interpolate(x, size=(3, 7), mode="bicubic", align_corners=True), [("fin", (2, 1, 6, 5))]),
     "cdist": (lambda x, y: torch.cdist(x, y), [("fin", (2, 7, 3)), ("fin", (2, 5, 3))]),
-    "cdist_p": (lambda x, y: (torch.cdist(x, y, p=1), torch.cdist(x, y, p=float("inf")), torch.cdist(x, y, p=3)), [("fin", (6, 4)), ("fin", (3, 4))]),
+    "cdist_p": (lambda x, y: (torch.cdist(x, y, p=1), torch.cdist(x, y, p=float("inf")), torch.cdist(x, y, p=3),
+                              torch.cdist(torch.round(x), torch.round(y), p=0)), [("fin", (6, 4)), ("fin", (3, 4))]),
+    # pdist: 66 pairs (a table of positions), inf and -inf planted in row 0
+    "pdist": (lambda x: F.pdist(x), [("f", (12, 5))]),
+    "pdist_p": (lambda x: (F.pdist(x, p=1), F.pdist(x, p=float("inf")), F.pdist(x, p=3), F.pdist(torch.round(x), p=0)), [("fin", (7, 4))]),
     "upsample_trilinear": (nn.Upsample(scale_factor=(2, 1, 3), mode="trilinear"), [("fin", (1, 2, 3, 4, 2))]),
     "reflection_pad2d": (nn.ReflectionPad2d((1, 2, 3, 0)), [("fin", (1, 2, 5, 4))]),
     "replication_pad1d": (lambda x: F.pad(x, (3, 1), mode="replicate") * 2.0, [("fin", S)]),
