@@ -1727,6 +1727,23 @@ def _kthvalue(c: Converter, node, x, k, dim=-1, keepdim=False):
 def _median(c: Converter, node, x, dim=None, keepdim=False):
     """The lower median along `dim` (of all elements without one), and its index: `_sorted` at
     position (n - 1) // 2; where the row holds a NaN, its first NaN (PyTorch propagates NaN)."""
+    return _lower_median(c, node, x, dim, keepdim, skip_nan=False)
+
+
+@handles("nanmedian", to="torch.lt, torch.eq, torch.isnan, torch.sum, torch.mul, torch.trunc, torch.where, torch.index_select")
+def _nanmedian(c: Converter, node, x, dim=None, keepdim=False):
+    """The lower median of the non-NaN elements along `dim` (of all without one), and its index.
+
+    The element whose rank (`_sort_ranks`: NaN above all) is trunc((count - 1) / 2), count the
+    row's non-NaN elements (ATen's C division); among equal values the lowest index, as
+    PyTorch's. A row of NaN only gives NaN at index 0 (PyTorch's index there is whichever NaN its
+    nth_element leaves in place). Integers have no NaN: median's."""
+    return _lower_median(c, node, x, dim, keepdim, skip_nan=True)
+
+
+def _lower_median(c: Converter, node, x, dim, keepdim: bool, skip_nan: bool):
+    """median (skip_nan False) or nanmedian of `x` along `dim` (all elements where None): values
+    and indices, or the value alone without a dim."""
     t = c.out_type(0) if isinstance(node.meta["val"], (tuple, list)) else c.out_type()
     v = c.cast(c.value(x), t.element_type)
     if dim is None or c.rank(x) == 0:
@@ -1735,8 +1752,12 @@ def _median(c: Converter, node, x, dim=None, keepdim=False):
     shape = list(v.type.get_shape())  # type: ignore[attr-defined]
     kept = TensorType(t.element_type, [*shape[:d], 1, *shape[d + 1 :]])
     it = TensorType(IntegerType(64), kept.get_shape())
-    _, index = _sorted(c, v, d, False, [(shape[d] - 1) // 2])
-    if not _is_int(t.element_type):
+    if _is_int(t.element_type):
+        _, index = _sorted(c, v, d, False, [(shape[d] - 1) // 2])
+    elif skip_nan:
+        index = _nan_skipping_median(c, v, d, kept)
+    else:
+        _, index = _sorted(c, v, d, False, [(shape[d] - 1) // 2])
         nan = c.emit(T.IsnanOp.create_from([v], _bool_type(v.type)))  # type: ignore[arg-type]
         has_nan = c.emit(T.AnyOp(nan, [d], True, _bool_type(kept)))
         at = _iota(c, len(shape), d, shape[d])
@@ -1749,6 +1770,24 @@ def _median(c: Converter, node, x, dim=None, keepdim=False):
     if keepdim:
         return [values, index]
     return [c.emit(T.ReshapeOp.create_from([values], t)), c.emit(T.ReshapeOp.create_from([index], c.out_type(1)))]
+
+
+def _nan_skipping_median(c: Converter, v: SSAValue, d: int, kept: TensorType) -> SSAValue:
+    """The index (i64, `kept`'s shape) along `d` of the element of float `v` whose rank among
+    them is trunc((count - 1) / 2), count its row's non-NaN elements: the sum of the positions
+    holding that rank (one each: ranks are distinct)."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape, i64 = list(t.get_shape()), IntegerType(64)
+    ranks = _sort_ranks(c, v, d, False)
+    number = c.emit(T.LogicalNotOp.create_from([c.emit(T.IsnanOp.create_from([v], _bool_type(t)))], _bool_type(t)))
+    count = c.emit(T.SumOp(_scalar_where(c, number, c.constant(1.0, t.element_type), c.constant(0.0, t.element_type), t),
+                           [d], True, kept))  # fmt: skip
+    half = _op(c, T.MulOp, kept, _op(c, T.SubOp, kept, count, 1.0), 0.5)
+    wanted = c.cast(_op(c, T.TruncOp, kept, half), i64)
+    hit = _op(c, T.EqOp, _bool_type(ranks.type), ranks, wanted)  # type: ignore[arg-type]
+    at = _scalar_where(c, hit, _iota(c, len(shape), d, shape[d]), c.constant(0, i64), TensorType(i64, shape))
+    return c.emit(T.SumOp(at, [d], True, TensorType(i64, kept.get_shape())))
 
 
 def _scatter_hits(c: Converter, idx: SSAValue, d: int, n: int) -> tuple[SSAValue, list[int]]:

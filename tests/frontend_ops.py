@@ -254,6 +254,14 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "median_even_keepdim": (lambda x: torch.median(x, 1, keepdim=True), [("fin", (3, 6))]),
     "median_nan": (lambda x: torch.median(torch.log(x), -1), [("fin", (5, 4))]),
     "median_all": (torch.median, [("f", S)]),
+    # nanmedian: NaN from log of negatives skipped; rows of NaN only (where x <= 0.8: about 4 in
+    # 10 rows of 4) give NaN, at an index PyTorch leaves to its nth_element: values only there;
+    # integers have ties: values only
+    "nanmedian_dim": (lambda x: torch.nanmedian(torch.log(x), -1), [("f", (5, 7))]),
+    "nanmedian_all_nan_keepdim": (lambda x: torch.nanmedian(torch.where(x > 0.8, x, math.nan), 1, keepdim=True).values,
+                                  [("fin", (9, 4))]),
+    "nanmedian_all": (lambda x: torch.nanmedian(torch.log(x)), [("f", S)]),
+    "nanmedian_int": (lambda i: torch.nanmedian(i, 0).values, [("i", (7, 3), -5, 5)]),
     # scatters: indices drawn with repeats; without accumulation the last writer (PyTorch's CPU loop)
     "scatter_src": (lambda x, i, y: x.scatter(1, i, y), [("f", S), ("i", (2, 4, 6), 0, 5), ("fin", (3, 6, 7))]),
     "scatter_value": (lambda x, i: torch.scatter(x, 0, i, -2.5), [("fin", S), ("i", (2, 5, 7), 0, 3)]),
