@@ -1270,7 +1270,6 @@ I0_LARGE = (
 )
 
 
-
 def _chebyshev(c: Converter, coeffs: Sequence[float], t: SSAValue) -> SSAValue:
     """Cephes' chbevl(2t, coeffs) for t in [-1, 1]: the sum of coeffs[k] T_j(t), j = n - 1 - k, the
     constant term's halved; T_j(t) = cos(j acos(t)), one reduction over a new last dim (as
