@@ -2,9 +2,12 @@
 convolution whose broadcast input moves its block order (order-blocks on a wgmma tile), one
 that moves from an unstaged SIMT tile onto wgmma, a padded one; each run once with a poisoned
 output against float64."""
+import sys
+
 import torch
 
-from dpl.driver.compile import compile as dc
+sys.path.insert(0, "scripts")
+from sanitize_schedules import run  # noqa: E402
 
 F = torch.nn.functional
 g = torch.Generator().manual_seed(35)
@@ -14,10 +17,5 @@ cases = {
     "conv2d 1x1 8x64x56x56 -> 256 (wgmma, was SIMT unstaged)": (lambda x, w: F.conv2d(x, w), [r(8, 64, 56, 56), r(256, 64, 1, 1)]),
     "conv2d 1x1 8x66x64x64 -> 64 (padded)": (lambda x, w: F.conv2d(x, w), [r(8, 66, 64, 64), r(64, 66, 1, 1)]),
 }
-for name, (fn, xs) in cases.items():
-    c = dc(fn, *xs)
-    out = c(*[x.cuda() for x in xs], poison=True)
-    ref = fn(*[x.cuda().double() for x in xs])
-    err = float((out.double() - ref).norm() / ref.norm())
-    torch.cuda.synchronize()
-    print(f"{name}: {c.num_kernels} kernels, err {err:.1e}", flush=True)
+if __name__ == "__main__":
+    run(cases)
