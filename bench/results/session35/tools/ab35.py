@@ -2,7 +2,7 @@
 unseen sweep seed, under the tree and with its changes patched out, against eager in the same
 process:
 
-    python3 bench/results/session35/tools/ab35.py [--sweep SEED | --ordinary | --two-steps] [--cases REGEX] [--variants a,b] [--carveout N|none] [--host] [JSON]
+    python3 bench/results/session35/tools/ab35.py [--sweep SEED | --ordinary | --two-steps] [--cases REGEX] [--variants a,b] [--host] [JSON]
 
 Variants: `base` (all of the session's changes patched out: a dim of extent 1 read at 0 not
 merged, matmul blocks in launch order, SIMT tiles reading an operand unstaged modeled as staged
@@ -81,13 +81,9 @@ VARIANTS = {
 }
 
 args = sys.argv[1:]
-if "--carveout" in args:  # call 6: a shared-memory carveout for big-smem kernels ("none": the driver's)
-    from dpl.backend import runtime  # noqa: E402
-    v = args[args.index("--carveout") + 1]
-    runtime.CARVEOUT = None if v == "none" else int(v)  # (read by call 6's runtime, since reverted)
 pat = args[args.index("--cases") + 1] if "--cases" in args else ""
 names = args[args.index("--variants") + 1].split(",") if "--variants" in args else ["base", "tree"]
-rest = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] not in ("--cases", "--variants", "--sweep", "--carveout"))]
+rest = [a for i, a in enumerate(args) if not a.startswith("--") and (i == 0 or args[i - 1] not in ("--cases", "--variants", "--sweep"))]
 if "--sweep" in args:
     sys.path.insert(0, "bench")
     import sweep  # noqa: E402
