@@ -1614,6 +1614,11 @@ class MbarrierWaitOp(_MbarrierOp):
 #: with its kernel whatever its block; a decision recorded where it is made).
 TAIL_OF = "kernel.tail_of"
 
+#: `{kernel.apart = "k_cat"}` on kernels (`loop.kernel` to `kernel.func`) that split-nests made
+#: of one kernel's nests and found to write disjoint elements, none reading what another writes
+#: (a concat's parts): fuse-launches may run them in one launch although they write one buffer.
+APART = "kernel.apart"
+
 
 def is_view(param: Attribute, arg: Attribute) -> bool:
     """Whether a kernel parameter of type `param` takes a buffer of type `arg` as a row-major

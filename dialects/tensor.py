@@ -27,6 +27,8 @@ import itertools
 from collections.abc import Sequence
 from enum import auto
 
+import numpy as np
+
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -658,6 +660,24 @@ class ConstantOp(IRDLOperation):
 
     def __init__(self, value: DenseIntOrFPElementsAttr):
         super().__init__(properties={"value": value}, result_types=[value.type])
+
+    def splat(self) -> int | float | None:
+        """The one value of every element (bit for bit), or None; compares the raw bytes, so a
+        zeros_like of millions of elements is not unpacked into Python numbers."""
+        raw = self.value.data.data
+        count = 1
+        for n in self.value.get_shape():
+            count *= n
+        if count == 0 or len(raw) % count:
+            return None
+        width = len(raw) // count
+        if width in (1, 2, 4, 8):
+            words = np.frombuffer(raw, dtype=f"u{width}")
+        else:
+            words = np.frombuffer(raw, dtype=np.uint8).reshape(count, width)
+        if not (words == words[0]).all():
+            return None
+        return self.value.get_element_type().unpack(raw[:width], 1)[0]
 
     def verify_(self) -> None:
         if self.value.type != self.result.type:

@@ -72,6 +72,34 @@ def _setitem(assign):
     return fn
 
 
+class _TemporalShift(nn.Module):
+    """An eighth of the channels one step back in time, an eighth one step forward (TSM)."""
+
+    def __init__(self, t: int):
+        super().__init__()
+        self.t = t
+
+    def forward(self, x):
+        nt, c, h, w = x.shape
+        x = x.view(nt // self.t, self.t, c, h, w)
+        f = c // 8
+        out = torch.zeros_like(x)
+        out[:, :-1, :f] = x[:, 1:, :f]
+        out[:, 1:, f:2 * f] = x[:, :-1, f:2 * f]
+        out[:, :, 2 * f:] = x[:, :, 2 * f:]
+        return out.view(nt, c, h, w)
+
+
+def _slice_chain(x, y):
+    """Assignments that overlap, a read of the assigned tensor, and a broadcast of a part."""
+    z = torch.zeros_like(x)
+    z[:, 1:4] = x[:, :3]
+    z[1:, :, 2:6] = y[:2]
+    z[:, 2] = z[:, 3] * 2.0
+    w = z[:, 1:3].sum(1, keepdim=True)
+    return z * 1.0, w + z[:, 4:5, :1]
+
+
 OPS: dict[str, tuple[object, list[tuple]]] = {
     # pointwise
     "abs": (torch.abs, [("f", S)]),
@@ -300,6 +328,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "index_copy": (lambda x, i, y: x.index_copy(2, i, y), [("fin", S), ("i", (4,), 0, 7), ("fin", (3, 5, 4))]),
     "slice_scatter": (lambda x, y: torch.slice_scatter(x, y, 1, 1, 3), [("fin", S), ("fin", (3, 2, 7))]),
     "select_scatter": (lambda x, y: torch.select_scatter(x, y, 2, -1), [("fin", S), ("fin", (3, 5))]),
+    # slice assignments along two axes on a view (the temporal shift), and a chain that
+    # overwrites part of an earlier assignment and reads it back (fold-concats' cases)
+    "temporal_shift": (_TemporalShift(3), [("fin", (6, 16, 3, 5))]),
+    "slice_assign_chain": (_slice_chain, [("fin", S), ("fin", (3, 5, 4))]),
     "copy": (lambda x, y: torch.ops.aten.copy(x, y) * 2.0, [("fin", M), ("fin", (7,))]),
     # sliding windows
     "conv2d": (nn.Conv2d(3, 4, 3, padding=1), [("fin", (2, 3, 7, 6))]),

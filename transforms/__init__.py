@@ -22,6 +22,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.decompose.windows",
     "dpl.transforms.decompose.torch_all",
     "dpl.transforms.decompose.fold_index_maps",
+    "dpl.transforms.decompose.fold_concats",
     "dpl.transforms.loop.lower_to_loops",
     "dpl.transforms.loop.fuse_loops",
     "dpl.transforms.loop.fuse_attention",

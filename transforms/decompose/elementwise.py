@@ -142,8 +142,7 @@ def _splat(v) -> float | None:
     operand-free `tensor.elementwise` that one decomposes to), else None."""
     op = v.owner
     if isinstance(op, t.ConstantOp):
-        values = op.value.get_values()
-        return float(values[0]) if len(values) == 1 else None
+        return float(op.value.get_values()[0]) if len(op.value) == 1 else None
     if isinstance(op, T.ElementwiseOp) and not op.ins:
         ops = list(op.body.block.ops)
         if len(ops) == 2 and isinstance(ops[0], arith.ConstantOp) and ops[1].operands[0] is ops[0].result:
@@ -162,8 +161,8 @@ def _pow(op: t.PowOp, em: Emitter):
 
 def _constant(op: t.ConstantOp, em: Emitter):
     value = op.value
-    values = value.get_values()
-    if len(values) == 1:
+    if len(value) == 1:  # (get_values would unpack every element of a large one)
+        values = value.get_values()
         rtype = op.result.type
         assert isinstance(rtype, TensorType)
         return em.elementwise(

@@ -43,6 +43,11 @@ group one launch. A launch joins a group when
 - it takes each buffer it shares with the group's launches as the same type (a kernel may take a
   buffer as its flat view, flatten-buffers; the fused kernel takes it one way).
 
+Parts of one kernel that split-nests found to write disjoint elements (`{kernel.apart =
+"k_cat"}` on each, a concat's parts) do not touch each other's data either: they join one
+group although they write one buffer, and a part of a smaller block joins as a tail does (below)
+when it is small (SMALL_PART threads in all) or uses at least half the group's block.
+
 A tail kernel (`{kernel.tail_of = @k}`, collapse-pointwise: the last elements of @k's flat
 tile, which @k does not touch) and @k do not touch each other's data, so the tail joins @k's
 group although both write the same buffer; with a block [t, 1, 1] of fewer threads than the
@@ -78,6 +83,9 @@ from dpl.transforms.tile.target import target_of
 MAX_BLOCKS_PER_SM = 32
 TILE_SMEM = 32 * 1024
 FUSED_ATTR = "kernel.fused"
+#: a part of a concat this small (threads in all) may run on part of a larger block: idle
+#: threads cost less than its own launch
+SMALL_PART = 64 * 1024
 
 
 @dataclass
@@ -109,7 +117,7 @@ class _Group:
 
     def conflicts(self, p: _Part) -> bool:
         return any(
-            not _tail_pair(p, q) and (q.writes & (p.reads | p.writes) or p.writes & q.reads)
+            not _apart(p, q) and (q.writes & (p.reads | p.writes) or p.writes & q.reads)
             for q in self.parts
         )
 
@@ -137,13 +145,16 @@ class _Group:
         return "+".join(f"@{x.func.sym_name.data}" for x in self.parts)
 
     def takes_tail(self, p: _Part) -> bool:
-        """Whether `p` is the tail of one of the parts, a block [t, 1, 1] of at most the group's
-        threads with no barrier, shared memory or blockDim: it runs on the first t threads of a
-        block."""
+        """Whether `p` is the tail of one of the parts, or a part of one kernel with them
+        (`kernel.apart`) that is small (at most SMALL_PART threads) or keeps at least half the
+        group's threads busy, a block [t, 1, 1] of at most the group's threads with no barrier,
+        shared memory or blockDim: it runs on the first t threads of a block."""
         (bx, by, bz), (tx, ty, tz) = self.parts[0].func.block_extents, p.func.block_extents
+        small = p.blocks * tx <= SMALL_PART or 2 * tx >= bx
         return (
-            any(_tail_pair(p, q) for q in self.parts) and by == bz == ty == tz == 1 and tx <= bx
-            and p.smem == 0 and not any(isinstance(o, K.BarrierOp | K.BlockDimOp) for o in p.func.body.walk())
+            any(_tail_pair(p, q) or (small and _apart(p, q)) for q in self.parts)
+            and by == bz == ty == tz == 1 and tx <= bx and p.smem == 0
+            and not any(isinstance(o, K.BarrierOp | K.BlockDimOp) for o in p.func.body.walk())
         )  # fmt: skip
 
 
@@ -155,6 +166,13 @@ def _tail_pair(p: _Part, q: _Part) -> bool:
         return ref.string_value() if isinstance(ref, SymbolRefAttr) else None
 
     return tail_of(p) == q.func.sym_name.data or tail_of(q) == p.func.sym_name.data
+
+
+def _apart(p: _Part, q: _Part) -> bool:
+    """Whether the two kernels are parts of one kernel that write disjoint elements
+    (`kernel.apart`, split-nests), or one is the other's tail."""
+    a, b = p.func.attributes.get(K.APART), q.func.attributes.get(K.APART)
+    return _tail_pair(p, q) or (isinstance(a, StringAttr) and a == b)
 
 
 def _param_types(p: _Part) -> dict[SSAValue, Attribute]:

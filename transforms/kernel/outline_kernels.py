@@ -227,8 +227,9 @@ class OutlineKernels(ModulePass):
                 outliner = Outliner(kop)
                 kfunc = outliner.run()
                 carry(kop, kfunc)
-                if K.TAIL_OF in kop.attributes:
-                    kfunc.attributes[K.TAIL_OF] = kop.attributes[K.TAIL_OF]
+                for name in (K.TAIL_OF, K.APART):
+                    if name in kop.attributes:
+                        kfunc.attributes[name] = kop.attributes[name]
                 Rewriter.insert_op(kfunc, InsertPoint.before(fn))
                 # a merge-dims view is the kernel's parameter type: the launch passes its source
                 args = [loop.view_root(a) for a in outliner.old_args]

@@ -10,7 +10,9 @@ and `func.return` returns the result buffers. Per op:
   reduced axis around the load, folded with `loop.accumulate <kind>`; a store.
 - `tensor.index_map`: free loops over the result; a load at `map(i)`; a store.
 - `tensor.gather`: a load of the index, `arith.index_cast`, a load of the table row element.
-- `tensor.concat`: one free nest per operand, each storing at its offset along the axis.
+- `tensor.concat`: one free nest per operand, each storing at its offset along the axis; a
+  concat used only by another concat is no buffer of its own: its operands' nests store into
+  the outer one's at their offsets along both axes.
 - `tensor.constant`: one store per element (small literals only; the frontend passes a larger
   constant, such as a rotary table, as an argument of @main).
 
@@ -166,25 +168,48 @@ def _gather_kernel(op: tensor.GatherOp, table: SSAValue, ids: SSAValue, out: SSA
     return nest.close()
 
 
-def _concat_kernel(op: tensor.ConcatOp, srcs: list[SSAValue], out: SSAValue) -> Block:
-    axis = op.axis.data
+def _concat_kernel(
+    op: tensor.ConcatOp, buffers: dict[SSAValue, SSAValue], inlined: dict[SSAValue, tensor.ConcatOp], out: SSAValue
+) -> tuple[Block, list[SSAValue]]:
+    """One free nest per operand of `op`, each storing at its offset along the axis; an operand
+    that is itself a concat used only here (`inlined`) contributes its own operands' nests at
+    their offsets, so a tree of concats (slice assignments along several axes) writes `out`
+    directly. Returns the body and the buffers it reads."""
     body = Block()
-    offset = 0
-    for src in srcs:
-        shape = src.type.get_shape()
-        nest = _Nest(shape)
-        load = loop.LoadOp(src, nest.ivs, identity(len(shape)))
-        load.result.name_hint = "in"
-        nest.body.add_op(load)
-        results = [AffineExpr.dimension(d) + (offset if d == axis else 0) for d in range(len(shape))]
-        nest.body.add_op(
-            loop.StoreOp(load.result, out, nest.ivs, AffineMap(len(shape), 0, tuple(results)))
-        )
-        for inner in list(nest.close().ops):
-            inner.detach()
-            body.add_op(inner)
-        offset += shape[axis]
-    return body
+    reads: list[SSAValue] = []
+
+    def emit(concat: tensor.ConcatOp, base: list[int]) -> None:
+        axis = concat.axis.data
+        offsets = list(base)
+        for value in concat.operands:
+            if value in inlined:
+                emit(inlined[value], offsets)
+            else:
+                src = buffers[value]
+                reads.append(src)
+                shape = src.type.get_shape()
+                nest = _Nest(shape)
+                load = loop.LoadOp(src, nest.ivs, identity(len(shape)))
+                load.result.name_hint = "in"
+                nest.body.add_op(load)
+                results = [AffineExpr.dimension(d) + offsets[d] for d in range(len(shape))]
+                nest.body.add_op(
+                    loop.StoreOp(load.result, out, nest.ivs, AffineMap(len(shape), 0, tuple(results)))
+                )
+                for inner in list(nest.close().ops):
+                    inner.detach()
+                    body.add_op(inner)
+            offsets[axis] += value.type.get_shape()[axis]
+
+    emit(op, [0] * len(op.result.type.get_shape()))
+    return body, reads
+
+
+def _inlined_into_concat(op) -> bool:
+    """A concat whose only use is another concat: lowered as part of that one."""
+    if not isinstance(op, tensor.ConcatOp) or op.result.uses.get_length() != 1:
+        return False
+    return isinstance(next(iter(op.result.uses)).operation, tensor.ConcatOp)
 
 
 def _fill_kernel(value, elem, shape: list[int], out: SSAValue) -> Block:
@@ -203,8 +228,9 @@ def _constant_kernel(op: tensor.ConstantOp, out: SSAValue) -> Block:
     t = op.result.type
     shape = list(t.get_shape())
     count = int(np.prod(shape)) if shape else 1
-    if shape and count > 1 and op.value.is_splat():
-        return _fill_kernel(op.value.get_values()[0], t.element_type, shape, out)
+    value = op.splat() if shape and count > 1 else None
+    if value is not None:
+        return _fill_kernel(value, t.element_type, shape, out)
     if count > MAX_CONSTANT_ELEMENTS:
         raise ValueError(
             f"lower-to-loops: tensor.constant with {count} elements is too large to inline "
@@ -249,10 +275,14 @@ def lower_function(f: func.FuncOp) -> func.FuncOp:
         buffers[old] = new
     used: set[str] = set()
     results: list[SSAValue] = []
+    inlined: dict[SSAValue, tensor.ConcatOp] = {}
     for op in f.body.block.ops:
         if isinstance(op, func.ReturnOp):
             results = [buffers[v] for v in op.arguments]
             break
+        if _inlined_into_concat(op):
+            inlined[op.results[0]] = op
+            continue
         if len(op.results) != 1 or not isinstance(op.results[0].type, TensorType):
             raise ValueError(f"lower-to-loops: cannot lower '{op.name}'")
         result = op.results[0]
@@ -260,7 +290,7 @@ def lower_function(f: func.FuncOp) -> func.FuncOp:
         alloc.memref.name_hint = result.name_hint
         body.add_op(alloc)
         out = alloc.memref
-        srcs = [buffers[v] for v in op.operands]
+        srcs = [buffers[v] for v in op.operands if v not in inlined]
         if isinstance(op, tensor.ElementwiseOp):
             kernel_body = _elementwise_kernel(op, srcs, out)
         elif isinstance(op, tensor.ReduceOp):
@@ -270,7 +300,7 @@ def lower_function(f: func.FuncOp) -> func.FuncOp:
         elif isinstance(op, tensor.GatherOp):
             kernel_body = _gather_kernel(op, srcs[0], srcs[1], out)
         elif isinstance(op, tensor.ConcatOp):
-            kernel_body = _concat_kernel(op, srcs, out)
+            kernel_body, srcs = _concat_kernel(op, buffers, inlined, out)
         elif isinstance(op, tensor.ConstantOp):
             kernel_body = _constant_kernel(op, out)
         else:

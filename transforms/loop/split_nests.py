@@ -4,9 +4,15 @@ A kernel whose body holds several loop nests side by side (a `concat` lowers to 
 operand, each writing its slice of the output) cannot be one GPU grid: `tileify` lifts one chain
 of free loops. This pass splits such a kernel in place into one kernel per nest, in order, named
 `<kernel>`, `<kernel>_part1`, ...; each takes the buffers its nest reads as `ins` and writes as
-`outs`, and copies the constants it uses; a counted kernel's flops and bytes (count-cost) are
+`outs`, and copies the constants and scalar arith / math it uses (fuse-loops hoists a splat
+times 2 out of its nest); a counted kernel's flops and bytes (count-cost) are
 divided among the parts. The nests write disjoint elements (or, in order, the
 same ones), so running the kernels one after another keeps meaning.
+
+Where the parts provably write disjoint boxes of every buffer they share (each store's index
+bounded over its loops' extents) and none reads a buffer another writes, as a concat's parts
+do, each part is marked `{kernel.apart = "<kernel>"}`: fuse-launches may then run them as one
+launch although they write one buffer.
 
     loop.kernel @k_cat ins(%x) outs(%cat) { loop.for ... {A}  loop.for ... {B} }
     ->
@@ -23,12 +29,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop
+from dpl.dialects.kernel import APART
+from dpl.dialects.tensor import expr_range
 from dpl.transforms.loop.count_cost import divide
 
 LOG = logging.getLogger("dpl.passes")
@@ -48,11 +56,62 @@ def _buffers(nest: Operation, kernel: loop.KernelOp) -> tuple[list[SSAValue], li
     return ins, outs
 
 
+def _store_boxes(nest: Operation) -> dict[SSAValue, list[tuple[int, int]]] | None:
+    """Per buffer `nest` stores to, the box (per dim, [lo, hi]) of every index it stores at;
+    None when an index is not a loop variable of the nest or not bounded."""
+    extents = {
+        f.body.block.args[0]: f.extent.data for f in nest.walk() if isinstance(f, loop.ForOp)
+    }
+    boxes: dict[SSAValue, list[tuple[int, int]]] = {}
+    for op in nest.walk():
+        if not isinstance(op, loop.StoreOp):
+            continue
+        if not all(i in extents for i in op.indices):
+            return None
+        box = []
+        for expr in op.map.data.results:
+            bounds = expr_range(expr, [extents[i] for i in op.indices])
+            if bounds is None:
+                return None
+            box.append(bounds)
+        old = boxes.get(op.memref)
+        boxes[op.memref] = box if old is None else [
+            (min(a, c), max(b, d)) for (a, b), (c, d) in zip(old, box)
+        ]
+    return boxes
+
+
+def writes_apart(nests: list[Operation], kernel: loop.KernelOp) -> bool:
+    """Whether the nests write disjoint boxes of each buffer they share and none reads what
+    another writes."""
+    boxes = [_store_boxes(n) for n in nests]
+    if any(b is None for b in boxes):
+        return False
+    for i, (nest, mine) in enumerate(zip(nests, boxes)):
+        reads, _ = _buffers(nest, kernel)
+        for j, theirs in enumerate(boxes):
+            if i == j:
+                continue
+            if set(reads) & set(theirs):  # type: ignore[arg-type]
+                return False
+            for buf, box in mine.items():  # type: ignore[union-attr]
+                other = theirs.get(buf)  # type: ignore[union-attr]
+                if other is not None and all(a <= d and c <= b for (a, b), (c, d) in zip(box, other)):
+                    return False
+    return True
+
+
+def _scalar(op: Operation) -> bool:
+    """An op outside the nests that a part may copy: a constant, or arith / math on scalars
+    (what fuse-loops hoists out of a nest, e.g. a splat constant times 2)."""
+    return op.dialect_name() in ("arith", "math") and not op.regions
+
+
 def split_kernel(kernel: loop.KernelOp) -> list[loop.KernelOp] | None:
     ops = [op for op in kernel.body.block.ops if not isinstance(op, loop.YieldOp)]
     nests = [op for op in ops if isinstance(op, loop.ForOp)]
     rest = [op for op in ops if not isinstance(op, loop.ForOp)]
-    if len(nests) < 2 or not all(isinstance(op, arith.ConstantOp) for op in rest):
+    if len(nests) < 2 or not all(_scalar(op) for op in rest):
         return None
     name = kernel.sym_name.data
     kernels = []
@@ -60,14 +119,20 @@ def split_kernel(kernel: loop.KernelOp) -> list[loop.KernelOp] | None:
         block = Block()
         mapping: dict[SSAValue, SSAValue] = {}
         used = {o for op in nest.walk() for o in op.operands}
+        for c in reversed(rest):  # what the nest uses, and what that uses
+            if any(r in used for r in c.results):
+                used |= set(c.operands)
         for c in rest:
-            if c.results[0] in used:
-                copy = c.clone()
+            if any(r in used for r in c.results):
+                copy = c.clone(value_mapper=mapping)
                 block.add_op(copy)
-                mapping[c.results[0]] = copy.results[0]
+                mapping.update(zip(c.results, copy.results))
         block.add_op(nest.clone(value_mapper=mapping))
         ins, outs = _buffers(nest, kernel)
         kernels.append(loop.KernelOp(name if i == 0 else f"{name}_part{i}", ins, outs, block))
+    if writes_apart(nests, kernel):
+        for k in kernels:
+            k.attributes[APART] = StringAttr(name)
     return kernels
 
 

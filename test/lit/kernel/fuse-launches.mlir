@@ -315,3 +315,35 @@ func.func @main(%x: memref<35xf32>) -> (memref<35xf32>, memref<3xf32>) {
 // CHECK-NEXT:    kernel.launch @k_other(%x, %o) : memref<35xf32>, memref<3xf32>
 // CUDA-LABEL: void k_main__k_main_tail(
 // CUDA:           if (in_threads) {
+
+// -----
+
+// Parts of one concat ({kernel.apart = "k_cat"}, split-nests) write %cat side by side: one
+// launch. @k_overwrite writes %cat too but is no part of @k_cat: it waits for them.
+kernel.func @k_cat(%x: memref<8xf32>, %cat: memref<24xf32>) grid [1, 1, 1] block [8, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t] : memref<8xf32>
+  kernel.store %v, %cat[%t] : memref<24xf32>
+} {kernel.apart = "k_cat"}
+kernel.func @k_cat_part1(%y: memref<8xf32>, %cat: memref<24xf32>) grid [2, 1, 1] block [8, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %b = kernel.block_id x
+  %v = kernel.load %y[%t] : memref<8xf32>
+  kernel.store %v, %cat[%b * 8 + %t + 8] : memref<24xf32>
+} {kernel.apart = "k_cat"}
+kernel.func @k_overwrite(%y: memref<8xf32>, %cat: memref<24xf32>) grid [1, 1, 1] block [8, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %y[%t] : memref<8xf32>
+  kernel.store %v, %cat[%t] : memref<24xf32>
+}
+func.func @main(%x: memref<8xf32>, %y: memref<8xf32>) -> memref<24xf32> {
+  %cat = memref.alloc() : memref<24xf32>
+  kernel.launch @k_cat(%x, %cat) : memref<8xf32>, memref<24xf32>
+  kernel.launch @k_cat_part1(%y, %cat) : memref<8xf32>, memref<24xf32>
+  kernel.launch @k_overwrite(%y, %cat) : memref<8xf32>, memref<24xf32>
+  func.return %cat : memref<24xf32>
+}
+// CHECK-LABEL: kernel.func @k_cat__k_cat_part1(%x: memref<8xf32>, %cat: memref<24xf32>, %y: memref<8xf32>) grid [3, 1, 1] block [8, 1, 1] smem 0 {
+// CHECK:         } {kernel.fused = ["k_cat", "k_cat_part1"]}
+// CHECK:         kernel.launch @k_cat__k_cat_part1(%x, %cat, %y) : memref<8xf32>, memref<24xf32>, memref<8xf32>
+// CHECK-NEXT:    kernel.launch @k_overwrite(%y, %cat) : memref<8xf32>, memref<24xf32>

@@ -54,9 +54,9 @@ func.func @main(%x: memref<4x3xf32>, %y: memref<4x5xf32>) -> memref<4x8xf32> {
 // CHECK-LABEL: loop.kernel @k_cat
 // CHECK:         } {kernel.flops = 20 : i64, kernel.bytes = 256 : i64}
 // NESTS-LABEL:   loop.kernel @k_cat ins(%x : memref<4x3xf32>)
-// NESTS:         } {kernel.flops = 0 : i64, kernel.bytes = 176 : i64}
+// NESTS:         } {kernel.apart = "k_cat", kernel.flops = 0 : i64, kernel.bytes = 176 : i64}
 // NESTS-NEXT:    loop.kernel @k_cat_part1 ins(%y : memref<4x5xf32>)
-// NESTS:         } {kernel.flops = 20 : i64, kernel.bytes = 208 : i64}
+// NESTS:         } {kernel.apart = "k_cat", kernel.flops = 20 : i64, kernel.bytes = 208 : i64}
 
 // -----
 

@@ -91,3 +91,24 @@ func.func @main() -> tensor<3x4097xf32> {
 // CHECK-NEXT:        loop.for free %a1 < 4097 {
 // CHECK-NEXT:          %{{.*}} = arith.constant 1.500000e+00 : f32
 // CHECK-NEXT:          loop.store %{{.*}}, %c[%a0, %a1] : memref<3x4097xf32>
+
+// -----
+
+// A concat used only by another concat has no buffer: its operands store into the outer
+// concat's at their offsets along both axes (%i is %c's rows 2..3). %j, also returned, keeps
+// its own buffer and kernel.
+func.func @main(%a: tensor<2x3xf64>, %b: tensor<2x5xf64>, %d: tensor<2x8xf64>, %e: tensor<4x8xf64>) -> (tensor<8x8xf64>, tensor<4x8xf64>) {
+  %i = tensor.concat %a, %b axis 1 : tensor<2x3xf64>, tensor<2x5xf64> -> tensor<2x8xf64>
+  %j = tensor.concat %i, %d axis 0 : tensor<2x8xf64>, tensor<2x8xf64> -> tensor<4x8xf64>
+  %c = tensor.concat %e, %j axis 0 : tensor<4x8xf64>, tensor<4x8xf64> -> tensor<8x8xf64>
+  func.return %c, %j : tensor<8x8xf64>, tensor<4x8xf64>
+}
+// CHECK-LABEL: func.func @main(%a: memref<2x3xf64>, %b: memref<2x5xf64>, %d: memref<2x8xf64>, %e: memref<4x8xf64>)
+// CHECK-NOT:     %i = memref.alloc
+// CHECK:         %j = memref.alloc() : memref<4x8xf64>
+// CHECK-NEXT:    loop.kernel @k_j ins(%a, %b, %d : memref<2x3xf64>, memref<2x5xf64>, memref<2x8xf64>) outs(%j : memref<4x8xf64>)
+// CHECK:           loop.store %{{.*}}, %j[%{{.*}}, %{{.*}}] : memref<4x8xf64>
+// CHECK:           loop.store %{{.*}}, %j[%{{.*}}, %{{.*}} + 3] : memref<4x8xf64>
+// CHECK:           loop.store %{{.*}}, %j[%{{.*}} + 2, %{{.*}}] : memref<4x8xf64>
+// CHECK:         %c = memref.alloc() : memref<8x8xf64>
+// CHECK-NEXT:    loop.kernel @k_c ins(%e, %j : memref<4x8xf64>, memref<4x8xf64>) outs(%c : memref<8x8xf64>)

@@ -51,3 +51,111 @@ func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
 // CHECK-LABEL: func.func @main(%x: memref<4xf32>)
 // CHECK:         loop.kernel @k_one ins(%x : memref<4xf32>) outs(%y : memref<4xf32>)
 // CHECK-NOT:     loop.kernel
+
+// -----
+
+// The nests of a concat write disjoint boxes of %cat and read only %x and %y: each part is
+// marked {kernel.apart = "k_cat"} (fuse-launches may run them at once).
+func.func @main(%x: memref<4x3xf32>, %y: memref<2x8xf32>) -> memref<6x8xf32> {
+  %cat = memref.alloc() : memref<6x8xf32>
+  loop.kernel @k_cat ins(%x, %y : memref<4x3xf32>, memref<2x8xf32>) outs(%cat : memref<6x8xf32>) {
+    loop.for free %a0 < 4 {
+      loop.for free %a1 < 3 {
+        %in = loop.load %x[%a0, %a1] : memref<4x3xf32>
+        loop.store %in, %cat[%a0, %a1] : memref<6x8xf32>
+      }
+    }
+    %zero = arith.constant 0.0 : f32
+    loop.for free %a0_1 < 4 {
+      loop.for free %a1_1 < 5 {
+        loop.store %zero, %cat[%a0_1, %a1_1 + 3] : memref<6x8xf32>
+      }
+    }
+    loop.for free %a0_2 < 2 {
+      loop.for free %a1_2 < 8 {
+        %in_2 = loop.load %y[%a0_2, %a1_2] : memref<2x8xf32>
+        loop.store %in_2, %cat[%a0_2 + 4, %a1_2] : memref<6x8xf32>
+      }
+    }
+  }
+  func.return %cat : memref<6x8xf32>
+}
+// CHECK-LABEL: func.func @main(%x: memref<4x3xf32>, %y: memref<2x8xf32>)
+// CHECK:         loop.kernel @k_cat ins(%x : memref<4x3xf32>)
+// CHECK:         } {kernel.apart = "k_cat"}
+// CHECK:         loop.kernel @k_cat_part1 outs(%cat : memref<6x8xf32>)
+// CHECK:         } {kernel.apart = "k_cat"}
+// CHECK:         loop.kernel @k_cat_part2 ins(%y : memref<2x8xf32>)
+// CHECK:         } {kernel.apart = "k_cat"}
+
+// -----
+
+// Declined: the second nest overwrites part of the first's box (they must run in order), and
+// in the next case the second reads what the first wrote.
+func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
+  %o = memref.alloc() : memref<4xf32>
+  loop.kernel @k_o ins(%x : memref<4xf32>) outs(%o : memref<4xf32>) {
+    loop.for free %i < 4 {
+      %v = loop.load %x[%i] : memref<4xf32>
+      loop.store %v, %o[%i] : memref<4xf32>
+    }
+    loop.for free %j < 2 {
+      %w = loop.load %x[%j] : memref<4xf32>
+      loop.store %w, %o[%j + 2] : memref<4xf32>
+    }
+  }
+  func.return %o : memref<4xf32>
+}
+// CHECK-LABEL: func.func @main(%x: memref<4xf32>) -> memref<4xf32>
+// CHECK-NOT:     kernel.apart
+// CHECK:         func.return
+
+// -----
+
+func.func @main(%x: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  loop.kernel @k_r ins(%x : memref<4xf32>) outs(%a, %b : memref<4xf32>, memref<4xf32>) {
+    loop.for free %i < 4 {
+      %v = loop.load %x[%i] : memref<4xf32>
+      loop.store %v, %a[%i] : memref<4xf32>
+    }
+    loop.for free %j < 4 {
+      %w = loop.load %a[%j] : memref<4xf32>
+      loop.store %w, %b[%j] : memref<4xf32>
+    }
+  }
+  func.return %a, %b : memref<4xf32>, memref<4xf32>
+}
+// CHECK-LABEL: func.func @main(%x: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>)
+// CHECK-NOT:     kernel.apart
+// CHECK:         func.return
+
+// -----
+
+// A scalar computed outside the nests (fuse-loops hoists a splat times 2) is copied into each
+// part that uses it, with what it uses: the kernel still splits (it once ran on one thread).
+func.func @main(%x: memref<4xf32>) -> memref<8xf32> {
+  %o = memref.alloc() : memref<8xf32>
+  loop.kernel @k_s ins(%x : memref<4xf32>) outs(%o : memref<8xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %two = arith.constant 2.0 : f32
+    %z2 = arith.mulf %zero, %two : f32
+    loop.for free %i < 4 {
+      %v = loop.load %x[%i] : memref<4xf32>
+      loop.store %v, %o[%i] : memref<8xf32>
+    }
+    loop.for free %j < 4 {
+      loop.store %z2, %o[%j + 4] : memref<8xf32>
+    }
+  }
+  func.return %o : memref<8xf32>
+}
+// CHECK-LABEL: func.func @main(%x: memref<4xf32>) -> memref<8xf32>
+// CHECK:         loop.kernel @k_s ins(%x : memref<4xf32>) outs(%o : memref<8xf32>) {
+// CHECK-NEXT:      loop.for free %i < 4 {
+// CHECK:         loop.kernel @k_s_part1 outs(%o : memref<8xf32>) {
+// CHECK-NEXT:      %zero = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %two = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:      %z2 = arith.mulf %zero, %two : f32
+// CHECK-NEXT:      loop.for free %j < 4 {
