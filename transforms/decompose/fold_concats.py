@@ -17,11 +17,13 @@ rereads the tensor n times. This pass reads through them, to a fixed point:
 - **a read across parts**: where that index is `d_j + c` and crosses parts, the index_map
   becomes a concat along result dim j of one index_map per part it touches. Only when every
   user of the concat reads through it (else it stays, and its parts would be written twice),
-  and no such read enlarges it (a broadcast of a concat is better fused into its consumer than
-  materialized at the larger shape).
+  and no such read enlarges it, nor reads all of it for an op that would fuse it (an
+  elementwise op, a reduction: a new concat of the whole would be one more buffer).
 - **splats**: an index_map of a splat constant is the splat at the result's shape.
 - **flattening**: a concat operand that is a concat along the same axis is replaced by its
-  operands; adjacent operands that are one source read contiguously along the axis (index_maps
+  operands; one along another axis that has other users too, and reads only arguments and
+  splats, is copied for this concat alone (lower-to-loops then writes it into this concat's
+  buffer, and its other users may read through it: `out[1:-1, 1:-1] = x; out[0] = out[1]`); adjacent operands that are one source read contiguously along the axis (index_maps
   of one source whose maps differ by the first's extent along the axis) merge into one
   index_map, and adjacent splats of one value into one splat; a concat of one operand is that
   operand.
@@ -45,7 +47,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -153,7 +155,9 @@ def _inside(op: IndexMapOp) -> int | None:
 
 def _readable(op: Operation) -> bool:
     """Whether `op` is an index_map that reads through the concat it reads: inside one part,
-    or across parts by a shifted dim and no larger than the concat. Only when every user of a
+    or across parts by a shifted dim and smaller than the concat, or all of it (a reshape) read
+    only by concats, index_maps or the return (a concat is a buffer: a whole read by an
+    elementwise op is fused into it, better than made a second buffer). Only when every user of a
     concat is, do reads across parts split (else the concat would stay, and the split parts be
     written a second time)."""
     if not isinstance(op, IndexMapOp) or not isinstance(op.input.owner, ConcatOp):
@@ -163,7 +167,10 @@ def _readable(op: Operation) -> bool:
     concat = op.input.owner
     if _shifted_dim(op.map.data.results[concat.axis.data]) is None:
         return False
-    return _numel(_shape(op.result)) <= _numel(_shape(concat.result))
+    size, whole = _numel(_shape(op.result)), _numel(_shape(concat.result))
+    if size == whole:  # a whole read (a reshape): a new concat only where one is written anyway
+        return all(isinstance(u.operation, ConcatOp | IndexMapOp | func.ReturnOp) for u in op.result.uses)
+    return size < whole
 
 
 def _function(op: Operation) -> Operation:
@@ -269,6 +276,14 @@ def _merged(a: SSAValue, b: SSAValue, axis: int, before: Operation) -> SSAValue 
     return new.results[0]
 
 
+def _cheap(v: SSAValue) -> bool:
+    """An argument, a read of one, or a splat: what a copy of a concat may read again."""
+    op = v.owner
+    if isinstance(op, IndexMapOp):
+        op = op.input.owner
+    return isinstance(op, Block) or (isinstance(op, ConstantOp) and op.splat() is not None)
+
+
 def _flatten(op: ConcatOp) -> list[SSAValue] | None:
     """`op`'s operands with same-axis concats spliced in and adjacent operands merged, or None
     when nothing changes."""
@@ -278,6 +293,10 @@ def _flatten(op: ConcatOp) -> list[SSAValue] | None:
         inner = v.owner
         if isinstance(inner, ConcatOp) and inner.axis.data == axis:
             spliced.extend(inner.inputs)
+        elif isinstance(inner, ConcatOp) and inner.result.uses.get_length() > 1 and all(map(_cheap, inner.inputs)):
+            copy = ConcatOp(list(inner.inputs), inner.axis.data)
+            Rewriter.insert_op(copy, InsertPoint.before(op))
+            spliced.append(copy.result)
         else:
             spliced.append(v)
     merged: list[SSAValue] = []

@@ -69,3 +69,43 @@ func.func @declined(%p: tensor<2x4xf32>, %q: tensor<2x4xf32>) -> (tensor<16xf32>
 // CHECK-NEXT:    %s = tensor.index_map %d
 // CHECK-NEXT:    %e = tensor.concat %s, %s axis 0
 // CHECK-NEXT:    %b = tensor.index_map %c
+
+// -----
+
+// `out[1:-1, 1:-1] = x; out[0] = out[1]`: the inner concat, read by the outer one and by the
+// read of its first row, is copied for the outer one (which lower-to-loops writes in place); the
+// row then reads through the original, which goes.
+func.func @copied(%x: tensor<3x4xf32>) -> tensor<5x6xf32> {
+  %z = tensor.constant dense<0.0> : tensor<3x1xf32>
+  %m = tensor.concat %z, %x, %z axis 1 : tensor<3x1xf32>, tensor<3x4xf32>, tensor<3x1xf32> -> tensor<3x6xf32>
+  %r = tensor.index_map %m affine_map<(d0, d1) -> (0, d1)> : tensor<3x6xf32> -> tensor<1x6xf32>
+  %z2 = tensor.constant dense<0.0> : tensor<1x6xf32>
+  %o = tensor.concat %r, %m, %z2 axis 0 : tensor<1x6xf32>, tensor<3x6xf32>, tensor<1x6xf32> -> tensor<5x6xf32>
+  func.return %o : tensor<5x6xf32>
+}
+// CHECK-LABEL: func.func @copied
+// CHECK-NEXT:    %z = tensor.constant dense<0.000000e+00> : tensor<3x1xf32>
+// CHECK-NEXT:    %0 = tensor.constant dense<0.000000e+00> : tensor<1x1xf32>
+// CHECK-NEXT:    %1 = tensor.index_map %x affine_map<(d0, d1) -> (0, d1)> : tensor<3x4xf32> -> tensor<1x4xf32>
+// CHECK-NEXT:    %2 = tensor.constant dense<0.000000e+00> : tensor<1x1xf32>
+// CHECK-NEXT:    %r = tensor.concat %0, %1, %2 axis 1 : tensor<1x1xf32>, tensor<1x4xf32>, tensor<1x1xf32> -> tensor<1x6xf32>
+// CHECK-NEXT:    %z2 = tensor.constant dense<0.000000e+00> : tensor<1x6xf32>
+// CHECK-NEXT:    %3 = tensor.concat %z, %x, %z axis 1 : tensor<3x1xf32>, tensor<3x4xf32>, tensor<3x1xf32> -> tensor<3x6xf32>
+// CHECK-NEXT:    %o = tensor.concat %r, %3, %z2 axis 0 : tensor<1x6xf32>, tensor<3x6xf32>, tensor<1x6xf32> -> tensor<5x6xf32>
+
+// -----
+
+// Declined: all of a concat read (transposed) by an elementwise op: fused into it as it is.
+func.func @whole(%p: tensor<2x4xf32>, %q: tensor<2x4xf32>) -> tensor<8x2xf32> {
+  %c = tensor.concat %p, %q axis 1 : tensor<2x4xf32>, tensor<2x4xf32> -> tensor<2x8xf32>
+  %t = tensor.index_map %c affine_map<(d0, d1) -> (d1, d0)> : tensor<2x8xf32> -> tensor<8x2xf32>
+  %n = tensor.elementwise ins(%t : tensor<8x2xf32>) -> tensor<8x2xf32> {
+  ^bb0(%a: f32):
+    %m = arith.negf %a : f32
+    tensor.yield %m : f32
+  }
+  func.return %n : tensor<8x2xf32>
+}
+// CHECK-LABEL: func.func @whole
+// CHECK-NEXT:    %c = tensor.concat %p, %q axis 1
+// CHECK-NEXT:    %t = tensor.index_map %c
