@@ -42,6 +42,7 @@ reshape merging the axis with another), and anything that is not an index_map of
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -167,7 +168,7 @@ def _readable(op: Operation) -> bool:
     concat = op.input.owner
     if _shifted_dim(op.map.data.results[concat.axis.data]) is None:
         return False
-    size, whole = _numel(_shape(op.result)), _numel(_shape(concat.result))
+    size, whole = math.prod(_shape(op.result)), math.prod(_shape(concat.result))
     if size == whole:  # a whole read (a reshape): a new concat only where one is written anyway
         return all(isinstance(u.operation, ConcatOp | IndexMapOp | func.ReturnOp) for u in op.result.uses)
     return size < whole
@@ -240,13 +241,6 @@ def _read_through(op: IndexMapOp, budget: int, approved: set[ConcatOp]) -> SSAVa
     new = ConcatOp(pieces, j)
     Rewriter.insert_op(new, InsertPoint.before(op))
     return new.result
-
-
-def _numel(shape: list[int]) -> int:
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _contiguous(a: SSAValue, b: SSAValue, axis: int) -> bool:
