@@ -28,7 +28,6 @@ import logging
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -81,18 +80,19 @@ def _store_boxes(nest: Operation) -> dict[SSAValue, list[tuple[int, int]]] | Non
     return boxes
 
 
-def writes_apart(nests: list[Operation], kernel: loop.KernelOp) -> bool:
-    """Whether the nests write disjoint boxes of each buffer they share and none reads what
-    another writes."""
+def writes_apart(nests: list[Operation]) -> bool:
+    """Whether the nests write disjoint boxes of each buffer they share and none reads a
+    buffer another writes (its own output included: `B[i] = B[i + 4]` beside a nest writing
+    B[4:8] must run after it)."""
     boxes = [_store_boxes(n) for n in nests]
     if any(b is None for b in boxes):
         return False
     for i, (nest, mine) in enumerate(zip(nests, boxes)):
-        reads, _ = _buffers(nest, kernel)
+        reads = {op.memref for op in nest.walk() if isinstance(op, loop.LoadOp)}
         for j, theirs in enumerate(boxes):
             if i == j:
                 continue
-            if set(reads) & set(theirs):  # type: ignore[arg-type]
+            if reads & set(theirs):  # type: ignore[arg-type]
                 return False
             for buf, box in mine.items():  # type: ignore[union-attr]
                 other = theirs.get(buf)  # type: ignore[union-attr]
@@ -130,7 +130,7 @@ def split_kernel(kernel: loop.KernelOp) -> list[loop.KernelOp] | None:
         block.add_op(nest.clone(value_mapper=mapping))
         ins, outs = _buffers(nest, kernel)
         kernels.append(loop.KernelOp(name if i == 0 else f"{name}_part{i}", ins, outs, block))
-    if writes_apart(nests, kernel):
+    if writes_apart(nests):
         for k in kernels:
             k.attributes[APART] = StringAttr(name)
     return kernels

@@ -42,7 +42,7 @@ def nofold():
 @contextmanager
 def base():
     with nofold(), patched(LTL, "_inlined_into_concat", lambda op: False), \
-            patched(SN, "writes_apart", lambda nests, kernel: False):
+            patched(SN, "writes_apart", lambda nests: False):
         yield
 
 
