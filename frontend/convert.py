@@ -90,6 +90,9 @@ _TORCH_DTYPES: dict[Attribute, torch.dtype] = {
 
 #: A constant array with more elements than this (not all equal) is a table (`Converter.table`).
 MAX_INLINE_ELEMENTS = 64
+#: float element types a Python float (a double) is rounded to before it is stored: past their
+#: range it is inf, as PyTorch's own conversion gives
+_NARROW_FLOATS = {Float32Type(): np.float32, Float16Type(): np.float16}
 
 
 def element_type(dtype: torch.dtype) -> Attribute:
@@ -271,12 +274,13 @@ class Converter:
             return self.emit(T.IotaOp.create_from([], ttype, {"dim": IntAttr(along[0])}))
         if arr.size > MAX_INLINE_ELEMENTS and not (arr == arr.reshape(-1)[0]).all():
             return self.table(torch.from_numpy(arr.reshape(list(shape))), elem, name)
-        if isinstance(elem, IntegerType):
-            data = [int(v) for v in arr.reshape(-1)]
-        else:
-            data = [float(v) for v in arr.reshape(-1)]
-        if len(data) > 1 and all(v == data[0] for v in data):
-            data = data[:1]
+        flat = arr.reshape(-1)
+        if not isinstance(elem, IntegerType) and elem in _NARROW_FLOATS:
+            with np.errstate(over="ignore"):  # 1e300 in a float32 program is inf, as in PyTorch
+                flat = flat.astype(_NARROW_FLOATS[elem])
+        if flat.size > 1 and (flat == flat[0]).all():
+            flat = flat[:1]
+        data = [int(v) for v in flat] if isinstance(elem, IntegerType) else [float(v) for v in flat]
         attr = DenseIntOrFPElementsAttr.from_list(ttype, data)
         return self.emit(T.ConstantOp.create_from([], ttype, {"value": attr}))
 

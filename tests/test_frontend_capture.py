@@ -1,11 +1,13 @@
 """Frontend: argument order/names, one-line unsupported-op errors, the seeds' IR."""
 
+import numpy as np
 import pytest
 import torch
 
 from dpl.frontend import UnsupportedOpError, capture, capture_expression
 from dpl.frontend.capture import decompose_unhandled
-from dpl.interpreters import exec_torch
+from dpl.interpreters import exec_tensor, exec_torch
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
 
 def test_expression_names_and_args():
@@ -90,3 +92,21 @@ def test_an_op_left_by_a_decomposition_is_named_as_written():
         capture_expression("torch.fft.rfft(torch.randn(8))")
     assert str(info.value).startswith(
         "unsupported op aten.fft_rfft.default (PyTorch decomposes it into aten._fft_r2c.default)")
+
+
+def test_a_constant_past_float32_is_inf():
+    """`x * 1e300 + 1e-50` in a float32 program: the constants are float32's inf and 0, as in
+    PyTorch (it was an OverflowError while packing the literal), at the torch and tensor
+    levels alike."""
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return x * 1e300 + 1e-50
+
+    x = torch.tensor([1.0, -2.0, 0.0, 3.0, -0.5])
+    ref = M()(x).numpy()
+    prog = capture(M(), x, dtype=torch.float32)
+    (got,) = exec_torch.run(prog.module, [x.numpy()])
+    np.testing.assert_array_equal(got, ref)
+    run_pipeline(prog.module, IR_PIPELINES["tensor"])
+    (got,) = exec_tensor.run(prog.module, [x.numpy()])
+    np.testing.assert_array_equal(got, ref)
