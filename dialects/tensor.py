@@ -24,6 +24,7 @@ ranked tensors; the ops are few and regular, so the loop lowering only has to kn
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from enum import auto
 
@@ -665,9 +666,7 @@ class ConstantOp(IRDLOperation):
         """The one value of every element (bit for bit), or None; compares the raw bytes, so a
         zeros_like of millions of elements is not unpacked into Python numbers."""
         raw = self.value.data.data
-        count = 1
-        for n in self.value.get_shape():
-            count *= n
+        count = math.prod(self.value.get_shape())
         if count == 0 or len(raw) % count:
             return None
         width = len(raw) // count

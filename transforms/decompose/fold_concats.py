@@ -61,6 +61,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dpl.dialects.tensor import ConcatOp, ConstantOp, IndexMapOp, expr_range
+from dpl.transforms.decompose.common import shape_of
 from dpl.transforms.decompose.fold_index_maps import simplify
 
 #: reads across parts may split until a function's concats have GROWTH times the operands they
@@ -68,11 +69,6 @@ from dpl.transforms.decompose.fold_index_maps import simplify
 #: the tensor into many small pieces, each a loop nest of its own
 GROWTH = 2
 MIN_BUDGET = 16
-
-
-def _shape(v: SSAValue) -> list[int]:
-    assert isinstance(v.type, TensorType)
-    return list(v.type.get_shape())
 
 
 def _splat(v: SSAValue):
@@ -96,7 +92,7 @@ def _parts(concat: ConcatOp) -> list[tuple[SSAValue, int, int]]:
     """(operand, first index, end) along the concat's axis, per operand."""
     axis, at, parts = concat.axis.data, 0, []
     for v in concat.inputs:
-        n = _shape(v)[axis]
+        n = shape_of(v)[axis]
         parts.append((v, at, at + n))
         at += n
     return parts
@@ -134,7 +130,7 @@ def _read(src: SSAValue, amap: AffineMap, shape: list[int], before: Operation) -
         inner = src.owner
         if isinstance(inner, IndexMapOp):
             src, amap = inner.input, simplify(inner.map.data.compose(amap))
-        if _shape(src) == shape and amap == AffineMap.identity(len(shape)):
+        if shape_of(src) == tuple(shape) and amap == AffineMap.identity(len(shape)):
             return src
         new = IndexMapOp(src, amap, TensorType(elem, shape))
     Rewriter.insert_op(new, InsertPoint.before(before))
@@ -145,7 +141,7 @@ def _inside(op: IndexMapOp) -> int | None:
     """The concat operand that `op` reads only from, if there is one."""
     concat = op.input.owner
     assert isinstance(concat, ConcatOp)
-    bounds = expr_range(op.map.data.results[concat.axis.data], _shape(op.result))
+    bounds = expr_range(op.map.data.results[concat.axis.data], shape_of(op.result))
     if bounds is None:
         return None
     for k, (_, lo, hi) in enumerate(_parts(concat)):
@@ -168,7 +164,7 @@ def _readable(op: Operation) -> bool:
     concat = op.input.owner
     if _shifted_dim(op.map.data.results[concat.axis.data]) is None:
         return False
-    size, whole = math.prod(_shape(op.result)), math.prod(_shape(concat.result))
+    size, whole = math.prod(shape_of(op.result)), math.prod(shape_of(concat.result))
     if size == whole:  # a whole read (a reshape): a new concat only where one is written anyway
         return all(isinstance(u.operation, ConcatOp | IndexMapOp | func.ReturnOp) for u in op.result.uses)
     return size < whole
@@ -193,7 +189,7 @@ def _spans(op: IndexMapOp) -> list[tuple[int, int]]:
     assert isinstance(concat, ConcatOp)
     shifted = _shifted_dim(op.map.data.results[concat.axis.data])
     assert shifted is not None
-    (j, c), out = shifted, _shape(op.result)
+    (j, c), out = shifted, shape_of(op.result)
     return [(max(0, lo - c), min(out[j], hi - c)) for _, lo, hi in _parts(concat)]
 
 
@@ -214,7 +210,7 @@ def _read_through(op: IndexMapOp, budget: int, approved: set[ConcatOp]) -> SSAVa
     concat is `approved` then, so its later users split too): else it would stay for some."""
     concat = op.input.owner
     assert isinstance(concat, ConcatOp)
-    amap, axis, out = op.map.data, concat.axis.data, _shape(op.result)
+    amap, axis, out = op.map.data, concat.axis.data, list(shape_of(op.result))
     expr = amap.results[axis]
     parts = _parts(concat)
     inside = _inside(op)
@@ -249,14 +245,14 @@ def _contiguous(a: SSAValue, b: SSAValue, axis: int) -> bool:
     ma, mb = a.owner, b.owner
     if not (isinstance(ma, IndexMapOp) and isinstance(mb, IndexMapOp)) or ma.input != mb.input:
         return False
-    moved = simplify(_shift_dim(ma.map.data, axis, _shape(a)[axis]))
+    moved = simplify(_shift_dim(ma.map.data, axis, shape_of(a)[axis]))
     return moved == simplify(mb.map.data)
 
 
 def _merged(a: SSAValue, b: SSAValue, axis: int, before: Operation) -> SSAValue | None:
     """One value for adjacent operands `a`, `b` of a concat along `axis`, or None."""
-    shape = _shape(a)
-    shape[axis] += _shape(b)[axis]
+    shape = list(shape_of(a))
+    shape[axis] += shape_of(b)[axis]
     va, vb = _splat(a), _splat(b)
     if va is not None and vb is not None and va == vb:
         new: Operation = _splat_op(va, a.type.element_type, shape)
@@ -333,7 +329,7 @@ class FoldConcats(ModulePass):
                 if isinstance(inner, IndexMapOp) and isinstance(inner.input.owner, ConcatOp):
                     new = _read_through(inner, budgets.get(_function(inner), MIN_BUDGET), approved)
                 elif isinstance(inner, IndexMapOp) and _splat(inner.input) is not None:
-                    new = _read(inner.input, inner.map.data, _shape(inner.result), inner)
+                    new = _read(inner.input, inner.map.data, list(shape_of(inner.result)), inner)
                 elif isinstance(inner, ConcatOp):
                     operands = _flatten(inner)
                     if operands is not None and len(operands) == 1:

@@ -21,6 +21,7 @@ sys.path.insert(0, "tests")
 import sweep  # noqa: E402
 from test_fold_concats import _Assignments, _slice  # noqa: E402
 from dpl.bench.ab import changed, patched, report, time_variants  # noqa: E402
+from dpl.frontend import hf  # noqa: E402
 from dpl.transforms import pipelines as P  # noqa: E402
 from dpl.transforms.loop import lower_to_loops as LTL  # noqa: E402
 from dpl.transforms.loop import split_nests as SN  # noqa: E402
@@ -117,8 +118,6 @@ if "--sweep" in args:
     CASES = sweep.all_cases(seed)
     rest = [a for a in rest if a != str(seed)]
 if "--layers" in args:  # the decoder layers whose rotary concatenations now run as one launch
-    from dpl.frontend import hf  # noqa: E402
-
     class Layer:
         def __init__(self, model, seq):
             self.name, self.model, self.seq = f"{model}_layer_s{seq}", model, seq
