@@ -173,7 +173,7 @@ RESERVED = set(
     extern false float for goto if inline int long new nullptr register return short signed sizeof
     static struct switch template this true typedef typename union unsigned using void volatile
     while asm threadIdx blockIdx blockDim gridDim warpSize exp expf log logf sqrt sqrtf rsqrt
-    rsqrtf tanh tanhf erf erff sin sinf cos cosf pow powf fma fmaf fabs fabsf fmax fmaxf fmin fminf
+    rsqrtf tanh tanhf erf erff lgamma lgammaf sin sinf cos cosf pow powf fma fmaf fabs fabsf fmax fmaxf fmin fminf
     max min abs floor ceil round trunc main and or xor not bitand bitor compl and_eq or_eq
     xor_eq not_eq""".split()
 )
@@ -250,6 +250,7 @@ FLOAT_CALL = {  # arith/math op -> (f32 function, f64 function)
     "math.sinh": ("sinhf", "sinh"),
     "math.cosh": ("coshf", "cosh"),
     "math.erf": ("erff", "erf"),
+    "math.lgamma": ("lgammaf", "lgamma"),
     "math.sin": ("sinf", "sin"),
     "math.cos": ("cosf", "cos"),
     "math.tan": ("tanf", "tan"),

@@ -61,6 +61,12 @@ def _arith() -> Dialect:
     return arith_dialect()
 
 
+def _math() -> Dialect:
+    from dpl.dialects.scalar import math_dialect
+
+    return math_dialect()
+
+
 def _upstream(name: str) -> Callable[[], Dialect]:
     def factory() -> Dialect:
         from xdsl.universe import Universe
@@ -71,8 +77,9 @@ def _upstream(name: str) -> Callable[[], Dialect]:
 
 
 DIALECTS: dict[str, Callable[[], Dialect]] = {
-    **{name: _upstream(name) for name in ("builtin", "func", "math", "memref", "scf", "affine")},
+    **{name: _upstream(name) for name in ("builtin", "func", "memref", "scf", "affine")},
     "arith": _arith,
+    "math": _math,
     "torch": _torch,
     "tensor": _tensor,
     "loop": _loop,

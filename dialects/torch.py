@@ -481,6 +481,13 @@ class RoundOp(UnaryOp):
 
 
 @irdl_op_definition
+class LgammaOp(UnaryOp):
+    """log |Gamma(x)|: +inf at 0, the negative integers and +-inf (`torch.lgamma`)."""
+
+    name = "torch.lgamma"
+
+
+@irdl_op_definition
 class TanOp(UnaryOp):
     name = "torch.tan"
 
@@ -655,6 +662,13 @@ class Atan2Op(BinaryOp):
     name = "torch.atan2"
 
 
+@irdl_op_definition
+class CopysignOp(BinaryOp):
+    """|lhs| with the sign bit of `rhs` (C's copysign: -0 and a NaN's sign bit count)."""
+
+    name = "torch.copysign"
+
+
 class _IntBinaryOp(BinaryOp):
     def verify_(self) -> None:
         super().verify_()
@@ -675,6 +689,21 @@ class BitwiseOrOp(_IntBinaryOp):
 @irdl_op_definition
 class BitwiseXorOp(_IntBinaryOp):
     name = "torch.bitwise_xor"
+
+
+@irdl_op_definition
+class BitwiseLeftShiftOp(_IntBinaryOp):
+    """lhs << rhs, 0 where rhs is negative or at least the bit width (PyTorch's rule)."""
+
+    name = "torch.bitwise_left_shift"
+
+
+@irdl_op_definition
+class BitwiseRightShiftOp(_IntBinaryOp):
+    """lhs >> rhs, arithmetic (signed); the sign's fill (0 or -1) where rhs is negative or at
+    least the bit width (PyTorch's rule)."""
+
+    name = "torch.bitwise_right_shift"
 
 
 class CompareOp(TorchOp):
@@ -1514,11 +1543,12 @@ Torch = Dialect(
         # pointwise
         NegOp, ReluOp, SiluOp, SigmoidOp, ExpOp, TanhOp, RsqrtOp, SqrtOp, ReciprocalOp, CosOp,
         SinOp, GeluOp, AbsOp, SignOp, LogOp, Log1pOp, Log2Op, Log10Op, Exp2Op, Expm1Op, ErfOp,
-        FloorOp, CeilOp, TruncOp, RoundOp, TanOp, AtanOp, AsinOp, AcosOp, SinhOp, CoshOp,
+        FloorOp, CeilOp, TruncOp, RoundOp, LgammaOp, TanOp, AtanOp, AsinOp, AcosOp, SinhOp, CoshOp,
         AsinhOp, AcoshOp, AtanhOp, MishOp, HardsigmoidOp, HardswishOp, LeakyReluOp, EluOp,
         SoftplusOp, HardtanhOp, BitwiseNotOp, IsnanOp, IsinfOp, LogicalNotOp,
-        AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, FmodOp, RemainderOp, Atan2Op,
-        BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, EqOp, NeOp, LtOp, LeOp, GtOp, GeOp,
+        AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, FmodOp, RemainderOp, Atan2Op, CopysignOp,
+        BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, BitwiseLeftShiftOp, BitwiseRightShiftOp,
+        EqOp, NeOp, LtOp, LeOp, GtOp, GeOp,
         LogicalAndOp, LogicalOrOp, LogicalXorOp, WhereOp, ClampOp,
         # reductions, softmax, normalisation
         MeanOp, SumOp, AmaxOp, AminOp, ProdOp, LogsumexpOp, AnyOp, AllOp, VarOp, StdOp,

@@ -19,11 +19,22 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 
 from dpl.dialects import torch as T
-from dpl.interpreters.scalar_eval import numpy_dtype
+from dpl.interpreters.scalar_eval import lgamma_any, numpy_dtype
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
     return np.vectorize(math.erf, otypes=[x.dtype])(x)
+
+
+def _shift(a: np.ndarray, b: np.ndarray, left: bool) -> np.ndarray:
+    """PyTorch's integer shifts: a shift by a negative amount or by the bit width or more gives
+    0 (left) or the sign's fill (right)."""
+    bits = a.dtype.itemsize * 8
+    ok = (b >= 0) & (b < bits)
+    amount = np.where(ok, b, bits - 1).astype(a.dtype)
+    if left:
+        return np.where(ok, np.left_shift(a, amount), 0).astype(a.dtype)
+    return np.right_shift(a, amount)
 
 
 def _sigmoid(x):
@@ -57,6 +68,7 @@ _UNARY: dict[type, Callable[[np.ndarray], np.ndarray]] = {
     T.Exp2Op: np.exp2,
     T.Expm1Op: np.expm1,
     T.ErfOp: lambda x: _erf(x),
+    T.LgammaOp: lgamma_any,
     T.FloorOp: lambda x: np.floor(x) if x.dtype.kind == "f" else x,
     T.CeilOp: lambda x: np.ceil(x) if x.dtype.kind == "f" else x,
     T.TruncOp: lambda x: np.trunc(x) if x.dtype.kind == "f" else x,
@@ -89,9 +101,12 @@ _BINARY: dict[type, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     T.FmodOp: np.fmod,
     T.RemainderOp: lambda a, b: _remainder(a, b),
     T.Atan2Op: np.arctan2,
+    T.CopysignOp: np.copysign,
     T.BitwiseAndOp: np.bitwise_and,
     T.BitwiseOrOp: np.bitwise_or,
     T.BitwiseXorOp: np.bitwise_xor,
+    T.BitwiseLeftShiftOp: lambda a, b: _shift(a, b, left=True),
+    T.BitwiseRightShiftOp: lambda a, b: _shift(a, b, left=False),
     T.EqOp: np.equal,
     T.NeOp: np.not_equal,
     T.LtOp: np.less,

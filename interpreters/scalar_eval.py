@@ -57,6 +57,22 @@ def _erf_any(x: np.ndarray) -> np.ndarray:
     return _erf(x).astype(np.asarray(x).dtype)
 
 
+def _lgamma(v: float) -> float:
+    """C's lgamma: +inf at the poles (0, the negative integers), where Python's raises."""
+    try:
+        return math.lgamma(v)
+    except ValueError:
+        return math.inf
+
+
+_lgamma_vec = np.vectorize(_lgamma, otypes=[np.float64])
+
+
+def lgamma_any(x: np.ndarray) -> np.ndarray:
+    """log |Gamma(x)| elementwise, in x's dtype (computed in float64, rounded once)."""
+    return _lgamma_vec(x).astype(np.asarray(x).dtype)
+
+
 def _floordiv(a, b):
     return np.floor_divide(a, b)
 
@@ -117,7 +133,7 @@ _UNARY: dict[str, Callable] = {
     "math.tanh": np.tanh, "math.sinh": np.sinh, "math.cosh": np.cosh, "math.sin": np.sin,
     "math.cos": np.cos, "math.tan": np.tan, "math.atan": np.arctan, "math.asin": np.arcsin,
     "math.acos": np.arccos, "math.asinh": np.arcsinh, "math.acosh": np.arccosh,
-    "math.atanh": np.arctanh, "math.erf": _erf_any, "math.floor": np.floor,
+    "math.atanh": np.arctanh, "math.erf": _erf_any, "math.lgamma": lgamma_any, "math.floor": np.floor,
     "math.ceil": np.ceil, "math.round": lambda x: np.trunc(x + np.copysign(0.5, x)),
     "math.roundeven": np.rint, "math.trunc": np.trunc, "math.cbrt": np.cbrt,
 }

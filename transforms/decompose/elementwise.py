@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import AnyFloat, IntegerType, ModuleOp, TensorType
 from xdsl.passes import ModulePass
 
 from dpl.dialects import tensor as T
+from dpl.dialects.scalar import LgammaOp
 from dpl.dialects import torch as t
 from dpl.transforms.decompose.common import Emitter, Scalar, decompose, elem_of, is_float, shape_of
 
@@ -91,6 +92,7 @@ _UNARY = {
     t.Exp2Op: lambda op, s, a: s.unary(math.Exp2Op, a),
     t.Expm1Op: lambda op, s, a: s.unary(math.ExpM1Op, a),
     t.ErfOp: lambda op, s, a: s.unary(math.ErfOp, a),
+    t.LgammaOp: lambda op, s, a: s.unary(LgammaOp, a),
     t.FloorOp: lambda op, s, a: s.unary(math.FloorOp, a),
     t.CeilOp: lambda op, s, a: s.unary(math.CeilOp, a),
     t.TruncOp: lambda op, s, a: s.unary(math.TruncOp, a),
@@ -118,6 +120,7 @@ _BINARY = {
     t.FmodOp: Scalar.rem,
     t.RemainderOp: _remainder,
     t.Atan2Op: lambda s, a, b: s.op(math.Atan2Op(a, b)),
+    t.CopysignOp: lambda s, a, b: s.op(math.CopySignOp(a, b)),
 }
 
 

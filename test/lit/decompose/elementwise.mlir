@@ -160,3 +160,16 @@ func.func @iota() -> tensor<1x5xi64> {
 // CHECK:         tensor.elementwise with_indices -> tensor<1x5xi64> {
 // CHECK-NEXT:    ^bb0(%i0: index, %i1: index):
 // CHECK-NEXT:      %{{.*}} = arith.index_cast %i1 : index to i64
+
+// -----
+
+// copysign is math.copysign (-0 and a NaN's sign bit count, which no compare sees).
+func.func @copysign(%a: tensor<8xf32>, %b: tensor<f32>) -> tensor<8xf32> {
+  %r = torch.copysign %a, %b : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  func.return %r : tensor<8xf32>
+}
+// CHECK-LABEL: func.func @copysign
+// CHECK:         %r = tensor.elementwise ins(%a, %bc : tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT:    ^{{.*}}(%[[A:.*]]: f32, %[[B:.*]]: f32):
+// CHECK-NEXT:      %[[C:.*]] = math.copysign %[[A]], %[[B]] : f32
+// CHECK-NEXT:      tensor.yield %[[C]] : f32

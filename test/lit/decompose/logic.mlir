@@ -67,3 +67,27 @@ func.func @add_declined(%x: tensor<8xf32>) -> tensor<8xf32> {
 }
 // CHECK-LABEL: func.func @add_declined
 // CHECK-NEXT:    %r = torch.add %x, %x
+
+// -----
+
+// Shifts guard their amount as PyTorch does: one unsigned compare against the width catches
+// negative and too-large amounts; >> then shifts by width - 1 (the sign's fill), << gives 0.
+func.func @shifts(%a: tensor<8xi32>, %b: tensor<8xi32>) -> (tensor<8xi32>, tensor<8xi32>) {
+  %l = torch.bitwise_left_shift %a, %b : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+  %r = torch.bitwise_right_shift %a, %b : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+  func.return %l, %r : tensor<8xi32>, tensor<8xi32>
+}
+// CHECK-LABEL: func.func @shifts
+// CHECK:           ^{{.*}}(%[[A:.*]]: i32, %[[B:.*]]: i32):
+// CHECK-NEXT:      %[[W:.*]] = arith.constant 32 : i32
+// CHECK-NEXT:      %[[OK:.*]] = arith.cmpi ult, %[[B]], %[[W]] : i32
+// CHECK-NEXT:      %[[M:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:      %[[S:.*]] = arith.select %[[OK]], %[[B]], %[[M]] : i32
+// CHECK-NEXT:      %[[L:.*]] = arith.shli %[[A]], %[[S]] : i32
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[R:.*]] = arith.select %[[OK]], %[[L]], %[[Z]] : i32
+// CHECK-NEXT:      tensor.yield %[[R]] : i32
+// CHECK:           ^{{.*}}(%[[A2:.*]]: i32, %[[B2:.*]]: i32):
+// CHECK:           %[[S2:.*]] = arith.select %{{.*}}, %[[B2]], %{{.*}} : i32
+// CHECK-NEXT:      %[[R2:.*]] = arith.shrsi %[[A2]], %[[S2]] : i32
+// CHECK-NEXT:      tensor.yield %[[R2]] : i32

@@ -298,6 +298,14 @@ func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tens
 // -----
 
 func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.bitwise_right_shift %a, %a : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.bitwise_right_shift' needs bool or integer tensors, got tensor<4x8xf64>
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
   %r = torch.lt %a, %i : (tensor<4x8xf64>, tensor<3xi64>) -> tensor<4x8xi1>
   func.return
 }

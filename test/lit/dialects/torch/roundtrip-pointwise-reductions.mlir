@@ -590,3 +590,19 @@ func.func @windows(%x: tensor<1x2x5x5xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<
   // CHECK: torch.cumsum %{{[a-z0-9_]+}} {dim = 3} : (tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
   func.return %c, %m, %a, %s : tensor<1x4x3x3xf32>, tensor<1x2x2x2xf32>, tensor<1x2x3x3xf32>, tensor<1x2x5x5xf32>
 }
+
+// CHECK-LABEL: func.func @copysign(
+func.func @copysign(%xs: tensor<3x5x7xf32>, %xs_1: tensor<7xf32>) -> tensor<3x5x7xf32> {
+  %copysign = torch.copysign %xs, %xs_1 : (tensor<3x5x7xf32>, tensor<7xf32>) -> tensor<3x5x7xf32>
+  // CHECK: torch.copysign %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<3x5x7xf32>, tensor<7xf32>) -> tensor<3x5x7xf32>
+  func.return %copysign : tensor<3x5x7xf32>
+}
+
+// CHECK-LABEL: func.func @shifts(
+func.func @shifts(%x: tensor<5x7xi64>, %y: tensor<5x7xi64>) -> tensor<5x7xi64> {
+  %lshift = torch.bitwise_left_shift %x, %y : (tensor<5x7xi64>, tensor<5x7xi64>) -> tensor<5x7xi64>
+  // CHECK: torch.bitwise_left_shift %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<5x7xi64>, tensor<5x7xi64>) -> tensor<5x7xi64>
+  %rshift = torch.bitwise_right_shift %lshift, %y : (tensor<5x7xi64>, tensor<5x7xi64>) -> tensor<5x7xi64>
+  // CHECK: torch.bitwise_right_shift %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (tensor<5x7xi64>, tensor<5x7xi64>) -> tensor<5x7xi64>
+  func.return %rshift : tensor<5x7xi64>
+}
