@@ -239,9 +239,9 @@ _BINARY = {
     "add": T.AddOp, "sub": T.SubOp, "mul": T.MulOp, "div": T.DivOp, "pow": T.PowOp,
     "maximum": T.MaximumOp, "minimum": T.MinimumOp, "fmod": T.FmodOp,
     "remainder": T.RemainderOp, "atan2": T.Atan2Op, "max.other": T.MaximumOp,
-    "min.other": T.MinimumOp,
+    "min.other": T.MinimumOp, "copysign": T.CopysignOp,
 }  # fmt: skip
-_FLOAT_BINARY = {"pow", "atan2", "div"}
+_FLOAT_BINARY = {"pow", "atan2", "div", "copysign"}
 
 
 def _binary(op_cls, swap: bool = False, float_only: bool = False):
@@ -305,6 +305,41 @@ _BITWISE = {
 
 for _name, _cls in _BITWISE.items():
     handles(_name, to=_cls.name)(_binary(_cls))
+
+
+def _shift(op_cls):
+    def handler(c: Converter, node, lhs, rhs):
+        t = c.out_type()
+        if not _is_int(t.element_type) or node.meta["val"].dtype in (torch.bool, torch.uint8):
+            raise c.fail(f"unsupported {node.target} of {node.meta['val'].dtype} tensors (signed integers only)")
+        return c.emit(op_cls.create_from([_operand(c, lhs, t.element_type), _operand(c, rhs, t.element_type)], t))
+
+    handler.__doc__ = "Signed integers; an amount outside [0, bits) gives 0 (<<) or the sign's fill (>>), as PyTorch."
+    return handler
+
+
+for _name, _cls in {"__lshift__": T.BitwiseLeftShiftOp, "bitwise_left_shift": T.BitwiseLeftShiftOp,
+                    "__rshift__": T.BitwiseRightShiftOp, "bitwise_right_shift": T.BitwiseRightShiftOp}.items():
+    handles(_name, to=_cls.name)(_shift(_cls))
+
+
+@handles("signbit", to="torch.copysign, torch.lt")
+def _signbit(c: Converter, node, x):
+    """copysign(1, x) < 0 (true at -0 and a negative NaN); x < 0 for integers."""
+    v = c.value(x)
+    t = v.type
+    assert isinstance(t, TensorType)
+    if not _is_int(t.element_type):
+        v = _op(c, T.CopysignOp, t, c.constant(1.0, t.element_type), v)
+    return _op(c, T.LtOp, c.out_type(), v, 0)
+
+
+@handles("ldexp", to="torch.pow, torch.mul")
+def _ldexp(c: Converter, node, x, other):
+    """x * 2^other, as ATen computes it."""
+    t = c.out_type()
+    return _op(c, T.MulOp, t, _operand(c, x, t.element_type),
+               _op(c, T.PowOp, t, c.constant(2.0, t.element_type), _operand(c, other, t.element_type)))
 
 
 @handles("bitwise_not", to="torch.bitwise_not")
@@ -1224,6 +1259,19 @@ def _polynomial(c: Converter, coeffs: Sequence[float], w: SSAValue) -> SSAValue:
     return c.emit(T.SumOp(terms, [rank], False, t))
 
 
+def _horner(c: Converter, coeffs: Sequence[float], w: SSAValue) -> SSAValue:
+    """The polynomial with `coeffs` (highest degree first) at `w` by Horner's rule: elementwise
+    only, for short series in kernels that should stay pointwise (`_polynomial` is a reduction,
+    which a row-reduction schedule spreads over several lanes, each redoing the rest)."""
+    t = w.type
+    acc = _op(c, T.MulOp, t, w, coeffs[0])
+    for k, coeff in enumerate(coeffs[1:]):
+        acc = _op(c, T.AddOp, t, acc, coeff)
+        if k < len(coeffs) - 2:
+            acc = _op(c, T.MulOp, t, acc, w)
+    return acc
+
+
 @handles("erfinv", to="torch.sub, torch.add, torch.mul, torch.neg, torch.log, torch.sqrt, torch.pow, torch.sum, torch.lt, torch.abs, torch.eq, torch.where")
 def _erfinv(c: Converter, node, x):
     """Giles' double-precision approximation: x * p(w), w = -log(1 - x^2), p by three polynomials.
@@ -1305,6 +1353,99 @@ def _i0(c: Converter, node, x):
     series = _chebyshev(c, I0_LARGE, _op(c, T.SubOp, t, _op(c, T.DivOp, t, 16.0, a), 1.0))
     large = _op(c, T.DivOp, t, _op(c, T.MulOp, t, e, series), _op(c, T.SqrtOp, t, a))
     return _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), small, large, t)
+
+
+@handles("special_i0e", to="torch.abs, torch.acos, torch.cos, torch.mul, torch.sum, torch.div, torch.sqrt, torch.le, torch.where")
+def _i0e(c: Converter, node, x):
+    """exp(-|x|) I0(x): i0's two Chebyshev series without their exp(|x|), 0 at +-inf as PyTorch."""
+    t = c.out_type()
+    a = _op(c, T.AbsOp, t, _operand(c, x, t.element_type))
+    small = _chebyshev(c, I0_SMALL, _op(c, T.SubOp, t, _op(c, T.MulOp, t, a, 0.25), 1.0))
+    large = _op(c, T.DivOp, t, _chebyshev(c, I0_LARGE, _op(c, T.SubOp, t, _op(c, T.DivOp, t, 16.0, a), 1.0)),
+                _op(c, T.SqrtOp, t, a))
+    return _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), small, large, t)
+
+
+#: The asymptotic series of log z - 1/(2z) - digamma(z) in w = 1 / z^2 (B_2n / 2n, highest first).
+DIGAMMA_ASYMPTOTIC = (1 / 12, -691 / 32760, 1 / 132, -1 / 240, 1 / 252, -1 / 120, 1 / 12, 0.0)
+#: How far digamma shifts an argument up before its series (the next term beyond z = 8: below
+#: 2e-15).
+GAMMA_SHIFT = 8
+
+
+def _shifted(c: Converter, u: SSAValue, n: int) -> tuple[SSAValue, SSAValue, list[SSAValue]]:
+    """(z, small, [u, u + 1, .. u + n - 1]): z = u + n where u < n (small), else u."""
+    t = u.type
+    assert isinstance(t, TensorType)
+    small = _op(c, T.LtOp, _bool_type(t), u, float(n))
+    z = _scalar_where(c, small, _op(c, T.AddOp, t, u, float(n)), u, t)
+    return z, small, [u] + [_op(c, T.AddOp, t, u, float(k)) for k in range(1, n)]
+
+
+def _reflected(c: Converter, v: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """For digamma's reflection formula: (u, pi r, pole): u = v where v > 0, else 1 - v; r = v -
+    round(v) in [-1/2, 1/2] (tan of pi r loses nothing for large v); pole where v is 0, a
+    negative integer or -inf."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    positive = _op(c, T.GtOp, _bool_type(t), v, 0.0)
+    u = _scalar_where(c, positive, v, _op(c, T.SubOp, t, 1.0, v), t)
+    rounded = c.emit(T.RoundOp.create_from([v], t, {"decimals": IntAttr(0)}))
+    pi_r = _op(c, T.MulOp, t, _op(c, T.SubOp, t, v, rounded), math.pi)
+    whole = _op(c, T.EqOp, _bool_type(t), v, _op(c, T.FloorOp, t, v))
+    pole = _op(c, T.LogicalAndOp, _bool_type(t), c.emit(T.LogicalNotOp.create_from([positive], _bool_type(t))), whole)
+    return u, pi_r, pole
+
+
+@handles("lgamma", "special_gammaln", to="torch.lgamma")
+def _lgamma(c: Converter, node, x):
+    """log |Gamma(x)| (CUDA's lgammaf / lgamma, as PyTorch's CUDA kernel); +inf at the poles."""
+    t = c.out_type()
+    return c.emit(T.LgammaOp.create_from([_operand(c, x, t.element_type)], t))
+
+
+@handles("mvlgamma", "special_multigammaln", to="torch.lgamma, torch.sub, torch.add")
+def _mvlgamma(c: Converter, node, x, p):
+    """The multivariate log-gamma: the sum of lgamma(x - i/2), i < p, plus p (p - 1) / 4 log(pi)."""
+    t = c.out_type()
+    v = _operand(c, x, t.element_type)
+    total = c.constant(p * (p - 1) / 4 * math.log(math.pi), t.element_type)
+    for i in range(p):
+        term = c.emit(T.LgammaOp.create_from([_op(c, T.SubOp, t, v, i / 2)], t))
+        total = _op(c, T.AddOp, t, total, term)
+    return total
+
+
+@handles("digamma", "special_digamma", "special_psi",
+         to="torch.to_dtype, torch.round, torch.floor, torch.add, torch.mul, torch.div, torch.log, torch.tan, torch.where")
+def _digamma(c: Converter, node, x):
+    """The derivative of log Gamma by its asymptotic series past a shift, by reflection for x < 0.
+
+    The series log z - 1/(2z) - sum B_2n / (2n z^2n) at x shifted to 8 or more, less the
+    shift's 1/x + 1/(x + 1) + ..; digamma(1 - x) - pi / tan(pi r) for x < 0, r = x - round(x).
+    As PyTorch: -inf at 0, inf at -0, NaN at the negative integers and -inf. In float64 whatever
+    the input's type: against PyTorch in float64, 1e-13 relative (5e-13 beside the poles, where
+    PyTorch's tan(pi (x - trunc(x))) is the less exact), 2e-15 absolute near the roots."""
+    out_t = c.out_type()
+    v = c.cast(_operand(c, x, out_t.element_type), f64)
+    t = v.type
+    assert isinstance(t, TensorType)
+    elem = f64
+    u, pi_r, pole = _reflected(c, v)
+    z, small, steps = _shifted(c, u, GAMMA_SHIFT)
+    inverse = _op(c, T.DivOp, t, 1.0, z)
+    series = _op(c, T.SubOp, t, _op(c, T.SubOp, t, _op(c, T.LogOp, t, z), _op(c, T.MulOp, t, inverse, 0.5)),
+                 _horner(c, DIGAMMA_ASYMPTOTIC, _op(c, T.MulOp, t, inverse, inverse)))  # fmt: skip
+    harmonic = _op(c, T.DivOp, t, 1.0, steps[0])
+    for step in steps[1:]:
+        harmonic = _op(c, T.AddOp, t, harmonic, _op(c, T.DivOp, t, 1.0, step))
+    positive = _op(c, T.SubOp, t, series, _scalar_where(c, small, harmonic, c.constant(0.0, elem), t))
+    reflected = _op(c, T.SubOp, t, positive, _op(c, T.DivOp, t, math.pi, _op(c, T.TanOp, t, pi_r)))
+    out = _scalar_where(c, _op(c, T.GtOp, _bool_type(t), v, 0.0), positive, reflected, t)
+    out = _scalar_where(c, pole, c.constant(math.nan, elem), out, t)
+    # +-0: -1/x (-inf at 0, inf at -0)
+    zero = _op(c, T.EqOp, _bool_type(t), v, 0.0)
+    return c.cast(_scalar_where(c, zero, _op(c, T.NegOp, t, _op(c, T.DivOp, t, 1.0, v)), out, t), out_t.element_type)
 
 
 @handles("index", to="torch.lt, torch.add, torch.mul, torch.where, torch.reshape, torch.index_select")
@@ -1609,7 +1750,7 @@ def _sorted(c: Converter, v: SSAValue, d: int, descending: bool, at: Sequence[in
     picked = _scalar_where(c, hit, at_i, c.constant(0, IntegerType(64)), TensorType(IntegerType(64), hit.type.get_shape()))  # type: ignore[attr-defined]
     out_shape = [*shape[:d], len(at), *shape[d + 1 :]]
     indices = c.emit(T.SumOp(picked, [d + 1], False, TensorType(IntegerType(64), out_shape)))
-    return [_gather_value(c, v, d, indices, "sorted"), indices]
+    return [_gather_value(c, v, d, indices), indices]
 
 
 @handles("sort", to="torch.lt, torch.eq, torch.isnan, torch.logical_and, torch.logical_or, torch.sum, torch.where, torch.index_select")
@@ -1687,7 +1828,7 @@ def _topk_rounds(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> li
             cand = _scalar_where(c, m_nan, later, op(T.LogicalOrOp, nan, op(T.LogicalOrOp, beyond, later)), boolean)
     out_i = TensorType(i64, [*shape[:d], k, *shape[d + 1:]])
     indices = picks[0] if k == 1 else c.emit(T.CatOp.create_from(picks, out_i, {"dim": IntAttr(d)}))
-    return [_gather_value(c, v, d, indices, "topk"), indices]
+    return [_gather_value(c, v, d, indices), indices]
 
 
 @handles("topk", to="torch.lt, torch.eq, torch.sum, torch.where, torch.index_select, torch.amax, torch.amin, torch.cat")
@@ -1763,7 +1904,7 @@ def _lower_median(c: Converter, node, x, dim, keepdim: bool, skip_nan: bool):
         nan_at = _scalar_where(c, nan, at, c.constant(shape[d], IntegerType(64)), TensorType(IntegerType(64), shape))
         first_nan = c.emit(T.AminOp(nan_at, [d], True, it))
         index = _scalar_where(c, has_nan, first_nan, index, it)
-    values = _gather_value(c, v, d, index, "median")
+    values = _gather_value(c, v, d, index)
     if dim is None:
         return c.emit(T.ReshapeOp.create_from([values], t))
     if keepdim:
@@ -1835,7 +1976,7 @@ def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSA
     src_shape[d] = k
     if tuple(vt.get_shape()) != tuple(src_shape):
         vals = c.emit(T.ExpandOp.create_from([vals], TensorType(elem, src_shape)))
-    out = _gather_value(c, vals, d, at, "scatter_at")
+    out = _gather_value(c, vals, d, at)
     for i in range(rank):
         out = _pad_dim(c, out, i, 0, shape[i] - along[i])
         wrote = _pad_dim(c, wrote, i, 0, shape[i] - along[i])
@@ -2529,35 +2670,166 @@ def _diagonal(c: Converter, node, x, offset=0, dim1=0, dim2=1):
     return _pick(c, v, len(lead), [i * m + i + offset for i in rows], f"{node.name}_at")
 
 
-@handles("gather", to="torch.mul, torch.add, torch.reshape, torch.index_select")
+@handles("gather", to="torch.mul, torch.add, torch.reshape, torch.embedding")
 def _gather(c: Converter, node, x, dim, index, *, sparse_grad=False):
-    """out[i][j][k] = x[i][index[i][j][k]][k] (dim 1): x flattened, and each output's flat
-    position (index times dim's stride, plus a constant of the other dims' offsets) picked."""
-    return _gather_value(c, c.value(x), norm_dim(dim, c.rank(x)), c.value(index), f"{node.name}_at")
+    """out[i][j][k] = x[i][index[i][j][k]][k] (dim 1): x as a column, looked up at each output's
+    flat position (index times dim's stride, plus the other dims' positions times theirs)."""
+    return _gather_value(c, c.value(x), norm_dim(dim, c.rank(x)), c.value(index))
 
 
-def _gather_value(c: Converter, v: SSAValue, d: int, idx: SSAValue, name: str) -> SSAValue:
+def _gather_value(c: Converter, v: SSAValue, d: int, idx: SSAValue) -> SSAValue:
     """torch.gather(v, d, idx) of SSA values (`_gather`): the elements of `v` at `idx` along
-    `d`, at the index's own positions elsewhere (each of its dims no larger than v's)."""
+    `d`, at the index's own positions elsewhere (each of its dims no larger than v's).
+
+    `v` as a column [numel, 1] looked up (embedding) at each output's flat position: the index
+    times d's stride plus the other dims' positions times theirs (iotas, no table), in the
+    index's own shape (no flattening for the index maps to undo)."""
     t, it = v.type, idx.type
     assert isinstance(t, TensorType) and isinstance(it, TensorType)
     shape, ishape = list(t.get_shape()), list(it.get_shape())
     strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
-    grid = torch.zeros(ishape, dtype=torch.int64)
+    pos = idx if strides[d] == 1 else c.emit(T.MulOp.create_from([idx, c.constant(strides[d], it.element_type)], it))
     for i, n in enumerate(ishape):
-        if i != d:
-            view = [1] * len(ishape)
-            view[i] = n
-            grid = grid + torch.arange(n).reshape(view) * strides[i]
-    flat_t = TensorType(it.element_type, [math.prod(ishape)])
-    pos = c.emit(T.MulOp.create_from([idx, c.constant(strides[d], it.element_type)], it))
-    offsets = c.constant(grid.numpy(), it.element_type, tuple(ishape), name)
-    pos = c.emit(T.AddOp.create_from([pos, offsets], it))
-    pos = c.emit(T.ReshapeOp.create_from([pos], flat_t))
-    flat = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, [math.prod(shape)])))
-    picked = c.emit(T.IndexSelectOp.create_from([flat, pos], TensorType(t.element_type, [math.prod(ishape)]),
-                                                {"dim": IntAttr(0)}))  # fmt: skip
+        if i != d and n > 1:
+            along = c.cast(_iota(c, len(ishape), i, n), it.element_type)
+            pos = _broadcast(c, T.AddOp, pos, _op(c, T.MulOp, along.type, along, strides[i]))
+    rows = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, [math.prod(shape), 1])))
+    picked = c.emit(T.EmbeddingOp.create_from([rows, pos], TensorType(t.element_type, [*ishape, 1])))
     return c.emit(T.ReshapeOp.create_from([picked], TensorType(t.element_type, ishape)))
+
+
+def _broadcast(c: Converter, op_cls, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`op_cls`(a, b) at the shape they broadcast to, of `a`'s element type."""
+    ta, tb = a.type, b.type
+    assert isinstance(ta, TensorType) and isinstance(tb, TensorType)
+    shape = torch.broadcast_shapes(tuple(ta.get_shape()), tuple(tb.get_shape()))
+    return c.emit(op_cls.create_from([a, b], TensorType(ta.element_type, list(shape))))
+
+
+def _clip_coordinates(c: Converter, v: SSAValue, size: int) -> SSAValue:
+    """PyTorch's clip_coordinates (GridSampler.h): min(size - 1, max(v, 0))."""
+    return _op(c, T.MinimumOp, v.type, _op(c, T.MaximumOp, v.type, v, 0.0), float(size - 1))
+
+
+def _reflect_coordinates(c: Converter, v: SSAValue, twice_low: int, twice_high: int) -> SSAValue:
+    """PyTorch's reflect_coordinates (GridSampler.h): `v` reflected off low and high (given
+    doubled) until it lies between them; 0 where they are equal."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    if twice_low == twice_high:
+        return c.constant(0.0, t.element_type, t.get_shape())
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    inside = _op(c, T.AbsOp, t, _op(c, T.SubOp, t, v, low))
+    extra = _op(c, T.FmodOp, t, inside, span)
+    flips = _op(c, T.FloorOp, t, _op(c, T.DivOp, t, inside, span))
+    even = _op(c, T.EqOp, _bool_type(t), _op(c, T.FmodOp, t, flips, 2.0), 0.0)
+    return _scalar_where(c, even, _op(c, T.AddOp, t, extra, low),
+                         _op(c, T.AddOp, t, _op(c, T.SubOp, t, span, extra), low), t)
+
+
+def _pad_coordinates(c: Converter, v: SSAValue, size: int, padding: int, align_corners: bool) -> SSAValue:
+    """PyTorch's compute_coordinates: `v` as is (zeros, 0), clipped to the input (border, 1), or
+    reflected off its edges and clipped (reflection, 2)."""
+    if padding == 0:
+        return v
+    if padding == 2:
+        low, high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        v = _reflect_coordinates(c, v, low, high)
+    return _clip_coordinates(c, v, size)
+
+
+def _in_bounds(c: Converter, v: SSAValue, size: int) -> SSAValue:
+    """0 <= v <= size - 1 (False where v is NaN)."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    return _op(c, T.LogicalAndOp, _bool_type(t), _op(c, T.GeOp, _bool_type(t), v, 0.0),
+               _op(c, T.LeOp, _bool_type(t), v, float(size - 1)))
+
+
+def _grid_taps(c: Converter, coord: SSAValue, size: int, mode: int, padding: int, align_corners: bool,
+               axis: int) -> tuple[SSAValue, SSAValue | None, SSAValue]:
+    """One spatial dim of grid_sample: for the grid's coordinate `coord` (in [-1, 1]), the input
+    positions it reads laid along `axis` (as floats), their weights (None for nearest) and
+    whether each is inside the input, as PyTorch's GridSampler.h computes them."""
+    t = coord.type
+    assert isinstance(t, TensorType)
+    rank, elem = len(t.get_shape()), t.element_type
+    # grid_sampler_compute_source_index's unnormalize
+    shifted = _op(c, T.AddOp, t, coord, 1.0)
+    if align_corners:
+        src = _op(c, T.MulOp, t, _op(c, T.DivOp, t, shifted, 2.0), float(size - 1))
+    else:
+        src = _op(c, T.DivOp, t, _op(c, T.SubOp, t, _op(c, T.MulOp, t, shifted, float(size)), 1.0), 2.0)
+    if mode == 1:  # nearest: round half to even
+        padded = _pad_coordinates(c, src, size, padding, align_corners)
+        pos = c.emit(T.RoundOp.create_from([padded], t, {"decimals": IntAttr(0)}))
+        return pos, None, _in_bounds(c, pos, size)
+    if mode == 0:  # bilinear: floor and floor + 1, weighted 1 - frac and frac
+        src = _pad_coordinates(c, src, size, padding, align_corners)
+        base = _op(c, T.FloorOp, t, src)
+        frac = _op(c, T.SubOp, t, src, base)
+        o = c.cast(_iota(c, rank, axis, 2), elem)  # o = 0, 1: weights (1 - o) + (2o - 1) frac
+        pos = _broadcast(c, T.AddOp, base, o)
+        slope = _op(c, T.SubOp, o.type, _op(c, T.MulOp, o.type, o, 2.0), 1.0)
+        weight = _broadcast(c, T.AddOp, _op(c, T.SubOp, o.type, 1.0, o), _broadcast(c, T.MulOp, frac, slope))
+        return pos, weight, _in_bounds(c, pos, size)
+    # bicubic: floor - 1 .. floor + 2, each padded, weighted by the cubic convolution of its
+    # distance d (A = -0.75: ((A + 2) d - (A + 3)) d^2 + 1 within 1, else ((A d - 5A) d + 8A) d - 4A)
+    base = _op(c, T.FloorOp, t, src)
+    taps = c.cast(_iota(c, rank, axis, 4), elem)
+    offsets = _op(c, T.SubOp, taps.type, taps, 1.0)
+    d = _broadcast(c, T.SubOp, _op(c, T.SubOp, t, src, base), offsets)
+    d = _op(c, T.AbsOp, d.type, d)
+    near, far = _horner(c, (CUBIC_A + 2, -(CUBIC_A + 3), 0.0, 1.0), d), \
+        _horner(c, (CUBIC_A, -5 * CUBIC_A, 8 * CUBIC_A, -4 * CUBIC_A), d)
+    weight = _scalar_where(c, _op(c, T.LeOp, _bool_type(d.type), d, 1.0), near, far, d.type)  # type: ignore[arg-type]
+    pos = _pad_coordinates(c, _broadcast(c, T.AddOp, base, offsets), size, padding, align_corners)
+    return pos, weight, _in_bounds(c, pos, size)
+
+
+@handles("grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
+         to="torch.slice, torch.reshape, torch.add, torch.mul, torch.div, torch.floor, torch.round, torch.abs, torch.fmod, torch.where, torch.to_dtype, torch.embedding, torch.sum")
+def _grid_sampler(c: Converter, node, x, grid, interpolation_mode, padding_mode, align_corners):
+    """F.grid_sample, every mode and padding: one gather of every tap, weighted and summed.
+
+    Bilinear, nearest and bicubic; zeros, border and reflection padding; as PyTorch's
+    GridSampler.h computes them.
+
+    Each spatial dim's taps lie along a new trailing dim; their flat input positions (taps
+    outside the input read position 0 and count as 0) are picked by one embedding lookup of the
+    input as a column (the positions keep their shape: no flattening for the index maps to undo),
+    so a bilinear 2-D sample is one kernel reading four values an output."""
+    t = c.out_type()
+    elem = t.element_type
+    shape = c.shape(x)
+    n, ch, sizes = shape[0], shape[1], list(shape[2:])
+    nd, outs = len(sizes), list(t.get_shape()[2:])
+    rank = 2 + 2 * nd
+    g = c.cast(c.value(grid), elem)
+    coord_t = TensorType(elem, [n, 1, *outs, *[1] * nd])
+    i64 = IntegerType(64)
+    spatial = math.prod(sizes)
+    pos = _broadcast(c, T.AddOp, _op(c, T.MulOp, TensorType(i64, [n] + [1] * (rank - 1)), _iota(c, rank, 0, n), ch * spatial),
+                     _op(c, T.MulOp, TensorType(i64, [1, ch] + [1] * (rank - 2)), _iota(c, rank, 1, ch), spatial))
+    weight = valid = None
+    for k in range(nd):  # grid[..., 0] indexes the last dim (x), grid[..., 1] the one before ..
+        coord = c.emit(T.ReshapeOp.create_from([_slice_value(c, g, nd + 1, nd - 1 - k, nd - k)], coord_t))
+        taps, w, ok = _grid_taps(c, coord, sizes[k], interpolation_mode, padding_mode, bool(align_corners), 2 + nd + k)
+        at = c.cast(_scalar_where(c, ok, taps, c.constant(0.0, elem), taps.type), i64)  # type: ignore[arg-type]
+        pos = _broadcast(c, T.AddOp, pos, _op(c, T.MulOp, at.type, at, math.prod(sizes[k + 1:])))
+        valid = ok if valid is None else _broadcast(c, T.LogicalAndOp, valid, ok)
+        if w is not None:
+            weight = w if weight is None else _broadcast(c, T.MulOp, weight, w)
+    assert valid is not None
+    box = list(pos.type.get_shape())  # type: ignore[attr-defined]
+    rows = c.emit(T.ReshapeOp.create_from([c.cast(c.value(x), elem)], TensorType(elem, [math.prod(shape), 1])))
+    picked = c.emit(T.EmbeddingOp.create_from([rows, pos], TensorType(elem, [*box, 1])))
+    picked = c.emit(T.ReshapeOp.create_from([picked], TensorType(elem, box)))
+    picked = _scalar_where(c, valid, picked, c.constant(0.0, elem), TensorType(elem, box))
+    if weight is None:  # nearest: one tap
+        return c.emit(T.ReshapeOp.create_from([picked], t))
+    terms = _broadcast(c, T.MulOp, picked, weight)
+    return c.emit(T.SumOp(terms, list(range(2 + nd, rank)), False, t))
 
 
 def _scale_factors(a: dict, rank: int) -> list:

@@ -152,6 +152,20 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "erfinv_edges_tails": (lambda x, i, y: (torch.erfinv(x.clamp(-1.0, 1.0)), torch.erfinv(i), torch.erfinv(1 - y * 2.0**-14),
                                            torch.erfinv(y * 2.0**-30 - 1)), [("f", M), ("i", M, -2, 3), ("pos", M)]),
     "i0": (torch.i0, [("f", S)]),  # NaN at +-inf (inf / inf), as PyTorch's
+    "i0e": (torch.special.i0e, [("f", S)]),
+    "lgamma": (lambda x: torch.lgamma(4 * x), [("f", S)]),
+    "lgamma_poles": (lambda x: torch.special.gammaln(torch.round(3 * x)), [("f", S)]),  # 0, -0, negative integers
+    "digamma": (lambda x: torch.digamma(4 * x), [("f", S)]),
+    "digamma_poles": (lambda x: torch.special.psi(torch.round(3 * x)), [("f", S)]),
+    "mvlgamma": (lambda x: torch.mvlgamma(x + 1, 3), [("pos", S)]),
+    "multigammaln_int": (lambda i: torch.special.multigammaln(i.double(), 2), [("i", M, 1, 30)]),
+    "copysign": (torch.copysign, [("f", S), ("f", S)]),
+    "copysign_scalar": (lambda x: torch.copysign(x, -2.0) + torch.copysign(x.abs(), x), [("f", S)]),
+    "signbit": (lambda x: torch.signbit(x) | torch.signbit(torch.round(x)), [("f", S)]),
+    "ldexp": (lambda x, e: torch.ldexp(x, e), [("f", M), ("i", M, -40, 40)]),
+    "shifts": (lambda a, b: (a << b) + (a >> b) * 3 + (a >> 2), [("i", M, -1000, 1000), ("i", M, -70, 70)]),
+    "bitwise_shifts_int32": (lambda a, b: torch.bitwise_left_shift(a.int(), b.int()) - torch.bitwise_right_shift(a.int(), 3),
+                             [("i", M, -1000, 1000), ("i", M, -40, 40)]),
     # |x| over 8 (the second series; scaled by exp(-|x|) so that every element weighs in
     # `compare`), and integers -9..9 (8 ends the first series; as float64: PyTorch's i0 of an
     # integer tensor is float32, no reference for float64)
@@ -367,6 +381,15 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "upsample_linear_down": (lambda x: F.interpolate(x, size=4, mode="linear"), [("fin", (2, 3, 9))]),
     "upsample_bicubic": (nn.Upsample(scale_factor=2, mode="bicubic"), [("fin", (1, 2, 5, 4))]),
     "upsample_bicubic_align_down": (lambda x: F.interpolate(x, size=(3, 7), mode="bicubic", align_corners=True), [("fin", (2, 1, 6, 5))]),
+    "grid_sample": (lambda x, g: F.grid_sample(x, g, align_corners=False), [("f", (2, 3, 5, 7)), ("fin", (2, 4, 6, 2))]),
+    "grid_sample_reflect_3d": (lambda x, g: F.grid_sample(x, 1.5 * g, padding_mode="reflection", align_corners=True),
+                               [("f", (1, 2, 3, 4, 5)), ("fin", (1, 2, 3, 4, 3))]),
+    "grid_sample_nearest_border": (lambda x, g: F.grid_sample(x, 2 * g, mode="nearest", padding_mode="border", align_corners=False),
+                                   [("f", (2, 2, 5, 4)), ("fin", (2, 3, 7, 2))]),
+    "grid_sample_bicubic_reflect": (lambda x, g: F.grid_sample(x, 2 * g, mode="bicubic", padding_mode="reflection", align_corners=False),
+                                    [("fin", (1, 2, 6, 5)), ("fin", (1, 4, 3, 2))]),
+    "affine_grid_sample": (lambda x, theta: F.grid_sample(x, F.affine_grid(theta, [2, 3, 6, 5], align_corners=False), align_corners=False),
+                           [("fin", (2, 3, 7, 9)), ("fin", (2, 2, 3))]),
     "cdist": (lambda x, y: torch.cdist(x, y), [("fin", (2, 7, 3)), ("fin", (2, 5, 3))]),
     "cdist_p": (lambda x, y: (torch.cdist(x, y, p=1), torch.cdist(x, y, p=float("inf")), torch.cdist(x, y, p=3),
                               torch.cdist(torch.round(x), torch.round(y), p=0)), [("fin", (6, 4)), ("fin", (3, 4))]),

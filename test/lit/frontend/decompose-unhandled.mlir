@@ -4,9 +4,10 @@
 // Capture replaces an ATen op no handler takes by PyTorch's decomposition of it (before: the op;
 // after: the handled ops it decomposes into); a program whose ops all have handlers keeps them.
 
-// cross_entropy: log_softmax, the target's entries picked by index_select, their mean.
+// cross_entropy: log_softmax, the target's entries picked (gather: an embedding lookup of the
+// flattened rows), their mean.
 // CE:      %log_softmax = torch.log_softmax %x {dim = 1}
-// CE:      torch.index_select
+// CE:      torch.embedding
 // CE:      %neg = torch.neg
 // CE:      torch.div
 // CE-NOT:  cross_entropy

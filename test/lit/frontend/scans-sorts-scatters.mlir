@@ -55,7 +55,7 @@
 // TOPK:      %[[RANK:.*]] = torch.sum %{{.*}} {dims = [2], keepdim = false} : (tensor<4x5x5xi64>) -> tensor<4x5xi64>
 // TOPK:      torch.iota {dim = 1} : () -> tensor<1x2x1xi64>
 // TOPK:      %[[IDX:.*]] = torch.sum %{{.*}} {dims = [2], keepdim = false} : (tensor<4x2x5xi64>) -> tensor<4x2xi64>
-// TOPK:      %[[VALS:.*]] = torch.index_select %{{.*}} {dim = 0} : (tensor<20xf32>, tensor<8xi64>) -> tensor<8xf32>
+// TOPK:      %[[VALS:.*]] = torch.embedding %{{.*}}, %{{.*}} : (tensor<20x1xf32>, tensor<4x2xi64>) -> tensor<4x2x1xf32>
 // TOPK:      func.return %{{.*}}, %[[IDX]] : tensor<4x2xf32>, tensor<4x2xi64>
 // TOPK-NOT:  topk
 
@@ -71,7 +71,7 @@
 // SCATTER:      %[[HIT:.*]] = torch.eq %{{.*}}, %{{.*}} : (tensor<4x1x2xi64>, tensor<1x5x1xi64>) -> tensor<4x5x2xi1>
 // SCATTER:      %[[LAST:.*]] = torch.amax %{{.*}} {dims = [2], keepdim = false} : (tensor<4x5x2xi64>) -> tensor<4x5xi64>
 // SCATTER:      %[[WROTE:.*]] = torch.ge %[[LAST]], %{{.*}} : (tensor<4x5xi64>, tensor<i64>) -> tensor<4x5xi1>
-// SCATTER:      torch.index_select %{{.*}}, %{{.*}} {dim = 0} : (tensor<8xf32>, tensor<20xi64>) -> tensor<20xf32>
+// SCATTER:      torch.embedding %{{.*}}, %{{.*}} : (tensor<8x1xf32>, tensor<4x5xi64>) -> tensor<4x5x1xf32>
 // SCATTER:      %scatter = torch.where %[[WROTE]], %{{.*}}, %x : (tensor<4x5xi1>, tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
 
 // SCATTER-ERR: dpl: error: unsupported scatter with reduce='multiply' (at <expression>)
