@@ -15,14 +15,14 @@
 // CHECK:      loop.kernel @k_red_2 ins(%p_self_attn_k_proj_weight
 // CHECK:      loop.kernel @k_red_3 ins(%p_self_attn_v_proj_weight
 // CHECK:      loop.kernel @k_cat ins(%red_1
-// CHECK:      loop.kernel @k_add_1 ins(%cat,
+// CHECK:      loop.kernel @k_add ins(%cat,
 // CHECK:      loop.kernel @k_cat_1 ins(%red_2
-// CHECK:      loop.kernel @k_add_2 ins(%cat_1,
+// CHECK:      loop.kernel @k_add_1 ins(%cat_1,
 // CHECK:      loop.kernel @k_red_5 ins(%add, %add_1, %red_3
 // CHECK:        attn.softmax_reduce < 16 -> f32 score {
 // CHECK:      loop.kernel @k_red_6 ins(%red_6, %p_self_attn_o_proj_weight
 // CHECK:      loop.kernel @k_mul_7 ins(%p_post_attention_layernorm_weight, %hidden_states, %red_5 :
 // CHECK:      loop.kernel @k_red_8 ins(%mul, %p_mlp_gate_proj_weight :
 // CHECK:      loop.kernel @k_mul_8 ins(%red_7, %mul, %p_mlp_up_proj_weight :
-// CHECK:      loop.kernel @k_add_5 ins(%hidden_states, %red_5, %mul_1, %p_mlp_down_proj_weight :
+// CHECK:      loop.kernel @k_add_3 ins(%hidden_states, %red_5, %mul_1, %p_mlp_down_proj_weight :
 // CHECK-NOT:  loop.kernel @
