@@ -9,6 +9,7 @@ run ends with its peak resident memory (the suite must fit its machine: issue 15
 from __future__ import annotations
 
 import logging
+import re
 import resource
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ import torch
 from xdsl.parser import Parser
 
 from dpl.dialects import make_context
-from dpl.interpreters import exec_loop, exec_tile
+from dpl.interpreters import exec_loop, exec_tensor, exec_tile
 from dpl.interpreters.exec_loop import main_func
 from dpl.transforms.pipelines import run_pipeline
 
@@ -106,6 +107,23 @@ def lit_case_keeps_meaning(text: str, pipeline: str, rtol: float = 0.0) -> None:
         (out,) = exec_loop.run(after, [a.copy() for a in ins])
         assert not np.isnan(out).any(), "an output element was never written"
         np.testing.assert_allclose(out, ref, rtol=rtol, atol=0)
+
+
+def tensor_lit_case_keeps_meaning(text: str, pipeline: str, seed: int) -> None:
+    """A lit case of tensor IR (`lit_cases`; its function becomes @main) gives the same outputs,
+    all of them, bit for bit, on the tensor executor before and after `pipeline`, on random
+    inputs (normal * 3 - 1: negative and positive)."""
+    text = re.sub(r"func\.func @\w+", "func.func @main", text, count=1)
+    before = Parser(make_context(), text).parse_module()
+    after = before.clone()
+    run_pipeline(after, pipeline)
+    after.verify()
+    rng = np.random.default_rng(seed)
+    ins = [rng.standard_normal(a.type.get_shape()) * 3 - 1 for a in main_func(before).body.block.args]
+    want, got = exec_tensor.run(before, ins), exec_tensor.run(after, ins)
+    assert len(want) == len(got)
+    for w, g in zip(want, got):
+        np.testing.assert_array_equal(g, w)
 
 
 def same_on_tile_executor(before, after, seed: int, tol: float) -> None:

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import random
-import re
 import sys
 from pathlib import Path
 
@@ -20,13 +19,11 @@ import numpy as np
 import pytest
 import torch
 from xdsl.dialects import memref
-from xdsl.parser import Parser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import lit_cases  # noqa: E402
+from conftest import lit_cases, tensor_lit_case_keeps_meaning  # noqa: E402
 from frontend_ops import _TemporalShift  # noqa: E402
 
-from dpl.dialects import make_context  # noqa: E402
 from dpl.dialects import kernel as K  # noqa: E402
 from dpl.frontend import capture  # noqa: E402
 from dpl.interpreters import exec_kernel, exec_loop, exec_tensor, exec_tile, exec_torch  # noqa: E402
@@ -37,19 +34,7 @@ LIT = Path(__file__).resolve().parent.parent / "test" / "lit" / "decompose" / "f
 
 @pytest.mark.parametrize("case", range(len(lit_cases(LIT))))
 def test_lit_case_keeps_meaning(case: int):
-    text = re.sub(r"func\.func @\w+", "func.func @main", lit_cases(LIT)[case], count=1)
-    before = Parser(make_context(), text).parse_module()
-    after = before.clone()
-    run_pipeline(after, "fold-concats")
-    after.verify()
-    main = next(o for o in before.walk() if o.name == "func.func")
-    rng = np.random.default_rng(case)
-    ins = [rng.standard_normal(a.type.get_shape()) * 3 - 1 for a in main.body.block.args]
-    want = exec_tensor.run(before, ins)
-    got = exec_tensor.run(after, ins)
-    assert len(want) == len(got)
-    for w, g in zip(want, got):
-        np.testing.assert_array_equal(g, w)
+    tensor_lit_case_keeps_meaning(lit_cases(LIT)[case], "fold-concats", case)
 
 
 def _slice(rng: random.Random, n: int) -> slice:

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -17,13 +16,11 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from xdsl.parser import Parser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import lit_cases  # noqa: E402
+from conftest import lit_cases, tensor_lit_case_keeps_meaning  # noqa: E402
 from frontend_ops import module_of  # noqa: E402
 
-from dpl.dialects import make_context  # noqa: E402
 from dpl.frontend import capture  # noqa: E402
 from dpl.interpreters import exec_tensor  # noqa: E402
 from dpl.transforms.pipelines import run_pipeline  # noqa: E402
@@ -33,18 +30,7 @@ LIT = Path(__file__).resolve().parent.parent / "test" / "lit" / "decompose" / "f
 
 @pytest.mark.parametrize("case", range(len(lit_cases(LIT))))
 def test_lit_case_keeps_meaning(case: int):
-    text = re.sub(r"func\.func @\w+", "func.func @main", lit_cases(LIT)[case], count=1)
-    before = Parser(make_context(), text).parse_module()
-    after = before.clone()
-    run_pipeline(after, "fuse-elementwise")
-    after.verify()
-    main = next(o for o in before.walk() if o.name == "func.func")
-    rng = np.random.default_rng(case)
-    ins = [rng.standard_normal(a.type.get_shape()) * 3 - 1 for a in main.body.block.args]
-    want, got = exec_tensor.run(before, ins), exec_tensor.run(after, ins)
-    assert len(want) == len(got)
-    for w, g in zip(want, got):
-        np.testing.assert_array_equal(g, w)
+    tensor_lit_case_keeps_meaning(lit_cases(LIT)[case], "fuse-elementwise", case)
 
 
 def _softplus_chain(x, y):
