@@ -1349,10 +1349,18 @@ def _i0(c: Converter, node, x):
     t = c.out_type()
     a = _op(c, T.AbsOp, t, _operand(c, x, t.element_type))
     e = _op(c, T.ExpOp, t, a)
-    small = _op(c, T.MulOp, t, e, _chebyshev(c, I0_SMALL, _op(c, T.SubOp, t, _op(c, T.MulOp, t, a, 0.25), 1.0)))
-    series = _chebyshev(c, I0_LARGE, _op(c, T.SubOp, t, _op(c, T.DivOp, t, 16.0, a), 1.0))
+    small, series = _i0_series(c, a)
     large = _op(c, T.DivOp, t, _op(c, T.MulOp, t, e, series), _op(c, T.SqrtOp, t, a))
-    return _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), small, large, t)
+    return _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), _op(c, T.MulOp, t, e, small), large, t)
+
+
+def _i0_series(c: Converter, a: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """Cephes' two Chebyshev series of I0 at a = |x|: exp(-a) I0(a) for a <= 8, chbevl(a / 2 - 2,
+    I0_SMALL), and exp(-a) sqrt(a) I0(a) beyond, chbevl(32 / a - 2, I0_LARGE)."""
+    t = a.type
+    small = _chebyshev(c, I0_SMALL, _op(c, T.SubOp, t, _op(c, T.MulOp, t, a, 0.25), 1.0))
+    large = _chebyshev(c, I0_LARGE, _op(c, T.SubOp, t, _op(c, T.DivOp, t, 16.0, a), 1.0))
+    return small, large
 
 
 @handles("special_i0e", to="torch.abs, torch.acos, torch.cos, torch.mul, torch.sum, torch.div, torch.sqrt, torch.le, torch.where")
@@ -1360,9 +1368,8 @@ def _i0e(c: Converter, node, x):
     """exp(-|x|) I0(x): i0's two Chebyshev series without their exp(|x|), 0 at +-inf as PyTorch."""
     t = c.out_type()
     a = _op(c, T.AbsOp, t, _operand(c, x, t.element_type))
-    small = _chebyshev(c, I0_SMALL, _op(c, T.SubOp, t, _op(c, T.MulOp, t, a, 0.25), 1.0))
-    large = _op(c, T.DivOp, t, _chebyshev(c, I0_LARGE, _op(c, T.SubOp, t, _op(c, T.DivOp, t, 16.0, a), 1.0)),
-                _op(c, T.SqrtOp, t, a))
+    small, series = _i0_series(c, a)
+    large = _op(c, T.DivOp, t, series, _op(c, T.SqrtOp, t, a))
     return _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), small, large, t)
 
 
@@ -2693,9 +2700,18 @@ def _gather_value(c: Converter, v: SSAValue, d: int, idx: SSAValue) -> SSAValue:
         if i != d and n > 1:
             along = c.cast(_iota(c, len(ishape), i, n), it.element_type)
             pos = _broadcast(c, T.AddOp, pos, _op(c, T.MulOp, along.type, along, strides[i]))
-    rows = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, [math.prod(shape), 1])))
-    picked = c.emit(T.EmbeddingOp.create_from([rows, pos], TensorType(t.element_type, [*ishape, 1])))
-    return c.emit(T.ReshapeOp.create_from([picked], TensorType(t.element_type, ishape)))
+    return _flat_lookup(c, v, pos)
+
+
+def _flat_lookup(c: Converter, v: SSAValue, pos: SSAValue) -> SSAValue:
+    """The elements of `v` at flat (row-major) positions `pos`, in `pos`'s shape: `v` as a
+    column [numel, 1] looked up by one embedding, whose trailing unit dim is dropped."""
+    t, pt = v.type, pos.type
+    assert isinstance(t, TensorType) and isinstance(pt, TensorType)
+    elem, box = t.element_type, list(pt.get_shape())
+    rows = c.emit(T.ReshapeOp.create_from([v], TensorType(elem, [math.prod(t.get_shape()), 1])))
+    picked = c.emit(T.EmbeddingOp.create_from([rows, pos], TensorType(elem, [*box, 1])))
+    return c.emit(T.ReshapeOp.create_from([picked], TensorType(elem, box)))
 
 
 def _broadcast(c: Converter, op_cls, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -2821,11 +2837,8 @@ def _grid_sampler(c: Converter, node, x, grid, interpolation_mode, padding_mode,
         if w is not None:
             weight = w if weight is None else _broadcast(c, T.MulOp, weight, w)
     assert valid is not None
-    box = list(pos.type.get_shape())  # type: ignore[attr-defined]
-    rows = c.emit(T.ReshapeOp.create_from([c.cast(c.value(x), elem)], TensorType(elem, [math.prod(shape), 1])))
-    picked = c.emit(T.EmbeddingOp.create_from([rows, pos], TensorType(elem, [*box, 1])))
-    picked = c.emit(T.ReshapeOp.create_from([picked], TensorType(elem, box)))
-    picked = _scalar_where(c, valid, picked, c.constant(0.0, elem), TensorType(elem, box))
+    picked = _flat_lookup(c, c.cast(c.value(x), elem), pos)
+    picked = _scalar_where(c, valid, picked, c.constant(0.0, elem), picked.type)  # type: ignore[arg-type]
     if weight is None:  # nearest: one tap
         return c.emit(T.ReshapeOp.create_from([picked], t))
     terms = _broadcast(c, T.MulOp, picked, weight)
