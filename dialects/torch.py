@@ -395,6 +395,8 @@ class MulOp(BinaryOp):
 
 @irdl_op_definition
 class DivOp(BinaryOp):
+    """True division on floats; on integers C's division, rounded toward zero."""
+
     name = "torch.div"
 
 

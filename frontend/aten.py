@@ -150,6 +150,16 @@ def _leaky_relu(c: Converter, node, x, negative_slope=0.01):
     return c.emit(T.LeakyReluOp.create_from([c.value(x)], t, props))
 
 
+@handles("rrelu", to="torch.leaky_relu")
+def _rrelu(c: Converter, node, x, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """Inference: leaky_relu with the mean slope (lower + upper) / 2.
+
+    Training (random slopes) is refused."""
+    if training:
+        raise c.fail("unsupported rrelu with training=True (random slopes)")
+    return _leaky_relu(c, node, x, (lower + upper) / 2)
+
+
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
@@ -247,18 +257,18 @@ _FLOAT_BINARY = {"pow", "atan2", "div", "copysign"}
 def _binary(op_cls, swap: bool = False, float_only: bool = False):
     def handler(c: Converter, node, lhs, rhs, alpha=1, rounding_mode=None):
         t = c.out_type()
-        if float_only and _is_int(t.element_type):
+        if float_only and rounding_mode is None and _is_int(t.element_type):
             raise c.fail(f"unsupported {node.target} on integer tensors")
         a, b = _operand(c, lhs, t.element_type), _operand(c, rhs, t.element_type)
         if alpha != 1:
             b = c.emit(T.MulOp.create_from([b, c.constant(alpha, t.element_type)], b.type))
         if swap:
             a, b = b, a
+        if rounding_mode is not None and _is_int(t.element_type):
+            return _int_division(c, a, b, rounding_mode, t)
         out = c.emit(op_cls.create_from([a, b], t))
         if rounding_mode is None:
             return out
-        if _is_int(t.element_type):
-            raise c.fail(f"unsupported integer div with rounding_mode='{rounding_mode}'")
         rounded = {"trunc": T.TruncOp, "floor": T.FloorOp}[rounding_mode]
         return c.emit(rounded.create_from([out], t))
 
@@ -271,10 +281,18 @@ for _name, _cls in _BINARY.items():
 handles("rsub", to="torch.sub")(_binary(T.SubOp, swap=True))
 
 
-@handles("floor_divide", to="torch.div, torch.floor")
+def _int_division(c: Converter, a, b, rounding_mode: str, t):
+    """Integer a / b rounded toward zero (torch.div on integers is C's division) or toward
+    -inf: (a - remainder(a, b)) / b, whose division is exact."""
+    if rounding_mode == "trunc":
+        return _op(c, T.DivOp, t, a, b)
+    return _op(c, T.DivOp, t, _op(c, T.SubOp, t, a, _op(c, T.RemainderOp, t, a, b)), b)
+
+
+@handles("floor_divide", to="torch.div, torch.floor, torch.sub, torch.remainder")
 def _floor_divide(c: Converter, node, lhs, rhs):
-    """Floats only: floor(a / b)."""
-    return _binary(T.DivOp, float_only=True)(c, node, lhs, rhs, rounding_mode="floor")
+    """floor(a / b); integers: (a - remainder(a, b)) / b, exact."""
+    return _binary(T.DivOp)(c, node, lhs, rhs, rounding_mode="floor")
 
 
 _COMPARE = {
@@ -385,6 +403,41 @@ def _masked_fill(c: Converter, node, x, mask, value):
     return _where(c, mask, value, x)
 
 
+@handles("masked_scatter", to="torch.cumsum, torch.sub, torch.mul, torch.add, torch.minimum, torch.embedding, torch.where")
+def _masked_scatter(c: Converter, node, x, mask, source):
+    """Where `mask` holds, source's elements in row-major order: one embedding lookup.
+
+    Each set position reads source.flatten() at the count of set positions before it. The count
+    runs over the dims before the trailing ones the mask is broadcast over (a token mask
+    expanded over the hidden dim counts tokens, not elements), times their size, plus the
+    position among them."""
+    t = c.out_type()
+    elem, shape = t.element_type, list(t.get_shape())
+    full = c.value(mask)
+    m = full.owner.input if isinstance(full.owner, T.ExpandOp) else full  # the mask as set, not expanded
+    mshape = [1] * (len(shape) - len(m.type.get_shape())) + list(m.type.get_shape())  # type: ignore[attr-defined]
+    k = len(shape)
+    while k > 0 and mshape[k - 1] == 1:
+        k -= 1
+    i64 = IntegerType(64)
+    lead = c.cast(_reshaped(c, m, mshape[:k]), i64)
+    if mshape[:k] != shape[:k]:
+        lead = c.emit(T.ExpandOp.create_from([lead], TensorType(i64, shape[:k])))
+    flat = _reshaped(c, lead, [math.prod(shape[:k])])
+    before = _op(c, T.SubOp, flat.type, _blocked_cumsum(c, flat, 0), flat)
+    pos = _reshaped(c, before, shape[:k] + [1] * (len(shape) - k))
+    pos = _op(c, T.MulOp, pos.type, pos, math.prod(shape[k:]))
+    stride = 1
+    for d in reversed(range(k, len(shape))):
+        at = _iota(c, len(shape), d, shape[d])
+        pos = _broadcast(c, T.AddOp, pos, at if stride == 1 else _op(c, T.MulOp, at.type, at, stride))
+        stride *= shape[d]
+    src = c.cast(c.value(source), elem)
+    pos = _op(c, T.MinimumOp, pos.type, pos, math.prod(src.type.get_shape()) - 1)  # type: ignore[attr-defined]
+    picked = _flat_lookup(c, src, pos)
+    return c.emit(T.WhereOp.create_from([m, picked, c.value(x)], t))
+
+
 @handles("addmm", "addmv", to="torch.matmul, torch.mul, torch.add")
 def _addmm(c: Converter, node, bias, m1, m2, *, beta=1, alpha=1):
     """beta * bias + alpha * (m1 @ m2) (addmv: m2 a vector)."""
@@ -419,6 +472,27 @@ def _addbmm(c: Converter, node, bias, b1, b2, *, beta=1, alpha=1):
     if beta != 1:
         v = c.emit(T.MulOp.create_from([v, c.constant(beta, elem)], v.type))
     return c.emit(T.AddOp.create_from([mm, v], t))
+
+
+@handles("bilinear", to="torch.permute, torch.reshape, torch.matmul, torch.mul, torch.sum, torch.add")
+def _bilinear(c: Converter, node, x1, x2, weight, bias=None):
+    """sum over i, j of x1[i] w[o, i, j] x2[j] (+ bias[o]): one matmul, a product, a sum.
+
+    x1 @ w as an (i, o * j) matrix, times x2 broadcast over o, summed over j."""
+    t = c.out_type()
+    elem = t.element_type
+    (o, i, j), lead = c.shape(weight), list(c.shape(x1)[:-1])
+    n = math.prod(lead)
+    a = _reshaped(c, c.cast(c.value(x1), elem), [n, i])
+    w = c.emit(T.PermuteOp.create_from([c.cast(c.value(weight), elem)], TensorType(elem, [i, o, j]),
+                                       {"dims": _dims_attr([1, 0, 2])}))
+    aw = c.emit(T.MatmulOp.create_from([a, _reshaped(c, w, [i, o * j])], TensorType(elem, [n, o * j])))
+    prod = _op(c, T.MulOp, TensorType(elem, [n, o, j]), _reshaped(c, aw, [n, o, j]),
+               _reshaped(c, c.cast(c.value(x2), elem), [n, 1, j]))
+    y = c.emit(T.SumOp.create_from([prod], TensorType(elem, [n, o]), {"dims": _dims_attr([2]), "keepdim": _bool(False)}))
+    if bias is not None:
+        y = _op(c, T.AddOp, y.type, y, c.cast(c.value(bias), elem))
+    return _reshaped(c, y, t.get_shape())
 
 
 @handles("fmax", "fmin", to="torch.isnan, torch.maximum, torch.minimum, torch.where")
@@ -1700,6 +1774,15 @@ def _cum_extreme(kind: str):
 
 handles("cummax", to="torch.unsqueeze, torch.where, torch.amax, torch.eq, torch.isnan")(_cum_extreme("max"))
 handles("cummin", to="torch.unsqueeze, torch.where, torch.amin, torch.amax, torch.eq, torch.isnan")(_cum_extreme("min"))
+
+
+def _reshaped(c: Converter, v: SSAValue, shape: Sequence[int]) -> SSAValue:
+    """`v` reshaped to `shape` (itself where it has that shape)."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    if list(t.get_shape()) == list(shape):
+        return v
+    return c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, list(shape))))
 
 
 def _unsqueezed(c: Converter, v: SSAValue, d: int) -> SSAValue:

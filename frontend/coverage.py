@@ -95,7 +95,7 @@ UNSUPPORTED: list[tuple[str, str, str]] = [
     ("pdist of fewer than 2 rows", "torch.nn.functional.pdist(torch.randn(1, 3))", "its result is empty (no pairs)"),
     ("as_strided", "torch.randn(4, 10).as_strided((3, 3), (2, 1))", "not written yet (unfold is done)"),
     ("fft", "torch.fft.rfft(torch.randn(8))", "complex numbers are not supported"),
-    ("integer floor division", "torch.randint(0, 9, (4, 5)) // 2", "only float division rounds (floor / trunc)"),
+    ("rrelu in training mode", "torch.nn.functional.rrelu(torch.randn(2, 4), training=True)", "inference only: random slopes are not compiled"),
     ("dropout in training mode", "torch.nn.Dropout(0.5).train()(torch.randn(2, 4))", "inference only: random masks are not compiled"),
     ("batch_norm in training mode", "torch.nn.BatchNorm1d(4).train()(torch.randn(2, 4))", "inference only: call .eval()"),
     ("bit shifts of uint8 or bool tensors", "torch.randint(0, 9, (4,), dtype=torch.uint8) >> 1", "unsigned types are not told apart from signed ones (int8 to int64 shift)"),

@@ -94,7 +94,7 @@ _BINARY: dict[type, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     T.AddOp: np.add,
     T.SubOp: np.subtract,
     T.MulOp: np.multiply,
-    T.DivOp: np.divide,
+    T.DivOp: lambda a, b: _divide(a, b),
     T.PowOp: np.power,
     T.MaximumOp: np.maximum,
     T.MinimumOp: np.minimum,
@@ -117,6 +117,14 @@ _BINARY: dict[type, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     T.LogicalOrOp: np.logical_or,
     T.LogicalXorOp: np.logical_xor,
 }
+
+
+def _divide(a, b):
+    """True division of floats; integers rounded toward zero, as C divides."""
+    if np.issubdtype(np.result_type(a, b), np.integer):
+        q = np.floor_divide(a, b)
+        return q + ((q < 0) & (q * b != a))
+    return np.divide(a, b)
 
 
 def _remainder(a, b):
