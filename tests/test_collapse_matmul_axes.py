@@ -40,6 +40,10 @@ EXPRS = {
     "conv1d": F + "conv1d(torch.randn(3,16,41), torch.randn(64,16,5), torch.randn(64), padding=2)",
     "conv2d_1x1": F + "conv2d(torch.randn(2,40,9,13), torch.randn(64,40,1,1))",
     "matmul_broadcast": "torch.randn(3,37,40) @ torch.randn(40,70)",
+    # prologue factors: an RMSNorm's rstd on x's side and its weight on K alone; a mask on a
+    # convolution's weight, indexed by K alone
+    "rmsnorm_linear_3d": F + "linear(" + F + "rms_norm(torch.randn(3,37,40), (40,), torch.randn(40)), torch.randn(200,40))",
+    "masked_conv2d": F + "conv2d(torch.randn(2,8,9,13), torch.randn(64,8,3,3) * (torch.randn(3,3) > 0), padding=1)",
     "gram_reshaped": "torch.randn(3,40,5,7).reshape(3,40,35) @ torch.randn(3,72,5,7).reshape(3,72,35).transpose(1,2)",
 }
 TENSOR_CORES = IR_PIPELINES["kernel"].replace("schedule,", "schedule{tensor-cores=true},")

@@ -38,6 +38,17 @@ linear 768 -> 2304 over 8 x 197 rows 210 -> 87 (eager 132), a transformer encode
 8 x 128 x 512 418 -> 227 (eager 251), a 3x3 convolution 64 -> 64 over 8 x 56 x 56 514 -> 116
 (eager 33 with cuDNN's default TF32, 73 in fp32).
 
+A contraction's operand may carry prologue factors: loads in the reduce loop indexed by free
+loops of one side only (an RMSNorm's rstd[b, s] beside x[b, s, k]: rms_norm then a projection
+over a batch of sequences, the standard transformer block) or by K alone (the norm's weight, a
+mask on a convolution's weight). The sides are those of the two loads that each hold a free
+loop the other does not, where every other load's free loops are one of theirs (`_operands`);
+the collapse rewrites every access alike. H200 (2026-12-02, session 38,
+bench/results/session38/tools/ab38b.py, two loads only / with factors, us): RMSNorm + linear
+8 x 512 x 1024 -> 1024 266 -> 132 (eager 187), a scaled linear 8 x 256 x 1024 -> 4096 496 -> 268
+(eager 364), nn.TransformerEncoderLayer 4 x 256 x 512 179 -> 149, a mel filterbank 36.6 -> 22.3,
+a masked 5x5 convolution 701 -> 342 (eager 113: the mask is read unstaged); no program slower.
+
 Every access of a contraction's nest keeps only the index operands its map uses (nest's
 `drop_unused_indices`: fused loads may carry every index of their nest), collapsed or not: the tile schedule reads an access's
 operands as what it depends on, and an unused M index on B's load (an einsum's experts-by-
@@ -53,7 +64,7 @@ hold only their inner loop.
 
 Declines (logged to `dpl.passes`) a chain of free loops down to a reduce loop where that reduce
 loop is not alone or not one contraction (two loads over its index, each indexed by a free loop
-the other is not, accumulated by add), and a side whose loops before its last hold other ops or
+the other is not, the other loads' free loops one of theirs, accumulated by add), and a side whose loops before its last hold other ops or
 whose indices are used other than as load or store indices inside its last loop. A nest with no
 reduce loop, or no side of two loops of extent > 1, is left alone silently (the common case).
 """
@@ -112,12 +123,32 @@ def _sides(chain: list[loop.ForOp]) -> list[tuple[SSAValue, list[loop.ForOp]]] |
     ivs = [f.iv for f in chain]
     loads = [o for o in red.body.block.ops if isinstance(o, loop.LoadOp) and red.iv in indexed_by(o)]
     owns = [indexed_by(o) & set(ivs) for o in loads]
-    if len(loads) != 2 or not (owns[0] - owns[1] and owns[1] - owns[0]):
+    pair = _operands(owns)
+    if pair is None:
         return "not a contraction of two operands"
+    a, b = pair
     return [
         (ld.memref, [f for f in chain if f.iv in own - other])
-        for ld, own, other in ((loads[0], owns[0], owns[1]), (loads[1], owns[1], owns[0]))
+        for ld, own, other in ((loads[a], owns[a], owns[b]), (loads[b], owns[b], owns[a]))
     ]
+
+
+def _operands(owns: list[set[SSAValue]]) -> tuple[int, int] | None:
+    """The two loads (positions in `owns`, each load's free loops) that make the contraction's
+    sides: each indexed by a free loop the other is not, and every other load indexed by free
+    loops of one of them only (a prologue's factor: an RMSNorm's rstd[b, s] beside x[b, s, k],
+    a mask[kh, kw] on a convolution's weight, indexed by K alone). The pair with the most
+    loops on its sides, the first of equals; None where no pair is one."""
+    best = None
+    for a in range(len(owns)):
+        for b in range(a + 1, len(owns)):
+            if not (owns[a] - owns[b] and owns[b] - owns[a]):
+                continue
+            if all(o <= owns[a] or o <= owns[b] for o in owns):
+                size = len(owns[a] ^ owns[b])
+                if best is None or size > best[0]:
+                    best = (size, a, b)
+    return None if best is None else (best[1], best[2])
 
 
 def _unit(f: loop.ForOp) -> bool:

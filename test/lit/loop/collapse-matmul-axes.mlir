@@ -8,6 +8,9 @@
 // (%a0's scale), a product of two loads indexed alike (no contraction), and a side of one loop
 // of extent > 1 beside one of extent 1 (nothing to do). Last, a Gram matrix of a reshaped
 // feature map: no side to collapse, its K read at one flat position merged all the same.
+// Prologue factors: an RMSNorm before a linear over 2 x 5 rows (rstd[%a0, %a1] on x's side, the
+// norm's weight g[%r] on K alone) collapses as the plain linear; declined, a product of three
+// loads each indexed by a free loop of its own (a trilinear form: no two operands).
 
 func.func @main(%x: memref<2x5x16xf32>, %w: memref<24x16xf32>, %b: memref<24xf32>) -> memref<2x5x24xf32> {
   %y = memref.alloc() : memref<2x5x24xf32>
@@ -218,3 +221,69 @@ func.func @main(%f: memref<2x6x4x8xf32>) -> memref<2x6x6xf32> {
 // CHECK-NEXT:    loop.kernel @k_gram ins(%f_1 : memref<2x6x32xf32>) outs(%y : memref<2x6x6xf32>) {
 // CHECK:             %u = loop.load %f_1[%b, %i, %r] : memref<2x6x32xf32>
 // CHECK-NEXT:        %v = loop.load %f_1[%b, %j, %r] : memref<2x6x32xf32>
+
+// -----
+
+func.func @main(%x: memref<2x5x16xf32>, %rstd: memref<2x5xf32>, %g: memref<16xf32>, %w: memref<24x16xf32>) -> memref<2x5x24xf32> {
+  %y = memref.alloc() : memref<2x5x24xf32>
+  loop.kernel @k_normed ins(%x, %rstd, %g, %w : memref<2x5x16xf32>, memref<2x5xf32>, memref<16xf32>, memref<24x16xf32>) outs(%y : memref<2x5x24xf32>) {
+    loop.for free %a0 < 2 {
+      loop.for free %a1 < 5 {
+        loop.for free %a2 < 24 {
+          %acc = loop.for reduce %r < 16 -> f32 {
+            %u = loop.load %x[%a0, %a1, %r] : memref<2x5x16xf32>
+            %s = loop.load %rstd[%a0, %a1] : memref<2x5xf32>
+            %k = loop.load %g[%r] : memref<16xf32>
+            %v = loop.load %w[%a2, %r] : memref<24x16xf32>
+            %n = arith.mulf %u, %s : f32
+            %m = arith.mulf %n, %k : f32
+            %p = arith.mulf %m, %v : f32
+            loop.accumulate add %p : f32
+          }
+          loop.store %acc, %y[%a0, %a1, %a2] : memref<2x5x24xf32>
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x5x24xf32>
+}
+// CHECK:         %x_1 = loop.view %x : memref<2x5x16xf32> -> memref<10x16xf32>
+// CHECK-NEXT:    %rstd_1 = loop.view %rstd : memref<2x5xf32> -> memref<10xf32>
+// CHECK-NEXT:    %y_1 = loop.view %y : memref<2x5x24xf32> -> memref<10x24xf32>
+// CHECK-NEXT:    loop.kernel @k_normed ins(%x_1, %rstd_1, %g, %w : memref<10x16xf32>, memref<10xf32>, memref<16xf32>, memref<24x16xf32>) outs(%y_1 : memref<10x24xf32>) {
+// CHECK-NEXT:    loop.for free %a1 < 10 {
+// CHECK-NEXT:      loop.for free %a2 < 24 {
+// CHECK-NEXT:        %acc = loop.for reduce %r < 16 -> f32 {
+// CHECK-NEXT:          %u = loop.load %x_1[%a1, %r] : memref<10x16xf32>
+// CHECK-NEXT:          %s = loop.load %rstd_1[%a1] : memref<10xf32>
+// CHECK-NEXT:          %k = loop.load %g[%r] : memref<16xf32>
+// CHECK-NEXT:          %v = loop.load %w[%a2, %r] : memref<24x16xf32>
+// CHECK:             loop.store %acc, %y_1[%a1, %a2] : memref<10x24xf32>
+
+// -----
+
+func.func @main(%x: memref<2x16xf32>, %z: memref<5x16xf32>, %w: memref<24x16xf32>) -> memref<2x5x24xf32> {
+  %y = memref.alloc() : memref<2x5x24xf32>
+  loop.kernel @k_three ins(%x, %z, %w : memref<2x16xf32>, memref<5x16xf32>, memref<24x16xf32>) outs(%y : memref<2x5x24xf32>) {
+    loop.for free %a0 < 2 {
+      loop.for free %a1 < 5 {
+        loop.for free %a2 < 24 {
+          %acc = loop.for reduce %r < 16 -> f32 {
+            %u = loop.load %x[%a0, %r] : memref<2x16xf32>
+            %c = loop.load %z[%a1, %r] : memref<5x16xf32>
+            %v = loop.load %w[%a2, %r] : memref<24x16xf32>
+            %n = arith.mulf %u, %c : f32
+            %p = arith.mulf %n, %v : f32
+            loop.accumulate add %p : f32
+          }
+          loop.store %acc, %y[%a0, %a1, %a2] : memref<2x5x24xf32>
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x5x24xf32>
+}
+// CHECK-LABEL: loop.kernel @k_three
+// CHECK-NEXT:    loop.for free %a0 < 2 {
+// CHECK-NEXT:      loop.for free %a1 < 5 {
+// CHECK-NEXT:        loop.for free %a2 < 24 {
