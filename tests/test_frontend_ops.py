@@ -5,15 +5,17 @@ decomposed (tensor executor) and lowered through the default pipeline (loop, til
 executors, the kernel executor checking races), every time compared with PyTorch on the same
 inputs: random values with 0, -0, +-inf and round's halves planted, so NaN and infinities must
 come out where PyTorch's do (`frontend_ops.compare`). The same programs in float32 print CUDA
-that nvcc compiles (one translation unit for all of them).
+that nvcc compiles (two translation units, built in two processes).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -67,10 +69,10 @@ def test_every_level_matches_pytorch(name: str):
             assert err < TOL, f"{name} at the {level} level, output {i}: error {err:.2e}\n{o}\n{r}"
 
 
-def _cuda_module() -> ModuleOp:
-    """Every program's kernels in float32, renamed `<program>__<kernel>`, in one module."""
+def _cuda_module(names) -> ModuleOp:
+    """The kernels of programs `names` in float32, renamed `<program>__<kernel>`, in one module."""
     funcs = []
-    for name in sorted(OPS):
+    for name in names:
         fn, specs = OPS[name]
         prog = capture(module_of(fn), *make_inputs(specs, torch.float32), dtype=torch.float32)
         run_pipeline(prog.module, IR_PIPELINES["kernel"])
@@ -81,19 +83,30 @@ def _cuda_module() -> ModuleOp:
     return ModuleOp(funcs)
 
 
+def _compile_share(share: int, shares: int, out_dir: str) -> tuple[str, str | None]:
+    """Every `shares`-th program from `share` on: its CUDA (one translation unit), and nvcc's
+    errors or None."""
+    source = print_cuda(_cuda_module(sorted(OPS)[share::shares]))
+    cu = Path(out_dir) / f"ops{share}.cu"
+    cu.write_text(source)
+    result = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(cu.with_suffix(".o")), str(cu)],
+                            capture_output=True, text=True, timeout=600)  # fmt: skip
+    return source, (result.stderr[:4000] if result.returncode else None)
+
+
 @pytest.mark.skipif(NVCC is None, reason="nvcc not found")
 def test_cuda_of_every_op_compiles(tmp_path: Path):
-    source = print_cuda(_cuda_module())
+    """Two shares of the programs, each in a process of its own (the lowering is most of the
+    time: two cores, half the wall time)."""
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(2, mp_context=ctx) as pool:
+        shares = list(pool.map(_compile_share, [0, 1], [2, 2], [str(tmp_path)] * 2))
+    for _, errors in shares:
+        assert errors is None, f"nvcc failed:\n{errors}"
+    source = "".join(src for src, _ in shares)
     for fn in ("rintf(", "erff(", "expm1f(", "log1pf(", "fmodf(", "floorf(", "ceilf(", "truncf("):
         assert fn in source, f"no {fn} in the CUDA of the ops"
     assert "roundf(" not in source, "torch.round rounds half to even: rintf, not roundf"
-    cu = tmp_path / "ops.cu"
-    cu.write_text(source)
-    result = subprocess.run(
-        [NVCC, "-arch=sm_90", "-c", "-o", str(tmp_path / "ops.o"), str(cu)],
-        capture_output=True, text=True, timeout=600,
-    )
-    assert result.returncode == 0, f"nvcc failed:\n{result.stderr[:4000]}"
 
 
 def test_hypot_does_not_overflow():
