@@ -38,12 +38,13 @@ linear 768 -> 2304 over 8 x 197 rows 210 -> 87 (eager 132), a transformer encode
 8 x 128 x 512 418 -> 227 (eager 251), a 3x3 convolution 64 -> 64 over 8 x 56 x 56 514 -> 116
 (eager 33 with cuDNN's default TF32, 73 in fp32).
 
-A contraction's operand may carry prologue factors: loads in the reduce loop indexed by free
-loops of one side only (an RMSNorm's rstd[b, s] beside x[b, s, k]: rms_norm then a projection
-over a batch of sequences, the standard transformer block) or by K alone (the norm's weight, a
-mask on a convolution's weight). The sides are those of the two loads that each hold a free
-loop the other does not, where every other load's free loops are one of theirs (`_operands`);
-the collapse rewrites every access alike. H200 (2026-12-02, session 38,
+A contraction's operand may carry prologue factors: more loads in the reduce loop, indexed by
+K and one side's free loops (a residual added before the projection, x[b, s, k] + r[b, s, k])
+or by K alone (an RMSNorm's weight g[k] after its rstd[b, s]: rms_norm then a projection over a
+batch of sequences, the standard transformer block; a mask on a convolution's weight). The
+sides are those of the two loads that each hold a free loop the other does not, where every
+other load's free loops are one of theirs (`_operands`); the collapse rewrites every access
+alike. H200 (2026-12-02, session 38,
 bench/results/session38/tools/ab38b.py, two loads only / with factors, us): RMSNorm + linear
 8 x 512 x 1024 -> 1024 266 -> 132 (eager 187), a scaled linear 8 x 256 x 1024 -> 4096 496 -> 268
 (eager 364), nn.TransformerEncoderLayer 4 x 256 x 512 179 -> 149, a mel filterbank 36.6 -> 22.3,
@@ -64,9 +65,10 @@ hold only their inner loop.
 
 Declines (logged to `dpl.passes`) a chain of free loops down to a reduce loop where that reduce
 loop is not alone or not one contraction (two loads over its index, each indexed by a free loop
-the other is not, the other loads' free loops one of theirs, accumulated by add), and a side whose loops before its last hold other ops or
-whose indices are used other than as load or store indices inside its last loop. A nest with no
-reduce loop, or no side of two loops of extent > 1, is left alone silently (the common case).
+the other is not, the other loads' free loops one of theirs, accumulated by add), and a side
+whose loops before its last hold other ops or whose indices are used other than as load or
+store indices inside its last loop. A nest with no reduce loop, or no side of two loops of
+extent > 1, is left alone silently (the common case).
 """
 
 from __future__ import annotations
@@ -136,9 +138,9 @@ def _sides(chain: list[loop.ForOp]) -> list[tuple[SSAValue, list[loop.ForOp]]] |
 def _operands(owns: list[set[SSAValue]]) -> tuple[int, int] | None:
     """The two loads (positions in `owns`, each load's free loops) that make the contraction's
     sides: each indexed by a free loop the other is not, and every other load indexed by free
-    loops of one of them only (a prologue's factor: an RMSNorm's rstd[b, s] beside x[b, s, k],
-    a mask[kh, kw] on a convolution's weight, indexed by K alone). The pair with the most
-    loops on its sides, the first of equals; None where no pair is one."""
+    loops of one of them only (a prologue's factor: a residual r[b, s, k] beside x[b, s, k], an
+    RMSNorm's weight g[k] or a mask[kh, kw] on a convolution's weight, indexed by K alone). The
+    pair with the most loops on its sides, the first of equals; None where no pair is one."""
     best = None
     for a in range(len(owns)):
         for b in range(a + 1, len(owns)):

@@ -8,9 +8,10 @@
 // (%a0's scale), a product of two loads indexed alike (no contraction), and a side of one loop
 // of extent > 1 beside one of extent 1 (nothing to do). Last, a Gram matrix of a reshaped
 // feature map: no side to collapse, its K read at one flat position merged all the same.
-// Prologue factors: an RMSNorm before a linear over 2 x 5 rows (rstd[%a0, %a1] on x's side, the
-// norm's weight g[%r] on K alone) collapses as the plain linear; declined, a product of three
-// loads each indexed by a free loop of its own (a trilinear form: no two operands).
+// Prologue factors: an RMSNorm before a linear over 2 x 5 rows (the norm's weight g[%r], a third
+// load in the reduce loop, on K alone; rstd[%a0, %a1] on x's side) collapses as the plain
+// linear; declined, a product of three loads each indexed by a free loop of its own (a
+// trilinear form: no two operands).
 
 func.func @main(%x: memref<2x5x16xf32>, %w: memref<24x16xf32>, %b: memref<24xf32>) -> memref<2x5x24xf32> {
   %y = memref.alloc() : memref<2x5x24xf32>
