@@ -4,7 +4,7 @@ attn (attention as one op at the loop and tile levels).
 `DIALECTS` maps each dialect name dpl's tools accept to a factory; upstream `builtin`, `func`,
 `arith`, `math`, `memref`, `scf` and `affine` are included so scalar bodies and programs parse. Our `tensor`
 dialect takes the place of xDSL's upstream one of the same name; `arith` gains the ops of
-`dialects/scalar.py` (arith.remf) that xDSL lacks.
+`dialects/scalar.py` (arith.remf) and `math` its math.lgamma, ops xDSL lacks.
 """
 
 from collections.abc import Callable

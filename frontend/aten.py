@@ -830,11 +830,16 @@ def _sdpa(
          "reshape_as", to="torch.reshape")
 def _reshape(c: Converter, node, x, *_, **__):
     """The result type's shape (-1 resolved); a no-op where shapes agree."""
-    t = c.out_type()
-    v = c.value(x)
-    if v.type == t:
+    return _reshaped(c, c.value(x), c.out_type().get_shape())
+
+
+def _reshaped(c: Converter, v: SSAValue, shape: Sequence[int]) -> SSAValue:
+    """`v` reshaped to `shape` (itself where it has that shape)."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    if list(t.get_shape()) == list(shape):
         return v
-    return c.emit(T.ReshapeOp.create_from([v], t))
+    return c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, list(shape))))
 
 
 @handles("contiguous", "clone", "detach", "alias", "lift_fresh_copy", "dropout",
@@ -1774,15 +1779,6 @@ def _cum_extreme(kind: str):
 
 handles("cummax", to="torch.unsqueeze, torch.where, torch.amax, torch.eq, torch.isnan")(_cum_extreme("max"))
 handles("cummin", to="torch.unsqueeze, torch.where, torch.amin, torch.amax, torch.eq, torch.isnan")(_cum_extreme("min"))
-
-
-def _reshaped(c: Converter, v: SSAValue, shape: Sequence[int]) -> SSAValue:
-    """`v` reshaped to `shape` (itself where it has that shape)."""
-    t = v.type
-    assert isinstance(t, TensorType)
-    if list(t.get_shape()) == list(shape):
-        return v
-    return c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, list(shape))))
 
 
 def _unsqueezed(c: Converter, v: SSAValue, d: int) -> SSAValue:

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 
 from dpl.dialects import torch as T
-from dpl.interpreters.scalar_eval import lgamma_any, numpy_dtype
+from dpl.interpreters.scalar_eval import divsi, lgamma_any, numpy_dtype
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
@@ -122,8 +122,7 @@ _BINARY: dict[type, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
 def _divide(a, b):
     """True division of floats; integers rounded toward zero, as C divides."""
     if np.issubdtype(np.result_type(a, b), np.integer):
-        q = np.floor_divide(a, b)
-        return q + ((q < 0) & (q * b != a))
+        return divsi(a, b)
     return np.divide(a, b)
 
 

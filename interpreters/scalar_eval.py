@@ -77,13 +77,14 @@ def _floordiv(a, b):
     return np.floor_divide(a, b)
 
 
-def _divsi(a, b):  # C-style truncating division
+def divsi(a, b):
+    """C's integer division, rounded toward zero."""
     q = np.abs(a) // np.abs(b)
     return np.where((a < 0) != (b < 0), -q, q)
 
 
 def _remsi(a, b):
-    return a - _divsi(a, b) * b
+    return a - divsi(a, b) * b
 
 
 def _ceildiv(a, b):
@@ -116,7 +117,7 @@ _BINARY: dict[str, Callable] = {
     "arith.maximumf": _nan_max, "arith.minimumf": np.minimum,
     "arith.maxnumf": np.fmax, "arith.minnumf": np.fmin,
     "arith.addi": np.add, "arith.subi": np.subtract, "arith.muli": np.multiply,
-    "arith.divsi": _divsi, "arith.divui": _floordiv, "arith.floordivsi": _floordiv,
+    "arith.divsi": divsi, "arith.divui": _floordiv, "arith.floordivsi": _floordiv,
     "arith.ceildivsi": _ceildiv, "arith.ceildivui": _ceildiv,
     "arith.remsi": _remsi, "arith.remui": np.mod,
     "arith.maxsi": np.maximum, "arith.minsi": np.minimum,
