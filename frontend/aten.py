@@ -14,6 +14,7 @@ dropout in training mode or batch norm with batch statistics; that message is wh
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -1917,18 +1918,81 @@ def _topk_rounds(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> li
     return [_gather_value(c, v, d, indices), indices]
 
 
+#: A level of blocks in top-k by ranks (`_topk_plan`) costs about TOPK_LEVEL_S of launches
+#: beyond its compares, which run at BOX_COMPARES_PER_S. H200 (2026-12-02, session 39,
+#: bench/results/session39/tools/ab39.py).
+TOPK_LEVEL_S = 10e-6
+BOX_COMPARES_PER_S = 5e11
+
+
+@functools.lru_cache(maxsize=None)
+def _topk_plan(rows: int, n: int, k: int) -> tuple[float, int]:
+    """(estimated seconds, block) of the cheapest way to take the top k of each of `rows` rows of
+    n by ranks: the n x n box (`_sorted`: n (n + k) compares a row, block 0), or blocks of a
+    power of two B, 2k <= B <= n / 2 (`_topk_blocked`: n (B + k) compares a row for the blocks'
+    top k, TOPK_LEVEL_S, then the cheapest plan for the k of their ceil(n / B) k candidates)."""
+    best = (rows * n * (n + k) / BOX_COMPARES_PER_S, 0)
+    block = 1 << max(1, (2 * k - 1).bit_length())
+    while 2 * block <= n:
+        blocks = -(-n // block)
+        cost = rows * blocks * block * (block + k) / BOX_COMPARES_PER_S + TOPK_LEVEL_S
+        best = min(best, (cost + _topk_plan(rows, blocks * k, k)[0], block))
+        block *= 2
+    return best
+
+
+def _topk_blocked(c: Converter, v: SSAValue, d: int, k: int, largest: bool, block: int) -> list[SSAValue]:
+    """(values, indices) of the k largest (smallest) along `d` in `_sorted`'s order: the row cut
+    into blocks of `block` (padded at the end with elements that sort after all: -inf largest,
+    NaN smallest, the integer type's extremes), each block's top k by `_sorted`, then the top k
+    of those candidates (`_topk_by_ranks`). The candidates lie block after block, each block's
+    in order, so equal values still come lowest index first."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape, elem, i64 = list(t.get_shape()), t.element_type, IntegerType(64)
+    n = shape[d]
+    blocks = -(-n // block)
+    if blocks * block > n:
+        if _is_int(elem):
+            pad = _identity_of(elem, "max" if largest else "min")
+        else:
+            pad = -math.inf if largest else math.nan
+        v = _pad_dim(c, v, d, 0, blocks * block - n, pad)
+    view = TensorType(elem, [*shape[:d], blocks, block, *shape[d + 1:]])
+    values, local = _sorted(c, c.emit(T.ReshapeOp.create_from([v], view)), d + 1, largest, range(k))
+    start = _op(c, T.MulOp, TensorType(i64, [1] * d + [blocks] + [1] * (len(shape) - d)),
+                _iota(c, len(shape) + 1, d, blocks), block)  # fmt: skip
+    at = c.emit(T.AddOp.create_from([local, start], local.type))
+    flat = [*shape[:d], blocks * k, *shape[d + 1:]]
+    values = c.emit(T.ReshapeOp.create_from([values], TensorType(elem, flat)))
+    at = c.emit(T.ReshapeOp.create_from([at], TensorType(i64, flat)))
+    top, pos = _topk_by_ranks(c, values, d, k, largest)
+    return [top, _gather_value(c, at, d, pos)]
+
+
+def _topk_by_ranks(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> list[SSAValue]:
+    """The top k along `d` by ranks: on the n x n box (`_sorted`) or, where `_topk_plan` finds
+    it cheaper, in blocks (`_topk_blocked`)."""
+    shape = v.type.get_shape()  # type: ignore[attr-defined]
+    _, block = _topk_plan(math.prod(shape) // shape[d], shape[d], k)
+    if block:
+        return _topk_blocked(c, v, d, k, largest, block)
+    return _sorted(c, v, d, largest, range(k))
+
+
 @handles("topk", to="torch.lt, torch.eq, torch.sum, torch.where, torch.index_select, torch.amax, torch.amin, torch.cat")
 def _topk(c: Converter, node, x, k, dim=-1, largest=True, sorted=True):
     """The k largest (smallest) along `dim`, in order (also where sorted=False): for few k of a
-    long row, one round per element (`_topk_rounds`); else `_sorted` at positions 0..k-1. Ties
-    take the lower index first (PyTorch leaves that order open)."""
+    long row, one round per element (`_topk_rounds`); else by ranks (`_topk_by_ranks`: the n x n
+    box, or blocks' top k and then theirs). Ties take the lower index first (PyTorch leaves that
+    order open)."""
     if c.rank(x) == 0:
         raise c.fail("unsupported topk of a 0-d tensor")
     v = c.cast(c.value(x), c.out_type(0).element_type)
     d = norm_dim(dim, c.rank(x))
     if 0 < k <= TOPK_ROUNDS and c.shape(x)[d] >= TOPK_ROW_PER_K * k:
         return _topk_rounds(c, v, d, k, bool(largest))
-    return _sorted(c, v, d, bool(largest), range(k))
+    return _topk_by_ranks(c, v, d, k, bool(largest))
 
 
 def _order_statistic(c: Converter, v: SSAValue, d: int, r: int, keepdim: bool, t: TensorType, it: TensorType):
