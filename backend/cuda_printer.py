@@ -773,11 +773,18 @@ class KernelPrinter(MmaPrinterMixin):
         self.emit(f"{target} = {self.value(op.value)};")  # type: ignore[attr-defined]
 
     def op_kernel_atomic(self, op: Operation) -> None:
-        """`atomicAdd(&out[i], v);` (max/min: an integer-atomic helper for floats, atomicMax/Min else)."""
+        """`atomicAdd(&out[i], v);` (max/min: an integer-atomic helper for floats, atomicMax/Min
+        else). CUDA adds 64-bit integers only as unsigned long long: a signed one is added as
+        its two's-complement bits, which wrap to the same sum."""
         target = self.access(op.memref, op.map.data, op.indices)  # type: ignore[attr-defined]
         v = self.value(op.value)  # type: ignore[attr-defined]
         kind = op.kind.data  # type: ignore[attr-defined]
-        is_float = isinstance(op.value.type, Float32Type | Float64Type)  # type: ignore[attr-defined]
+        t = op.value.type  # type: ignore[attr-defined]
+        is_float = isinstance(t, Float32Type | Float64Type)
+        if kind == CombineKind.ADD and isinstance(t, IntegerType) and t.width.data == 64:
+            self.emit(f"atomicAdd(reinterpret_cast<unsigned long long*>(&{target}), "
+                      f"static_cast<unsigned long long>({v}));")  # fmt: skip
+            return
         if kind == CombineKind.ADD:
             fn = "atomicAdd"
         elif is_float:

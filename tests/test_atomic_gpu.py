@@ -55,3 +55,21 @@ def test_split_column_max_min_are_exact(module):
     ref = module(x)
     assert torch.equal(out, ref), (out - ref).abs().max()
     assert torch.signbit(out[2]), "a column of only -0.0 folds to -0.0"
+
+
+class Counts(torch.nn.Module):
+    """64-bit integer sums of few long rows: the printer adds them as unsigned long long (CUDA
+    has no signed 64-bit atomicAdd; before, nvrtc refused the kernel)."""
+
+    def forward(self, x):
+        return (x > 0).sum(-1), (x * 1000).long().sum(-1)
+
+
+def test_split_int64_sums_are_exact():
+    x = torch.randn(3, 1000003, generator=torch.Generator().manual_seed(5)).cuda() - 0.1
+    compiled = dpl_compile(Counts(), x, tune_cache=False)
+    assert compiled.num_kernels >= 2, "the sums are split over blocks (an init kernel first)"
+    outs = compiled(x, poison=True)
+    for out, ref in zip(outs, Counts()(x)):
+        assert torch.equal(out, ref), (out, ref)
+    assert (outs[1] < 0).all(), "negative sums survive the unsigned adds"
