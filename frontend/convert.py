@@ -262,14 +262,15 @@ class Converter:
         self, value, elem: Attribute, shape: Sequence[int] = (), name: str | None = None
     ) -> SSAValue:
         """A torch.constant of `value` (a Python scalar or an array) with element type `elem`
-        (an integer arange 0, 1, ... laid along one dim is a `torch.iota`);
+        (an integer arange 0, 1, ... laid along one dim is a `torch.iota`; a scalar fills the
+        shape, even an integer 0 along one dim);
         an array of more than MAX_INLINE_ELEMENTS elements that are not all equal becomes a table
         instead (`table`)."""
         ttype = TensorType(elem, list(shape))
         arr = np.asarray(value)
         along = [d for d, n in enumerate(shape) if n != 1]
         if isinstance(elem, IntegerType) and elem.width.data > 1 and len(along) == 1 and \
-                np.array_equal(arr.reshape(-1), np.arange(arr.size)):  # fmt: skip
+                arr.size == shape[along[0]] and np.array_equal(arr.reshape(-1), np.arange(arr.size)):  # fmt: skip
             # an arange (positions, a one-hot's classes): the loop index, not a table
             return self.emit(T.IotaOp.create_from([], ttype, {"dim": IntAttr(along[0])}))
         if arr.size > MAX_INLINE_ELEMENTS and not (arr == arr.reshape(-1)[0]).all():

@@ -437,6 +437,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "tril_table": (lambda x: x.tril(1) * 2.0, [("fin", (2, 20, 9))]),  # a mask of 180: a table
     "pad": (lambda x: F.pad(x, (1, 2, 0, 1), value=-1.0), [("fin", S)]),
     "pad_negative": (lambda x: F.pad(x, (-1, 2)) * 2.0, [("fin", S)]),
+    # an integer 0 filling one dim is zeros, not the positions 0, 1, ... (session 39's bug)
+    "pad_int_1d": (lambda i: (F.pad(i, (0, 5)) * 3).float(), [("i", (9,), -4, 4)]),
     "split": (lambda x: torch.split(x, 2, dim=2), [("fin", S)]),
     "chunk_unbind": (lambda x: (x.chunk(2, 1)[1] * 2.0, x.unbind(0)[2] + 1.0), [("fin", S)]),
     "stack": (lambda x, y: torch.stack([x, y], 1) * 2.0, [("fin", M), ("fin", M)]),
