@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from dpl.bench.ab import patched
+from dpl.driver.compile import compile as dpl_compile
 from dpl.frontend import aten, capture_expression
 from dpl.interpreters import exec_loop
 from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
@@ -64,3 +65,20 @@ def test_plan_keeps_the_box_for_short_rows():
     """Few compares: the blocks' launches cost more than they save."""
     assert aten._topk_plan(64, 128, 20)[1] == 0
     assert aten._topk_plan(64, 32000, 50)[1] > 0
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
+@pytest.mark.parametrize("shape,k,largest", [((64, 32000), 50, True), ((3, 100003), 1000, False)])
+def test_topk_blocked_on_the_gpu(shape, k: int, largest: bool):
+    """Top-k sampling's filter size (blocks of 128 over two levels) and a large k (blocks of
+    2048): exactly PyTorch's values, and its indices (random normals: no ties)."""
+    class TopK(torch.nn.Module):
+        def forward(self, x):
+            return torch.topk(x, k, -1, largest=largest)
+
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(9)).cuda()
+    assert aten._topk_plan(shape[0], shape[1], k)[1] > 0
+    vals, idx = dpl_compile(TopK(), x, tune_cache=False)(x, poison=True)
+    ref_v, ref_i = torch.topk(x, k, -1, largest=largest)
+    assert torch.equal(vals, ref_v) and torch.equal(idx, ref_i)
