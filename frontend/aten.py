@@ -1982,7 +1982,7 @@ def _topk_by_ranks(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> 
     return _sorted(c, v, d, largest, range(k))
 
 
-@handles("topk", to="torch.lt, torch.eq, torch.sum, torch.where, torch.index_select, torch.amax, torch.amin, torch.cat")
+@handles("topk", to="torch.lt, torch.eq, torch.sum, torch.where, torch.index_select, torch.amax, torch.amin, torch.cat, torch.reshape, torch.mul, torch.add")
 def _topk(c: Converter, node, x, k, dim=-1, largest=True, sorted=True):
     """The k largest (smallest) along `dim`, in order (also where sorted=False): for few k of a
     long row, one round per element (`_topk_rounds`); else by ranks (`_topk_by_ranks`: the n x n
