@@ -1923,6 +1923,7 @@ def _topk_rounds(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> li
 #: bench/results/session39/tools/ab39.py, box / blocks, ms): the top 100 of 256 x 4096 2.75 /
 #: 0.53 (4.4e9 compares on the box: 1.6e12 a second), 1000 of 16 x 100003 99.5 / 6.5, 32 of
 #: 4096 x 1024 3.20 / 1.54, 20 smallest of 32 x 9999 2.61 / 0.074; eager 0.05-0.14.
+#: `_topk_plan` caches its answers: `_topk_plan.cache_clear()` after changing these.
 TOPK_LEVEL_S = 10e-6
 BOX_COMPARES_PER_S = 1.6e12
 
