@@ -500,6 +500,15 @@ def _atomic_ref(b):
     return {1: y}
 
 
+def _atomic_i64_ref(b):
+    """Every thread's 64-bit add into y[t % 4], then every thread's max."""
+    x, y = b[0], b[1].copy()
+    t = np.arange(64)
+    np.add.at(y, t % 4, x)
+    np.maximum.at(y, t % 4, x)
+    return {1: y}
+
+
 def _f64_ops_ref(b):
     x = b[0]
     erf = np.vectorize(math.erf)
@@ -553,6 +562,7 @@ REFERENCES = {
     ("dialects/kernel/vector.mlir", "k_vec"): lambda b: {1: b[0][:, ::-1]},
     ("dialects/kernel/masked-load.mlir", "k_masked"): lambda b: {1: _masked_load_ref(b[0])},
     ("translate/atomic.mlir", "k_atomic"): _atomic_ref,
+    ("translate/atomic.mlir", "k_atomic_i64"): _atomic_i64_ref,
     ("translate/f64_ops.mlir", "k_f64_ops"): _f64_ops_ref,
     ("translate/tma.mlir", "k_tma_scale"): lambda b: {1: 2 * b[0]},
     ("translate/scalar_math.mlir", "k_scalar_math"): _scalar_math_ref,
