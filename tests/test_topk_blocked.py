@@ -71,8 +71,9 @@ def test_plan_keeps_the_box_for_short_rows():
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs an NVIDIA GPU")
 @pytest.mark.parametrize("shape,k,largest", [((64, 32000), 50, True), ((3, 100003), 1000, False)])
 def test_topk_blocked_on_the_gpu(shape, k: int, largest: bool):
-    """Top-k sampling's filter size (blocks of 128 over two levels) and a large k (blocks of
-    2048): exactly PyTorch's values, and its indices (random normals: no ties)."""
+    """Top-k sampling's filter size (four levels of blocks, 128 to 256 wide, then a box) and a
+    large k (five levels of 2048): exactly PyTorch's values, and its indices (random normals:
+    no ties)."""
     class TopK(torch.nn.Module):
         def forward(self, x):
             return torch.topk(x, k, -1, largest=largest)
