@@ -3,8 +3,9 @@
 A `loop.kernel` names the buffers it reads (`ins`) and writes (`outs`) and holds a nest of
 `loop.for` ops. A `free` loop runs its iterations independently; a `reduce` loop folds the values
 its body accumulates into the loop's results (`acc <- add(acc, v)` in the seeds' notation).
-Memory is touched only by `loop.load` / `loop.store`, whose indices are affine expressions of the
-enclosing loops' induction variables (like `affine.load`). Scalar arithmetic is upstream
+Memory is touched only by `loop.load` / `loop.store` (and `loop.atomic`, a scatter-add's fold),
+whose indices are affine expressions of index values: the enclosing loops' induction variables
+(like `affine.load`) or an index read from memory (a gather's, a scatter's). Scalar arithmetic is upstream
 `arith` / `math`.
 
     func.func @main(%x: memref<32x2048xf32>, %p_weight: memref<2048xf32>,
@@ -305,6 +306,82 @@ class StoreOp(IRDLOperation):
 
 
 @irdl_op_definition
+class AtomicOp(IRDLOperation):
+    """`loop.atomic add %v, %out[%i, %a1] : memref<...>`: `out[i] = add(out[i], v)`, at an index
+    that may be read from memory (a scatter-add: each source element folded into the position its
+    index names; several may fold into one element, in any order).
+
+    The kernel starts `out` at the combiner's identity (0 for add) and writes it only so: no
+    `loop.store` of the kernel writes it. At the tile level it becomes `tile.atomic`.
+    """
+
+    name = "loop.atomic"
+
+    value = operand_def()
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    kind = prop_def(CombineKindAttr)
+    map = prop_def(AffineMapAttr)
+
+    def __init__(
+        self, kind: CombineKind, value: SSAValue, memref: SSAValue, indices: Sequence[SSAValue], amap: AffineMap
+    ):
+        super().__init__(
+            operands=[value, memref, indices],
+            properties={"kind": CombineKindAttr(kind), "map": AffineMapAttr(amap)},
+        )
+
+    def verify_(self) -> None:
+        _verify_access(self, self.memref, self.map.data, self.indices)
+        assert isinstance(self.memref.type, MemRefType)
+        if self.value.type != self.memref.type.element_type:
+            raise VerifyException(
+                f"'loop.atomic' value type {self.value.type} differs from the element type of {self.memref.type}"
+            )
+        if self.kind.data == CombineKind.MUL:
+            raise VerifyException("'loop.atomic' supports add, max and min, not mul")
+        parent = self.parent_op()
+        while parent is not None and not isinstance(parent, KernelOp):
+            if getattr(parent, "is_reduce", False):
+                raise VerifyException("'loop.atomic' inside a reduce loop: reduce loops only accumulate")
+            parent = parent.parent_op()
+        if parent is None:
+            return
+        if self.memref not in parent.outs:
+            raise VerifyException("'loop.atomic' writes a buffer that is not a kernel out")
+        if any(isinstance(op, StoreOp) and op.memref is self.memref for op in parent.walk()):
+            raise VerifyException("'loop.atomic' folds into a buffer that a 'loop.store' of its kernel also writes")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicOp:
+        kind = parser.parse_str_enum(CombineKind)
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        memref = parser.parse_unresolved_operand()
+        amap, indices = _parse_access(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        memref_type = parser.parse_type()
+        if not isinstance(memref_type, MemRefType):
+            parser.raise_error("'loop.atomic' expects a memref type")
+        op = cls(
+            kind,
+            parser.resolve_operand(value, memref_type.element_type),
+            parser.resolve_operand(memref, memref_type),
+            indices,
+            amap,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(", ")
+        _print_access(printer, self.memref, self.map.data, self.indices, self.attributes)
+
+
+@irdl_op_definition
 class YieldOp(IRDLOperation):
     """Terminator of a free loop (implicit in the textual form)."""
 
@@ -533,6 +610,6 @@ def view_root(v: SSAValue) -> SSAValue:
 
 Loop = Dialect(
     "loop",
-    [KernelOp, ForOp, LoadOp, StoreOp, AccumulateOp, YieldOp, ViewOp],
+    [KernelOp, ForOp, LoadOp, StoreOp, AtomicOp, AccumulateOp, YieldOp, ViewOp],
     [IterKindAttr, CombineKindAttr],
 )

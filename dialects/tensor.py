@@ -17,6 +17,8 @@ ranked tensors; the ops are few and regular, so the loop lowering only has to kn
 - `tensor.reduce`: folds `axes` with `sum|prod|max|min`; reduced dims stay, with extent 1.
 - `tensor.index_map`: `out[d] = x[map(d)]` (broadcast, transpose, reshape, slice, repeat, ...).
 - `tensor.gather`: `out[a.., i.., b..] = table[a.., indices[i..], b..]` (embedding).
+- `tensor.scatter_add`: zeros with `src[a.., i, b..]` added at `out[a.., indices[a.., i, b..], b..]`
+  (index_add, scatter_add, index_put with accumulate).
 - `tensor.concat`: joins operands along `axis`.
 - `tensor.constant`: a dense literal that is not a splat (splats are zero-operand elementwise ops).
 """
@@ -572,6 +574,80 @@ class GatherOp(IRDLOperation):
 
 
 @irdl_op_definition
+class ScatterAddOp(IRDLOperation):
+    """`%r = tensor.scatter_add %src[%ids] axis 0 : tensor<S x D>, tensor<S x D x i64> -> tensor<V x D>`.
+
+    Zeros with each element of `src` added at its own position, `axis` replaced by `ids` (of
+    src's shape): `out[a.., ids[i, b..], b..] += src[i, b..]`; duplicates add up. On dims other
+    than `axis` the result is at least as large as `src` (positions past it stay 0). An index
+    outside [0, V) is clamped onto the dim's edge (PyTorch raises; the GPU never writes outside
+    the buffer).
+    """
+
+    name = "tensor.scatter_add"
+
+    src = operand_def(TensorType)
+    indices = operand_def(TensorType)
+    axis = prop_def(IntAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, src: SSAValue, indices: SSAValue, axis: int, result_type: TensorType):
+        super().__init__(operands=[src, indices], properties={"axis": IntAttr(axis)}, result_types=[result_type])
+
+    def verify_(self) -> None:
+        _check_static(self, [self.src, self.indices, self.result])
+        ss, ids, out, axis = _shape(self.src), _shape(self.indices), _shape(self.result), self.axis.data
+        if not 0 <= axis < len(ss):
+            raise VerifyException(f"'tensor.scatter_add' axis {axis} is out of range for a rank-{len(ss)} source")
+        if not _is_integer_like(_elem(self.indices)):
+            raise VerifyException(f"'tensor.scatter_add' indices must be integers, got {_elem(self.indices)}")
+        if ids != ss:
+            raise VerifyException(f"'tensor.scatter_add' indices shape {list(ids)} differs from the source shape {list(ss)}")
+        if _elem(self.result) != _elem(self.src):
+            raise VerifyException(
+                f"'tensor.scatter_add' result element type {_elem(self.result)} differs from the source's {_elem(self.src)}"
+            )
+        if len(out) != len(ss) or any(o < n for k, (o, n) in enumerate(zip(out, ss)) if k != axis):
+            raise VerifyException(
+                f"'tensor.scatter_add' result shape {list(out)} must have the source's rank and be no "
+                f"smaller than source {list(ss)} on every dim but {axis}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ScatterAddOp:
+        src = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        ids = parser.parse_unresolved_operand()
+        parser.parse_punctuation("]")
+        parser.parse_keyword("axis")
+        axis = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation(":")
+        s_type = _parse_tensor_type(parser, "tensor.scatter_add")
+        parser.parse_punctuation(",")
+        i_type = _parse_tensor_type(parser, "tensor.scatter_add")
+        parser.parse_punctuation("->")
+        out_type = _parse_tensor_type(parser, "tensor.scatter_add")
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(parser.resolve_operand(src, s_type), parser.resolve_operand(ids, i_type), axis, out_type)
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.src)
+        printer.print_string("[")
+        printer.print_ssa_value(self.indices)
+        printer.print_string(f"] axis {self.axis.data} : ")
+        printer.print_attribute(self.src.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.indices.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
 class ConcatOp(IRDLOperation):
     """`%r = tensor.concat %a, %b axis 1 : tensor<2x3xf32>, tensor<2x5xf32> -> tensor<2x8xf32>`."""
 
@@ -704,6 +780,6 @@ class ConstantOp(IRDLOperation):
 
 Tensor = Dialect(
     "tensor",
-    [ElementwiseOp, YieldOp, ReduceOp, IndexMapOp, GatherOp, ConcatOp, ConstantOp],
+    [ElementwiseOp, YieldOp, ReduceOp, IndexMapOp, GatherOp, ScatterAddOp, ConcatOp, ConstantOp],
     [ReduceKindAttr],
 )

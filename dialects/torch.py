@@ -1506,6 +1506,38 @@ class IndexSelectOp(TorchOp):
 
 
 @irdl_op_definition
+class ScatterAddOp(TorchOp):
+    """input with `src` added along `dim` at `index` (torch.scatter_add): out[.., index[i], ..]
+    += src[i] for every position i of `index` (src has index's shape; on dims other than `dim`
+    no larger than input's). Duplicate indices add up."""
+
+    name = "torch.scatter_add"
+    input = operand_def(TensorType)
+    index = operand_def(TensorType)
+    src = operand_def(TensorType)
+    dim = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        shape, ishape = shape_of(self.input), shape_of(self.index)
+        self._dim_in_range("dim", self.dim.data, len(shape))
+        assert isinstance(self.index.type, TensorType)
+        if not isinstance(self.index.type.element_type, IntegerType):
+            self._fail(f"index must be an integer tensor, got {self.index.type}")
+        if shape_of(self.src) != ishape:
+            self._fail(f"src shape {_fmt(shape_of(self.src))} differs from the index shape {_fmt(ishape)}")
+        if len(ishape) != len(shape) or any(
+            i > n for k, (i, n) in enumerate(zip(ishape, shape)) if k != self.dim.data
+        ):
+            self._fail(
+                f"index shape {_fmt(ishape)} must have input's rank and be no larger than input "
+                f"{_fmt(shape)} on every dim but {self.dim.data}"
+            )
+        self._expect_shape(shape, "(same as input)")
+        self._same_element_type(self.input, self.src)
+
+
+@irdl_op_definition
 class FlipOp(TorchOp):
     """input reversed along each of `dims`."""
 
@@ -1560,7 +1592,7 @@ Torch = Dialect(
         LinearOp, MatmulOp, ScaledDotProductAttentionOp, ConvolutionOp, MaxPoolOp, AvgPoolOp,
         # shapes and types
         ReshapeOp, TransposeOp, PermuteOp, UnsqueezeOp, ExpandOp, SliceOp, FlipOp, CatOp,
-        EmbeddingOp, IndexSelectOp, ToDtypeOp,
+        EmbeddingOp, IndexSelectOp, ScatterAddOp, ToDtypeOp,
     ],
     [GeluApproximateAttr],
 )

@@ -2097,11 +2097,12 @@ def _scatter_hits(c: Converter, idx: SSAValue, d: int, n: int) -> tuple[SSAValue
 
 def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSAValue, accumulate: bool) -> SSAValue:
     """`base` with `vals` written along `d` at `idx` (i64, of vals' rank, broadcasting with it;
-    their dims other than d no larger than base's: base's positions past them stay): on the box
-    [.., p, k, ..] (k, along `idx`, inserted after d) hit = idx_k == p. Accumulating, base plus
-    the sum over k of where(hit, vals_k, 0); else, where some k hits p, vals at the last such k
-    (the amax of where(hit, k, -1), gathered), which is the last writer of PyTorch's CPU loop.
-    n_p x n_k elements along the dim."""
+    their dims other than d no larger than base's: base's positions past them stay).
+    Accumulating, a `torch.scatter_add` (each value added at its index: atomics on the GPU, work
+    in proportion to the values). Else on the box [.., p, k, ..] (k, along `idx`, inserted after
+    d) hit = idx_k == p, and where some k hits p, vals at the last such k (the amax of where(hit,
+    k, -1), gathered), which is the last writer of PyTorch's CPU loop: n_p x n_k elements along
+    the dim."""
     t, it, vt = base.type, idx.type, vals.type
     assert isinstance(t, TensorType) and isinstance(it, TensorType) and isinstance(vt, TensorType)
     shape, elem = list(t.get_shape()), t.element_type
@@ -2109,14 +2110,15 @@ def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSA
     ishape = list(it.get_shape())
     along = [max(a, b) for a, b in zip(ishape, vt.get_shape())]  # the writes' shape
     along[d] = n
-    hit, box = _scatter_hits(c, idx, d, n)
+    src_shape = list(along)
+    src_shape[d] = k
     if accumulate:
-        terms_t = TensorType(elem, [*along[: d + 1], k, *along[d + 1 :]])
-        terms = _scalar_where(c, hit, _unsqueezed(c, vals, d), c.constant(0, elem), terms_t)
-        out = c.emit(T.SumOp(terms, [d + 1], False, TensorType(elem, along)))
-        for i in range(rank):
-            out = _pad_dim(c, out, i, 0, shape[i] - along[i])
-        return c.emit(T.AddOp.create_from([base, out], t))
+        if ishape != src_shape:
+            idx = c.emit(T.ExpandOp.create_from([idx], TensorType(it.element_type, src_shape)))
+        if tuple(vt.get_shape()) != tuple(src_shape):
+            vals = c.emit(T.ExpandOp.create_from([vals], TensorType(elem, src_shape)))
+        return c.emit(T.ScatterAddOp.create_from([base, idx, vals], t, {"dim": IntAttr(d)}))
+    hit, box = _scatter_hits(c, idx, d, n)
     i64 = IntegerType(64)
     marks = _scalar_where(c, hit, _iota(c, rank + 1, d + 1, k), c.constant(-1, i64), TensorType(i64, box))
     ishape[d] = n
@@ -2125,8 +2127,6 @@ def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSA
         last = c.emit(T.ExpandOp.create_from([last], TensorType(i64, along)))
     wrote = c.emit(T.GeOp.create_from([last, c.constant(0, i64)], TensorType(IntegerType(1), along)))
     at = c.emit(T.MaximumOp.create_from([last, c.constant(0, i64)], last.type))
-    src_shape = list(along)
-    src_shape[d] = k
     if tuple(vt.get_shape()) != tuple(src_shape):
         vals = c.emit(T.ExpandOp.create_from([vals], TensorType(elem, src_shape)))
     out = _gather_value(c, vals, d, at)
@@ -2213,12 +2213,13 @@ _SCATTER_REDUCE = {
 }  # fmt: skip
 
 
-@handles("scatter_reduce", to="torch.eq, torch.where, torch.sum, torch.prod, torch.amax, torch.amin, torch.div, torch.cat")
+@handles("scatter_reduce", to="torch.scatter_add, torch.eq, torch.where, torch.sum, torch.prod, torch.amax, torch.amin, torch.div, torch.cat")
 def _scatter_reduce(c: Converter, node, x, dim, index, src, reduce, *, include_self=True):
     """x with `src` reduced into it along `dim` at `index` (sum, prod, mean, amax, amin; with the
-    base's own value where include_self): on the box [.., p, k, ..] that `_scatter_into` uses,
-    where(idx_k == p, src_k, the reduction's identity) reduced over k; positions no k hits keep
-    x's value. A float mean divides by the count of hits (plus one with include_self)."""
+    base's own value where include_self): a sum or mean and the count of hits are scatter-adds;
+    the others, on the box [.., p, k, ..] of hit = idx_k == p, where(hit, src_k, the reduction's
+    identity) reduced over k; positions no k hits keep x's value. A float mean divides by the
+    count of hits (plus one with include_self)."""
     t = c.out_type()
     if reduce not in _SCATTER_REDUCE:
         raise c.fail(f"unsupported scatter_reduce with reduce='{reduce}'")
@@ -2239,14 +2240,19 @@ def _scatter_reduce(c: Converter, node, x, dim, index, src, reduce, *, include_s
     rank, n = len(shape), shape[d]
     along = list(ishape)
     along[d] = n
-    hit, box = _scatter_hits(c, idx, d, n)
-    terms = _scalar_where(c, hit, _unsqueezed(c, vals, d), c.constant(identity, elem), TensorType(elem, box))
-    red = c.emit(red_cls(terms, [d + 1], False, TensorType(elem, along)))
-    ones = _scalar_where(c, hit, c.constant(1.0, elem), c.constant(0.0, elem), TensorType(elem, box))
-    count = c.emit(T.SumOp(ones, [d + 1], False, TensorType(elem, along)))
-    for i in range(rank):
-        red = _pad_dim(c, red, i, 0, shape[i] - along[i], identity)
-        count = _pad_dim(c, count, i, 0, shape[i] - along[i], 0)
+    if reduce in ("sum", "mean"):  # scatter-adds: work in proportion to the sources
+        zeros, full, at = c.constant(0.0, elem, shape), TensorType(elem, shape), {"dim": IntAttr(d)}
+        red = c.emit(T.ScatterAddOp.create_from([zeros, idx, vals], full, at))
+        count = c.emit(T.ScatterAddOp.create_from([zeros, idx, c.constant(1.0, elem, ishape)], full, at))
+    else:
+        hit, box = _scatter_hits(c, idx, d, n)
+        terms = _scalar_where(c, hit, _unsqueezed(c, vals, d), c.constant(identity, elem), TensorType(elem, box))
+        red = c.emit(red_cls(terms, [d + 1], False, TensorType(elem, along)))
+        ones = _scalar_where(c, hit, c.constant(1.0, elem), c.constant(0.0, elem), TensorType(elem, box))
+        count = c.emit(T.SumOp(ones, [d + 1], False, TensorType(elem, along)))
+        for i in range(rank):
+            red = _pad_dim(c, red, i, 0, shape[i] - along[i], identity)
+            count = _pad_dim(c, count, i, 0, shape[i] - along[i], 0)
     base = c.cast(c.value(x), elem)
     if include_self:
         out = c.emit(combine.create_from([base, red], t))
@@ -2261,7 +2267,7 @@ def _scatter_reduce(c: Converter, node, x, dim, index, src, reduce, *, include_s
     return _scalar_where(c, hits, out, base, t)
 
 
-@handles("scatter", "scatter_add", to="torch.eq, torch.where, torch.sum, torch.amax, torch.index_select, torch.add, torch.cat")
+@handles("scatter", "scatter_add", to="torch.scatter_add, torch.expand, torch.eq, torch.where, torch.amax, torch.index_select, torch.cat")
 def _scatter(c: Converter, node, *args, **kwargs):
     """x with `src` (or `value`) written along `dim` at `index` (`_scatter_into`): scatter_add
     and reduce='add' add, the others take the last writer among duplicate indices."""
@@ -2285,7 +2291,7 @@ def _scatter(c: Converter, node, *args, **kwargs):
     return _scatter_into(c, base, d, idx, vals, reduce == "add")
 
 
-@handles("index_put", to="torch.eq, torch.where, torch.sum, torch.amax, torch.index_select, torch.add, torch.reshape")
+@handles("index_put", to="torch.scatter_add, torch.expand, torch.eq, torch.where, torch.amax, torch.index_select, torch.add, torch.reshape")
 def _index_put(c: Converter, node, x, indices, values, accumulate=False):
     """x[indices] = values (+= with accumulate): integer index tensors on adjacent dims (as
     `index`, of several dims too) flattened into one, and `_scatter_into` along it; index_add

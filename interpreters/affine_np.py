@@ -1,4 +1,5 @@
-"""Evaluate xDSL affine expressions and maps on NumPy integer arrays (for the CPU executors)."""
+"""Evaluate xDSL affine expressions and maps on NumPy integer arrays (for the CPU executors),
+and the scatter-add the executors share."""
 
 from __future__ import annotations
 
@@ -46,3 +47,15 @@ def eval_map(amap: AffineMap, values: Sequence) -> list:
     """The results of `amap`; `values` holds its dimensions then its symbols."""
     dims, symbols = values[: amap.num_dims], values[amap.num_dims :]
     return [eval_expr(e, dims, symbols) for e in amap.results]
+
+
+def scatter_add(base: np.ndarray, axis: int, index: np.ndarray, src: np.ndarray) -> np.ndarray:
+    """`base` with each element of `src` added at its own position, `axis` replaced by `index`
+    (of src's shape), clamped into [0, n): out[.., index[i], ..] += src[i] (torch.scatter_add;
+    duplicates add up; an index outside the dim, an error in PyTorch, lands on its edge as on
+    the GPU, which never writes outside the buffer)."""
+    out = np.array(base, copy=True)
+    pos = list(np.indices(index.shape, sparse=True))
+    pos[axis] = np.clip(index.astype(np.int64), 0, base.shape[axis] - 1)
+    np.add.at(out, tuple(np.broadcast_arrays(*pos)), src)
+    return out

@@ -36,6 +36,30 @@ _REDUCERS = {
 }
 
 
+_IDENTITY = {
+    loop.CombineKind.ADD: 0.0,
+    loop.CombineKind.MUL: 1.0,
+    loop.CombineKind.MAX: -np.inf,
+    loop.CombineKind.MIN: np.inf,
+}
+
+
+def identity_of(kind: loop.CombineKind, dtype: np.dtype):
+    """The kind's identity in `dtype` (integers: their extreme values for max / min)."""
+    if np.issubdtype(dtype, np.integer) and kind in (loop.CombineKind.MAX, loop.CombineKind.MIN):
+        info = np.iinfo(dtype)
+        return np.asarray(info.min if kind == loop.CombineKind.MAX else info.max, dtype=dtype)
+    return np.asarray(_IDENTITY[kind], dtype=dtype)
+
+
+UFUNCS = {
+    loop.CombineKind.ADD: np.add,
+    loop.CombineKind.MUL: np.multiply,
+    loop.CombineKind.MAX: np.maximum,
+    loop.CombineKind.MIN: np.minimum,
+}
+
+
 def main_func(module: ModuleOp) -> func.FuncOp:
     for op in module.walk():
         if isinstance(op, func.FuncOp) and op.sym_name.data == "main":
@@ -100,6 +124,9 @@ def nest_depth(block: Block) -> int:
 
 
 def run_kernel(kernel: loop.KernelOp, env: dict[SSAValue, np.ndarray]) -> None:
+    for op in kernel.walk():
+        if isinstance(op, loop.AtomicOp):  # the buffers it folds into start at the identity
+            env[op.memref][...] = identity_of(op.kind.data, env[op.memref].dtype)
     _Nest(nest_depth(kernel.body.block), env).block(kernel.body.block, 0)
 
 
@@ -156,6 +183,10 @@ class _Nest:
                 return
             arrays = np.broadcast_arrays(env[op.value], *[self.full(i) for i in idx])
             env[op.memref][tuple(arrays[1:])] = arrays[0]
+        elif isinstance(op, loop.AtomicOp):
+            idx = eval_map(op.map.data, [env[i] for i in op.indices])
+            arrays = np.broadcast_arrays(env[op.value], *[self.full(i) for i in idx])
+            UFUNCS[op.kind.data].at(env[op.memref], tuple(arrays[1:]), arrays[0])
         elif isinstance(op, affine.ApplyOp):
             env[op.result] = self.full(eval_map(op.map.data, [env[v] for v in op.mapOperands])[0])
         elif isinstance(op, (loop.YieldOp, loop.AccumulateOp, attn.YieldOp)):

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
-from dpl.interpreters.affine_np import eval_expr
+from dpl.interpreters.affine_np import eval_expr, scatter_add
 from dpl.interpreters.scalar_eval import eval_op, is_scalar_op, numpy_dtype
 from dpl.dialects import tensor as T
 
@@ -84,6 +84,8 @@ def eval_tensor_op(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         return np.array(np.broadcast_to(args[0][index], shape))
     if isinstance(op, T.GatherOp):
         return np.take(args[0], args[1].astype(np.int64), axis=op.axis.data)
+    if isinstance(op, T.ScatterAddOp):
+        return scatter_add(np.zeros(_shape(op.result), _dtype(op.result)), op.axis.data, args[1], args[0])
     if isinstance(op, T.ConcatOp):
         return np.concatenate(args, axis=op.axis.data)
     if isinstance(op, T.ConstantOp):

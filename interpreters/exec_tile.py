@@ -57,28 +57,6 @@ _REDUCERS = {
     loop.CombineKind.MAX: np.max,
     loop.CombineKind.MIN: np.min,
 }
-_IDENTITY = {
-    loop.CombineKind.ADD: 0.0,
-    loop.CombineKind.MUL: 1.0,
-    loop.CombineKind.MAX: -np.inf,
-    loop.CombineKind.MIN: np.inf,
-}
-
-
-def _identity(kind: loop.CombineKind, dtype: np.dtype):
-    """The kind's identity in `dtype` (integers: their extreme values for max / min)."""
-    if np.issubdtype(dtype, np.integer) and kind in (loop.CombineKind.MAX, loop.CombineKind.MIN):
-        info = np.iinfo(dtype)
-        return np.asarray(info.min if kind == loop.CombineKind.MAX else info.max, dtype=dtype)
-    return np.asarray(_IDENTITY[kind], dtype=dtype)
-
-
-_UFUNCS = {
-    loop.CombineKind.ADD: np.add,
-    loop.CombineKind.MUL: np.multiply,
-    loop.CombineKind.MAX: np.maximum,
-    loop.CombineKind.MIN: np.minimum,
-}
 
 
 def run(module: ModuleOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -100,7 +78,7 @@ def run_kernel(kernel: tile.KernelOp, env: dict[SSAValue, np.ndarray]) -> None:
     for i in _zero_init(kernel):  # split-K / split-reduce: atomics fold into outs that start at
         out = kernel.outs[i]  # the identity of their combiner (0 for add, -inf for max)
         kinds = {o.kind.data for o in kernel.walk() if isinstance(o, tile.AtomicOp) and o.memref is out}
-        env[out][...] = _IDENTITY[kinds.pop()] if len(kinds) == 1 else 0
+        env[out][...] = exec_loop.identity_of(kinds.pop(), env[out].dtype) if len(kinds) == 1 else 0
     t = kernel.tile
     rank = len(t.axes) + _loop_depth(t.body.block)
     _TileNest(rank, env).kernel(kernel)
@@ -227,7 +205,7 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
             self._write(op.memref, env[op.value], idx, None, tile.masked_dims(op))
         elif isinstance(op, tile.AtomicOp):
             idx = eval_map(op.map.data, [env[i] for i in op.indices])
-            self._write(op.memref, env[op.value], idx, _UFUNCS[op.kind.data], tile.masked_dims(op))
+            self._write(op.memref, env[op.value], idx, exec_loop.UFUNCS[op.kind.data], tile.masked_dims(op))
         elif isinstance(op, tile.StageOp):
             self._stage(op)
         elif isinstance(op, tile.HoldOp):
@@ -263,7 +241,7 @@ class _TileNest(TileMmaMixin, TileAttnMixin):
             target[depth] = count
             v = np.broadcast_to(v, target)
             if mask is not None:
-                v = np.where(mask, v, _identity(kind.data, v.dtype))
+                v = np.where(mask, v, exec_loop.identity_of(kind.data, v.dtype))
             self.env[result] = _REDUCERS[kind.data](v, axis=depth, keepdims=True)
 
     def _write(self, buf: SSAValue, value, idx: list, ufunc, masked: Sequence[int] = ()) -> None:

@@ -1,4 +1,5 @@
-"""decompose-shapes: torch's view/shape ops become `tensor.index_map` (and gather / concat)."""
+"""decompose-shapes: torch's view/shape ops become `tensor.index_map` (and gather / scatter_add /
+concat)."""
 
 from __future__ import annotations
 
@@ -127,6 +128,11 @@ def _index_select(op: t.IndexSelectOp, em: Emitter):
     return em._one(T.GatherOp(op.input, op.index, op.dim.data))
 
 
+def _scatter_add(op: t.ScatterAddOp, em: Emitter):
+    added = em._one(T.ScatterAddOp(op.src, op.index, op.dim.data, op.result.type), "scattered")
+    return em.binary(op.input, added, lambda s, a, b: s.add(a, b))
+
+
 def _flip(op: t.FlipOp, em: Emitter):
     src = shape_of(op.input)
     flipped = {f.data for f in op.dims}
@@ -144,6 +150,7 @@ RULES = {
     t.CatOp: _cat,
     t.EmbeddingOp: _embedding,
     t.IndexSelectOp: _index_select,
+    t.ScatterAddOp: _scatter_add,
     t.FlipOp: _flip,
 }
 
@@ -151,12 +158,13 @@ RULES = {
 @dataclass(frozen=True)
 class DecomposeShapes(ModulePass):
     """Rewrite reshape / transpose / permute / unsqueeze / expand / slice / flip / cat /
-    embedding / index_select.
+    embedding / index_select / scatter_add.
 
     The view ops become one `tensor.index_map` each: reshape linearises and splits indices only
     inside groups of dims with equal element count (so [1,32,2048] -> [32,2048] is a plain
     projection); slice is `start + step * d`; flip is `n - 1 - d`; expand is a broadcast. cat
-    becomes `tensor.concat`, embedding `tensor.gather` on axis 0 and index_select on its dim.
+    becomes `tensor.concat`, embedding `tensor.gather` on axis 0 and index_select on its dim;
+    scatter_add is the input plus a `tensor.scatter_add` (zeros with the source added in).
     """
 
     name = "decompose-shapes"

@@ -47,7 +47,7 @@ def _buffers(nest: Operation, kernel: loop.KernelOp) -> tuple[list[SSAValue], li
     for op in nest.walk():
         if isinstance(op, loop.LoadOp) and op.memref not in reads:
             reads.append(op.memref)
-        if isinstance(op, loop.StoreOp) and op.memref not in writes:
+        if isinstance(op, loop.StoreOp | loop.AtomicOp) and op.memref not in writes:
             writes.append(op.memref)
     order = list(kernel.ins) + list(kernel.outs)
     ins = [b for b in order if b in reads and b not in writes]
@@ -63,6 +63,8 @@ def _store_boxes(nest: Operation) -> dict[SSAValue, list[tuple[int, int]]] | Non
     }
     boxes: dict[SSAValue, list[tuple[int, int]]] = {}
     for op in nest.walk():
+        if isinstance(op, loop.AtomicOp):  # a scatter's fold: where it lands is data
+            return None
         if not isinstance(op, loop.StoreOp):
             continue
         if not all(i in extents for i in op.indices):

@@ -7,6 +7,9 @@ dropped (their index folds to 0) unless every loop has extent 1. Constants of th
 in front of the tile; other ops of outer levels move to the front of the tile body (they are pure,
 so recomputing them per point keeps meaning).
 
+A scatter-add's `loop.atomic` becomes a `tile.atomic`, and the kernel is marked
+`{tile.zero_init}` for its buffer (it starts at the combiner's identity, as split-K's do).
+
 A kernel with no outer free loop (a full sum to one value) gets a tile of one axis of extent 1
 (`%one`), its body the kernel's (blockify-launch then shares its reduce among a block's lanes and
 split-reduce spreads it over blocks). The pass never declines: an outer level that holds stores or
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -27,10 +30,11 @@ from xdsl.rewriter import Rewriter
 from dpl.dialects import loop, tile
 from dpl.transforms.loop.nest import inline_unit_loop
 from dpl.transforms.tile.common import LOG, fold_constant_indices, index_constant
+from dpl.transforms.tile.split_matmul_k import ZERO_INIT, zero_init_outs
 
 
 def _pure(op: Operation) -> bool:
-    return not op.regions and not isinstance(op, (loop.StoreOp, loop.YieldOp))
+    return not op.regions and not isinstance(op, (loop.StoreOp, loop.AtomicOp, loop.YieldOp))
 
 
 def inline_unit_loops(kernel: loop.KernelOp) -> None:
@@ -90,6 +94,13 @@ def tileify_kernel(kernel: loop.KernelOp) -> str | None:
         op.detach()
         new_kernel.body.block.add_op(op)
     new_kernel.body.block.add_op(new_tile)
+    atomics = [op for op in body.walk() if isinstance(op, loop.AtomicOp)]
+    for op in atomics:
+        Rewriter.replace_op(op, tile.AtomicOp(op.kind.data, op.value, op.memref, list(op.indices), op.map.data))
+    if atomics:
+        outs = list(new_kernel.outs)
+        marked = sorted({*zero_init_outs(new_kernel), *(outs.index(op.memref) for op in atomics)})
+        new_kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
     fold_constant_indices(body)
     for op in list(body.ops):
         if isinstance(op, arith.ConstantOp) and not op.result.uses:

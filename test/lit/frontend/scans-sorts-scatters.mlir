@@ -61,11 +61,11 @@
 
 // TOPK-ERR: dpl: error: unsupported topk of a 0-d tensor (at <expression>)
 
-// scatter_add: hit = index_k == p on the [4, p 5, k 2] box, the sources summed where they hit, added.
-// SCATTER-ADD:      %[[HIT:.*]] = torch.eq %{{.*}}, %{{.*}} : (tensor<4x1x2xi64>, tensor<1x5x1xi64>) -> tensor<4x5x2xi1>
-// SCATTER-ADD:      %[[TERMS:.*]] = torch.where %[[HIT]], %{{.*}}, %{{.*}} : (tensor<4x5x2xi1>, tensor<4x1x2xf32>, tensor<f32>) -> tensor<4x5x2xf32>
-// SCATTER-ADD-NEXT: %[[SUM:.*]] = torch.sum %[[TERMS]] {dims = [2], keepdim = false} : (tensor<4x5x2xf32>) -> tensor<4x5xf32>
-// SCATTER-ADD-NEXT: %scatter_add = torch.add %x, %[[SUM]] : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+// scatter_add: one torch.scatter_add (each source element added at its index: atomics on the
+// GPU, work in proportion to the sources, no [p, k] box).
+// SCATTER-ADD:      %scatter_add = torch.scatter_add %x, %y, %z {dim = 1} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x5xf32>
+// SCATTER-ADD-NOT:  torch.eq
+// SCATTER-ADD-NOT:  torch.sum
 
 // scatter: the last k that hits each p (amax of where(hit, k, -1)), the source gathered there.
 // SCATTER:      %[[HIT:.*]] = torch.eq %{{.*}}, %{{.*}} : (tensor<4x1x2xi64>, tensor<1x5x1xi64>) -> tensor<4x5x2xi1>

@@ -59,6 +59,26 @@ func.func @main(%t: tensor<10x4xf64>, %ids: tensor<3xi64>) -> tensor<3x4xf64> {
 
 // -----
 
+// A scatter-add: free loops over the source, the index clamped into [0, 10), an atomic add.
+func.func @main(%s: tensor<3x4xf64>, %ids: tensor<3x4xi64>) -> tensor<10x4xf64> {
+  %r = tensor.scatter_add %s[%ids] axis 0 : tensor<3x4xf64>, tensor<3x4xi64> -> tensor<10x4xf64>
+  func.return %r : tensor<10x4xf64>
+}
+// CHECK-LABEL: func.func @main(%s: memref<3x4xf64>, %ids: memref<3x4xi64>) -> memref<10x4xf64> {
+// CHECK:         loop.kernel @k_r ins(%s, %ids : memref<3x4xf64>, memref<3x4xi64>) outs(%r : memref<10x4xf64>) {
+// CHECK:         loop.for free %a0 < 3 {
+// CHECK-NEXT:      loop.for free %a1 < 4 {
+// CHECK-NEXT:        %id = loop.load %ids[%a0, %a1] : memref<3x4xi64>
+// CHECK-NEXT:        %[[LO:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:        %[[HI:.*]] = arith.constant 9 : i64
+// CHECK-NEXT:        %[[MIN:.*]] = arith.minsi %id, %[[HI]] : i64
+// CHECK-NEXT:        %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[LO]] : i64
+// CHECK-NEXT:        %[[AT:.*]] = arith.index_cast %[[MAX]] : i64 to index
+// CHECK-NEXT:        %in = loop.load %s[%a0, %a1] : memref<3x4xf64>
+// CHECK-NEXT:        loop.atomic add %in, %r[%[[AT]], %a1] : memref<10x4xf64>
+
+// -----
+
 func.func @main(%a: tensor<2x3xf64>, %b: tensor<2x5xf64>) -> tensor<2x8xf64> {
   %c = tensor.concat %a, %b axis 1 : tensor<2x3xf64>, tensor<2x5xf64> -> tensor<2x8xf64>
   func.return %c : tensor<2x8xf64>

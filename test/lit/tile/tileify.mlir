@@ -78,3 +78,30 @@ func.func @main(%x: memref<16xf64>) -> memref<f64> {
 // CHECK-LABEL: tile.kernel @k_sum
 // CHECK-NEXT:    tile.tile (%one : 1 = thread) {
 // CHECK-NEXT:      %s = loop.for reduce %r < 16 -> f64 {
+
+// -----
+
+// A scatter-add's loop.atomic becomes a tile.atomic; its buffer starts at 0 (tile.zero_init).
+func.func @main(%s: memref<8x3xf32>, %i: memref<8xi64>) -> memref<5x3xf32> {
+  %o = memref.alloc() : memref<5x3xf32>
+  loop.kernel @k_scatter ins(%s, %i : memref<8x3xf32>, memref<8xi64>) outs(%o : memref<5x3xf32>) {
+    loop.for free %a0 < 8 {
+      %id = loop.load %i[%a0] : memref<8xi64>
+      %at = arith.index_cast %id : i64 to index
+      loop.for free %a1 < 3 {
+        %v = loop.load %s[%a0, %a1] : memref<8x3xf32>
+        loop.atomic add %v, %o[%at, %a1] : memref<5x3xf32>
+      }
+    }
+  }
+  func.return %o : memref<5x3xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_scatter
+// CHECK:       tile.tile (%a0 : 8 = thread, %a1 : 3 = thread) {
+// CHECK-NEXT:    %id = loop.load %i[%a0] : memref<8xi64>
+// CHECK-NEXT:    %at = arith.index_cast %id : i64 to index
+// CHECK-NEXT:    %v = loop.load %s[%a0, %a1] : memref<8x3xf32>
+// CHECK-NEXT:    tile.atomic add %v, %o[%at, %a1] : memref<5x3xf32>
+// CHECK:       } {tile.zero_init = [0 : i64]}
+// CHECK-NOT:   loop.atomic

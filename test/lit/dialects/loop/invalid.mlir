@@ -317,3 +317,85 @@ func.func @f(%x: memref<?xf32>) {
   func.return
 }
 // CHECK: 'loop.view' needs static shapes
+
+// -----
+
+// An atomic folds with add, max or min.
+func.func @f(%s: memref<8xf32>, %i: memref<8xi64>, %o: memref<4xf32>) {
+  loop.kernel @k ins(%s, %i : memref<8xf32>, memref<8xi64>) outs(%o : memref<4xf32>) {
+    loop.for free %a0 < 8 {
+      %v = loop.load %s[%a0] : memref<8xf32>
+      %id = loop.load %i[%a0] : memref<8xi64>
+      %at = arith.index_cast %id : i64 to index
+      loop.atomic mul %v, %o[%at] : memref<4xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.atomic' supports add, max and min, not mul
+
+// -----
+
+// An atomic folds into a kernel out, which no store of the kernel also writes.
+func.func @f(%s: memref<8xf32>, %i: memref<8xi64>, %o: memref<4xf32>) {
+  loop.kernel @k ins(%s, %i : memref<8xf32>, memref<8xi64>) outs(%o : memref<4xf32>) {
+    loop.for free %a0 < 8 {
+      %v = loop.load %s[%a0] : memref<8xf32>
+      %id = loop.load %i[%a0] : memref<8xi64>
+      %at = arith.index_cast %id : i64 to index
+      loop.atomic add %v, %o[%at] : memref<4xf32>
+    }
+    loop.for free %a1 < 4 {
+      %z = arith.constant 0.0 : f32
+      loop.store %z, %o[%a1] : memref<4xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.atomic' folds into a buffer that a 'loop.store' of its kernel also writes
+
+// -----
+
+// An atomic is no accumulate: not inside a reduce loop.
+func.func @f(%s: memref<8xf32>, %i: memref<8xi64>, %o: memref<4xf32>) {
+  loop.kernel @k ins(%s, %i : memref<8xf32>, memref<8xi64>) outs(%o : memref<4xf32>) {
+    %r = loop.for reduce %a0 < 8 -> f32 {
+      %v = loop.load %s[%a0] : memref<8xf32>
+      %id = loop.load %i[%a0] : memref<8xi64>
+      %at = arith.index_cast %id : i64 to index
+      loop.atomic add %v, %o[%at] : memref<4xf32>
+      loop.accumulate add %v : f32
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.atomic' inside a reduce loop: reduce loops only accumulate
+
+
+// -----
+
+// Its value has the buffer's element type (the generic form: the custom one takes the type from the buffer).
+func.func @f(%x: memref<4xf32>, %o: memref<4xf32>) {
+  loop.kernel @k ins(%x : memref<4xf32>) outs(%o : memref<4xf32>) {
+    %c = arith.constant 1.0 : f64
+    loop.for free %a0 < 4 {
+      "loop.atomic"(%c, %o, %a0) <{kind = #loop<combine add>, map = affine_map<(d0) -> (d0)>}> : (f64, memref<4xf32>, index) -> ()
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.atomic' value type f64 differs from the element type of memref<4xf32>
+
+// -----
+
+// It folds into a kernel out.
+func.func @f(%s: memref<8xf32>, %o: memref<4xf32>) {
+  loop.kernel @k ins(%s, %o : memref<8xf32>, memref<4xf32>) outs(%s : memref<8xf32>) {
+    loop.for free %a0 < 4 {
+      %v = loop.load %s[%a0] : memref<8xf32>
+      loop.atomic add %v, %o[%a0] : memref<4xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.atomic' writes a buffer that is not a kernel out

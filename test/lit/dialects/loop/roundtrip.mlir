@@ -72,3 +72,20 @@ func.func @view(%x: memref<3x4xf32>) -> memref<12xf32> {
 
 // CHECK-LABEL: func.func @view
 // CHECK-NEXT:  %v = loop.view %x : memref<3x4xf32> -> memref<12xf32>
+
+func.func @scatter_add(%s: memref<8x3xf32>, %i: memref<8x3xi64>, %o: memref<5x3xf32>) {
+  loop.kernel @k_scatter ins(%s, %i : memref<8x3xf32>, memref<8x3xi64>) outs(%o : memref<5x3xf32>) {
+    loop.for free %a0 < 8 {
+      loop.for free %a1 < 3 {
+        %id = loop.load %i[%a0, %a1] : memref<8x3xi64>
+        %at = arith.index_cast %id : i64 to index
+        %v = loop.load %s[%a0, %a1] : memref<8x3xf32>
+        loop.atomic add %v, %o[%at, %a1] : memref<5x3xf32>
+      }
+    }
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @scatter_add
+// CHECK:       loop.atomic add %v, %o[%at, %a1] : memref<5x3xf32>

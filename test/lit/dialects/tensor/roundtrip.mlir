@@ -98,3 +98,11 @@ func.func @others(%table: tensor<100x8xf32>, %ids: tensor<2x5xi64>, %a: tensor<2
 // CHECK:       %k = tensor.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>
 // CHECK:       tensor.index_map %e affine_map<(d0, d1) -> (
 // CHECK:       %p = tensor.reduce max %r axes [0, 1] : tensor<6x4xf32> -> tensor<1x1xf32>
+
+func.func @scatter(%src: tensor<2x5x8xf32>, %ids: tensor<2x5x8xi64>) -> tensor<2x100x9xf32> {
+  %s = tensor.scatter_add %src[%ids] axis 1 : tensor<2x5x8xf32>, tensor<2x5x8xi64> -> tensor<2x100x9xf32>
+  func.return %s : tensor<2x100x9xf32>
+}
+
+// CHECK-LABEL: func.func @scatter
+// CHECK:       %s = tensor.scatter_add %src[%ids] axis 1 : tensor<2x5x8xf32>, tensor<2x5x8xi64> -> tensor<2x100x9xf32>
