@@ -2,7 +2,8 @@
 cases on the loop executor before and after; convolutions (3x3, stride 2, 1-D, 1x1, with a
 BatchNorm + ReLU epilogue), linears over a batch of sequences and a matmul broadcasting its
 weight, odd sizes, through the loop pipeline on the loop executor before and after the pass
-(bit-identical: each output element sums its products in the same order), and through the whole
+(bit-identical: each output element sums its products in the same order), a matmul batched over
+two dims, and through the whole
 kernel pipeline with the tensor cores asked for (padded N and K, masked along the dims a
 floordiv leaves) on the kernel executor against PyTorch in float64, their CUDA through nvcc for
 sm_90a; the default schedule's log for a convolution that the tensor cores now take; the host
@@ -45,6 +46,9 @@ EXPRS = {
     "rmsnorm_linear_3d": F + "linear(" + F + "rms_norm(torch.randn(3,37,40), (40,), torch.randn(40)), torch.randn(200,40))",
     "masked_conv2d": F + "conv2d(torch.randn(2,8,9,13), torch.randn(64,8,3,3) * (torch.randn(3,3) > 0), padding=1)",
     "gram_reshaped": "torch.randn(3,40,5,7).reshape(3,40,35) @ torch.randn(3,72,5,7).reshape(3,72,35).transpose(1,2)",
+    # a batch of two loops (attention's batch and heads) made one: with the M and N tiles it was
+    # four block axes, more than materialize-mma lays on a grid
+    "bmm_4d": "torch.randn(2,3,130,40) @ torch.randn(2,3,40,70)",
 }
 TENSOR_CORES = IR_PIPELINES["kernel"].replace("schedule,", "schedule{tensor-cores=true},")
 

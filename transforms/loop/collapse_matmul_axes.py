@@ -1,4 +1,5 @@
-"""collapse-matmul-axes: give each side of a contraction one free loop where it has several.
+"""collapse-matmul-axes: give each side of a contraction, and its batch, one free loop where it
+has several.
 
 A contraction reads A and B in one reduce loop; the free loops that index A but not B are its M
 side, those that index B but not A its N side (as the tile schedule's `matmul_info` sees them).
@@ -56,6 +57,17 @@ operands as what it depends on, and an unused M index on B's load (an einsum's e
 columns weight `w[e, d, h]` read at `[%n floordiv 256, %r, %n mod 256]`) kept it off the tensor
 cores ("a factor of the product depends on both M and N").
 
+The batch, the free loops that index both sides (the batch and heads of attention's scores
+q @ k^T over (b, h, n, d), read at q[%b, %h, %m, %r] and k[%b, %h, %n, %r]), collapses the same
+way where it has two or more loops of extent > 1: one loop over b * h, and q, k and the scores
+views of (b * h, n, d) and (b * h, n, n), a plain batched product. The tile schedule lays the
+block axes of a tensor-core tile one-to-one on the grid (materialize-mma: at most three), and
+a batch of two beside the M and N tiles made four: Gemma-2's soft-capped attention over 4 x 8
+heads crashed in materialize-mma (session 40), as did any 4-D batched matmul the schedule put on
+the tensor cores. A batch whose loops before its last hold other ops (a per-batch scale hoisted
+into its outer loop) stays as it is, logged, its sides collapsed all the same (the schedule then
+keeps such a tile off the tensor cores where its block axes do not fit a grid).
+
 A free loop of extent 1 beside the reduce loop (a kept reduced dim, its store alone inside) is
 set aside when finding the sides and inlined (its index 0) when the nest collapses.
 
@@ -67,8 +79,9 @@ Declines (logged to `dpl.passes`) a chain of free loops down to a reduce loop wh
 loop is not alone or not one contraction (two loads over its index, each indexed by a free loop
 the other is not, the other loads' free loops one of theirs, accumulated by add), and a side
 whose loops before its last hold other ops or whose indices are used other than as load or
-store indices inside its last loop. A nest with no reduce loop, or no side of two loops of
-extent > 1, is left alone silently (the common case).
+store indices inside its last loop (such a batch is kept and logged; the sides still collapse).
+A nest with no reduce loop, or no side and no batch of two loops of extent > 1, is left alone
+silently (the common case).
 """
 
 from __future__ import annotations
@@ -107,10 +120,10 @@ def _alone(f: loop.ForOp) -> bool:
     return len([o for o in f.body.block.ops if not isinstance(o, loop.YieldOp)]) == 1
 
 
-def _sides(chain: list[loop.ForOp]) -> list[tuple[SSAValue, list[loop.ForOp]]] | str | None:
+def _sides(chain: list[loop.ForOp]) -> list[tuple[SSAValue | None, list[loop.ForOp]]] | str | None:
     """The free loops of `chain` indexing only A and only B of its contraction, each with the
-    buffer that side reads; why the reduce loop under it is not one; or None where no reduce
-    loop is (an elementwise nest)."""
+    buffer that side reads, then its batch: the free loops indexing both (with None); why the
+    reduce loop under it is not one; or None where no reduce loop is (an elementwise nest)."""
     loops = [o for o in chain[-1].body.block.ops if isinstance(o, loop.ForOp) and not _unit(o)]
     if not any(o.is_reduce for o in loops):
         return None
@@ -130,9 +143,10 @@ def _sides(chain: list[loop.ForOp]) -> list[tuple[SSAValue, list[loop.ForOp]]] |
         return "not a contraction of two operands"
     a, b = pair
     return [
-        (ld.memref, [f for f in chain if f.iv in own - other])
-        for ld, own, other in ((loads[a], owns[a], owns[b]), (loads[b], owns[b], owns[a]))
-    ]
+        *((ld.memref, [f for f in chain if f.iv in own - other])
+          for ld, own, other in ((loads[a], owns[a], owns[b]), (loads[b], owns[b], owns[a]))),
+        (None, [f for f in chain if f.iv in owns[a] & owns[b]]),
+    ]  # fmt: skip
 
 
 def _operands(owns: list[set[SSAValue]]) -> tuple[int, int] | None:
@@ -204,20 +218,26 @@ def collapse_side(side: list[loop.ForOp]) -> None:
 
 
 def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
-    """Collapse each side of the contraction under `top` that spans several loops; why not, or
-    None (also where `top` holds no contraction, or no side spans several loops)."""
+    """Collapse each side of the contraction under `top`, and its batch, that spans several
+    loops; why not, or None (also where `top` holds no contraction, or nothing spans several
+    loops)."""
     chain = _chain(top)
     sides = _sides(chain)
     if sides is None or isinstance(sides, str):
         return sides
-    bigs = [(f"%{buf.name_hint}" if buf.name_hint else which, [f for f in side if f.extent.data > 1])
-            for (buf, side), which in zip(sides, "AB")]
-    for name, big in bigs:
+    bigs = [(f"%{buf.name_hint}'s side" if buf is not None and buf.name_hint else which,
+             [f for f in side if f.extent.data > 1])
+            for (buf, side), which in zip(sides, ("A's side", "B's side", "the batch"))]
+    for name, big in bigs[:2]:
         if len(big) >= 2 and not _collapsible(big):
-            return f"the loops of {name}'s side hold other ops, or an index used other than to load or store inside them"
+            return f"the loops of {name} hold other ops, or an index used other than to load or store inside them"
+    if len(bigs[2][1]) >= 2 and not _collapsible(bigs[2][1]):  # the sides collapse all the same
+        LOG.info("collapse-matmul-axes: @%s: the batch kept: its loops hold other ops, or an index used "
+                 "other than to load or store inside them", kernel.sym_name.data)
+        bigs[2] = (bigs[2][0], [])
     if all(len(big) < 2 for _, big in bigs):
         drop_unused_indices(top)
-        merged = [f"%{buf.name_hint}" for buf in dict.fromkeys(buf for buf, _ in sides)
+        merged = [f"%{buf.name_hint}" for buf in dict.fromkeys(buf for buf, _ in sides[:2])
                   if isinstance(buf.type, MemRefType) and buf.type.get_num_dims() >= 2
                   and merge_buffer(kernel, buf) is None]  # fmt: skip
         if merged:
@@ -232,7 +252,7 @@ def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
             continue
         extents = [f.extent.data for f in big]
         collapse_side(big)
-        done.append(f"{name}'s side {' x '.join(map(str, extents))} -> {math.prod(extents)}")
+        done.append(f"{name} {' x '.join(map(str, extents))} -> {math.prod(extents)}")
     if done:
         fold_index_ops(kernel)
         drop_unused_indices(kernel)
@@ -245,7 +265,8 @@ def collapse_nest(kernel: loop.KernelOp, top: loop.ForOp) -> str | None:
 
 @dataclass(frozen=True)
 class CollapseMatmulAxes(ModulePass):
-    """Give each contraction one free loop per side (M, N) where a side spans several."""
+    """Give each contraction one free loop per side (M, N) and one for its batch where one
+    spans several."""
 
     name = "collapse-matmul-axes"
 

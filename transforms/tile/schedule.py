@@ -13,10 +13,14 @@ pipeline (below), as if that pipeline ran on a module holding only that kernel. 
   tensorize-matmul), modeled by schedule_mma.mma_us and weighed against the SIMT candidates
   below; the least modeled time wins, so the tensor cores are not taken where the model finds
   them slower, nor where tensorize-matmul declines (a tiny or ragged contraction, `precision=
-  ieee`, a product mixing M and N: `-v` says why). Where both have a wave model fitted to the
-  H200 (wgmma at 3xtf32, MATMUL_TILES), the tensor cores' pick and the SIMT tile ranked first
-  race at those instead (`race_waves`; not for a thin side or a K of under 4 steps; a K of at
-  most 2 steps goes to SIMT);
+  ieee`, a product mixing M and N: `-v` says why), nor where the tile's block axes do not fit a
+  grid as materialize-mma lays them one-to-one (`schedule_mma.launchable`: more than three of
+  extent > 1, or one past grid y / z; split K is first dropped where its axis made the fourth;
+  a batch of two loops beside the M and N tiles that collapse-matmul-axes could not make one,
+  logged `not tried`; a tuned or given tensor-core point there is an error). Where both have a
+  wave model fitted to the H200 (wgmma at 3xtf32, MATMUL_TILES), the tensor cores' pick and the
+  SIMT tile ranked first race at those instead (`race_waves`; not for a thin side or a K of
+  under 4 steps; a K of at most 2 steps goes to SIMT);
 - matmul (SIMT): a contraction (a reduce loop loading A and B, each indexed by a free loop the other is
   not): K chunked, K split over blocks when the launch model says it pays (split-matmul-k), a
   register tile per thread on 16 x 16 threads, A and B tiles staged in shared memory (rows padded
@@ -807,6 +811,7 @@ class Schedule(ModulePass):
             if isinstance(cands, str):
                 LOG.info(f"schedule: @{name}: no tensor cores: {cands}")
                 cands = []
+            fits = []
             for choice in cands:
                 spec = choice.spec(self.sms, smem)
                 block, back = scratch(ctx, kernel, spec)
@@ -815,7 +820,13 @@ class Schedule(ModulePass):
                     choice = replace(choice, split=False)
                     spec = choice.spec(self.sms, smem)
                     block, back = scratch(ctx, kernel, spec)
+                if not launchable(block):  # unsplit too: materialize-mma could not lay it on a grid
+                    LOG.info(f"schedule: @{name}: {choice.what()} not tried (its block axes do not fit a grid: "
+                             "more than three, or one past grid y / z)")
+                    continue
+                fits.append(choice)
                 tried.append((choice.what(), spec, block, back, choice))
+            cands = fits
             if self.tensor_cores is not True:
                 grid = 0  # the blocks of the first (measured) tile's grid, its split left out
                 for tile_choice in MATMUL_TILES:
@@ -961,6 +972,11 @@ class Schedule(ModulePass):
             raise ValueError(
                 f"schedule: @{name}: {POINT}: tensorize-matmul declined the kernel at {format_point(point)} "
                 "(dpl compile -v says why)"
+            )
+        if point.get(TENSOR_CORES) and not launchable(block):
+            raise ValueError(
+                f"schedule: @{name}: {POINT}: the tensor-core tiles at {format_point(point)} have block axes "
+                "that do not fit a grid (more than three, or one past grid y / z)"
             )
         commit(kernel, block, back)
 

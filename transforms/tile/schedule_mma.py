@@ -423,7 +423,9 @@ def padded_step(dot: mma.DotOp) -> float:
 
 def launchable(block) -> bool:
     """Whether every tile scheduled in `block` has block axes materialize-mma can map onto a grid
-    (common.grid_fits): a batched matmul split over K has four."""
+    (common.grid_fits): a batched matmul split over K has four, and so has one with a batch of
+    two loops (which collapse-matmul-axes makes one where it can) beside its M and N tiles;
+    the schedule drops the split, then the candidate."""
     tiles = [t for t in block.walk() if isinstance(t, tile.TileOp)]
     return all(grid_fits([e for _, e, k in t.axes if k == tile.AxisKind.BLOCK]) for t in tiles)
 

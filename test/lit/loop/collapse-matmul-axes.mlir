@@ -11,7 +11,11 @@
 // Prologue factors: an RMSNorm before a linear over 2 x 5 rows (the norm's weight g[%r], a third
 // load in the reduce loop, on K alone; rstd[%a0, %a1] on x's side) collapses as the plain
 // linear; declined, a product of three loads each indexed by a free loop of its own (a
-// trilinear form: no two operands).
+// trilinear form: no two operands). Then the batch: the scores q @ k^T of an attention over
+// 2 x 3 heads (its batch loops %a0, %a1 index both operands) become one loop of 6, as a 3-D
+// batched matmul's (four block axes with the M and N tiles were more than materialize-mma lays
+// on a grid: Gemma-2's soft-capped attention crashed there); a batch whose outer loop holds a
+// load of its own stays, its sides collapsed all the same.
 
 func.func @main(%x: memref<2x5x16xf32>, %w: memref<24x16xf32>, %b: memref<24xf32>) -> memref<2x5x24xf32> {
   %y = memref.alloc() : memref<2x5x24xf32>
@@ -288,3 +292,73 @@ func.func @main(%x: memref<2x16xf32>, %z: memref<5x16xf32>, %w: memref<24x16xf32
 // CHECK-NEXT:    loop.for free %a0 < 2 {
 // CHECK-NEXT:      loop.for free %a1 < 5 {
 // CHECK-NEXT:        loop.for free %a2 < 24 {
+
+// -----
+
+func.func @main(%q: memref<2x3x128x32xf32>, %k: memref<2x3x128x32xf32>) -> memref<2x3x128x1x128xf32> {
+  %red = memref.alloc() : memref<2x3x128x1x128xf32>
+  loop.kernel @k_scores ins(%q, %k : memref<2x3x128x32xf32>, memref<2x3x128x32xf32>) outs(%red : memref<2x3x128x1x128xf32>) {
+    loop.for free %a0 < 2 {
+      loop.for free %a1 < 3 {
+        loop.for free %a2 < 128 {
+          loop.for free %a3 < 1 {
+            loop.for free %a4 < 128 {
+              %acc = loop.for reduce %r0 < 32 -> f32 {
+                %in = loop.load %q[%a0, %a1, %a2, %r0] : memref<2x3x128x32xf32>
+                %in_1 = loop.load %k[%a0, %a1, %a4, %r0] : memref<2x3x128x32xf32>
+                %in_2 = arith.mulf %in, %in_1 : f32
+                loop.accumulate add %in_2 : f32
+              }
+              loop.store %acc, %red[%a0, %a1, %a2, %a3, %a4] : memref<2x3x128x1x128xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  func.return %red : memref<2x3x128x1x128xf32>
+}
+// CHECK:         %q_1 = loop.view %q : memref<2x3x128x32xf32> -> memref<6x128x32xf32>
+// CHECK-NEXT:    %k_1 = loop.view %k : memref<2x3x128x32xf32> -> memref<6x128x32xf32>
+// CHECK-NEXT:    %red_1 = loop.view %red : memref<2x3x128x1x128xf32> -> memref<6x128x1x128xf32>
+// CHECK-NEXT:    loop.kernel @k_scores ins(%q_1, %k_1 : memref<6x128x32xf32>, memref<6x128x32xf32>) outs(%red_1 : memref<6x128x1x128xf32>) {
+// CHECK-NEXT:    loop.for free %a1 < 6 {
+// CHECK-NEXT:      loop.for free %a2 < 128 {
+// CHECK-NEXT:        loop.for free %a3 < 1 {
+// CHECK-NEXT:          loop.for free %a4 < 128 {
+// CHECK-NEXT:            %acc = loop.for reduce %r0 < 32 -> f32 {
+// CHECK-NEXT:              %in = loop.load %q_1[%a1, %a2, %r0] : memref<6x128x32xf32>
+// CHECK-NEXT:              %in_1 = loop.load %k_1[%a1, %a4, %r0] : memref<6x128x32xf32>
+// CHECK:                 loop.store %acc, %red_1[%a1, %a2, %a3, %a4] : memref<6x128x1x128xf32>
+
+// -----
+
+func.func @main(%x: memref<2x3x5x16xf32>, %w: memref<2x3x24x16xf32>, %s: memref<2xf32>) -> memref<2x3x5x24xf32> {
+  %y = memref.alloc() : memref<2x3x5x24xf32>
+  loop.kernel @k_batch_kept ins(%x, %w, %s : memref<2x3x5x16xf32>, memref<2x3x24x16xf32>, memref<2xf32>) outs(%y : memref<2x3x5x24xf32>) {
+    loop.for free %a0 < 2 {
+      %sv = loop.load %s[%a0] : memref<2xf32>
+      loop.for free %a1 < 3 {
+        loop.for free %a2 < 5 {
+          loop.for free %a3 < 24 {
+            %acc = loop.for reduce %r < 16 -> f32 {
+              %u = loop.load %x[%a0, %a1, %a2, %r] : memref<2x3x5x16xf32>
+              %v = loop.load %w[%a0, %a1, %a3, %r] : memref<2x3x24x16xf32>
+              %p = arith.mulf %u, %v : f32
+              loop.accumulate add %p : f32
+            }
+            %t = arith.mulf %acc, %sv : f32
+            loop.store %t, %y[%a0, %a1, %a2, %a3] : memref<2x3x5x24xf32>
+          }
+        }
+      }
+    }
+  }
+  func.return %y : memref<2x3x5x24xf32>
+}
+// CHECK-LABEL: loop.kernel @k_batch_kept
+// CHECK-NEXT:    loop.for free %a0 < 2 {
+// CHECK-NEXT:      %sv = loop.load %s[%a0] : memref<2xf32>
+// CHECK-NEXT:      loop.for free %a1 < 3 {
+// CHECK-NEXT:        loop.for free %a2 < 5 {
+// CHECK-NEXT:          loop.for free %a3 < 24 {
