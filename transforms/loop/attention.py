@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type
+from xdsl.dialects.builtin import Float32Type, i1
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineDimExpr, AffineExpr
 
@@ -182,16 +182,30 @@ MAX_FLASH_DEPTH = 256
 
 def flash_declines(nest: AttentionNest) -> str | None:
     """Why the flash kernel (tile-attention, materialize-attention) cannot take `nest`, or None:
-    it computes in f32 and stages rows of at most MAX_FLASH_DEPTH elements."""
+    it computes in f32 (every buffer f32 but boolean masks: i1 buffers that only the scores'
+    epilogue loads, as `masked_fill` with a mask tensor writes them) and stages rows of at most
+    MAX_FLASH_DEPTH elements."""
     buffers = [*nest.kernel.ins, *nest.kernel.outs]
     if nest.op.result.type != Float32Type() or any(
-        b.type.element_type != Float32Type() for b in buffers  # type: ignore[attr-defined]
+        b.type.element_type != Float32Type() and not _score_mask(nest, b) for b in buffers  # type: ignore[attr-defined]
     ):
         return "not f32 (the flash kernel computes in f32)"
     sizes = nest.sizes
     if max(sizes["depth"], sizes["value_depth"]) > MAX_FLASH_DEPTH:
         return f"head dim {max(sizes['depth'], sizes['value_depth'])} is over {MAX_FLASH_DEPTH}"
     return None
+
+
+def _score_mask(nest: AttentionNest, buf: SSAValue) -> bool:
+    """Whether `buf` is an i1 input that only the score region's epilogue loads (a boolean mask:
+    the flash kernel evaluates that epilogue per score, the load's i1 feeding a select)."""
+    if buf.type.element_type != i1 or buf in nest.kernel.outs:  # type: ignore[attr-defined]
+        return False
+    uses = [o for o in nest.kernel.walk() if o is not nest.kernel and buf in o.operands]
+    return bool(uses) and all(
+        isinstance(o, loop.LoadOp) and nest.op.score.is_ancestor(o) and not nest.contraction.is_ancestor(o)
+        for o in uses
+    )  # fmt: skip
 
 
 def _values_used(value: SSAValue, memo: dict) -> set[SSAValue]:

@@ -513,3 +513,113 @@ func.func @main(%q: memref<1x2x5x4xf32>, %k: memref<1x1x5x4xf32>, %v: memref<1x1
 // CHECK:             %in_1 = loop.load %k[%a0, 0, %s, %r0] : memref<1x1x5x4xf32>
 // CHECK:             %in_3 = loop.load %v[%a0, 0, %s_1, %a3] : memref<1x1x5x4xf32>
 // CHECK-NOT:     loop.kernel
+
+// -----
+
+// Gemma-2's soft-capped attention with a boolean mask tensor of its own (`s.masked_fill(~keep,
+// -inf)`, `keep` an i1 input): the mask's loads stay in the score epilogue, which the flash kernel
+// evaluates per score, so its i1 buffer is no reason to keep the three kernels (they were, and
+// the scores' 4-D batched matmul crashed materialize-mma). One kernel, the tanh and the mask in
+// the score epilogue.
+func.func @main(%q: memref<1x2x5x4xf32>, %k: memref<1x2x5x4xf32>, %v: memref<1x2x5x4xf32>, %keep: memref<5x5xi1>) -> memref<1x2x5x4xf32> {
+  %red = memref.alloc() : memref<1x2x5x1x5xf32>
+  loop.kernel @k_red ins(%q, %k : memref<1x2x5x4xf32>, memref<1x2x5x4xf32>) outs(%red : memref<1x2x5x1x5xf32>) {
+    loop.for free %a0 < 1 {
+      loop.for free %a1 < 2 {
+        loop.for free %a2 < 5 {
+          loop.for free %a3 < 1 {
+            loop.for free %a4 < 5 {
+              %acc = loop.for reduce %r0 < 4 -> f32 {
+                %in = loop.load %q[%a0, %a1, %a2, %r0] : memref<1x2x5x4xf32>
+                %in_1 = loop.load %k[%a0, %a1, %a4, %r0] : memref<1x2x5x4xf32>
+                %in_2 = arith.mulf %in, %in_1 : f32
+                loop.accumulate add %in_2 : f32
+              }
+              loop.store %acc, %red[%a0, %a1, %a2, %a3, %a4] : memref<1x2x5x1x5xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  %softmax = memref.alloc() : memref<1x2x5x5xf32>
+  loop.kernel @k_softmax ins(%keep, %red : memref<5x5xi1>, memref<1x2x5x1x5xf32>) outs(%softmax : memref<1x2x5x5xf32>) {
+    %in_3 = arith.constant 0xff800000 : f32
+    %in_4 = arith.constant 5.000000e+01 : f32
+    %in_5 = arith.constant 2.000000e+00 : f32
+    loop.for free %a0_1 < 1 {
+      loop.for free %a1_1 < 2 {
+        loop.for free %a2_1 < 5 {
+          %acc_1 = loop.for reduce %r0_1 < 5 -> f32 {
+            %in_6 = loop.load %keep[%a2_1, %r0_1] : memref<5x5xi1>
+            %in_7 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_1] : memref<1x2x5x1x5xf32>
+            %a = arith.divf %in_7, %in_5 : f32
+            %a_1 = arith.divf %a, %in_4 : f32
+            %a_2 = math.tanh %a_1 : f32
+            %c = arith.mulf %a_2, %in_4 : f32
+            %in_8 = arith.select %in_6, %c, %in_3 : f32
+            loop.accumulate max %in_8 : f32
+          }
+          %acc_2 = loop.for reduce %r0_2 < 5 -> f32 {
+            %in_9 = loop.load %keep[%a2_1, %r0_2] : memref<5x5xi1>
+            %in_10 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %r0_2] : memref<1x2x5x1x5xf32>
+            %a_3 = arith.divf %in_10, %in_5 : f32
+            %a_4 = arith.divf %a_3, %in_4 : f32
+            %a_5 = math.tanh %a_4 : f32
+            %c_1 = arith.mulf %a_5, %in_4 : f32
+            %a_6 = arith.select %in_9, %c_1, %in_3 : f32
+            %0 = arith.subf %a_6, %acc_1 : f32
+            %in_11 = math.exp %0 : f32
+            loop.accumulate add %in_11 : f32
+          }
+          loop.for free %a3_1 < 5 {
+            %in_12 = loop.load %keep[%a2_1, %a3_1] : memref<5x5xi1>
+            %in_13 = loop.load %red[%a0_1, %a1_1, %a2_1, 0, %a3_1] : memref<1x2x5x1x5xf32>
+            %a_7 = arith.divf %in_13, %in_5 : f32
+            %a_8 = arith.divf %a_7, %in_4 : f32
+            %a_9 = math.tanh %a_8 : f32
+            %c_2 = arith.mulf %a_9, %in_4 : f32
+            %a_10 = arith.select %in_12, %c_2, %in_3 : f32
+            %1 = arith.subf %a_10, %acc_1 : f32
+            %a_11 = math.exp %1 : f32
+            %2 = arith.divf %a_11, %acc_2 : f32
+            loop.store %2, %softmax[%a0_1, %a1_1, %a2_1, %a3_1] : memref<1x2x5x5xf32>
+          }
+        }
+      }
+    }
+  }
+  %matmul = memref.alloc() : memref<1x2x5x4xf32>
+  loop.kernel @k_matmul ins(%softmax, %v : memref<1x2x5x5xf32>, memref<1x2x5x4xf32>) outs(%matmul : memref<1x2x5x4xf32>) {
+    loop.for free %a0_2 < 1 {
+      loop.for free %a1_2 < 2 {
+        loop.for free %a2_2 < 5 {
+          loop.for free %a3_2 < 4 {
+            %acc_3 = loop.for reduce %r0_3 < 5 -> f32 {
+              %in_14 = loop.load %softmax[%a0_2, %a1_2, %a2_2, %r0_3] : memref<1x2x5x5xf32>
+              %in_15 = loop.load %v[%a0_2, %a1_2, %r0_3, %a3_2] : memref<1x2x5x4xf32>
+              %in_16 = arith.mulf %in_14, %in_15 : f32
+              loop.accumulate add %in_16 : f32
+            }
+            loop.store %acc_3, %matmul[%a0_2, %a1_2, %a2_2, %a3_2] : memref<1x2x5x4xf32>
+          }
+        }
+      }
+    }
+  }
+  func.return %matmul : memref<1x2x5x4xf32>
+}
+// CHECK-LABEL: func.func @main(%q: memref<1x2x5x4xf32>, %k: memref<1x2x5x4xf32>, %v: memref<1x2x5x4xf32>, %keep: memref<5x5xi1>)
+// CHECK-NOT:   loop.kernel @k_red
+// CHECK-NOT:   loop.kernel @k_softmax
+// CHECK:       loop.kernel @k_matmul ins(%keep, %q, %k, %v : memref<5x5xi1>, memref<1x2x5x4xf32>, memref<1x2x5x4xf32>, memref<1x2x5x4xf32>)
+// CHECK:         %acc = attn.softmax_reduce < 5 -> f32 score {
+// CHECK-NEXT:    ^bb0(%s: index):
+// CHECK:           loop.load %keep[%a2, %s] : memref<5x5xi1>
+// CHECK:           loop.for reduce %r0 < 4 -> f32 {
+// CHECK:           math.tanh
+// CHECK:           arith.select
+// CHECK:           attn.yield
+// CHECK:         } value {
+// CHECK-NOT:   loop.kernel
+// CHECK:       func.return
