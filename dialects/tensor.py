@@ -17,8 +17,8 @@ ranked tensors; the ops are few and regular, so the loop lowering only has to kn
 - `tensor.reduce`: folds `axes` with `sum|prod|max|min`; reduced dims stay, with extent 1.
 - `tensor.index_map`: `out[d] = x[map(d)]` (broadcast, transpose, reshape, slice, repeat, ...).
 - `tensor.gather`: `out[a.., i.., b..] = table[a.., indices[i..], b..]` (embedding).
-- `tensor.scatter_add`: zeros with `src[a.., i, b..]` added at `out[a.., indices[a.., i, b..], b..]`
-  (index_add, scatter_add, index_put with accumulate).
+- `tensor.scatter`: the combiner's identity with `src[a.., i, b..]` folded (sum, max, min) into
+  `out[a.., indices[a.., i, b..], b..]` (index_add, scatter_add, scatter_reduce, index_put).
 - `tensor.concat`: joins operands along `axis`.
 - `tensor.constant`: a dense literal that is not a splat (splats are zero-operand elementwise ops).
 """
@@ -574,48 +574,57 @@ class GatherOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ScatterAddOp(IRDLOperation):
-    """`%r = tensor.scatter_add %src[%ids] axis 0 : tensor<S x D>, tensor<S x D x i64> -> tensor<V x D>`.
+class ScatterOp(IRDLOperation):
+    """`%r = tensor.scatter max %src[%ids] axis 0 : tensor<S x D>, tensor<S x D x i64> -> tensor<V x D>`.
 
-    Zeros with each element of `src` added at its own position, `axis` replaced by `ids` (of
-    src's shape): `out[a.., ids[i, b..], b..] += src[i, b..]`; duplicates add up. On dims other
-    than `axis` the result is at least as large as `src` (positions past it stay 0). An index
-    outside [0, V) is clamped onto the dim's edge (PyTorch raises; the GPU never writes outside
-    the buffer).
+    The combiner's identity (sum 0, max -inf, min +inf; an integer type's extremes) with each
+    element of `src` folded in by `kind` at its own position, `axis` replaced by `ids` (of
+    src's shape): `out[a.., ids[i, b..], b..] = kind(out[..], src[i, b..])`; duplicates fold in
+    any order. On dims other than `axis` the result is at least as large as `src` (positions
+    past it keep the identity). An index outside [0, V) is clamped onto the dim's edge (PyTorch
+    raises; the GPU never writes outside the buffer).
     """
 
-    name = "tensor.scatter_add"
+    name = "tensor.scatter"
 
     src = operand_def(TensorType)
     indices = operand_def(TensorType)
+    kind = prop_def(ReduceKindAttr)
     axis = prop_def(IntAttr)
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
-    def __init__(self, src: SSAValue, indices: SSAValue, axis: int, result_type: TensorType):
-        super().__init__(operands=[src, indices], properties={"axis": IntAttr(axis)}, result_types=[result_type])
+    def __init__(self, kind: ReduceKind, src: SSAValue, indices: SSAValue, axis: int, result_type: TensorType):
+        super().__init__(
+            operands=[src, indices],
+            properties={"kind": ReduceKindAttr(kind), "axis": IntAttr(axis)},
+            result_types=[result_type],
+        )
 
     def verify_(self) -> None:
         _check_static(self, [self.src, self.indices, self.result])
         ss, ids, out, axis = _shape(self.src), _shape(self.indices), _shape(self.result), self.axis.data
+        if self.kind.data == ReduceKind.PROD:
+            raise VerifyException("'tensor.scatter' folds with sum, max or min, not prod")
         if not 0 <= axis < len(ss):
-            raise VerifyException(f"'tensor.scatter_add' axis {axis} is out of range for a rank-{len(ss)} source")
+            raise VerifyException(f"'tensor.scatter' axis {axis} is out of range for a rank-{len(ss)} source")
         if not _is_integer_like(_elem(self.indices)):
-            raise VerifyException(f"'tensor.scatter_add' indices must be integers, got {_elem(self.indices)}")
+            raise VerifyException(f"'tensor.scatter' indices must be integers, got {_elem(self.indices)}")
         if ids != ss:
-            raise VerifyException(f"'tensor.scatter_add' indices shape {list(ids)} differs from the source shape {list(ss)}")
+            raise VerifyException(f"'tensor.scatter' indices shape {list(ids)} differs from the source shape {list(ss)}")
         if _elem(self.result) != _elem(self.src):
             raise VerifyException(
-                f"'tensor.scatter_add' result element type {_elem(self.result)} differs from the source's {_elem(self.src)}"
+                f"'tensor.scatter' result element type {_elem(self.result)} differs from the source's {_elem(self.src)}"
             )
         if len(out) != len(ss) or any(o < n for k, (o, n) in enumerate(zip(out, ss)) if k != axis):
             raise VerifyException(
-                f"'tensor.scatter_add' result shape {list(out)} must have the source's rank and be no "
+                f"'tensor.scatter' result shape {list(out)} must have the source's rank and be no "
                 f"smaller than source {list(ss)} on every dim but {axis}"
             )
 
     @classmethod
-    def parse(cls, parser: Parser) -> ScatterAddOp:
+    def parse(cls, parser: Parser) -> ScatterOp:
+        kind = parser.parse_str_enum(ReduceKind)
         src = parser.parse_unresolved_operand()
         parser.parse_punctuation("[")
         ids = parser.parse_unresolved_operand()
@@ -623,18 +632,18 @@ class ScatterAddOp(IRDLOperation):
         parser.parse_keyword("axis")
         axis = parser.parse_integer(allow_boolean=False)
         parser.parse_punctuation(":")
-        s_type = _parse_tensor_type(parser, "tensor.scatter_add")
+        s_type = _parse_tensor_type(parser, "tensor.scatter")
         parser.parse_punctuation(",")
-        i_type = _parse_tensor_type(parser, "tensor.scatter_add")
+        i_type = _parse_tensor_type(parser, "tensor.scatter")
         parser.parse_punctuation("->")
-        out_type = _parse_tensor_type(parser, "tensor.scatter_add")
+        out_type = _parse_tensor_type(parser, "tensor.scatter")
         attrs = parser.parse_optional_attr_dict()
-        op = cls(parser.resolve_operand(src, s_type), parser.resolve_operand(ids, i_type), axis, out_type)
+        op = cls(kind, parser.resolve_operand(src, s_type), parser.resolve_operand(ids, i_type), axis, out_type)
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
+        printer.print_string(f" {self.kind.data} ")
         printer.print_ssa_value(self.src)
         printer.print_string("[")
         printer.print_ssa_value(self.indices)
@@ -780,6 +789,6 @@ class ConstantOp(IRDLOperation):
 
 Tensor = Dialect(
     "tensor",
-    [ElementwiseOp, YieldOp, ReduceOp, IndexMapOp, GatherOp, ScatterAddOp, ConcatOp, ConstantOp],
+    [ElementwiseOp, YieldOp, ReduceOp, IndexMapOp, GatherOp, ScatterOp, ConcatOp, ConstantOp],
     [ReduceKindAttr],
 )

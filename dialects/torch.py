@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     TensorType,
     i64,
 )
@@ -1505,22 +1506,30 @@ class IndexSelectOp(TorchOp):
         self._same_element_type(self.input)
 
 
-@irdl_op_definition
-class ScatterAddOp(TorchOp):
-    """input with `src` added along `dim` at `index` (torch.scatter_add): out[.., index[i], ..]
-    += src[i] for every position i of `index` (src has index's shape; on dims other than `dim`
-    no larger than input's). Duplicate indices add up."""
+#: torch.scatter_reduce's reductions dpl folds with atomics (prod has none).
+SCATTER_REDUCES = ("sum", "amax", "amin")
 
-    name = "torch.scatter_add"
+
+@irdl_op_definition
+class ScatterReduceOp(TorchOp):
+    """input with `src` folded in along `dim` at `index` by `reduce` (sum, amax or amin;
+    torch.scatter_reduce with include_self, scatter_add for sum): out[.., index[i], ..] =
+    reduce(out[.., index[i], ..], src[i]) for every position i of `index` (src has index's
+    shape; on dims other than `dim` no larger than input's)."""
+
+    name = "torch.scatter_reduce"
     input = operand_def(TensorType)
     index = operand_def(TensorType)
     src = operand_def(TensorType)
     dim = prop_def(IntAttr)
+    reduce = prop_def(StringAttr)
     result = result_def(TensorType)
 
     def verify_(self) -> None:
         shape, ishape = shape_of(self.input), shape_of(self.index)
         self._dim_in_range("dim", self.dim.data, len(shape))
+        if self.reduce.data not in SCATTER_REDUCES:
+            self._fail(f"reduce '{self.reduce.data}' is not one of {', '.join(SCATTER_REDUCES)}")
         assert isinstance(self.index.type, TensorType)
         if not isinstance(self.index.type.element_type, IntegerType):
             self._fail(f"index must be an integer tensor, got {self.index.type}")
@@ -1592,7 +1601,7 @@ Torch = Dialect(
         LinearOp, MatmulOp, ScaledDotProductAttentionOp, ConvolutionOp, MaxPoolOp, AvgPoolOp,
         # shapes and types
         ReshapeOp, TransposeOp, PermuteOp, UnsqueezeOp, ExpandOp, SliceOp, FlipOp, CatOp,
-        EmbeddingOp, IndexSelectOp, ScatterAddOp, ToDtypeOp,
+        EmbeddingOp, IndexSelectOp, ScatterReduceOp, ToDtypeOp,
     ],
     [GeluApproximateAttr],
 )

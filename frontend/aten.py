@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     TensorType,
     f64,
 )
@@ -2097,12 +2098,11 @@ def _scatter_hits(c: Converter, idx: SSAValue, d: int, n: int) -> tuple[SSAValue
 
 def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSAValue, accumulate: bool) -> SSAValue:
     """`base` with `vals` written along `d` at `idx` (i64, of vals' rank, broadcasting with it;
-    their dims other than d no larger than base's: base's positions past them stay).
-    Accumulating, a `torch.scatter_add` (each value added at its index: atomics on the GPU, work
-    in proportion to the values). Else on the box [.., p, k, ..] (k, along `idx`, inserted after
-    d) hit = idx_k == p, and where some k hits p, vals at the last such k (the amax of where(hit,
-    k, -1), gathered), which is the last writer of PyTorch's CPU loop: n_p x n_k elements along
-    the dim."""
+    their dims other than d no larger than base's: base's positions past them stay), by
+    `torch.scatter_reduce`s (atomics on the GPU, work in proportion to the values).
+    Accumulating, each value added at its index. Else where some k writes p, vals at the last
+    such k (PyTorch's CPU loop; its GPU leaves duplicates open): the max of k over the writes
+    to p (-1 where none), gathered."""
     t, it, vt = base.type, idx.type, vals.type
     assert isinstance(t, TensorType) and isinstance(it, TensorType) and isinstance(vt, TensorType)
     shape, elem = list(t.get_shape()), t.element_type
@@ -2112,17 +2112,20 @@ def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSA
     along[d] = n
     src_shape = list(along)
     src_shape[d] = k
+    at_dim = {"dim": IntAttr(d)}
     if accumulate:
         if ishape != src_shape:
             idx = c.emit(T.ExpandOp.create_from([idx], TensorType(it.element_type, src_shape)))
         if tuple(vt.get_shape()) != tuple(src_shape):
             vals = c.emit(T.ExpandOp.create_from([vals], TensorType(elem, src_shape)))
-        return c.emit(T.ScatterAddOp.create_from([base, idx, vals], t, {"dim": IntAttr(d)}))
-    hit, box = _scatter_hits(c, idx, d, n)
+        return c.emit(T.ScatterReduceOp.create_from([base, idx, vals], t, {**at_dim, "reduce": StringAttr("sum")}))
     i64 = IntegerType(64)
-    marks = _scalar_where(c, hit, _iota(c, rank + 1, d + 1, k), c.constant(-1, i64), TensorType(i64, box))
+    ks = _iota(c, rank, d, k)
+    if list(ks.type.get_shape()) != ishape:  # type: ignore[attr-defined]
+        ks = c.emit(T.ExpandOp.create_from([ks], TensorType(i64, ishape)))
     ishape[d] = n
-    last = c.emit(T.AmaxOp(marks, [d + 1], False, TensorType(i64, ishape)))
+    none = c.constant(-1, i64, ishape)
+    last = c.emit(T.ScatterReduceOp.create_from([none, idx, ks], TensorType(i64, ishape), {**at_dim, "reduce": StringAttr("amax")}))
     if ishape != along:
         last = c.emit(T.ExpandOp.create_from([last], TensorType(i64, along)))
     wrote = c.emit(T.GeOp.create_from([last, c.constant(0, i64)], TensorType(IntegerType(1), along)))
@@ -2213,12 +2216,12 @@ _SCATTER_REDUCE = {
 }  # fmt: skip
 
 
-@handles("scatter_reduce", to="torch.scatter_add, torch.eq, torch.where, torch.sum, torch.prod, torch.amax, torch.amin, torch.div, torch.cat")
+@handles("scatter_reduce", to="torch.scatter_reduce, torch.eq, torch.where, torch.sum, torch.prod, torch.amax, torch.amin, torch.div, torch.cat")
 def _scatter_reduce(c: Converter, node, x, dim, index, src, reduce, *, include_self=True):
     """x with `src` reduced into it along `dim` at `index` (sum, prod, mean, amax, amin; with the
-    base's own value where include_self): a sum or mean and the count of hits are scatter-adds;
-    the others, on the box [.., p, k, ..] of hit = idx_k == p, where(hit, src_k, the reduction's
-    identity) reduced over k; positions no k hits keep x's value. A float mean divides by the
+    base's own value where include_self): the reduction (a mean's sum) and the count of hits
+    are `torch.scatter_reduce`s from the identity (atomics); prod, on the box [.., p, k, ..] of
+    hit = idx_k == p, where(hit, src_k, 1) multiplied over k; positions no k hits keep x's value. A float mean divides by the
     count of hits (plus one with include_self)."""
     t = c.out_type()
     if reduce not in _SCATTER_REDUCE:
@@ -2240,10 +2243,12 @@ def _scatter_reduce(c: Converter, node, x, dim, index, src, reduce, *, include_s
     rank, n = len(shape), shape[d]
     along = list(ishape)
     along[d] = n
-    if reduce in ("sum", "mean"):  # scatter-adds: work in proportion to the sources
-        zeros, full, at = c.constant(0.0, elem, shape), TensorType(elem, shape), {"dim": IntAttr(d)}
-        red = c.emit(T.ScatterAddOp.create_from([zeros, idx, vals], full, at))
-        count = c.emit(T.ScatterAddOp.create_from([zeros, idx, c.constant(1.0, elem, ishape)], full, at))
+    if reduce != "prod":  # scatters (atomics): work in proportion to the sources
+        full, at = TensorType(elem, shape), {"dim": IntAttr(d)}
+        kind = StringAttr("sum" if reduce == "mean" else reduce)
+        red = c.emit(T.ScatterReduceOp.create_from([c.constant(identity, elem, shape), idx, vals], full, {**at, "reduce": kind}))
+        ones = c.constant(1.0, elem, ishape)
+        count = c.emit(T.ScatterReduceOp.create_from([c.constant(0.0, elem, shape), idx, ones], full, {**at, "reduce": StringAttr("sum")}))
     else:
         hit, box = _scatter_hits(c, idx, d, n)
         terms = _scalar_where(c, hit, _unsqueezed(c, vals, d), c.constant(identity, elem), TensorType(elem, box))
@@ -2267,7 +2272,7 @@ def _scatter_reduce(c: Converter, node, x, dim, index, src, reduce, *, include_s
     return _scalar_where(c, hits, out, base, t)
 
 
-@handles("scatter", "scatter_add", to="torch.scatter_add, torch.expand, torch.eq, torch.where, torch.amax, torch.index_select, torch.cat")
+@handles("scatter", "scatter_add", to="torch.scatter_reduce, torch.iota, torch.expand, torch.ge, torch.maximum, torch.embedding, torch.where, torch.cat")
 def _scatter(c: Converter, node, *args, **kwargs):
     """x with `src` (or `value`) written along `dim` at `index` (`_scatter_into`): scatter_add
     and reduce='add' add, the others take the last writer among duplicate indices."""
@@ -2291,7 +2296,7 @@ def _scatter(c: Converter, node, *args, **kwargs):
     return _scatter_into(c, base, d, idx, vals, reduce == "add")
 
 
-@handles("index_put", to="torch.scatter_add, torch.expand, torch.eq, torch.where, torch.amax, torch.index_select, torch.add, torch.reshape")
+@handles("index_put", to="torch.scatter_reduce, torch.iota, torch.expand, torch.ge, torch.maximum, torch.embedding, torch.where, torch.add, torch.reshape")
 def _index_put(c: Converter, node, x, indices, values, accumulate=False):
     """x[indices] = values (+= with accumulate): integer index tensors on adjacent dims (as
     `index`, of several dims too) flattened into one, and `_scatter_into` along it; index_add

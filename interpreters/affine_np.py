@@ -1,5 +1,5 @@
 """Evaluate xDSL affine expressions and maps on NumPy integer arrays (for the CPU executors),
-and the scatter-add the executors share."""
+and the scatter the executors share."""
 
 from __future__ import annotations
 
@@ -49,13 +49,14 @@ def eval_map(amap: AffineMap, values: Sequence) -> list:
     return [eval_expr(e, dims, symbols) for e in amap.results]
 
 
-def scatter_add(base: np.ndarray, axis: int, index: np.ndarray, src: np.ndarray) -> np.ndarray:
-    """`base` with each element of `src` added at its own position, `axis` replaced by `index`
-    (of src's shape), clamped into [0, n): out[.., index[i], ..] += src[i] (torch.scatter_add;
-    duplicates add up; an index outside the dim, an error in PyTorch, lands on its edge as on
-    the GPU, which never writes outside the buffer)."""
-    out = np.array(base, copy=True)
+def scatter_into(out: np.ndarray, ufunc, axis: int, index: np.ndarray, src: np.ndarray) -> np.ndarray:
+    """`out` with each element of `src` folded in by `ufunc` (np.add, np.maximum, np.minimum) at
+    its own position, `axis` replaced by `index` (of src's shape), clamped into [0, n): out[..,
+    index[i], ..] = ufunc(out[..], src[i]) (torch.scatter_reduce with include_self; duplicates
+    fold in turn; an index outside the dim, an error in PyTorch, lands on its edge as on the GPU,
+    which never writes outside the buffer). A new array."""
+    out = np.array(out, copy=True)
     pos = list(np.indices(index.shape, sparse=True))
-    pos[axis] = np.clip(index.astype(np.int64), 0, base.shape[axis] - 1)
-    np.add.at(out, tuple(np.broadcast_arrays(*pos)), src)
+    pos[axis] = np.clip(index.astype(np.int64), 0, out.shape[axis] - 1)
+    ufunc.at(out, tuple(np.broadcast_arrays(*pos)), src)
     return out

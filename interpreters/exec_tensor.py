@@ -16,8 +16,10 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
-from dpl.interpreters.affine_np import eval_expr, scatter_add
+from dpl.interpreters.affine_np import eval_expr, scatter_into
+from dpl.interpreters.exec_loop import UFUNCS, identity_of
 from dpl.interpreters.scalar_eval import eval_op, is_scalar_op, numpy_dtype
+from dpl.dialects import loop
 from dpl.dialects import tensor as T
 
 
@@ -60,6 +62,10 @@ def dense_to_numpy(value) -> np.ndarray:
     return values.reshape(shape)
 
 
+#: tensor.scatter's kinds as the loop level's combiners (their identity and ufunc).
+_COMBINE = {T.ReduceKind.SUM: loop.CombineKind.ADD, T.ReduceKind.MAX: loop.CombineKind.MAX,
+            T.ReduceKind.MIN: loop.CombineKind.MIN}  # fmt: skip
+
 _REDUCE = {
     T.ReduceKind.SUM: np.sum,
     T.ReduceKind.PROD: np.prod,
@@ -84,8 +90,10 @@ def eval_tensor_op(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         return np.array(np.broadcast_to(args[0][index], shape))
     if isinstance(op, T.GatherOp):
         return np.take(args[0], args[1].astype(np.int64), axis=op.axis.data)
-    if isinstance(op, T.ScatterAddOp):
-        return scatter_add(np.zeros(_shape(op.result), _dtype(op.result)), op.axis.data, args[1], args[0])
+    if isinstance(op, T.ScatterOp):
+        kind = _COMBINE[op.kind.data]
+        out = np.full(_shape(op.result), identity_of(kind, _dtype(op.result)))
+        return scatter_into(out, UFUNCS[kind], op.axis.data, args[1], args[0])
     if isinstance(op, T.ConcatOp):
         return np.concatenate(args, axis=op.axis.data)
     if isinstance(op, T.ConstantOp):

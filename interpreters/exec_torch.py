@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 
 from dpl.dialects import torch as T
-from dpl.interpreters.affine_np import scatter_add
+from dpl.interpreters.affine_np import scatter_into
 from dpl.interpreters.scalar_eval import divsi, lgamma_any, numpy_dtype
 
 
@@ -365,8 +365,9 @@ def _eval(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         return np.flip(args[0], [d.data for d in op.dims.data])
     if isinstance(op, T.IndexSelectOp):
         return np.take(args[0], args[1].astype(np.int64), axis=op.dim.data)
-    if isinstance(op, T.ScatterAddOp):
-        return scatter_add(args[0], op.dim.data, args[1], args[2])
+    if isinstance(op, T.ScatterReduceOp):
+        ufunc = {"sum": np.add, "amax": np.maximum, "amin": np.minimum}[op.reduce.data]
+        return scatter_into(args[0], ufunc, op.dim.data, args[1], args[2])
     if isinstance(op, T.IotaOp):
         return np.arange(out_shape[op.dim.data], dtype=dt).reshape(out_shape)
     if isinstance(op, T.ConstantOp):

@@ -89,7 +89,7 @@ def _compile_share(share: int, shares: int, out_dir: str) -> tuple[str, str | No
     source = print_cuda(_cuda_module(sorted(OPS)[share::shares]))
     cu = Path(out_dir) / f"ops{share}.cu"
     cu.write_text(source)
-    result = subprocess.run([NVCC, "-arch=sm_90", "-c", "-o", str(cu.with_suffix(".o")), str(cu)],
+    result = subprocess.run([NVCC, "-arch=sm_90a", "-c", "-o", str(cu.with_suffix(".o")), str(cu)],
                             capture_output=True, text=True, timeout=600)  # fmt: skip
     return source, (result.stderr[:4000] if result.returncode else None)
 

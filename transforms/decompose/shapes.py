@@ -1,4 +1,4 @@
-"""decompose-shapes: torch's view/shape ops become `tensor.index_map` (and gather / scatter_add /
+"""decompose-shapes: torch's view/shape ops become `tensor.index_map` (and gather / scatter /
 concat)."""
 
 from __future__ import annotations
@@ -128,9 +128,14 @@ def _index_select(op: t.IndexSelectOp, em: Emitter):
     return em._one(T.GatherOp(op.input, op.index, op.dim.data))
 
 
-def _scatter_add(op: t.ScatterAddOp, em: Emitter):
-    added = em._one(T.ScatterAddOp(op.src, op.index, op.dim.data, op.result.type), "scattered")
-    return em.binary(op.input, added, lambda s, a, b: s.add(a, b))
+#: torch.scatter_reduce's reductions: the tensor.scatter kind and how the input combines with it.
+_SCATTER = {"sum": (T.ReduceKind.SUM, "add"), "amax": (T.ReduceKind.MAX, "max"), "amin": (T.ReduceKind.MIN, "min")}
+
+
+def _scatter_reduce(op: t.ScatterReduceOp, em: Emitter):
+    kind, combine = _SCATTER[op.reduce.data]
+    folded = em._one(T.ScatterOp(kind, op.src, op.index, op.dim.data, op.result.type), "scattered")
+    return em.binary(op.input, folded, lambda s, a, b: getattr(s, combine)(a, b))
 
 
 def _flip(op: t.FlipOp, em: Emitter):
@@ -150,7 +155,7 @@ RULES = {
     t.CatOp: _cat,
     t.EmbeddingOp: _embedding,
     t.IndexSelectOp: _index_select,
-    t.ScatterAddOp: _scatter_add,
+    t.ScatterReduceOp: _scatter_reduce,
     t.FlipOp: _flip,
 }
 
@@ -158,13 +163,14 @@ RULES = {
 @dataclass(frozen=True)
 class DecomposeShapes(ModulePass):
     """Rewrite reshape / transpose / permute / unsqueeze / expand / slice / flip / cat /
-    embedding / index_select / scatter_add.
+    embedding / index_select / scatter_reduce.
 
     The view ops become one `tensor.index_map` each: reshape linearises and splits indices only
     inside groups of dims with equal element count (so [1,32,2048] -> [32,2048] is a plain
     projection); slice is `start + step * d`; flip is `n - 1 - d`; expand is a broadcast. cat
     becomes `tensor.concat`, embedding `tensor.gather` on axis 0 and index_select on its dim;
-    scatter_add is the input plus a `tensor.scatter_add` (zeros with the source added in).
+    scatter_reduce is the input combined (add, max, min) with a `tensor.scatter` (the combiner's
+    identity with the source folded in).
     """
 
     name = "decompose-shapes"

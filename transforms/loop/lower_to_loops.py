@@ -10,15 +10,16 @@ and `func.return` returns the result buffers. Per op:
   reduced axis around the load, folded with `loop.accumulate <kind>`; a store.
 - `tensor.index_map`: free loops over the result; a load at `map(i)`; a store.
 - `tensor.gather`: a load of the index, `arith.index_cast`, a load of the table row element.
-- `tensor.scatter_add`: free loops over the source; a load of the index, clamped into the dim
-  and cast; a load of the source element; `loop.atomic add` into the result (which starts at 0).
+- `tensor.scatter`: free loops over the source; a load of the index, clamped into the dim and
+  cast; a load of the source element; a `loop.atomic` of its kind into the result (which starts
+  at the combiner's identity).
 - `tensor.concat`: one free nest per operand, each storing at its offset along the axis; a
   concat used only by another concat is no buffer of its own: its operands' nests store into
   the outer one's at their offsets along both axes.
 - `tensor.constant`: one store per element (small literals only; the frontend passes a larger
   constant, such as a rotary table, as an argument of @main).
 
-Every kernel but a scatter-add's is in producer form, ready for fuse-loops.
+Every kernel but a scatter's is in producer form, ready for fuse-loops.
 """
 
 from __future__ import annotations
@@ -170,9 +171,10 @@ def _gather_kernel(op: tensor.GatherOp, table: SSAValue, ids: SSAValue, out: SSA
     return nest.close()
 
 
-def _scatter_add_kernel(op: tensor.ScatterAddOp, src: SSAValue, ids: SSAValue, out: SSAValue) -> Block:
-    """Free loops over the source, each element folded into `out` by `loop.atomic add` at its
-    index along the axis, clamped into [0, n) (never outside the buffer); `out` starts at 0."""
+def _scatter_kernel(op: tensor.ScatterOp, src: SSAValue, ids: SSAValue, out: SSAValue) -> Block:
+    """Free loops over the source, each element folded into `out` by a `loop.atomic` of the
+    scatter's kind at its index along the axis, clamped into [0, n) (never outside the buffer);
+    `out` starts at the combiner's identity."""
     axis, shape = op.axis.data, op.src.type.get_shape()
     nest = _Nest(shape)
     ivs = nest.ivs
@@ -188,7 +190,7 @@ def _scatter_add_kernel(op: tensor.ScatterAddOp, src: SSAValue, ids: SSAValue, o
     load.result.name_hint = "in"
     at = [*ivs[:axis], cast.result, *ivs[axis + 1 :]]
     nest.body.add_ops([id_load, lo, hi, below, clamped, cast, load])
-    nest.body.add_op(loop.AtomicOp(loop.CombineKind.ADD, load.result, out, at, identity(len(at))))
+    nest.body.add_op(loop.AtomicOp(_COMBINE[op.kind.data], load.result, out, at, identity(len(at))))
     return nest.close()
 
 
@@ -323,8 +325,8 @@ def lower_function(f: func.FuncOp) -> func.FuncOp:
             kernel_body = _index_map_kernel(op, srcs[0], out)
         elif isinstance(op, tensor.GatherOp):
             kernel_body = _gather_kernel(op, srcs[0], srcs[1], out)
-        elif isinstance(op, tensor.ScatterAddOp):
-            kernel_body = _scatter_add_kernel(op, srcs[0], srcs[1], out)
+        elif isinstance(op, tensor.ScatterOp):
+            kernel_body = _scatter_kernel(op, srcs[0], srcs[1], out)
         elif isinstance(op, tensor.ConcatOp):
             kernel_body, srcs = _concat_kernel(op, buffers, inlined, out)
         elif isinstance(op, tensor.ConstantOp):

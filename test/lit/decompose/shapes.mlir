@@ -1,6 +1,6 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline=decompose-shapes | filecheck %s
 // View ops become one tensor.index_map each; cat -> tensor.concat; embedding -> tensor.gather;
-// scatter_add -> tensor.scatter_add plus the input.
+// scatter_reduce -> tensor.scatter combined with the input.
 
 func.func @reshape(%x: tensor<1x32x2048xf32>, %y: tensor<2x12xf32>) -> (tensor<32x2048xf32>, tensor<2x3x4xf32>, tensor<4x6xf32>) {
   %a = torch.reshape %x : (tensor<1x32x2048xf32>) -> tensor<32x2048xf32>
@@ -69,15 +69,19 @@ func.func @index_select(%x: tensor<3x5xf32>, %i: tensor<4xi64>) -> tensor<3x4xf3
 
 // -----
 
-// scatter_add: the input plus zeros with the source added in at the indices.
-func.func @scatter_add(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>, %s: tensor<3x2xf32>) -> tensor<3x5xf32> {
-  %r = torch.scatter_add %x, %i, %s {dim = 1} : (tensor<3x5xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x5xf32>
-  func.return %r : tensor<3x5xf32>
+// scatter_reduce: the input combined with the combiner's identity the source folded into.
+func.func @scatter_reduce(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>, %s: tensor<3x2xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>) {
+  %r = torch.scatter_reduce %x, %i, %s {dim = 1, reduce = "sum"} : (tensor<3x5xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x5xf32>
+  %m = torch.scatter_reduce %x, %i, %s {dim = 1, reduce = "amax"} : (tensor<3x5xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x5xf32>
+  func.return %r, %m : tensor<3x5xf32>, tensor<3x5xf32>
 }
-// CHECK-LABEL: func.func @scatter_add
-// CHECK-NEXT:    %scattered = tensor.scatter_add %s[%i] axis 1 : tensor<3x2xf32>, tensor<3x2xi64> -> tensor<3x5xf32>
+// CHECK-LABEL: func.func @scatter_reduce
+// CHECK-NEXT:    %scattered = tensor.scatter sum %s[%i] axis 1 : tensor<3x2xf32>, tensor<3x2xi64> -> tensor<3x5xf32>
 // CHECK-NEXT:    %r = tensor.elementwise ins(%x, %scattered : tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32> {
 // CHECK:           arith.addf
+// CHECK:         %scattered_1 = tensor.scatter max %s[%i] axis 1 : tensor<3x2xf32>, tensor<3x2xi64> -> tensor<3x5xf32>
+// CHECK-NEXT:    %m = tensor.elementwise ins(%x, %scattered_1 : tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32> {
+// CHECK:           arith.maximumf
 
 // -----
 

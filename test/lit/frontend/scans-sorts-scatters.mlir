@@ -61,18 +61,20 @@
 
 // TOPK-ERR: dpl: error: unsupported topk of a 0-d tensor (at <expression>)
 
-// scatter_add: one torch.scatter_add (each source element added at its index: atomics on the
-// GPU, work in proportion to the sources, no [p, k] box).
-// SCATTER-ADD:      %scatter_add = torch.scatter_add %x, %y, %z {dim = 1} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x5xf32>
+// scatter_add: one torch.scatter_reduce sum (each source element added at its index: atomics
+// on the GPU, work in proportion to the sources, no [p, k] box).
+// SCATTER-ADD:      %scatter_add = torch.scatter_reduce %x, %y, %z {dim = 1, reduce = "sum"} : (tensor<4x5xf32>, tensor<4x2xi64>, tensor<4x2xf32>) -> tensor<4x5xf32>
 // SCATTER-ADD-NOT:  torch.eq
 // SCATTER-ADD-NOT:  torch.sum
 
-// scatter: the last k that hits each p (amax of where(hit, k, -1)), the source gathered there.
-// SCATTER:      %[[HIT:.*]] = torch.eq %{{.*}}, %{{.*}} : (tensor<4x1x2xi64>, tensor<1x5x1xi64>) -> tensor<4x5x2xi1>
-// SCATTER:      %[[LAST:.*]] = torch.amax %{{.*}} {dims = [2], keepdim = false} : (tensor<4x5x2xi64>) -> tensor<4x5xi64>
+// scatter: the last k that writes each p (the max of k scattered from -1), the source gathered there.
+// SCATTER:      %[[K:.*]] = torch.expand %{{.*}} : (tensor<1x2xi64>) -> tensor<4x2xi64>
+// SCATTER-NEXT: %[[NONE:.*]] = torch.constant {value = dense<-1> : tensor<4x5xi64>} : () -> tensor<4x5xi64>
+// SCATTER-NEXT: %[[LAST:.*]] = torch.scatter_reduce %[[NONE]], %y, %[[K]] {dim = 1, reduce = "amax"} : (tensor<4x5xi64>, tensor<4x2xi64>, tensor<4x2xi64>) -> tensor<4x5xi64>
 // SCATTER:      %[[WROTE:.*]] = torch.ge %[[LAST]], %{{.*}} : (tensor<4x5xi64>, tensor<i64>) -> tensor<4x5xi1>
 // SCATTER:      torch.embedding %{{.*}}, %{{.*}} : (tensor<8x1xf32>, tensor<4x5xi64>) -> tensor<4x5x1xf32>
 // SCATTER:      %scatter = torch.where %[[WROTE]], %{{.*}}, %x : (tensor<4x5xi1>, tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+// SCATTER-NOT:  torch.eq
 
 // SCATTER-ERR: dpl: error: unsupported scatter with reduce='multiply' (at <expression>)
 // PUT-ERR: dpl: error: unsupported boolean mask index_put (the result's shape depends on the data) (at <expression>)

@@ -59,9 +59,9 @@ func.func @main(%t: tensor<10x4xf64>, %ids: tensor<3xi64>) -> tensor<3x4xf64> {
 
 // -----
 
-// A scatter-add: free loops over the source, the index clamped into [0, 10), an atomic add.
+// A scatter: free loops over the source, the index clamped into [0, 10), an atomic of its kind.
 func.func @main(%s: tensor<3x4xf64>, %ids: tensor<3x4xi64>) -> tensor<10x4xf64> {
-  %r = tensor.scatter_add %s[%ids] axis 0 : tensor<3x4xf64>, tensor<3x4xi64> -> tensor<10x4xf64>
+  %r = tensor.scatter max %s[%ids] axis 0 : tensor<3x4xf64>, tensor<3x4xi64> -> tensor<10x4xf64>
   func.return %r : tensor<10x4xf64>
 }
 // CHECK-LABEL: func.func @main(%s: memref<3x4xf64>, %ids: memref<3x4xi64>) -> memref<10x4xf64> {
@@ -75,7 +75,7 @@ func.func @main(%s: tensor<3x4xf64>, %ids: tensor<3x4xi64>) -> tensor<10x4xf64> 
 // CHECK-NEXT:        %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[LO]] : i64
 // CHECK-NEXT:        %[[AT:.*]] = arith.index_cast %[[MAX]] : i64 to index
 // CHECK-NEXT:        %in = loop.load %s[%a0, %a1] : memref<3x4xf64>
-// CHECK-NEXT:        loop.atomic add %in, %r[%[[AT]], %a1] : memref<10x4xf64>
+// CHECK-NEXT:        loop.atomic max %in, %r[%[[AT]], %a1] : memref<10x4xf64>
 
 // -----
 

@@ -247,39 +247,47 @@ func.func @f() -> tensor<4xf32> {
 // -----
 
 func.func @f(%s: tensor<3x4xf32>, %i: tensor<3x4xi64>) {
-  %r = tensor.scatter_add %s[%i] axis 2 : tensor<3x4xf32>, tensor<3x4xi64> -> tensor<10x4xf32>
+  %r = tensor.scatter sum %s[%i] axis 2 : tensor<3x4xf32>, tensor<3x4xi64> -> tensor<10x4xf32>
   func.return
 }
-// CHECK: 'tensor.scatter_add' axis 2 is out of range for a rank-2 source
+// CHECK: 'tensor.scatter' axis 2 is out of range for a rank-2 source
 
 // -----
 
 func.func @f(%s: tensor<3x4xf32>, %i: tensor<3x4xf32>) {
-  %r = tensor.scatter_add %s[%i] axis 0 : tensor<3x4xf32>, tensor<3x4xf32> -> tensor<10x4xf32>
+  %r = tensor.scatter sum %s[%i] axis 0 : tensor<3x4xf32>, tensor<3x4xf32> -> tensor<10x4xf32>
   func.return
 }
-// CHECK: 'tensor.scatter_add' indices must be integers, got f32
+// CHECK: 'tensor.scatter' indices must be integers, got f32
 
 // -----
 
 func.func @f(%s: tensor<3x4xf32>, %i: tensor<3x1xi64>) {
-  %r = tensor.scatter_add %s[%i] axis 0 : tensor<3x4xf32>, tensor<3x1xi64> -> tensor<10x4xf32>
+  %r = tensor.scatter sum %s[%i] axis 0 : tensor<3x4xf32>, tensor<3x1xi64> -> tensor<10x4xf32>
   func.return
 }
-// CHECK: 'tensor.scatter_add' indices shape [3, 1] differs from the source shape [3, 4]
+// CHECK: 'tensor.scatter' indices shape [3, 1] differs from the source shape [3, 4]
 
 // -----
 
 func.func @f(%s: tensor<3x4xf32>, %i: tensor<3x4xi64>) {
-  %r = tensor.scatter_add %s[%i] axis 0 : tensor<3x4xf32>, tensor<3x4xi64> -> tensor<10x4xf64>
+  %r = tensor.scatter sum %s[%i] axis 0 : tensor<3x4xf32>, tensor<3x4xi64> -> tensor<10x4xf64>
   func.return
 }
-// CHECK: 'tensor.scatter_add' result element type f64 differs from the source's f32
+// CHECK: 'tensor.scatter' result element type f64 differs from the source's f32
 
 // -----
 
 func.func @f(%s: tensor<3x4xf32>, %i: tensor<3x4xi64>) {
-  %r = tensor.scatter_add %s[%i] axis 0 : tensor<3x4xf32>, tensor<3x4xi64> -> tensor<10x2xf32>
+  %r = tensor.scatter sum %s[%i] axis 0 : tensor<3x4xf32>, tensor<3x4xi64> -> tensor<10x2xf32>
   func.return
 }
-// CHECK: 'tensor.scatter_add' result shape [10, 2] must have the source's rank and be no smaller than source [3, 4] on every dim but 0
+// CHECK: 'tensor.scatter' result shape [10, 2] must have the source's rank and be no smaller than source [3, 4] on every dim but 0
+
+// -----
+
+func.func @f(%s: tensor<3x4xf32>, %i: tensor<3x4xi64>) {
+  %r = tensor.scatter prod %s[%i] axis 0 : tensor<3x4xf32>, tensor<3x4xi64> -> tensor<10x4xf32>
+  func.return
+}
+// CHECK: 'tensor.scatter' folds with sum, max or min, not prod

@@ -100,9 +100,11 @@ func.func @others(%table: tensor<100x8xf32>, %ids: tensor<2x5xi64>, %a: tensor<2
 // CHECK:       %p = tensor.reduce max %r axes [0, 1] : tensor<6x4xf32> -> tensor<1x1xf32>
 
 func.func @scatter(%src: tensor<2x5x8xf32>, %ids: tensor<2x5x8xi64>) -> tensor<2x100x9xf32> {
-  %s = tensor.scatter_add %src[%ids] axis 1 : tensor<2x5x8xf32>, tensor<2x5x8xi64> -> tensor<2x100x9xf32>
+  %s = tensor.scatter sum %src[%ids] axis 1 : tensor<2x5x8xf32>, tensor<2x5x8xi64> -> tensor<2x100x9xf32>
+  %m = tensor.scatter max %src[%ids] axis 1 : tensor<2x5x8xf32>, tensor<2x5x8xi64> -> tensor<2x100x9xf32>
   func.return %s : tensor<2x100x9xf32>
 }
 
 // CHECK-LABEL: func.func @scatter
-// CHECK:       %s = tensor.scatter_add %src[%ids] axis 1 : tensor<2x5x8xf32>, tensor<2x5x8xi64> -> tensor<2x100x9xf32>
+// CHECK:       %s = tensor.scatter sum %src[%ids] axis 1 : tensor<2x5x8xf32>, tensor<2x5x8xi64> -> tensor<2x100x9xf32>
+// CHECK-NEXT:  %m = tensor.scatter max %src[%ids] axis 1 : tensor<2x5x8xf32>, tensor<2x5x8xi64> -> tensor<2x100x9xf32>

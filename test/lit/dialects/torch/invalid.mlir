@@ -604,31 +604,39 @@ func.func @f() {
 // -----
 
 func.func @f(%x: tensor<4x8xf64>, %i: tensor<4x3xf64>, %s: tensor<4x3xf64>) {
-  %r = torch.scatter_add %x, %i, %s {dim = 1} : (tensor<4x8xf64>, tensor<4x3xf64>, tensor<4x3xf64>) -> tensor<4x8xf64>
+  %r = torch.scatter_reduce %x, %i, %s {dim = 1, reduce = "sum"} : (tensor<4x8xf64>, tensor<4x3xf64>, tensor<4x3xf64>) -> tensor<4x8xf64>
   func.return
 }
-// CHECK: 'torch.scatter_add' index must be an integer tensor, got tensor<4x3xf64>
+// CHECK: 'torch.scatter_reduce' index must be an integer tensor, got tensor<4x3xf64>
 
 // -----
 
 func.func @f(%x: tensor<4x8xf64>, %i: tensor<4x3xi64>, %s: tensor<4x2xf64>) {
-  %r = torch.scatter_add %x, %i, %s {dim = 1} : (tensor<4x8xf64>, tensor<4x3xi64>, tensor<4x2xf64>) -> tensor<4x8xf64>
+  %r = torch.scatter_reduce %x, %i, %s {dim = 1, reduce = "sum"} : (tensor<4x8xf64>, tensor<4x3xi64>, tensor<4x2xf64>) -> tensor<4x8xf64>
   func.return
 }
-// CHECK: 'torch.scatter_add' src shape [4, 2] differs from the index shape [4, 3]
+// CHECK: 'torch.scatter_reduce' src shape [4, 2] differs from the index shape [4, 3]
 
 // -----
 
 func.func @f(%x: tensor<4x8xf64>, %i: tensor<5x3xi64>, %s: tensor<5x3xf64>) {
-  %r = torch.scatter_add %x, %i, %s {dim = 1} : (tensor<4x8xf64>, tensor<5x3xi64>, tensor<5x3xf64>) -> tensor<4x8xf64>
+  %r = torch.scatter_reduce %x, %i, %s {dim = 1, reduce = "sum"} : (tensor<4x8xf64>, tensor<5x3xi64>, tensor<5x3xf64>) -> tensor<4x8xf64>
   func.return
 }
-// CHECK: 'torch.scatter_add' index shape [5, 3] must have input's rank and be no larger than input [4, 8] on every dim but 1
+// CHECK: 'torch.scatter_reduce' index shape [5, 3] must have input's rank and be no larger than input [4, 8] on every dim but 1
 
 // -----
 
 func.func @f(%x: tensor<4x8xf64>, %i: tensor<4x3xi64>, %s: tensor<4x3xf64>) {
-  %r = torch.scatter_add %x, %i, %s {dim = 2} : (tensor<4x8xf64>, tensor<4x3xi64>, tensor<4x3xf64>) -> tensor<4x8xf64>
+  %r = torch.scatter_reduce %x, %i, %s {dim = 2, reduce = "sum"} : (tensor<4x8xf64>, tensor<4x3xi64>, tensor<4x3xf64>) -> tensor<4x8xf64>
   func.return
 }
-// CHECK: 'torch.scatter_add' dim 2 is out of range for rank 2 (must be in [0, 2))
+// CHECK: 'torch.scatter_reduce' dim 2 is out of range for rank 2 (must be in [0, 2))
+
+// -----
+
+func.func @f(%x: tensor<4x8xf64>, %i: tensor<4x3xi64>, %s: tensor<4x3xf64>) {
+  %r = torch.scatter_reduce %x, %i, %s {dim = 1, reduce = "prod"} : (tensor<4x8xf64>, tensor<4x3xi64>, tensor<4x3xf64>) -> tensor<4x8xf64>
+  func.return
+}
+// CHECK: 'torch.scatter_reduce' reduce 'prod' is not one of sum, amax, amin

@@ -607,9 +607,11 @@ func.func @shifts(%x: tensor<5x7xi64>, %y: tensor<5x7xi64>) -> tensor<5x7xi64> {
   func.return %rshift : tensor<5x7xi64>
 }
 
-// CHECK-LABEL: func.func @scatter_add(
-func.func @scatter_add(%xs: tensor<3x5x7xf32>, %i: tensor<3x2x7xi64>, %s: tensor<3x2x7xf32>) -> tensor<3x5x7xf32> {
-  %scatter_add = torch.scatter_add %xs, %i, %s {dim = 1} : (tensor<3x5x7xf32>, tensor<3x2x7xi64>, tensor<3x2x7xf32>) -> tensor<3x5x7xf32>
-  // CHECK: torch.scatter_add %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {dim = 1} : (tensor<3x5x7xf32>, tensor<3x2x7xi64>, tensor<3x2x7xf32>) -> tensor<3x5x7xf32>
-  func.return %scatter_add : tensor<3x5x7xf32>
+// CHECK-LABEL: func.func @scatter_reduce(
+func.func @scatter_reduce(%xs: tensor<3x5x7xf32>, %i: tensor<3x2x7xi64>, %s: tensor<3x2x7xf32>) -> tensor<3x5x7xf32> {
+  %scatter_add = torch.scatter_reduce %xs, %i, %s {dim = 1, reduce = "sum"} : (tensor<3x5x7xf32>, tensor<3x2x7xi64>, tensor<3x2x7xf32>) -> tensor<3x5x7xf32>
+  // CHECK: torch.scatter_reduce %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {dim = 1, reduce = "sum"} : (tensor<3x5x7xf32>, tensor<3x2x7xi64>, tensor<3x2x7xf32>) -> tensor<3x5x7xf32>
+  %amax = torch.scatter_reduce %scatter_add, %i, %s {dim = 1, reduce = "amax"} : (tensor<3x5x7xf32>, tensor<3x2x7xi64>, tensor<3x2x7xf32>) -> tensor<3x5x7xf32>
+  // CHECK: torch.scatter_reduce %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {dim = 1, reduce = "amax"} : (tensor<3x5x7xf32>, tensor<3x2x7xi64>, tensor<3x2x7xf32>) -> tensor<3x5x7xf32>
+  func.return %amax : tensor<3x5x7xf32>
 }
