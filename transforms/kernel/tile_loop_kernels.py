@@ -8,6 +8,7 @@ loop nest (its chain of perfectly nested free loops, flattened) becomes one
 `tile.strided_for free %flat = %gtid to N step T * blocks` over all threads of all blocks,
 whose body recovers the loop indices by div/mod (`affine.apply`) and runs the rest of the nest
 per thread. Top-level constants stay where they are; other top-level ops run in every thread.
+A scatter's `loop.atomic` becomes a `tile.atomic`, its buffer marked `{tile.zero_init}`.
 
 Declines nothing: a kernel already tiled is a `tile.kernel` and is left alone.
 """
@@ -30,6 +31,7 @@ from dpl.dialects.loop import IterKind
 from dpl.dialects.tile import AxisKind
 from dpl.transforms.kernel.lowering import main_funcs
 from dpl.transforms.loop.count_cost import carry
+from dpl.transforms.tile.common import atomics_to_tile
 
 THREADS = 256
 MAX_BLOCKS = 4096
@@ -92,7 +94,9 @@ def as_tile_kernel(kop: loop.KernelOp) -> tile.KernelOp:
         elif not isinstance(op, loop.YieldOp):
             tb.add_op(op.clone(mapper))
     body.add_op(tile_op)
-    return tile.KernelOp(kop.sym_name.data, list(kop.ins), list(kop.outs), body)
+    new = tile.KernelOp(kop.sym_name.data, list(kop.ins), list(kop.outs), body)
+    atomics_to_tile(new)
+    return new
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -103,6 +103,30 @@ def fold_constant_indices(block: Block) -> None:
             else:
                 new_dims.append(AffineConstantExpr(c))
         with_map(op, kept, amap.replace_dims_and_symbols(new_dims, [], pos, 0))
+
+
+ZERO_INIT = "tile.zero_init"
+"""Kernel attribute: positions of the outs that must be zeroed before the launch."""
+
+
+def zero_init_outs(kernel: tile.KernelOp) -> list[int]:
+    """The out positions a kernel needs zeroed before its launch (split-K's, split-reduce's and scatters' atomics)."""
+    attr = kernel.attributes.get(ZERO_INIT)
+    if not isinstance(attr, ArrayAttr):
+        return []
+    return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
+
+
+def atomics_to_tile(kernel: tile.KernelOp) -> None:
+    """Make each `loop.atomic` (a scatter's fold) inside `kernel` a `tile.atomic`, and mark the
+    buffers they fold into `{tile.zero_init}`: they start at the combiner's identity."""
+    atomics = [op for op in kernel.walk() if isinstance(op, loop.AtomicOp)]
+    for op in atomics:
+        Rewriter.replace_op(op, tile.AtomicOp(op.kind.data, op.value, op.memref, list(op.indices), op.map.data))
+    if atomics:
+        outs = list(kernel.outs)
+        marked = sorted({*zero_init_outs(kernel), *(outs.index(op.memref) for op in atomics)})
+        kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
 
 
 def with_map(op: Operation, operands: Sequence[SSAValue], new_map: AffineMap) -> Operation:

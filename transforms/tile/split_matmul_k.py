@@ -81,7 +81,7 @@ from xdsl.rewriter import Rewriter
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.options import check_option
-from dpl.transforms.tile.common import LOG, index_constant, rebuild_tile, tiles
+from dpl.transforms.tile.common import LOG, ZERO_INIT, index_constant, rebuild_tile, tiles, zero_init_outs
 from dpl.transforms.tile.matmul import fold_applies, kernel_name, matmul_info, rewrite_value
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.padding import grow, ranges_of, vanishes
@@ -89,18 +89,6 @@ from dpl.transforms.tile.target import target_sms
 
 SPLIT_AXIS = "ks"
 """The name of the block axis a split adds (the schedule reads the split count from it)."""
-
-ZERO_INIT = "tile.zero_init"
-"""Kernel attribute: positions of the outs that must be zeroed before the launch."""
-
-
-def zero_init_outs(kernel: tile.KernelOp) -> list[int]:
-    """The out positions a kernel needs zeroed before its launch (split-matmul-k's atomics)."""
-    attr = kernel.attributes.get(ZERO_INIT)
-    if not isinstance(attr, ArrayAttr):
-        return []
-    return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
-
 
 def launch_blocks(t: tile.TileOp, tile_elements: int) -> int:
     """The blocks of `t`'s launch: its block axes, or (none yet) its elements / `tile_elements`."""

@@ -67,9 +67,8 @@ from xdsl.rewriter import Rewriter
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.options import check_option
-from dpl.transforms.tile.common import LOG, rebuild_tile, tiles
+from dpl.transforms.tile.common import LOG, ZERO_INIT, rebuild_tile, tiles, zero_init_outs
 from dpl.transforms.tile.matmul import kernel_name
-from dpl.transforms.tile.split_matmul_k import ZERO_INIT, zero_init_outs
 from dpl.transforms.tile.target import target_sms
 
 K = tile.AxisKind

@@ -22,15 +22,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dpl.dialects import loop, tile
 from dpl.transforms.loop.nest import inline_unit_loop
-from dpl.transforms.tile.common import LOG, fold_constant_indices, index_constant
-from dpl.transforms.tile.split_matmul_k import ZERO_INIT, zero_init_outs
+from dpl.transforms.tile.common import LOG, atomics_to_tile, fold_constant_indices, index_constant
 
 
 def _pure(op: Operation) -> bool:
@@ -94,13 +93,7 @@ def tileify_kernel(kernel: loop.KernelOp) -> str | None:
         op.detach()
         new_kernel.body.block.add_op(op)
     new_kernel.body.block.add_op(new_tile)
-    atomics = [op for op in body.walk() if isinstance(op, loop.AtomicOp)]
-    for op in atomics:
-        Rewriter.replace_op(op, tile.AtomicOp(op.kind.data, op.value, op.memref, list(op.indices), op.map.data))
-    if atomics:
-        outs = list(new_kernel.outs)
-        marked = sorted({*zero_init_outs(new_kernel), *(outs.index(op.memref) for op in atomics)})
-        new_kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
+    atomics_to_tile(new_kernel)
     fold_constant_indices(body)
     for op in list(body.ops):
         if isinstance(op, arith.ConstantOp) and not op.result.uses:

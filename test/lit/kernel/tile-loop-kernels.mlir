@@ -50,3 +50,24 @@ func.func @main(%x: memref<64xf32>) -> memref<64xf32> {
 // CHECK-NEXT:    tile.tile (%t : 64 = thread) {
 // CHECK-NEXT:      %v = loop.load %x[%t] : memref<64xf32>
 // CHECK-NEXT:      loop.store %v, %y[%t] : memref<64xf32>
+
+// -----
+
+// A scatter's loop.atomic becomes a tile.atomic; its buffer starts at the identity (tile.zero_init).
+func.func @main(%s: memref<40xf32>, %i: memref<40xi64>) -> memref<7xf32> {
+  %o = memref.alloc() : memref<7xf32>
+  loop.kernel @k_scatter ins(%s, %i : memref<40xf32>, memref<40xi64>) outs(%o : memref<7xf32>) {
+    loop.for free %a0 < 40 {
+      %id = loop.load %i[%a0] : memref<40xi64>
+      %at = arith.index_cast %id : i64 to index
+      %v = loop.load %s[%a0] : memref<40xf32>
+      loop.atomic max %v, %o[%at] : memref<7xf32>
+    }
+  }
+  func.return %o : memref<7xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_scatter
+// CHECK:           tile.atomic max %v, %o[%at] : memref<7xf32>
+// CHECK:       } {tile.zero_init = [0 : i64]}
+// CHECK-NOT:   loop.atomic
