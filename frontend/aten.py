@@ -2219,27 +2219,49 @@ _SCATTER_REDUCE = {
 @handles("scatter_reduce", to="torch.scatter_reduce, torch.eq, torch.where, torch.sum, torch.prod, torch.amax, torch.amin, torch.div, torch.cat")
 def _scatter_reduce(c: Converter, node, x, dim, index, src, reduce, *, include_self=True):
     """x with `src` reduced into it along `dim` at `index` (sum, prod, mean, amax, amin; with the
-    base's own value where include_self): the reduction (a mean's sum) and the count of hits
-    are `torch.scatter_reduce`s from the identity (atomics); prod, on the box [.., p, k, ..] of
-    hit = idx_k == p, where(hit, src_k, 1) multiplied over k; positions no k hits keep x's value. A float mean divides by the
-    count of hits (plus one with include_self)."""
+    base's own value where include_self): `_reduce_into`."""
+    d = norm_dim(dim, c.rank(x))
+    ishape = list(c.shape(index))
+    vals = c.cast(c.value(src), c.out_type().element_type)
+    for i, n in enumerate(ishape):
+        vals = _slice_value(c, vals, i, 0, n)
+    return _reduce_into(c, node, x, d, c.cast(c.value(index), IntegerType(64)), vals, reduce, include_self, "scatter_reduce")
+
+
+@handles("index_reduce", to="torch.reshape, torch.expand, torch.scatter_reduce, torch.eq, torch.where, torch.sum, torch.prod, torch.div, torch.cat")
+def _index_reduce(c: Converter, node, x, dim, index, source, reduce, *, include_self=True):
+    """x with `source`'s slices along `dim` reduced into the positions a 1-d `index` names
+    (prod, mean, amax, amin; with the base's own value where include_self): the index laid
+    along `dim` and expanded over source, then `_reduce_into`."""
+    d = norm_dim(dim, c.rank(x))
+    sshape = list(c.shape(source))
+    laid = [1] * len(sshape)
+    laid[d] = sshape[d]
+    idx = c.emit(T.ReshapeOp.create_from([c.cast(c.value(index), IntegerType(64))], TensorType(IntegerType(64), laid)))
+    if laid != sshape:
+        idx = c.emit(T.ExpandOp.create_from([idx], TensorType(IntegerType(64), sshape)))
+    vals = c.cast(c.value(source), c.out_type().element_type)
+    return _reduce_into(c, node, x, d, idx, vals, reduce, include_self, "index_reduce")
+
+
+def _reduce_into(c: Converter, node, x, d: int, idx: SSAValue, vals: SSAValue, reduce: str, include_self, what: str):
+    """x with `vals` reduced into it along `d` at `idx` (i64, of vals' shape): the reduction (a
+    mean's sum) and the count of hits are `torch.scatter_reduce`s from the identity (atomics);
+    prod, on the box [.., p, k, ..] of hit = idx_k == p, where(hit, vals_k, 1) multiplied over
+    k. Positions no k hits keep x's value; a float mean divides by the count of hits (plus one
+    with include_self)."""
     t = c.out_type()
     if reduce not in _SCATTER_REDUCE:
-        raise c.fail(f"unsupported scatter_reduce with reduce='{reduce}'")
+        raise c.fail(f"unsupported {what} with reduce='{reduce}'")
     if _is_int(t.element_type) and reduce == "mean":
-        raise c.fail("unsupported scatter_reduce with reduce='mean' on integers (it floors)")
+        raise c.fail(f"unsupported {what} with reduce='mean' on integers (it floors)")
     red_cls, identity, combine = _SCATTER_REDUCE[reduce]
     elem = t.element_type
     if _is_int(elem) and math.isinf(identity):  # the integer type's own extreme
         info = torch.iinfo(node.meta["val"].dtype)
         identity = info.min if identity < 0 else info.max
-    d = norm_dim(dim, c.rank(x))
     shape = list(c.shape(x))
-    ishape = list(c.shape(index))
-    idx = c.cast(c.value(index), IntegerType(64))
-    vals = c.cast(c.value(src), elem)
-    for i, n in enumerate(ishape):
-        vals = _slice_value(c, vals, i, 0, n)
+    ishape = list(idx.type.get_shape())  # type: ignore[attr-defined]
     rank, n = len(shape), shape[d]
     along = list(ishape)
     along[d] = n
@@ -2270,6 +2292,22 @@ def _scatter_reduce(c: Converter, node, x, dim, index, src, reduce, *, include_s
             out = c.emit(T.DivOp.create_from([red, c.emit(T.MaximumOp.create_from([count, c.constant(1.0, elem)], t))], t))
     hits = c.emit(T.GtOp.create_from([count, c.constant(0.0, elem)], _bool_type(t)))
     return _scalar_where(c, hits, out, base, t)
+
+
+@handles("put", to="torch.reshape, torch.lt, torch.add, torch.where, torch.scatter_reduce, torch.expand, torch.ge, torch.maximum, torch.embedding")
+def _put(c: Converter, node, x, index, source, accumulate=False):
+    """x with `source`'s elements written (added with accumulate) at the flat positions
+    `index` names (negative ones from the end): `_scatter_into` on x flattened."""
+    t = c.out_type()
+    elem, n, k = t.element_type, math.prod(c.shape(x)), math.prod(c.shape(index))
+    i64 = IntegerType(64)
+    flat = c.emit(T.ReshapeOp.create_from([c.cast(c.value(x), elem)], TensorType(elem, [n])))
+    idx = c.emit(T.ReshapeOp.create_from([c.cast(c.value(index), i64)], TensorType(i64, [k])))
+    negative = _op(c, T.LtOp, TensorType(IntegerType(1), [k]), idx, 0)
+    idx = _scalar_where(c, negative, _op(c, T.AddOp, idx.type, idx, n), idx, idx.type)  # type: ignore[arg-type]
+    vals = c.emit(T.ReshapeOp.create_from([c.cast(c.value(source), elem)], TensorType(elem, [k])))
+    out = _scatter_into(c, flat, 0, idx, vals, bool(accumulate))
+    return c.emit(T.ReshapeOp.create_from([out], t))
 
 
 @handles("scatter", "scatter_add", to="torch.scatter_reduce, torch.iota, torch.expand, torch.ge, torch.maximum, torch.embedding, torch.where, torch.cat")

@@ -5,7 +5,8 @@ decomposed (tensor executor) and lowered through the default pipeline (loop, til
 executors, the kernel executor checking races), every time compared with PyTorch on the same
 inputs: random values with 0, -0, +-inf and round's halves planted, so NaN and infinities must
 come out where PyTorch's do (`frontend_ops.compare`). The same programs in float32 print CUDA
-that nvcc compiles (two translation units, built in two processes).
+that nvcc compiles for sm_90a (a masked sdpa is one flash kernel on wgmma; with nvcc 13 the
+-gencode form, as tests/test_cuda_compile.py says), two translation units built in two processes.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def _compile_share(share: int, shares: int, out_dir: str) -> tuple[str, str | No
     source = print_cuda(_cuda_module(sorted(OPS)[share::shares]))
     cu = Path(out_dir) / f"ops{share}.cu"
     cu.write_text(source)
-    result = subprocess.run([NVCC, "-arch=sm_90a", "-c", "-o", str(cu.with_suffix(".o")), str(cu)],
+    result = subprocess.run([NVCC, "-gencode=arch=compute_90a,code=sm_90a", "-c", "-o", str(cu.with_suffix(".o")), str(cu)],
                             capture_output=True, text=True, timeout=600)  # fmt: skip
     return source, (result.stderr[:4000] if result.returncode else None)
 
