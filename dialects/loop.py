@@ -3,7 +3,7 @@
 A `loop.kernel` names the buffers it reads (`ins`) and writes (`outs`) and holds a nest of
 `loop.for` ops. A `free` loop runs its iterations independently; a `reduce` loop folds the values
 its body accumulates into the loop's results (`acc <- add(acc, v)` in the seeds' notation).
-Memory is touched only by `loop.load` / `loop.store` (and `loop.atomic`, a scatter-add's fold),
+Memory is touched only by `loop.load` / `loop.store` (and `loop.atomic`, a scatter's fold),
 whose indices are affine expressions of index values: the enclosing loops' induction variables
 (like `affine.load`) or an index read from memory (a gather's, a scatter's). Scalar arithmetic is upstream
 `arith` / `math`.
@@ -308,7 +308,7 @@ class StoreOp(IRDLOperation):
 @irdl_op_definition
 class AtomicOp(IRDLOperation):
     """`loop.atomic add %v, %out[%i, %a1] : memref<...>`: `out[i] = add(out[i], v)`, at an index
-    that may be read from memory (a scatter-add: each source element folded into the position its
+    that may be read from memory (a scatter: each source element folded into the position its
     index names; several may fold into one element, in any order).
 
     The kernel starts `out` at the combiner's identity (0 for add) and writes it only so: no

@@ -7,7 +7,7 @@ dropped (their index folds to 0) unless every loop has extent 1. Constants of th
 in front of the tile; other ops of outer levels move to the front of the tile body (they are pure,
 so recomputing them per point keeps meaning).
 
-A scatter-add's `loop.atomic` becomes a `tile.atomic`, and the kernel is marked
+A scatter's `loop.atomic` becomes a `tile.atomic`, and the kernel is marked
 `{tile.zero_init}` for its buffer (it starts at the combiner's identity, as split-K's do).
 
 A kernel with no outer free loop (a full sum to one value) gets a tile of one axis of extent 1

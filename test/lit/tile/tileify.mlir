@@ -81,7 +81,7 @@ func.func @main(%x: memref<16xf64>) -> memref<f64> {
 
 // -----
 
-// A scatter-add's loop.atomic becomes a tile.atomic; its buffer starts at 0 (tile.zero_init).
+// A scatter's loop.atomic becomes a tile.atomic; its buffer starts at 0 (tile.zero_init).
 func.func @main(%s: memref<8x3xf32>, %i: memref<8xi64>) -> memref<5x3xf32> {
   %o = memref.alloc() : memref<5x3xf32>
   loop.kernel @k_scatter ins(%s, %i : memref<8x3xf32>, memref<8xi64>) outs(%o : memref<5x3xf32>) {
