@@ -2113,6 +2113,9 @@ def _scatter_into(c: Converter, base: SSAValue, d: int, idx: SSAValue, vals: SSA
     src_shape = list(along)
     src_shape[d] = k
     at_dim = {"dim": IntAttr(d)}
+    if accumulate and elem == IntegerType(1):  # no atomic add of bools: counts, then whether nonzero
+        i32 = IntegerType(32)
+        return c.cast(_scatter_into(c, c.cast(base, i32), d, idx, c.cast(vals, i32), True), elem)
     if accumulate:
         if ishape != src_shape:
             idx = c.emit(T.ExpandOp.create_from([idx], TensorType(it.element_type, src_shape)))

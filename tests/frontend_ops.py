@@ -358,6 +358,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "index_reduce_prod": (lambda x, i, y: x.index_reduce(2, i, y, "prod"), [("fin", S), ("i", (3,), 0, 7), ("fin", (3, 5, 3))]),
     "put_accumulate": (lambda x, i, y: x.put(i, y, accumulate=True), [("f", S), ("i", (4, 6), -105, 105), ("fin", (4, 6))]),
     "put": (lambda x, i, y: x.put(i, y), [("f", M), ("i", (9,), -20, 35), ("fin", (9,))]),
+    "index_put_accumulate_bool": (lambda x, i, v: torch.index_put(x > 0, (i,), v > 0, accumulate=True).float(),
+                                  [("f", M), ("i", (6,), 0, 5), ("fin", (6, 7))]),
     "index_copy": (lambda x, i, y: x.index_copy(2, i, y), [("fin", S), ("i", (4,), 0, 7), ("fin", (3, 5, 4))]),
     "slice_scatter": (lambda x, y: torch.slice_scatter(x, y, 1, 1, 3), [("fin", S), ("fin", (3, 2, 7))]),
     "select_scatter": (lambda x, y: torch.select_scatter(x, y, 2, -1), [("fin", S), ("fin", (3, 5))]),
