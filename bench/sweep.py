@@ -29,8 +29,8 @@ a results file of another seed is refused (the fixed cases have the same names i
 `--compile-only` needs no GPU: every case is captured on the meta device, compiled by dpl
 through the whole pipeline to CUDA, and the CUDA compiled by nvcc for sm_90 (sm_90a with wgmma; unless
 `--no-nvcc`). Per kernel it reports what the schedule chose (class, grid, block, shared memory,
-whether inputs were staged, split-K, cp.async, pipelining), and flags shapes that look like a
-cliff without running them (`flags`): a matmul with nothing staged in shared memory, a big
+whether inputs were staged, atomics (split-K, split reductions, scatters), cp.async,
+pipelining), and flags shapes that look like a cliff without running them (`flags`): a matmul with nothing staged in shared memory, a big
 kernel on fewer blocks than the GPU has SMs, small blocks.
 """
 
@@ -466,7 +466,7 @@ class _Records(logging.Handler):
 
 def schedule_report(module: Any, log: list[str]) -> list[dict[str, Any]]:
     """Per kernel.func of a kernel-level module: grid, block, shared memory, and what the
-    schedule did (class from the `schedule` log, staging, split-K, cp.async, pipelining)."""
+    schedule did (class from the `schedule` log, staging, atomics, cp.async, pipelining)."""
     from dpl.dialects import kernel as K
 
     classes: dict[str, str] = {}
@@ -585,7 +585,7 @@ def compile_case(case: SweepCase, nvcc: bool) -> dict[str, Any]:
 
 def _kernel_text(k: dict[str, Any]) -> str:
     what = [w for w, on in (("smem", k["staged"]), ("cp.async", k["cp_async"]),
-                            ("split-K", k["atomic"])) if on]
+                            ("atomics", k["atomic"])) if on]
     return (f"{k['name']} [{k['class']}] grid {_fmt(tuple(k['grid']))} block {_fmt(tuple(k['block']))}"
             f" smem {k['smem'] // 1024}K" + (f" ({', '.join(what)})" if what else ""))
 
