@@ -87,17 +87,17 @@ class Aggregate(torch.nn.Module):
 
     def forward(self, x):
         agg = torch.zeros_like(x).index_add_(0, self.dst, x[self.src])
-        deg = torch.zeros(x.shape[0], device=x.device).index_add_(0, self.dst, torch.ones_like(self.dst, dtype=x.dtype))
+        deg = x.new_zeros(x.shape[0]).index_add_(0, self.dst, torch.ones_like(self.dst, dtype=x.dtype))
         return agg / deg.clamp(min=1)[:, None], deg
 
 
 def test_index_add_of_many_edges_matches_float64():
     """200003 edges into 6667 of 20001 nodes (about 30 each), 65 features; the counts exact,
     the means against float64 within fp32 summation error (the adds' order is any)."""
-    m = Aggregate(20001, 200003).cuda()
-    x = torch.randn(20001, 65, generator=torch.Generator().manual_seed(8)).cuda()
+    m = Aggregate(20001, 200003)  # captured on the CPU (its index buffers become @main's arguments)
+    x = torch.randn(20001, 65, generator=torch.Generator().manual_seed(8))
     compiled = dpl_compile(m, x, tune_cache=False)
-    mean, deg = compiled(x, poison=True)
-    ref_mean, ref_deg = m.double()(x.double())
+    mean, deg = compiled(x.cuda(), poison=True)
+    ref_mean, ref_deg = m.double().cuda()(x.double().cuda())
     assert torch.equal(deg.double(), ref_deg), "in-degrees are exact sums of ones"
     assert (mean.double() - ref_mean).abs().max() < 1e-5
