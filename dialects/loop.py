@@ -195,6 +195,35 @@ def _verify_access(op: Operation, memref: SSAValue, amap: AffineMap, indices) ->
         )
 
 
+def parse_write(parser: Parser, name: str) -> tuple[SSAValue, SSAValue, list[SSAValue], AffineMap, dict]:
+    """`%v, %out[%a0, %a1 + 1] {attrs} : memref<...>`, what a store or an atomic writes: the
+    value (of the buffer's element type), the buffer, the index operands, the map and the
+    attributes."""
+    value = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    memref = parser.parse_unresolved_operand()
+    amap, indices = _parse_access(parser)
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    memref_type = parser.parse_type()
+    if not isinstance(memref_type, MemRefType):
+        parser.raise_error(f"'{name}' expects a memref type")
+    return (parser.resolve_operand(value, memref_type.element_type), parser.resolve_operand(memref, memref_type),
+            indices, amap, attrs)  # fmt: skip
+
+
+def _verify_write(op: Operation, memref: SSAValue) -> KernelOp | None:
+    """A store or atomic is in no reduce loop and writes an out of its kernel; the kernel."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, KernelOp):
+        if getattr(parent, "is_reduce", False):
+            raise VerifyException(f"'{op.name}' inside a reduce loop: reduce loops only accumulate")
+        parent = parent.parent_op()
+    if parent is not None and memref not in parent.outs:
+        raise VerifyException(f"'{op.name}' writes a buffer that is not a kernel out")
+    return parent
+
+
 @irdl_op_definition
 class LoadOp(IRDLOperation):
     """`%v = loop.load %x[%a0, %a1 + 1] : memref<...>`: read one element."""
@@ -267,34 +296,12 @@ class StoreOp(IRDLOperation):
                 f"'loop.store' value type {self.value.type} differs from the element "
                 f"type of {self.memref.type}"
             )
-        parent = self.parent_op()
-        while parent is not None and not isinstance(parent, KernelOp):
-            if getattr(parent, "is_reduce", False):
-                raise VerifyException(
-                    "'loop.store' inside a reduce loop: reduce loops only accumulate"
-                )
-            parent = parent.parent_op()
-        kernel = parent
-        if kernel is not None and self.memref not in kernel.outs:
-            raise VerifyException("'loop.store' writes a buffer that is not a kernel out")
+        _verify_write(self, self.memref)
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        memref = parser.parse_unresolved_operand()
-        amap, indices = _parse_access(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        memref_type = parser.parse_type()
-        if not isinstance(memref_type, MemRefType):
-            parser.raise_error("'loop.store' expects a memref type")
-        op = cls(
-            parser.resolve_operand(value, memref_type.element_type),
-            parser.resolve_operand(memref, memref_type),
-            indices,
-            amap,
-        )
+        value, memref, indices, amap, attrs = parse_write(parser, "loop.store")
+        op = cls(value, memref, indices, amap)
         op.attributes |= attrs
         return op
 
@@ -340,37 +347,15 @@ class AtomicOp(IRDLOperation):
             )
         if self.kind.data == CombineKind.MUL:
             raise VerifyException("'loop.atomic' supports add, max and min, not mul")
-        parent = self.parent_op()
-        while parent is not None and not isinstance(parent, KernelOp):
-            if getattr(parent, "is_reduce", False):
-                raise VerifyException("'loop.atomic' inside a reduce loop: reduce loops only accumulate")
-            parent = parent.parent_op()
-        if parent is None:
-            return
-        if self.memref not in parent.outs:
-            raise VerifyException("'loop.atomic' writes a buffer that is not a kernel out")
-        if any(isinstance(op, StoreOp) and op.memref is self.memref for op in parent.walk()):
+        kernel = _verify_write(self, self.memref)
+        if kernel is not None and any(isinstance(op, StoreOp) and op.memref is self.memref for op in kernel.walk()):
             raise VerifyException("'loop.atomic' folds into a buffer that a 'loop.store' of its kernel also writes")
 
     @classmethod
     def parse(cls, parser: Parser) -> AtomicOp:
         kind = parser.parse_str_enum(CombineKind)
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        memref = parser.parse_unresolved_operand()
-        amap, indices = _parse_access(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        memref_type = parser.parse_type()
-        if not isinstance(memref_type, MemRefType):
-            parser.raise_error("'loop.atomic' expects a memref type")
-        op = cls(
-            kind,
-            parser.resolve_operand(value, memref_type.element_type),
-            parser.resolve_operand(memref, memref_type),
-            indices,
-            amap,
-        )
+        value, memref, indices, amap, attrs = parse_write(parser, "loop.atomic")
+        op = cls(kind, value, memref, indices, amap)
         op.attributes |= attrs
         return op
 

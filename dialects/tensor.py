@@ -495,6 +495,38 @@ def _is_integer_like(t: Attribute) -> bool:
     return isinstance(t, IntegerType | IndexType)
 
 
+def _parse_indexed(parser: Parser, name: str) -> tuple[SSAValue, SSAValue, int, TensorType, dict]:
+    """`%a[%ids] axis 0 : tensor<..>, tensor<..> -> tensor<..> {attrs}` (gather, scatter): the
+    operand, the indices, the axis, the result type and the attributes."""
+    a = parser.parse_unresolved_operand()
+    parser.parse_punctuation("[")
+    ids = parser.parse_unresolved_operand()
+    parser.parse_punctuation("]")
+    parser.parse_keyword("axis")
+    axis = parser.parse_integer(allow_boolean=False)
+    parser.parse_punctuation(":")
+    a_type = _parse_tensor_type(parser, name)
+    parser.parse_punctuation(",")
+    i_type = _parse_tensor_type(parser, name)
+    parser.parse_punctuation("->")
+    out_type = _parse_tensor_type(parser, name)
+    attrs = parser.parse_optional_attr_dict()
+    return parser.resolve_operand(a, a_type), parser.resolve_operand(ids, i_type), axis, out_type, attrs
+
+
+def _print_indexed(printer: Printer, a: SSAValue, ids: SSAValue, axis: int, result: SSAValue, attributes) -> None:
+    printer.print_ssa_value(a)
+    printer.print_string("[")
+    printer.print_ssa_value(ids)
+    printer.print_string(f"] axis {axis} : ")
+    printer.print_attribute(a.type)
+    printer.print_string(", ")
+    printer.print_attribute(ids.type)
+    printer.print_string(" -> ")
+    printer.print_attribute(result.type)
+    printer.print_op_attributes(attributes)
+
+
 @irdl_op_definition
 class GatherOp(IRDLOperation):
     """`%r = tensor.gather %table[%ids] axis 0 : tensor<V x D>, tensor<S x i64> -> tensor<S x D>`.
@@ -538,39 +570,14 @@ class GatherOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> GatherOp:
-        table = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        ids = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
-        parser.parse_keyword("axis")
-        axis = parser.parse_integer(allow_boolean=False)
-        parser.parse_punctuation(":")
-        t_type = _parse_tensor_type(parser, "tensor.gather")
-        parser.parse_punctuation(",")
-        i_type = _parse_tensor_type(parser, "tensor.gather")
-        parser.parse_punctuation("->")
-        out_type = _parse_tensor_type(parser, "tensor.gather")
-        attrs = parser.parse_optional_attr_dict()
-        op = cls.build(
-            operands=[parser.resolve_operand(table, t_type), parser.resolve_operand(ids, i_type)],
-            properties={"axis": IntAttr(axis)},
-            result_types=[out_type],
-        )
+        table, ids, axis, out_type, attrs = _parse_indexed(parser, "tensor.gather")
+        op = cls.build(operands=[table, ids], properties={"axis": IntAttr(axis)}, result_types=[out_type])
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_ssa_value(self.table)
-        printer.print_string("[")
-        printer.print_ssa_value(self.indices)
-        printer.print_string(f"] axis {self.axis.data} : ")
-        printer.print_attribute(self.table.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.indices.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-        printer.print_op_attributes(self.attributes)
+        _print_indexed(printer, self.table, self.indices, self.axis.data, self.result, self.attributes)
 
 
 @irdl_op_definition
@@ -625,35 +632,14 @@ class ScatterOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> ScatterOp:
         kind = parser.parse_str_enum(ReduceKind)
-        src = parser.parse_unresolved_operand()
-        parser.parse_punctuation("[")
-        ids = parser.parse_unresolved_operand()
-        parser.parse_punctuation("]")
-        parser.parse_keyword("axis")
-        axis = parser.parse_integer(allow_boolean=False)
-        parser.parse_punctuation(":")
-        s_type = _parse_tensor_type(parser, "tensor.scatter")
-        parser.parse_punctuation(",")
-        i_type = _parse_tensor_type(parser, "tensor.scatter")
-        parser.parse_punctuation("->")
-        out_type = _parse_tensor_type(parser, "tensor.scatter")
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(kind, parser.resolve_operand(src, s_type), parser.resolve_operand(ids, i_type), axis, out_type)
+        src, ids, axis, out_type, attrs = _parse_indexed(parser, "tensor.scatter")
+        op = cls(kind, src, ids, axis, out_type)
         op.attributes |= attrs
         return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data} ")
-        printer.print_ssa_value(self.src)
-        printer.print_string("[")
-        printer.print_ssa_value(self.indices)
-        printer.print_string(f"] axis {self.axis.data} : ")
-        printer.print_attribute(self.src.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.indices.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-        printer.print_op_attributes(self.attributes)
+        _print_indexed(printer, self.src, self.indices, self.axis.data, self.result, self.attributes)
 
 
 @irdl_op_definition

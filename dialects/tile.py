@@ -1063,22 +1063,8 @@ class AtomicOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> AtomicOp:
         kind = parser.parse_str_enum(CombineKind)
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        memref = parser.parse_unresolved_operand()
-        amap, indices = _parse_index_map(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        memref_type = parser.parse_type()
-        if not isinstance(memref_type, MemRefType):
-            parser.raise_error("'tile.atomic' expects a memref type")
-        op = cls(
-            kind,
-            parser.resolve_operand(value, memref_type.element_type),
-            parser.resolve_operand(memref, memref_type),
-            indices,
-            amap,
-        )
+        value, memref, indices, amap, attrs = loop.parse_write(parser, "tile.atomic")
+        op = cls(kind, value, memref, indices, amap)
         op.attributes |= attrs
         return op
 
