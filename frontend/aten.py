@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -2532,9 +2533,10 @@ def _interleave_zeros(c: Converter, v: SSAValue, dim: int, s: int) -> SSAValue:
 
 
 @handles("max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices",
-         "max_pool3d_with_indices", to="torch.max_pool")
+         "max_pool3d_with_indices", to="torch.max_pool, torch.cat, torch.index_select, torch.reshape, torch.permute, torch.argmax, torch.remainder, torch.div, torch.mul, torch.sub, torch.add")
 def _max_pool(c: Converter, node, *args, **kwargs):
-    """Kernel, stride (default: the kernel), padding, dilation; values only (not indices)."""
+    """Kernel, stride (default: the kernel), padding, dilation; the indices where they are used
+    (`_pool_indices`)."""
     a = bound_args(node)
     x = a["self"]
     rank = int(str(node.target).split("max_pool")[1][0])
@@ -2548,7 +2550,63 @@ def _max_pool(c: Converter, node, *args, **kwargs):
         for i, (o, s) in enumerate(zip(over, props["stride"].data)):
             v = _pad_dim(c, v, i + 2, 0, o * s.data, low)
     out = c.emit(T.MaxPoolOp.create_from([v], t, props))
-    return [out, None] if isinstance(node.meta["val"], (tuple, list)) else out
+    if not isinstance(node.meta["val"], (tuple, list)):
+        return out
+    wanted = any(u.target is operator.getitem and u.args[1] == 1 for u in node.users)
+    return [out, _pool_indices(c, x, props, list(t.get_shape()[2:])) if wanted else None]
+
+
+@handles("max_unpool2d", "max_unpool3d", to="torch.reshape, torch.scatter_reduce, torch.iota, torch.expand, torch.ge, torch.maximum, torch.embedding, torch.where")
+def _max_unpool(c: Converter, node, x, indices, output_size, *args):
+    """Zeros of `output_size` per (n, c) plane with each of x's values at the flat position
+    `indices` names (what max pooling's return_indices gives): `_scatter_into` along the
+    flattened plane (a position written twice keeps the last, as PyTorch's CPU loop)."""
+    t = c.out_type()
+    shape, elem = list(c.shape(x)), t.element_type
+    n, ch, k, plane = shape[0], shape[1], math.prod(shape[2:]), math.prod(t.get_shape()[2:])
+    vals = c.emit(T.ReshapeOp.create_from([c.cast(c.value(x), elem)], TensorType(elem, [n, ch, k])))
+    i64 = IntegerType(64)
+    idx = c.emit(T.ReshapeOp.create_from([c.cast(c.value(indices), i64)], TensorType(i64, [n, ch, k])))
+    out = _scatter_into(c, c.constant(0.0, elem, [n, ch, plane]), 2, idx, vals, False)
+    return c.emit(T.ReshapeOp.create_from([out], t))
+
+
+def _pool_indices(c: Converter, x, props: dict, out: list[int]) -> SSAValue:
+    """Max pooling's indices (i64, x's batch and channels by `out`): the flat position in its
+    (n, c) plane of each window's first maximum, as PyTorch's return_indices gives them. Each
+    spatial dim's windows picked from x padded with its lowest value, viewed as [.., o, k, ..];
+    the window offsets moved last and flattened; argmax over them; offset k of window o is
+    input position o * stride - padding + k * dilation."""
+    v = c.value(x)
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape, elem, r = list(t.get_shape()), t.element_type, len(out)
+    low = _int_min(elem) if isinstance(elem, IntegerType) else -math.inf
+    ks, ss, ps = ([a.data for a in props[name].data] for name in ("kernel", "stride", "padding"))
+    ds = [a.data for a in props["dilation"].data] if "dilation" in props else [1] * r
+    for i in range(r):
+        dim, n, o, k, st, p, dl = 2 + 2 * i, shape[2 + i], out[i], ks[i], ss[i], ps[i], ds[i]
+        v = _pad_dim(c, v, dim, p, max(0, (o - 1) * st + (k - 1) * dl + 1 - p - n), low)
+        v = _pick(c, v, dim, [w * st + j * dl for w in range(o) for j in range(k)], f"pool_window{i}")
+        split = list(v.type.get_shape())  # type: ignore[attr-defined]
+        split[dim : dim + 1] = [o, k]
+        v = c.emit(T.ReshapeOp.create_from([v], TensorType(elem, split)))
+    perm = [0, 1, *(2 + 2 * i for i in range(r)), *(3 + 2 * i for i in range(r))]
+    v = c.emit(T.PermuteOp.create_from([v], TensorType(elem, [shape[0], shape[1], *out, *ks]), {"dims": _dims_attr(perm)}))
+    v = c.emit(T.ReshapeOp.create_from([v], TensorType(elem, [shape[0], shape[1], *out, math.prod(ks)])))
+    it = TensorType(IntegerType(64), [shape[0], shape[1], *out])
+    rest = c.emit(T.ArgmaxOp.create_from([v], it, {"dims": _dims_attr([2 + r]), "keepdim": _bool(False)}))
+    flat: SSAValue | None = None
+    for i in reversed(range(r)):
+        offset = _op(c, T.RemainderOp, it, rest, ks[i])
+        rest = _op(c, T.DivOp, it, rest, ks[i])
+        start = _op(c, T.SubOp, TensorType(IntegerType(64), [1] * (2 + i) + [out[i]] + [1] * (r - i - 1)),
+                    _op(c, T.MulOp, _iota(c, 2 + r, 2 + i, out[i]).type, _iota(c, 2 + r, 2 + i, out[i]), ss[i]), ps[i])  # fmt: skip
+        pos = _op(c, T.AddOp, it, start, _op(c, T.MulOp, it, offset, ds[i]))
+        term = _op(c, T.MulOp, it, pos, math.prod(shape[3 + i :]))
+        flat = term if flat is None else _op(c, T.AddOp, it, flat, term)
+    assert flat is not None
+    return flat
 
 
 def _floor_sizes(c: Converter, x, props: dict) -> list[int]:
