@@ -43,6 +43,7 @@ from dpl.frontend.convert import (
     unsupported_reason,
     where,
 )
+from dpl.frontend.export_rewrites import ExportRewrites
 
 __all__ = [
     "ENTRIES", "HANDLERS", "Converter", "Program", "UnsupportedOpError", "capture",
@@ -55,7 +56,9 @@ __all__ = [
 
 def _export(module: nn.Module, inputs: Sequence[torch.Tensor]):
     try:
-        return decompose_unhandled(torch.export.export(module, tuple(inputs), strict=False))
+        with ExportRewrites():
+            ep = torch.export.export(module, tuple(inputs), strict=False)
+        return decompose_unhandled(ep)
     except UnsupportedOpError:
         raise
     except Exception as e:  # noqa: BLE001 - export errors are long; keep the first line

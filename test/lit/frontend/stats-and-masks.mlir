@@ -1,6 +1,7 @@
 // RUN: dpl compile -c "torch.var_mean(torch.randn(4, 6), 1)" --ir torch | filecheck %s --check-prefix=VM
 // RUN: dpl compile -c "torch.nn.InstanceNorm2d(3)(torch.randn(2, 3, 4, 4))" --ir torch | filecheck %s --check-prefix=IN
 // RUN: dpl compile -c "torch.nn.functional.scaled_dot_product_attention(torch.randn(1, 2, 5, 8), torch.randn(1, 2, 7, 8), torch.randn(1, 2, 7, 8), attn_mask=torch.rand(5, 7) > 0.5)" --ir torch | filecheck %s --check-prefix=MASK
+// RUN: dpl compile -c "torch.cov(torch.randn(4, 50))" --ir torch | filecheck %s --check-prefix=COV
 // RUN: not dpl compile -c "torch.nn.functional.batch_norm(torch.randn(2, 4), None, None, training=True)" --ir torch 2>&1 | filecheck %s --check-prefix=TRAIN
 // var_mean, InstanceNorm's batch statistics and an input bool attn_mask, each as handled ops;
 // batch statistics of a training-mode batch_norm stay a one-line error.
@@ -21,3 +22,11 @@
 // MASK-NEXT: torch.scaled_dot_product_attention %x, %y, %z, %[[ADD]]
 
 // TRAIN: dpl: error: unsupported batch_norm in training mode (call .eval() first) (at <expression>)
+
+// cov: torch.export cannot trace PyTorch's (a data-dependent aten.equal); export_rewrites
+// answers it with the deviations' product over N - 1.
+// COV:      %mean = torch.mean %x {dims = [1], keepdim = true}
+// COV-NEXT: %sub = torch.sub %x, %mean
+// COV-NEXT: %transpose = torch.transpose %sub {dim0 = 0, dim1 = 1}
+// COV-NEXT: %matmul = torch.matmul %sub, %transpose : (tensor<4x50xf32>, tensor<50x4xf32>) -> tensor<4x4xf32>
+// COV:      torch.constant {value = dense<4.900000e+01> : tensor<f32>}
