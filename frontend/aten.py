@@ -1016,6 +1016,24 @@ def _stack(c: Converter, node, tensors, dim=0):
     return c.emit(T.CatOp.create_from(parts, t, {"dim": IntAttr(d)}))
 
 
+@handles("cartesian_prod", to="torch.reshape, torch.expand, torch.cat")
+def _cartesian_prod(c: Converter, node, tensors):
+    """Every combination of the 1-d operands' elements, the last varying fastest: operand i laid
+    along dim i of their grid, expanded over it, flattened into column i (one operand: itself)."""
+    t = c.out_type()
+    elem, sizes = t.element_type, [c.shape(x)[0] for x in tensors]
+    if len(tensors) == 1:
+        return c.cast(c.value(tensors[0]), elem)
+    columns = []
+    for i, x in enumerate(tensors):
+        laid = [1] * len(sizes)
+        laid[i] = sizes[i]
+        v = c.emit(T.ReshapeOp.create_from([c.cast(c.value(x), elem)], TensorType(elem, laid)))
+        v = c.emit(T.ExpandOp.create_from([v], TensorType(elem, sizes)))
+        columns.append(c.emit(T.ReshapeOp.create_from([v], TensorType(elem, [math.prod(sizes), 1]))))
+    return c.emit(T.CatOp.create_from(columns, t, {"dim": IntAttr(1)}))
+
+
 @handles("constant_pad_nd", "pad", to="torch.slice, torch.cat, torch.index_select")
 def _pad(c: Converter, node, x, pad, mode="constant", value=None):
     """Constant padding: constant blocks concatenated (negative pads slice); the other modes too.

@@ -358,6 +358,7 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "index_reduce_prod": (lambda x, i, y: x.index_reduce(2, i, y, "prod"), [("fin", S), ("i", (3,), 0, 7), ("fin", (3, 5, 3))]),
     "put_accumulate": (lambda x, i, y: x.put(i, y, accumulate=True), [("f", S), ("i", (4, 6), -105, 105), ("fin", (4, 6))]),
     "put": (lambda x, i, y: x.put(i, y), [("f", M), ("i", (9,), -20, 35), ("fin", (9,))]),
+    "cartesian_prod": (lambda a, b, c: torch.cartesian_prod(a, b, c), [("fin", (3,)), ("f", (4,)), ("fin", (2,))]),
     "cov": (lambda x: torch.cov(x), [("fin", (5, 37))]),
     "cov_1d_correction0": (lambda x: torch.cov(x, correction=0) * 2.0, [("fin", (37,))]),
     "corrcoef": (lambda x: x.corrcoef(), [("fin", (5, 37))]),
