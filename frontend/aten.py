@@ -2581,6 +2581,9 @@ def _max_unpool(c: Converter, node, x, indices, output_size, *args):
     flattened plane (a position written twice keeps the last, as PyTorch's CPU loop)."""
     t = c.out_type()
     shape, elem = list(c.shape(x)), t.element_type
+    spatial = 3 if str(node.target).startswith("aten.max_unpool3d") else 2
+    if len(shape) != spatial + 2:
+        raise c.fail(f"unsupported max_unpool{spatial}d of a rank-{len(shape)} input (batched [N, C, ...] only)")
     n, ch, k, plane = shape[0], shape[1], math.prod(shape[2:]), math.prod(t.get_shape()[2:])
     vals = c.emit(T.ReshapeOp.create_from([c.cast(c.value(x), elem)], TensorType(elem, [n, ch, k])))
     i64 = IntegerType(64)

@@ -106,11 +106,13 @@ def fold_constant_indices(block: Block) -> None:
 
 
 ZERO_INIT = "tile.zero_init"
-"""Kernel attribute: positions of the outs that must be zeroed before the launch."""
+"""Kernel attribute: positions of the outs that must hold their combiner's identity (0 for add)
+before the launch."""
 
 
 def zero_init_outs(kernel: tile.KernelOp) -> list[int]:
-    """The out positions a kernel needs zeroed before its launch (split-K's, split-reduce's and scatters' atomics)."""
+    """The out positions a kernel needs at their combiner's identity before its launch (split-K's,
+    split-reduce's and scatters' atomics)."""
     attr = kernel.attributes.get(ZERO_INIT)
     if not isinstance(attr, ArrayAttr):
         return []

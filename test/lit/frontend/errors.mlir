@@ -1,5 +1,6 @@
 // RUN: not dpl compile -c "torch.mode(torch.randn(4))[0]" 2>&1 | filecheck %s --check-prefix=MODE
 // RUN: not dpl compile -c "torch.fft.fft(torch.randn(4))" 2>&1 | filecheck %s --check-prefix=FFT
+// RUN: not dpl compile -c "torch.nn.functional.max_unpool2d(torch.randn(2, 3, 4), torch.randint(0, 40, (2, 3, 4)), 2, output_size=(6, 8))" 2>&1 | filecheck %s --check-prefix=UNPOOL
 // RUN: not dpl compile -c "torch.randn(4" 2>&1 | filecheck %s --check-prefix=SYNTAX
 // RUN: not dpl compile --model nope 2>&1 | filecheck %s --check-prefix=MODEL
 // RUN: not dpl compile -c "torch.randn(4)" --pipeline no-such-pass 2>&1 | filecheck %s --check-prefix=PASS
@@ -12,3 +13,5 @@
 // SYNTAX: dpl: error: <expression>: SyntaxError
 // MODEL: dpl: error: unknown model 'nope'
 // PASS: dpl: error: pass 'no-such-pass' does not exist (yet)
+
+// UNPOOL: dpl: error: unsupported max_unpool2d of a rank-3 input (batched [N, C, ...] only) (at <expression>)
