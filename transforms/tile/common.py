@@ -119,6 +119,13 @@ def zero_init_outs(kernel: tile.KernelOp) -> list[int]:
     return [a.value.data for a in attr if isinstance(a, IntegerAttr)]
 
 
+def mark_zero_init(kernel: tile.KernelOp, buffers) -> None:
+    """Add the outs `buffers` (atomics fold into them) to the kernel's `{tile.zero_init}`."""
+    outs = list(kernel.outs)
+    marked = sorted({*zero_init_outs(kernel), *(outs.index(b) for b in buffers)})
+    kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
+
+
 def atomics_to_tile(kernel: tile.KernelOp) -> None:
     """Make each `loop.atomic` (a scatter's fold) inside `kernel` a `tile.atomic`, and mark the
     buffers they fold into `{tile.zero_init}`: they start at the combiner's identity."""
@@ -126,9 +133,7 @@ def atomics_to_tile(kernel: tile.KernelOp) -> None:
     for op in atomics:
         Rewriter.replace_op(op, tile.AtomicOp(op.kind.data, op.value, op.memref, list(op.indices), op.map.data))
     if atomics:
-        outs = list(kernel.outs)
-        marked = sorted({*zero_init_outs(kernel), *(outs.index(op.memref) for op in atomics)})
-        kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
+        mark_zero_init(kernel, [op.memref for op in atomics])
 
 
 def with_map(op: Operation, operands: Sequence[SSAValue], new_map: AffineMap) -> Operation:

@@ -73,7 +73,7 @@ from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -81,7 +81,7 @@ from xdsl.rewriter import Rewriter
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.options import check_option
-from dpl.transforms.tile.common import LOG, ZERO_INIT, index_constant, rebuild_tile, tiles, zero_init_outs
+from dpl.transforms.tile.common import LOG, index_constant, mark_zero_init, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import fold_applies, kernel_name, matmul_info, rewrite_value
 from dpl.transforms.tunable import tunable
 from dpl.transforms.tile.padding import grow, ranges_of, vanishes
@@ -308,9 +308,7 @@ def split_k(t: tile.TileOp, p: SplitMatmulK) -> tuple[bool, str]:
     )
     atomic.attributes |= store.attributes
     Rewriter.replace_op(store, atomic)
-    outs = list(kernel.outs)
-    marked = sorted(set(zero_init_outs(kernel)) | {outs.index(atomic.memref)})
-    kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
+    mark_zero_init(kernel, [atomic.memref])
     return True, f"K-outer split over {splits} blocks (%ks), {per} trips each{how}"
 
 

@@ -58,7 +58,7 @@ from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, IntAttr, ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -67,7 +67,7 @@ from xdsl.rewriter import Rewriter
 from dpl.dialects import loop, tile
 from dpl.dialects.loop import CombineKind
 from dpl.transforms.options import check_option
-from dpl.transforms.tile.common import LOG, ZERO_INIT, rebuild_tile, tiles, zero_init_outs
+from dpl.transforms.tile.common import LOG, mark_zero_init, rebuild_tile, tiles
 from dpl.transforms.tile.matmul import kernel_name
 from dpl.transforms.tile.target import target_sms
 
@@ -181,9 +181,7 @@ def split_reduce(t: tile.TileOp, p: SplitReduce) -> tuple[bool, str]:
     atomic = tile.AtomicOp(kind, store.value, store.memref, list(store.indices), store.map.data)
     atomic.attributes |= store.attributes
     Rewriter.replace_op(store, atomic)
-    outs = list(kernel.outs)
-    marked = sorted(set(zero_init_outs(kernel)) | {outs.index(atomic.memref)})
-    kernel.attributes[ZERO_INIT] = ArrayAttr([IntegerAttr(i, 64) for i in marked])
+    mark_zero_init(kernel, [atomic.memref])
     return True, (
         f"rows split over {splits} blocks (%{SPLIT_AXIS}; {blocks} -> {blocks * splits} blocks, "
         f"{trips} -> {-(-trips // splits)} trips per thread), combined by atomic {kind.value}"
