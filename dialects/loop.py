@@ -5,8 +5,8 @@ A `loop.kernel` names the buffers it reads (`ins`) and writes (`outs`) and holds
 its body accumulates into the loop's results (`acc <- add(acc, v)` in the seeds' notation).
 Memory is touched only by `loop.load` / `loop.store` (and `loop.atomic`, a scatter's fold),
 whose indices are affine expressions of index values: the enclosing loops' induction variables
-(like `affine.load`) or an index read from memory (a gather's, a scatter's). Scalar arithmetic is upstream
-`arith` / `math`.
+(like `affine.load`) or an index read from memory (a gather's, a scatter's). Scalar arithmetic
+is upstream `arith` / `math`.
 
     func.func @main(%x: memref<32x2048xf32>, %p_weight: memref<2048xf32>,
                     %rms_norm: memref<32x2048xf32>) {

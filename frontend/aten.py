@@ -2268,7 +2268,8 @@ def _index_reduce(c: Converter, node, x, dim, index, source, reduce, *, include_
 
 def _reduce_into(c: Converter, node, x, d: int, idx: SSAValue, vals: SSAValue, reduce: str, include_self, what: str):
     """x with `vals` reduced into it along `d` at `idx` (i64, of vals' shape): the reduction (a
-    mean's sum) and the count of hits are `torch.scatter_reduce`s from the identity (atomics);
+    mean's sum) and the count of hits are `torch.scatter_reduce`s from the identity (atomics;
+    amax / amin with include_self one `torch.scatter_reduce` into x, which needs no count);
     prod, on the box [.., p, k, ..] of hit = idx_k == p, where(hit, vals_k, 1) multiplied over
     k. Positions no k hits keep x's value; a float mean divides by the count of hits (plus one
     with include_self)."""
@@ -2290,6 +2291,8 @@ def _reduce_into(c: Converter, node, x, d: int, idx: SSAValue, vals: SSAValue, r
     if reduce != "prod":  # scatters (atomics): work in proportion to the sources
         full, at = TensorType(elem, shape), {"dim": IntAttr(d)}
         kind = StringAttr("sum" if reduce == "mean" else reduce)
+        if include_self and reduce in ("amax", "amin"):  # x itself where nothing hits: no count
+            return c.emit(T.ScatterReduceOp.create_from([c.cast(c.value(x), elem), idx, vals], full, {**at, "reduce": kind}))
         red = c.emit(T.ScatterReduceOp.create_from([c.constant(identity, elem, shape), idx, vals], full, {**at, "reduce": kind}))
         ones = c.constant(1.0, elem, ishape)
         count = c.emit(T.ScatterReduceOp.create_from([c.constant(0.0, elem, shape), idx, ones], full, {**at, "reduce": StringAttr("sum")}))
