@@ -159,3 +159,30 @@ func.func @main(%x: memref<4xf32>) -> memref<8xf32> {
 // CHECK-NEXT:      %two = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT:      %z2 = arith.mulf %zero, %two : f32
 // CHECK-NEXT:      loop.for free %j < 4 {
+
+// -----
+
+// A nest that folds with loop.atomic writes its buffer (its part takes it as an out); where an
+// atomic lands is data, so the parts are not marked apart.
+func.func @main(%s: memref<6xf32>, %i: memref<6xi64>) -> (memref<4xf32>, memref<6xf32>) {
+  %o = memref.alloc() : memref<4xf32>
+  %c = memref.alloc() : memref<6xf32>
+  loop.kernel @k_two ins(%s, %i : memref<6xf32>, memref<6xi64>) outs(%o, %c : memref<4xf32>, memref<6xf32>) {
+    loop.for free %a0 < 6 {
+      %id = loop.load %i[%a0] : memref<6xi64>
+      %at = arith.index_cast %id : i64 to index
+      %v = loop.load %s[%a0] : memref<6xf32>
+      loop.atomic add %v, %o[%at] : memref<4xf32>
+    }
+    loop.for free %a1 < 6 {
+      %w = loop.load %s[%a1] : memref<6xf32>
+      loop.store %w, %c[%a1] : memref<6xf32>
+    }
+  }
+  func.return %o, %c : memref<4xf32>, memref<6xf32>
+}
+// CHECK-LABEL: func.func @main(%s: memref<6xf32>, %i: memref<6xi64>)
+// CHECK:         loop.kernel @k_two ins(%s, %i : memref<6xf32>, memref<6xi64>) outs(%o : memref<4xf32>) {
+// CHECK:           loop.atomic add %v, %o[%at] : memref<4xf32>
+// CHECK:         loop.kernel @k_two_part1 ins(%s : memref<6xf32>) outs(%c : memref<6xf32>) {
+// CHECK-NOT:     kernel.apart
