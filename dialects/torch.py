@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from enum import auto
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     BoolAttr,
     DenseIntOrFPElementsAttr,
@@ -79,6 +80,21 @@ def shape_of(value: SSAValue | Attribute) -> tuple[int, ...]:
     t = value.type if isinstance(value, SSAValue) else value
     assert isinstance(t, TensorType)
     return tuple(t.get_shape())
+
+
+def elem_of(value: SSAValue) -> Attribute:
+    t = value.type
+    assert isinstance(t, TensorType)
+    return t.element_type
+
+
+def bit_width(elem: Attribute) -> int:
+    """The bits of one element of type `elem` (0 where it is neither an integer nor a float)."""
+    if isinstance(elem, IntegerType):
+        return elem.width.data
+    if isinstance(elem, AnyFloat):
+        return elem.bitwidth
+    return 0
 
 
 def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
@@ -1567,6 +1583,22 @@ class FlipOp(TorchOp):
 
 
 @irdl_op_definition
+class BitcastOp(TorchOp):
+    """`input`'s element bits read as the result's element type of the same width
+    (`Tensor.view(dtype)`): no value changes, no rounding."""
+
+    name = "torch.bitcast"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        self._expect_shape(shape_of(self.input), "(same as input)")
+        src, dst = elem_of(self.input), self.out_type.element_type
+        if bit_width(src) != bit_width(dst) or bit_width(src) == 1:
+            self._fail(f"cannot reinterpret {src} as {dst}: both must have the same width, above 1 bit")
+
+
+@irdl_op_definition
 class ToDtypeOp(TorchOp):
     """Convert `input`'s elements to the result's element type."""
 
@@ -1601,7 +1633,7 @@ Torch = Dialect(
         LinearOp, MatmulOp, ScaledDotProductAttentionOp, ConvolutionOp, MaxPoolOp, AvgPoolOp,
         # shapes and types
         ReshapeOp, TransposeOp, PermuteOp, UnsqueezeOp, ExpandOp, SliceOp, FlipOp, CatOp,
-        EmbeddingOp, IndexSelectOp, ScatterReduceOp, ToDtypeOp,
+        EmbeddingOp, IndexSelectOp, ScatterReduceOp, ToDtypeOp, BitcastOp,
     ],
     [GeluApproximateAttr],
 )

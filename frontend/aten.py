@@ -830,10 +830,22 @@ def _sdpa(
 
 
 @handles("view", "reshape", "_unsafe_view", "flatten", "squeeze", "unflatten", "view_as",
-         "reshape_as", to="torch.reshape")
+         "reshape_as", to="torch.reshape, torch.bitcast")
 def _reshape(c: Converter, node, x, *_, **__):
-    """The result type's shape (-1 resolved); a no-op where shapes agree."""
-    return _reshaped(c, c.value(x), c.out_type().get_shape())
+    """The result type's shape (-1 resolved), or view(dtype)'s bits read as that dtype.
+
+    A no-op where shapes agree; `view(dtype)` is a `torch.bitcast` to a dtype of the same
+    width (32- or 64-bit: a value conversion would give other numbers)."""
+    v, t = c.value(x), c.out_type()
+    if node.meta["val"].dtype == x.meta["val"].dtype:
+        return _reshaped(c, v, t.get_shape())
+    src = v.type.element_type  # type: ignore[attr-defined]
+    widths = {T.bit_width(src), T.bit_width(t.element_type),
+              8 * node.meta["val"].dtype.itemsize, 8 * x.meta["val"].dtype.itemsize}
+    if len(widths) > 1 or not widths <= {32, 64}:
+        raise c.fail(f"unsupported view of a {x.meta['val'].dtype} tensor as {node.meta['val'].dtype} "
+                     "(bitcasts between 32-bit or between 64-bit types only)")
+    return c.emit(T.BitcastOp.create_from([v], t))
 
 
 def _reshaped(c: Converter, v: SSAValue, shape: Sequence[int]) -> SSAValue:

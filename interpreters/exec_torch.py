@@ -20,7 +20,7 @@ from xdsl.ir import Operation
 
 from dpl.dialects import torch as T
 from dpl.interpreters.affine_np import scatter_into
-from dpl.interpreters.scalar_eval import divsi, lgamma_any, numpy_dtype
+from dpl.interpreters.scalar_eval import bitcast, divsi, lgamma_any, numpy_dtype
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
@@ -419,6 +419,8 @@ def _eval(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         return args[0][args[1]]
     if isinstance(op, T.ToDtypeOp):
         return args[0].astype(dt)
+    if isinstance(op, T.BitcastOp):
+        return bitcast(args[0], dt)
     raise ValueError(f"exec_torch: no implementation for '{op.name}'")
 
 

@@ -145,12 +145,20 @@ _CASTS = {
 }
 
 
+def bitcast(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """`a`'s bits read as `dtype` of the same item size (bf16, held as float32, has no bits of
+    its own here: the frontend refuses its bitcasts)."""
+    a = np.ascontiguousarray(a)
+    assert a.dtype.itemsize == dtype.itemsize, f"bitcast of {a.dtype} as {dtype}"
+    return a.view(dtype)
+
+
 def is_scalar_op(op: Operation) -> bool:
     """Whether `eval_op` knows `op`."""
     return (
         op.name in _BINARY or op.name in _UNARY or op.name in _CASTS
         or op.name in ("arith.constant", "arith.cmpf", "arith.cmpi", "arith.select",
-                       "math.fma", "math.fpowi", "math.ipowi")
+                       "math.fma", "math.fpowi", "math.ipowi", "arith.bitcast")
     )
 
 
@@ -185,6 +193,8 @@ def eval_op(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
             out = _CMPI[op.properties["predicate"].value.data](args[0], args[1])
         elif name == "arith.select":
             out = np.where(args[0], args[1], args[2])
+        elif name == "arith.bitcast":
+            out = bitcast(args[0], dtype)
         elif name == "math.fma":
             out = args[0] * args[1] + args[2]
         elif name in ("math.fpowi", "math.ipowi"):

@@ -90,6 +90,15 @@ class _TemporalShift(nn.Module):
         return out.view(nt, c, h, w)
 
 
+def _view_bits(x):
+    """A float's mantissa bits as a float of the same dtype plus its exponent field, through
+    `view(dtype)` both ways (int32 for float32, int64 for float64)."""
+    wide = x.dtype == torch.float64
+    bits = x.view(torch.int64 if wide else torch.int32)
+    mantissa, exponent = ((1 << 52) - 1, 52) if wide else ((1 << 23) - 1, 23)
+    return (bits & mantissa).view(x.dtype) + ((bits >> exponent) & 0x7FF).to(x.dtype)
+
+
 def _slice_chain(x, y):
     """Assignments that overlap, a read of the assigned tensor, and a broadcast of a part."""
     z = torch.zeros_like(x)
@@ -164,6 +173,7 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "copysign_scalar": (lambda x: torch.copysign(x, -2.0) + torch.copysign(x.abs(), x), [("f", S)]),
     "signbit": (lambda x: torch.signbit(x) | torch.signbit(torch.round(x)), [("f", S)]),
     "ldexp": (lambda x, e: torch.ldexp(x, e), [("f", M), ("i", M, -40, 40)]),
+    "view_dtype": (_view_bits, [("f", S)]),
     "shifts": (lambda a, b: (a << b) + (a >> b) * 3 + (a >> 2), [("i", M, -1000, 1000), ("i", M, -70, 70)]),
     # integer floor and trunc division: every sign pairing, exact and inexact (no zero divisor)
     "int_division": (lambda a, b: (a // (b + (b >= 0).long()), torch.div(a, b + (b >= 0).long(), rounding_mode="trunc"),

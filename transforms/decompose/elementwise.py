@@ -209,6 +209,12 @@ def _to_dtype(op: t.ToDtypeOp, em: Emitter):
     return em.unary(op.input, lambda s, a: _cast(s, a, src, dst), etype=dst)
 
 
+def _bitcast(op: t.BitcastOp, em: Emitter):
+    """The same bits read as the result's type: `arith.bitcast` (the verifier checks widths)."""
+    dst = elem_of(op.result)
+    return em.unary(op.input, lambda s, a: s.op(arith.BitcastOp(a, dst)), etype=dst)
+
+
 RULES = {
     **{cls: _unary for cls in _UNARY},
     **{cls: _binary for cls in _BINARY},
@@ -216,6 +222,7 @@ RULES = {
     t.ConstantOp: _constant,
     t.IotaOp: _iota,
     t.ToDtypeOp: _to_dtype,
+    t.BitcastOp: _bitcast,
 }
 
 

@@ -640,3 +640,19 @@ func.func @f(%x: tensor<4x8xf64>, %i: tensor<4x3xi64>, %s: tensor<4x3xf64>) {
   func.return
 }
 // CHECK: 'torch.scatter_reduce' reduce 'prod' is not one of sum, amax, amin
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.bitcast %a : (tensor<4x8xf64>) -> tensor<4x8xi32>
+  func.return
+}
+// CHECK: 'torch.bitcast' cannot reinterpret f64 as i32: both must have the same width, above 1 bit
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.bitcast %a : (tensor<4x8xf64>) -> tensor<4x4xi64>
+  func.return
+}
+// CHECK: 'torch.bitcast' result shape [4, 4] does not match the expected (same as input) shape [4, 8]

@@ -91,5 +91,7 @@ func.func @main(%x: tensor<1x32x2048xf64>, %p_weight: tensor<2048xf64>, %p_bias:
   %38 = torch.embedding %lw, %ids : (tensor<16x64xf64>, tensor<2x3xi64>) -> tensor<2x3x64xf64>
   // CHECK-NEXT: %39 = torch.to_dtype %a : (tensor<16x64xf64>) -> tensor<16x64xf32>
   %39 = torch.to_dtype %a : (tensor<16x64xf64>) -> tensor<16x64xf32>
+  // CHECK-NEXT: %{{.*}} = torch.bitcast %39 : (tensor<16x64xf32>) -> tensor<16x64xi32>
+  %bits = torch.bitcast %39 : (tensor<16x64xf32>) -> tensor<16x64xi32>
   func.return %22 : tensor<1x32x2048xf64>
 }
