@@ -94,6 +94,13 @@ contraction yet (products and broadcasts form each matmul, elementwise chains su
 embedding fuse among themselves), then everything, so that a contraction weighs a whole chain as
 its prologue and no reduction moves before the matmuls exist.
 
+A consumer tries its producers in the order it lists them, unless one producer reads another's
+buffer (a DAG: each step of a binary search reads the position before it twice); then the latest
+written first, so that a producer other producers read is inlined after them, once (their copies
+bring its loads back). A first form of the merge sort of 8 x 512 (607 kernels) fused 2265 times
+in listed order without ending in 160 s, most producers 5 to 20 times; latest first, 1228 times
+in 21 s.
+
 When a producer's buffer is no longer read it is dropped with its kernel (see drop-dead-buffers).
 Each round indexes who writes and who reads every buffer once and keeps that index as kernels are
 fused and dropped, visiting again only the kernels with a pair not yet tried, so the pass runs in
@@ -377,7 +384,7 @@ class _Fusion:
         on the list (it may take more producers), with the readers of what it writes."""
         if self.first_round and self.is_contraction(consumer):
             return
-        for buffer in consumer.ins:
+        for buffer in self.producers_order(consumer):
             producer_kernel = self.writer.get(buffer)
             if buffer not in self.intermediates or producer_kernel is None:
                 continue
@@ -399,6 +406,22 @@ class _Fusion:
                 self.replace(consumer, fused)
                 self.drop_if_dead(producer_kernel)
                 return
+
+    def producers_order(self, consumer: loop.KernelOp) -> list[SSAValue]:
+        """`consumer`'s inputs in the order their producers are tried: as listed, unless the
+        producer of one reads another (a DAG: a binary search's position feeds its next probe
+        and the step after it), then latest written first, so that a producer that others
+        read is inlined after them (their copies bring its loads back) once, not once per path."""
+        writers = [self.writer.get(b) for b in consumer.ins if b in self.intermediates]
+        read = {b for w in writers if w is not None for b in w.ins}
+        if not read & set(consumer.ins):
+            return list(consumer.ins)
+
+        def written_at(buffer: SSAValue) -> int:
+            writer = self.writer.get(buffer)
+            return self.order.get(writer, -1) if writer is not None else -1
+
+        return sorted(consumer.ins, key=written_at, reverse=True)
 
     def is_contraction(self, kernel: loop.KernelOp) -> bool:
         """`is_contraction`, once per kernel (kernels are replaced, never changed, here)."""
