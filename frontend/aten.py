@@ -25,6 +25,7 @@ from torch import fx
 from xdsl.dialects.builtin import (
     ArrayAttr,
     FloatAttr,
+    Float32Type,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -1824,6 +1825,20 @@ def _unsqueezed(c: Converter, v: SSAValue, d: int) -> SSAValue:
 
 
 def _sort_ranks(c: Converter, v: SSAValue, d: int, descending: bool) -> SSAValue:
+    """Each element's position (i64) in `v` sorted along `d` (`_box_ranks`' order): on the box,
+    or where `_sort_plan` finds it cheaper each sorted position scattered to the element there
+    (`_merge_sort`)."""
+    shape = v.type.get_shape()  # type: ignore[attr-defined]
+    n = shape[d]
+    if not _sort_plan(math.prod(shape) // n, n):
+        return _box_ranks(c, v, d, descending)
+    order = _merge_sort(c, v, d, descending)
+    base = c.constant(0, IntegerType(64), order.type.get_shape())  # type: ignore[attr-defined]
+    rank = _scatter_into(c, base, d, order, _iota(c, len(shape), d, base.type.get_shape()[d]), True)  # type: ignore[attr-defined]
+    return _slice_value(c, rank, d, 0, n)
+
+
+def _box_ranks(c: Converter, v: SSAValue, d: int, descending: bool) -> SSAValue:
     """Each element's position (i64) in `v` sorted along `d`: the count of elements j that sort
     before it, on the box [.., i, j, ..] (j inserted after d): x_j < x_i (> descending) or
     x_j == x_i and j < i, so ties keep their order (a stable sort). NaN sorts above everything,
@@ -1854,6 +1869,146 @@ def _sort_ranks(c: Converter, v: SSAValue, d: int, descending: bool) -> SSAValue
     return c.emit(T.SumOp(before, [d + 1], False, TensorType(IntegerType(64), shape)))
 
 
+#: Long rows sort by merging (`_merge_sort`): leaves of MERGE_LEAF elements ranked on their
+#: own box, then one level a doubling, each element's rank in its merged block found by a binary
+#: search of the other half. `_sort_plan` picks it over the n x n box where its estimate is
+#: lower: a level costs a launch, MERGE_LEVEL_S, and each binary-search probe about
+#: MERGE_PROBE_COMPARES box compares (BOX_COMPARES_PER_S). H200 (2026-12-03, session 42,
+#: bench/results/session42/tools/ab42.py --cal, a sort's values and indices, box / merge, ms;
+#: eager 0.024-0.085): 4096 x 128 0.116 / 0.086, 1024 x 256 0.087 / 0.050, 512 x 512
+#: 0.146 / 0.055, 256 x 1024 0.346 / 0.063, 128 x 2048 0.651 / 0.069, 64 x 4096 1.20 / 0.074,
+#: 16 x 16384 4.45 / 0.086: about 6 us a level (2 to 8 levels of 512 Ki elements).
+#: `_sort_plan` and `_topk_plan` cache their answers: clear both after changing these.
+MERGE_LEAF = 64
+MERGE_LEVEL_S = 6e-6
+MERGE_PROBE_COMPARES = 2
+
+
+def _merge_seconds(rows: int, n: int) -> float:
+    """`_merge_sort`'s estimated time for `rows` rows of n: the leaves' boxes and every level's
+    probes at BOX_COMPARES_PER_S, MERGE_PROBE_COMPARES compares a probe, MERGE_LEVEL_S a level."""
+    size = 1 << max(0, (n - 1).bit_length())
+    leaf = min(size, MERGE_LEAF)
+    levels = (size // leaf).bit_length() - 1
+    probes = sum((leaf << i).bit_length() for i in range(levels))
+    return rows * size * (leaf + probes * MERGE_PROBE_COMPARES) / BOX_COMPARES_PER_S + MERGE_LEVEL_S * levels
+
+
+@functools.lru_cache(maxsize=None)
+def _sort_plan(rows: int, n: int, k: int = 0) -> bool:
+    """Whether `rows` rows of n sort faster by merging (`_merge_sort`) than on the n x n box
+    (n (n + k) compares a row: the ranks, then k sorted positions looked up)."""
+    return n > MERGE_LEAF and _merge_seconds(rows, n) < rows * n * (n + k) / BOX_COMPARES_PER_S
+
+
+def _order_keys(c: Converter, v: SSAValue, descending: bool) -> SSAValue:
+    """Signed integer keys (i32 for elements of 32 bits or fewer, else i64; v's shape) whose
+    order is the sort's (`_box_ranks`): a float's bits with the magnitude flipped where the sign
+    is set, -0.0 first made 0.0 and NaN the largest key; bitwise not for descending."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    elem = t.element_type
+    wide = T.bit_width(elem) == 64
+    kt = TensorType(IntegerType(64 if wide else 32), t.get_shape())
+    if _is_int(elem):
+        key = c.cast(v, kt.element_type)
+    else:
+        if not wide:
+            v = c.cast(v, Float32Type())
+        ft = v.type
+        zero = _op(c, T.EqOp, _bool_type(ft), v, 0.0)  # type: ignore[arg-type]
+        bits = c.emit(T.BitcastOp.create_from([_scalar_where(c, zero, c.constant(0.0, ft.element_type), v, ft)], kt))  # type: ignore[attr-defined]
+        top = (1 << (T.bit_width(kt.element_type) - 1)) - 1
+        sign = _op(c, T.BitwiseRightShiftOp, kt, bits, T.bit_width(kt.element_type) - 1)
+        key = c.emit(T.BitwiseXorOp.create_from([bits, _op(c, T.BitwiseAndOp, kt, sign, top)], kt))
+        nan = c.emit(T.IsnanOp.create_from([v], _bool_type(ft)))  # type: ignore[arg-type]
+        key = _scalar_where(c, nan, c.constant(top, kt.element_type), key, kt)
+    if descending:
+        key = c.emit(T.BitwiseNotOp.create_from([key], kt))
+    return key
+
+
+def _merge_sort(c: Converter, v: SSAValue, d: int, descending: bool) -> SSAValue:
+    """The positions along `d` (i64, `d` padded to a power of two, the padding's positions
+    last) of `v`'s elements in `_box_ranks`' order, by merging: O(n log^2 n) where the box is
+    n^2.
+
+    Keys (`_order_keys`) padded with the largest key; keys of 32 bits go over the position
+    (key << 32 | position) so that all differ. Leaves of MERGE_LEAF are ranked on their own box
+    and their keys scattered in order. Then each level merges pairs of sorted halves of h: an
+    element at j of its block of 2h goes to j mod h plus the count of the other half's keys that
+    sort before it, found by a binary search of that half (`_merge_search`), and its key is
+    scattered there. A level reads only the keys the last one scattered, so no level recomputes
+    another's search. Without unique keys (64-bit elements) an equal key sorts before where it
+    lies in the first half (a lower position), so ties keep their order, and the positions are
+    scattered beside the keys."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape, i64 = list(t.get_shape()), IntegerType(64)
+    pre, post, n = shape[:d], shape[d + 1:], shape[d]
+    size = 1 << max(0, (n - 1).bit_length())
+    key = _order_keys(c, v, descending)
+    unique = T.bit_width(key.type.element_type) == 32  # type: ignore[attr-defined]
+    key = _pad_dim(c, key, d, 0, size - n, (1 << (T.bit_width(key.type.element_type) - 1)) - 1)  # type: ignore[attr-defined]
+    position = _iota(c, len(shape), d, size)
+    if not unique:
+        position = c.emit(T.ExpandOp.create_from([position], TensorType(i64, [*pre, size, *post])))
+    if unique:
+        key = c.cast(key, i64)
+        key = c.emit(T.BitwiseOrOp.create_from([_op(c, T.BitwiseLeftShiftOp, key.type, key, 32), position], key.type))
+
+    def view(x: SSAValue, *mid: int) -> SSAValue:
+        return _reshaped(c, x, [*pre, *mid, *post])
+
+    def placed(x: SSAValue, rank: SSAValue, h: int) -> SSAValue:
+        """`x`'s elements scattered to `rank` within blocks of h."""
+        x = view(x, size // h, h)
+        return _scatter_into(c, c.constant(0, i64, x.type.get_shape()), d + 1, rank, x, True)  # type: ignore[attr-defined]
+
+    h = min(size, MERGE_LEAF)
+    rank = _box_ranks(c, view(key, size // h, h), d + 1, False)
+    key, order = placed(key, rank, h), None if unique else placed(position, rank, h)
+    while h < size:
+        j = _iota(c, len(shape) + 1, d + 1, 2 * h)
+        second = _op(c, T.GeOp, _bool_type(j.type), j, h)  # type: ignore[arg-type]
+        other = _op(c, T.MulOp, j.type, c.cast(c.emit(T.LogicalNotOp.create_from([second], second.type)), i64), h)
+        within = _op(c, T.SubOp, j.type, j, _op(c, T.MulOp, j.type, c.cast(second, i64), h))
+        keys = view(key, size // (2 * h), 2 * h)
+        count = _merge_search(c, keys, d + 1, other, h, None if unique else second)
+        rank = c.emit(T.AddOp.create_from([count, within], count.type))
+        h *= 2
+        key, order = placed(keys, rank, h), None if unique else placed(order, rank, h)  # type: ignore[arg-type]
+    key = view(key, size)
+    if unique:
+        return _op(c, T.BitwiseAndOp, key.type, key, (1 << 32) - 1)
+    return view(order, size)  # type: ignore[arg-type]
+
+
+def _merge_search(c: Converter, keys: SSAValue, d: int, other: SSAValue, h: int, second: SSAValue | None) -> SSAValue:
+    """Per key (i64) of blocks of 2h sorted halves along `d`, the count of keys of the half
+    starting at `other` (its offset in the block, broadcast) that sort before it: below it, or
+    equal where `second` (bool, broadcast) holds. A binary search of log2(h) + 1 probes."""
+    t = keys.type
+    assert isinstance(t, TensorType)
+    boolean = _bool_type(t)
+
+    def before(at: SSAValue) -> SSAValue:
+        probe = _gather_value(c, keys, d, c.emit(T.AddOp.create_from([at, other], t)))
+        below = c.emit(T.LtOp.create_from([probe, keys], boolean))
+        if second is None:
+            return below
+        tie = c.emit(T.LogicalAndOp.create_from([c.emit(T.EqOp.create_from([probe, keys], boolean)), second], boolean))
+        return c.emit(T.LogicalOrOp.create_from([below, tie], boolean))
+
+    pos = c.constant(0, t.element_type, t.get_shape())
+    step = h // 2
+    while step:
+        at = _op(c, T.AddOp, t, pos, step - 1)
+        pos = _op(c, T.AddOp, t, pos, _op(c, T.MulOp, t, c.cast(before(at), t.element_type), step))
+        step //= 2
+    return c.emit(T.AddOp.create_from([pos, c.cast(before(pos), t.element_type)], t))
+
+
 def _sorted(c: Converter, v: SSAValue, d: int, descending: bool, at: Sequence[int]) -> list[SSAValue]:
     """(values, indices) of `v` sorted along `d` (stable, NaN above all: `_sort_ranks`) at the
     sorted positions `at` only: the index at position r is the sum over i of i where rank_i == r
@@ -1861,7 +2016,9 @@ def _sorted(c: Converter, v: SSAValue, d: int, descending: bool, at: Sequence[in
     t = v.type
     assert isinstance(t, TensorType)
     shape = list(t.get_shape())
-    rank = _sort_ranks(c, v, d, descending)
+    if _sort_plan(math.prod(shape) // shape[d], shape[d], len(at)):
+        return _merged(c, v, d, descending, at)
+    rank = _box_ranks(c, v, d, descending)
     wanted = _laid(c, len(shape) + 1, d, at)
     hit = c.emit(T.EqOp.create_from([_unsqueezed(c, rank, d), wanted],
                                     TensorType(IntegerType(1), [*shape[:d], len(at), *shape[d:]])))  # fmt: skip
@@ -1872,10 +2029,19 @@ def _sorted(c: Converter, v: SSAValue, d: int, descending: bool, at: Sequence[in
     return [_gather_value(c, v, d, indices), indices]
 
 
-@handles("sort", to="torch.lt, torch.eq, torch.isnan, torch.logical_and, torch.logical_or, torch.sum, torch.where, torch.index_select")
+def _merged(c: Converter, v: SSAValue, d: int, descending: bool, at: Sequence[int]) -> list[SSAValue]:
+    """`_sorted` of a long row: the positions `at` (consecutive) of `_merge_sort`'s order, and
+    the values there."""
+    assert list(at) == list(range(at[0], at[0] + len(at))), at
+    indices = _slice_value(c, _merge_sort(c, v, d, descending), d, at[0], at[0] + len(at))
+    return [_gather_value(c, v, d, indices), indices]
+
+
+@handles("sort", to="torch.lt, torch.eq, torch.isnan, torch.logical_and, torch.logical_or, torch.sum, torch.where, torch.index_select, torch.bitcast, torch.scatter_reduce")
 def _sort(c: Converter, node, *args, **kwargs):
     """(values, indices) along `dim`, stable: each element's rank counted on an n x n compare
-    (`_sort_ranks`), the index at each position summed from the ranks. n^2 along the dim."""
+    (`_box_ranks`), the index at each position summed from the ranks, n^2 along the dim; a long
+    row by merging (`_merge_sort`, n log^2 n) where `_sort_plan` finds it cheaper."""
     a = bound_args(node)
     x = a["self"]
     v = c.cast(c.value(x), c.out_type(0).element_type)
@@ -1963,10 +2129,13 @@ BOX_COMPARES_PER_S = 1.6e12
 @functools.lru_cache(maxsize=None)
 def _topk_plan(rows: int, n: int, k: int) -> tuple[float, int]:
     """(estimated seconds, block) of the cheapest way to take the top k of each of `rows` rows of
-    n by ranks: the n x n box (`_sorted`: n (n + k) compares a row, block 0), or blocks of a
+    n by ranks: `_sorted` (the n x n box, n (n + k) compares a row, or merging where
+    `_sort_plan` finds it cheaper; block 0), or blocks of a
     power of two B, 2k <= B <= n / 2 (`_topk_blocked`: n (B + k) compares a row for the blocks'
     top k, TOPK_LEVEL_S, then the cheapest plan for the k of their ceil(n / B) k candidates)."""
     best = (rows * n * (n + k) / BOX_COMPARES_PER_S, 0)
+    if _sort_plan(rows, n, k):
+        best = (_merge_seconds(rows, n), 0)
     block = 1 << max(1, (2 * k - 1).bit_length())
     while 2 * block <= n:
         blocks = -(-n // block)
