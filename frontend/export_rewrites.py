@@ -1,7 +1,7 @@
 """Python stand-ins for the PyTorch functions torch.export cannot trace, applied while exporting.
 
 Some PyTorch functions check their data on the way (`torch.cov` and `torch.corrcoef` compare
-tensors with `aten.equal` in C++), which export's fake tensors cannot answer, so the whole
+tensors with `aten.equal` in C++, `torch.quantile` with a q tensor on the GPU too), which export's fake tensors cannot answer, so the whole
 program fails to export ("torch.export failed: aten.equal.default"). `ExportRewrites` is a
 `TorchFunctionMode` that, while active, answers such calls with the same computation written in
 ops that export (the same formula as PyTorch's implementation, without the check). A call it
@@ -34,9 +34,44 @@ def corrcoef(x: torch.Tensor) -> torch.Tensor:
     return torch.clip(c / std.reshape(-1, 1) / std.reshape(1, -1), -1, 1)
 
 
+def quantile(x: torch.Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear",
+             ignore_nan: bool = False) -> torch.Tensor:
+    """torch.quantile (nanquantile where `ignore_nan`) as PyTorch computes it, without checking
+    that q lies in [0, 1]: each row (all elements where dim is None) sorted, NaN last; the rank
+    q (n - 1), n the row's length, or its count of numbers ignoring NaN (0 at least), or the
+    last where the row holds a NaN; rounded by `interpolation` (lower, higher, nearest) or the
+    values at its floor and ceiling interpolated by lerp (linear; midpoint by 0.5). One result
+    per q first (none for a single q)."""
+    qt = torch.as_tensor(q, dtype=x.dtype, device=x.device)
+    rows = x.reshape(-1) if dim is None or x.dim() == 0 else x.movedim(dim, -1)
+    s = rows.sort(-1).values
+    n = s.shape[-1]
+    nan = s.isnan()
+    if ignore_nan:
+        ranks = (qt.reshape(-1) * (nan.logical_not().sum(-1, keepdim=True) - 1)).clamp(min=0)
+    else:
+        ranks = torch.where(nan.any(-1, keepdim=True), float(n - 1), qt.reshape(-1) * (n - 1))
+    if interpolation == "lower":
+        ranks = ranks.floor()
+    elif interpolation == "higher":
+        ranks = ranks.ceil()
+    elif interpolation == "nearest":
+        ranks = ranks.round()
+    below = ranks.long()
+    out = s.gather(-1, below)
+    if interpolation in ("linear", "midpoint"):
+        weights = torch.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below
+        out = torch.lerp(out, s.gather(-1, ranks.ceil().long()), weights)
+    if keepdim:  # the reduced dims kept as 1 before the q dim
+        out = out.reshape(*[1] * x.dim(), -1) if dim is None or x.dim() == 0 else out.unsqueeze(dim % x.dim())
+    out = out.movedim(-1, 0)
+    return out.squeeze(0) if qt.dim() == 0 else out
+
+
 class ExportRewrites(TorchFunctionMode):
     """While active, torch.cov / Tensor.cov and torch.corrcoef / Tensor.corrcoef (unweighted)
-    run as `cov` / `corrcoef` above."""
+    and torch.quantile / nanquantile (and their Tensor methods) run as `cov` / `corrcoef` /
+    `quantile` above."""
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -44,4 +79,7 @@ class ExportRewrites(TorchFunctionMode):
             return cov(*args, **kwargs)
         if func in (torch.corrcoef, torch.Tensor.corrcoef):
             return corrcoef(*args, **kwargs)
+        if func in (torch.quantile, torch.Tensor.quantile, torch.nanquantile, torch.Tensor.nanquantile) and kwargs.get("out") is None:
+            ignore_nan = func in (torch.nanquantile, torch.Tensor.nanquantile)
+            return quantile(*args, **kwargs, ignore_nan=ignore_nan)
         return func(*args, **kwargs)
