@@ -1,8 +1,8 @@
 """Python stand-ins for the PyTorch functions torch.export cannot trace, applied while exporting.
 
 Some PyTorch functions check their data on the way (`torch.cov` and `torch.corrcoef` compare
-tensors with `aten.equal` in C++, `torch.quantile` with a q tensor on the GPU too), which export's fake tensors cannot answer, so the whole
-program fails to export ("torch.export failed: aten.equal.default"). `ExportRewrites` is a
+tensors with `aten.equal` in C++, `torch.quantile` with a q tensor on the GPU too), which
+export's fake tensors cannot answer, so the whole program fails to export ("torch.export failed: aten.equal.default"). `ExportRewrites` is a
 `TorchFunctionMode` that, while active, answers such calls with the same computation written in
 ops that export (the same formula as PyTorch's implementation, without the check). A call it
 cannot rewrite (cov with frequency or observation weights) goes to PyTorch unchanged and fails

@@ -412,9 +412,8 @@ class _Fusion:
         producer of one reads another (a DAG: a binary search's position feeds its next probe
         and the step after it), then latest written first, so that a producer that others
         read is inlined after them (their copies bring its loads back) once, not once per path."""
-        writers = [self.writer.get(b) for b in consumer.ins if b in self.intermediates]
-        read = {b for w in writers if w is not None for b in w.ins}
-        if not read & set(consumer.ins):
+        produced = [b for b in consumer.ins if b in self.intermediates and b in self.writer]
+        if not {b for p in produced for b in self.writer[p].ins} & set(produced):
             return list(consumer.ins)
 
         def written_at(buffer: SSAValue) -> int:
