@@ -1918,7 +1918,7 @@ def _order_keys(c: Converter, v: SSAValue, descending: bool) -> SSAValue:
         ft = v.type
         zero = _op(c, T.EqOp, _bool_type(ft), v, 0.0)  # type: ignore[arg-type]
         bits = c.emit(T.BitcastOp.create_from([_scalar_where(c, zero, c.constant(0.0, ft.element_type), v, ft)], kt))  # type: ignore[attr-defined]
-        top = (1 << (T.bit_width(kt.element_type) - 1)) - 1
+        top = -_int_min(kt.element_type) - 1  # the largest key
         sign = _op(c, T.BitwiseRightShiftOp, kt, bits, T.bit_width(kt.element_type) - 1)
         key = c.emit(T.BitwiseXorOp.create_from([bits, _op(c, T.BitwiseAndOp, kt, sign, top)], kt))
         nan = c.emit(T.IsnanOp.create_from([v], _bool_type(ft)))  # type: ignore[arg-type]
@@ -1949,13 +1949,13 @@ def _merge_sort(c: Converter, v: SSAValue, d: int, descending: bool) -> SSAValue
     size = 1 << max(0, (n - 1).bit_length())
     key = _order_keys(c, v, descending)
     unique = T.bit_width(key.type.element_type) == 32  # type: ignore[attr-defined]
-    key = _pad_dim(c, key, d, 0, size - n, (1 << (T.bit_width(key.type.element_type) - 1)) - 1)  # type: ignore[attr-defined]
+    key = _pad_dim(c, key, d, 0, size - n, -_int_min(key.type.element_type) - 1)  # type: ignore[attr-defined]
     position = _iota(c, len(shape), d, size)
-    if not unique:
-        position = c.emit(T.ExpandOp.create_from([position], TensorType(i64, [*pre, size, *post])))
     if unique:
         key = c.cast(key, i64)
         key = c.emit(T.BitwiseOrOp.create_from([_op(c, T.BitwiseLeftShiftOp, key.type, key, 32), position], key.type))
+    else:
+        position = c.emit(T.ExpandOp.create_from([position], TensorType(i64, [*pre, size, *post])))
 
     def view(x: SSAValue, *mid: int) -> SSAValue:
         return _reshaped(c, x, [*pre, *mid, *post])

@@ -11,20 +11,18 @@ from contextlib import contextmanager
 
 sys.path.insert(0, "bench/results/session42/tools")
 from ordinary42 import CAL, CASES  # noqa: E402
-from dpl.bench.ab import report, time_variants  # noqa: E402
+from dpl.bench.ab import patched, report, time_variants  # noqa: E402
 from dpl.frontend import aten as A  # noqa: E402
 
 
 @contextmanager
 def plan(rule):
-    saved = A._sort_plan
-    A._sort_plan = rule
-    A._topk_plan.cache_clear()  # it asks _sort_plan
-    try:
-        yield
-    finally:
-        A._sort_plan = saved
-        A._topk_plan.cache_clear()
+    with patched(A, "_sort_plan", rule):
+        A._topk_plan.cache_clear()  # it asks _sort_plan
+        try:
+            yield
+        finally:
+            A._topk_plan.cache_clear()
 
 
 VARIANTS = {
