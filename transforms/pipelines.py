@@ -67,8 +67,8 @@ def with_target(spec: str, arch: str | None) -> str:
 
 
 def run_pipeline(module: ModuleOp, spec: str, verbose: bool = False) -> None:
-    """Run pipeline `spec` over `module`, verifying after each pass; an unknown pass is a
-    ValueError naming it."""
+    """Run pipeline `spec` over `module`, verifying it first (a frontend's module is checked
+    before any pass reads it) and after each pass; an unknown pass is a ValueError naming it."""
     spec = normalize_pipeline(spec)
     if not spec:
         return
@@ -85,4 +85,5 @@ def run_pipeline(module: ModuleOp, spec: str, verbose: bool = False) -> None:
                 print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stderr)
 
     pipeline = PassPipeline.parse_spec(available, spec, after)
+    module.verify()
     pipeline.apply(make_context(), module)
