@@ -372,6 +372,7 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "cov": (lambda x: torch.cov(x), [("fin", (5, 37))]),
     "cov_1d_correction0": (lambda x: torch.cov(x, correction=0) * 2.0, [("fin", (37,))]),
     "corrcoef": (lambda x: x.corrcoef(), [("fin", (5, 37))]),
+    "stack_of_reductions": (lambda x, y: torch.stack([x.mean(), y.sum(), x.amax()]), [("fin", M), ("fin", S)]),
     "quantile_q_tensor": (lambda x: torch.quantile(x, x.new_tensor([0.0, 0.1, 0.5, 0.9]), dim=1, keepdim=True), [("fin", (4, 37))]),
     "nanquantile_midpoint": (lambda x: torch.nanquantile(torch.where(x > 1.0, torch.nan, x), 0.25, dim=0, interpolation="midpoint"),
                              [("fin", (37, 3))]),

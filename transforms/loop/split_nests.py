@@ -4,9 +4,12 @@ A kernel whose body holds several loop nests side by side (a `concat` lowers to 
 operand, each writing its slice of the output) cannot be one GPU grid: `tileify` lifts one chain
 of free loops. This pass splits such a kernel in place into one kernel per nest, in order, named
 `<kernel>`, `<kernel>_part1`, ...; each takes the buffers its nest reads as `ins` and writes as
-`outs`, and copies the constants and scalar arith / math it uses (fuse-loops hoists a splat
-times 2 out of its nest); a counted kernel's flops and bytes (count-cost) are
-divided among the parts. The nests write disjoint elements (or, in order, the
+`outs`, and copies the constants, scalar arith / math and top-level reductions it uses
+(fuse-loops hoists a splat times 2, or a whole reduction such as a mean, out of its nest: the
+`stack` of a mean and a sum is two stores of two hoisted reductions); a counted kernel's flops
+and bytes (count-cost) are divided among the parts. A nest is a top-level loop that yields
+nothing; a top-level reduction yields a value and belongs to the nests that use it (one used by
+two nests runs in both). The nests write disjoint elements (or, in order, the
 same ones), so running the kernels one after another keeps meaning.
 
 Where the parts provably write disjoint boxes of every buffer they share (each store's index
@@ -41,10 +44,10 @@ from dpl.transforms.loop.count_cost import divide
 LOG = logging.getLogger("dpl.passes")
 
 
-def _buffers(nest: Operation, kernel: loop.KernelOp) -> tuple[list[SSAValue], list[SSAValue]]:
+def _buffers(body: Block, kernel: loop.KernelOp) -> tuple[list[SSAValue], list[SSAValue]]:
     reads: list[SSAValue] = []
     writes: list[SSAValue] = []
-    for op in nest.walk():
+    for op in body.walk():
         if isinstance(op, loop.LoadOp) and op.memref not in reads:
             reads.append(op.memref)
         if isinstance(op, loop.StoreOp | loop.AtomicOp) and op.memref not in writes:
@@ -103,17 +106,20 @@ def writes_apart(nests: list[Operation]) -> bool:
     return True
 
 
-def _scalar(op: Operation) -> bool:
-    """An op outside the nests that a part may copy: a constant, or arith / math on scalars
-    (what fuse-loops hoists out of a nest, e.g. a splat constant times 2)."""
+def _copyable(op: Operation) -> bool:
+    """An op outside the nests that a part may copy: a constant, arith / math on scalars (what
+    fuse-loops hoists out of a nest, e.g. a splat constant times 2), or a reduction (a mean
+    hoisted out of the nest that writes it; reduce loops only accumulate, they store nothing)."""
+    if isinstance(op, loop.ForOp):
+        return bool(op.results)
     return op.dialect_name() in ("arith", "math") and not op.regions
 
 
 def split_kernel(kernel: loop.KernelOp) -> list[loop.KernelOp] | None:
     ops = [op for op in kernel.body.block.ops if not isinstance(op, loop.YieldOp)]
-    nests = [op for op in ops if isinstance(op, loop.ForOp)]
-    rest = [op for op in ops if not isinstance(op, loop.ForOp)]
-    if len(nests) < 2 or not all(_scalar(op) for op in rest):
+    nests = [op for op in ops if isinstance(op, loop.ForOp) and not op.results]
+    rest = [op for op in ops if op not in nests]
+    if len(nests) < 2 or not all(_copyable(op) for op in rest):
         return None
     name = kernel.sym_name.data
     kernels = []
@@ -123,16 +129,16 @@ def split_kernel(kernel: loop.KernelOp) -> list[loop.KernelOp] | None:
         used = {o for op in nest.walk() for o in op.operands}
         for c in reversed(rest):  # what the nest uses, and what that uses
             if any(r in used for r in c.results):
-                used |= set(c.operands)
+                used |= {o for op in c.walk() for o in op.operands}
         for c in rest:
             if any(r in used for r in c.results):
                 copy = c.clone(value_mapper=mapping)
                 block.add_op(copy)
                 mapping.update(zip(c.results, copy.results))
         block.add_op(nest.clone(value_mapper=mapping))
-        ins, outs = _buffers(nest, kernel)
+        ins, outs = _buffers(block, kernel)
         kernels.append(loop.KernelOp(name if i == 0 else f"{name}_part{i}", ins, outs, block))
-    if writes_apart(nests):
+    if writes_apart(kernels):
         for k in kernels:
             k.attributes[APART] = StringAttr(name)
     return kernels

@@ -186,3 +186,68 @@ func.func @main(%s: memref<6xf32>, %i: memref<6xi64>) -> (memref<4xf32>, memref<
 // CHECK:           loop.atomic add %v, %o[%at] : memref<4xf32>
 // CHECK:         loop.kernel @k_two_part1 ins(%s : memref<6xf32>) outs(%c : memref<6xf32>) {
 // CHECK-NOT:     kernel.apart
+
+// -----
+
+// A stack of a mean and a sum: fuse-loops hoisted each reduction out of the nest that stores
+// it. A top-level reduction is no nest: each part takes the reduction (and the scale) it uses
+// and the buffer that reads.
+func.func @main(%x: memref<64x10xf32>, %y: memref<64x10xf32>) -> memref<2xf32> {
+  %stack = memref.alloc() : memref<2xf32>
+  loop.kernel @k_stack ins(%y, %x : memref<64x10xf32>, memref<64x10xf32>) outs(%stack : memref<2xf32>) {
+    %acc = loop.for reduce %r0 < 64 -> f32 {
+      %in = loop.load %x[%r0, %r0] : memref<64x10xf32>
+      loop.accumulate add %in : f32
+    }
+    %1 = arith.constant 1.562500e-03 : f32
+    %in_1 = arith.mulf %acc, %1 : f32
+    loop.for free %a0 < 1 {
+      loop.store %in_1, %stack[%a0] : memref<2xf32>
+    }
+    %acc_1 = loop.for reduce %r0_1 < 64 -> f32 {
+      %in_2 = loop.load %y[%r0_1, %r0_1] : memref<64x10xf32>
+      loop.accumulate add %in_2 : f32
+    }
+    loop.for free %a0_1 < 1 {
+      loop.store %acc_1, %stack[%a0_1 + 1] : memref<2xf32>
+    }
+  }
+  func.return %stack : memref<2xf32>
+}
+
+// CHECK-LABEL: func.func @main(%x: memref<64x10xf32>, %y: memref<64x10xf32>)
+// CHECK:         loop.kernel @k_stack ins(%x : memref<64x10xf32>) outs(%stack : memref<2xf32>) {
+// CHECK-NEXT:      %acc = loop.for reduce %r0 < 64 -> f32 {
+// CHECK-NEXT:        %in = loop.load %x[%r0, %r0]
+// CHECK:           %{{.*}} = arith.constant 1.562500e-03 : f32
+// CHECK-NEXT:      %in_1 = arith.mulf %acc, %{{.*}} : f32
+// CHECK-NEXT:      loop.for free %a0 < 1 {
+// CHECK-NEXT:        loop.store %in_1, %stack[%a0]
+// CHECK:         loop.kernel @k_stack_part1 ins(%y : memref<64x10xf32>) outs(%stack : memref<2xf32>) {
+// CHECK-NEXT:      %acc_1 = loop.for reduce %r0_1 < 64 -> f32 {
+// CHECK-NEXT:        %in_2 = loop.load %y[%r0_1, %r0_1]
+// CHECK:           loop.for free %a0_1 < 1 {
+// CHECK-NEXT:        loop.store %acc_1, %stack[%a0_1 + 1]
+// CHECK-NOT:     loop.kernel
+
+// -----
+
+// One nest after a top-level reduction is one nest: the kernel stays whole (the reduction
+// was once taken for a second nest and split off with no outs).
+func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
+  %y = memref.alloc() : memref<4xf32>
+  loop.kernel @k_keep ins(%x : memref<4xf32>) outs(%y : memref<4xf32>) {
+    %acc = loop.for reduce %r < 4 -> f32 {
+      %v = loop.load %x[%r] : memref<4xf32>
+      loop.accumulate add %v : f32
+    }
+    loop.for free %i < 4 {
+      loop.store %acc, %y[%i] : memref<4xf32>
+    }
+  }
+  func.return %y : memref<4xf32>
+}
+
+// CHECK-LABEL: func.func @main(%x: memref<4xf32>)
+// CHECK:         loop.kernel @k_keep
+// CHECK-NOT:     loop.kernel
