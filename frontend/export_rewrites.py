@@ -1,7 +1,8 @@
 """Python stand-ins for the PyTorch functions torch.export cannot trace, applied while exporting.
 
 Some PyTorch functions check their data on the way (`torch.cov` and `torch.corrcoef` compare
-tensors with `aten.equal` in C++, `torch.quantile` with a q tensor on the GPU too), which
+tensors with `aten.equal` in C++, `torch.quantile` with a q tensor on the GPU too,
+`F.gaussian_nll_loss` that no variance is negative), which
 export's fake tensors cannot answer, so the whole program fails to export ("torch.export failed: aten.equal.default"). `ExportRewrites` is a
 `TorchFunctionMode` that, while active, answers such calls with the same computation written in
 ops that export (the same formula as PyTorch's implementation, without the check). A call it
@@ -11,7 +12,10 @@ as before.
 
 from __future__ import annotations
 
+import math
+
 import torch
+import torch.nn.functional as F
 from torch.overrides import TorchFunctionMode
 
 
@@ -68,10 +72,32 @@ def quantile(x: torch.Tensor, q, dim=None, keepdim: bool = False, *, interpolati
     return out.squeeze(0) if qt.dim() == 0 else out
 
 
+def gaussian_nll_loss(input: torch.Tensor, target: torch.Tensor, var, full: bool = False, eps: float = 1e-6,
+                      reduction: str = "mean") -> torch.Tensor:
+    """F.gaussian_nll_loss as PyTorch computes it, without checking that no variance is
+    negative: var (a float, the input's shape, one dim short of it, or one broadcast dim off
+    it) clamped to at least `eps`; 0.5 (log var + (input - target)^2 / var), plus 0.5 log 2 pi
+    where `full`; reduced by `reduction`."""
+    if isinstance(var, float):
+        var = var * torch.ones_like(input)
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = torch.unsqueeze(var, -1)
+        elif not (input.ndim == var.ndim and sum(v for i, v in zip(input.size(), var.size()) if i != v) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clamp(min=eps)
+    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
 class ExportRewrites(TorchFunctionMode):
     """While active, torch.cov / Tensor.cov and torch.corrcoef / Tensor.corrcoef (unweighted)
-    and torch.quantile / nanquantile (and their Tensor methods) run as `cov` / `corrcoef` /
-    `quantile` above."""
+    and torch.quantile / nanquantile (and their Tensor methods) and F.gaussian_nll_loss run as
+    `cov` / `corrcoef` / `quantile` / `gaussian_nll_loss` above."""
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -82,4 +108,6 @@ class ExportRewrites(TorchFunctionMode):
         if func in (torch.quantile, torch.Tensor.quantile, torch.nanquantile, torch.Tensor.nanquantile) and kwargs.get("out") is None:
             ignore_nan = func in (torch.nanquantile, torch.Tensor.nanquantile)
             return quantile(*args, **kwargs, ignore_nan=ignore_nan)
+        if func is F.gaussian_nll_loss:
+            return gaussian_nll_loss(*args, **kwargs)
         return func(*args, **kwargs)

@@ -373,6 +373,7 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "cov_1d_correction0": (lambda x: torch.cov(x, correction=0) * 2.0, [("fin", (37,))]),
     "corrcoef": (lambda x: x.corrcoef(), [("fin", (5, 37))]),
     "stack_of_reductions": (lambda x, y: torch.stack([x.mean(), y.sum(), x.amax()]), [("fin", M), ("fin", S)]),
+    "gaussian_nll": (lambda x, y: F.gaussian_nll_loss(x, y, F.softplus(y) + 0.1, full=True), [("fin", M), ("fin", M)]),
     "quantile_q_tensor": (lambda x: torch.quantile(x, x.new_tensor([0.0, 0.1, 0.5, 0.9]), dim=1, keepdim=True), [("fin", (4, 37))]),
     "nanquantile_midpoint": (lambda x: torch.nanquantile(torch.where(x > 1.0, torch.nan, x), 0.25, dim=0, interpolation="midpoint"),
                              [("fin", (37, 3))]),
