@@ -19,6 +19,14 @@ compile time like a parameter, so kernels read it as a buffer. Equal tables shar
 (every decoder layer reads the same rotary tables). Parameters may be on the meta device (a model
 captured without its weights): only their shapes matter, and folding computes on the CPU.
 
+Complex values are computed as (real, imag) pairs (frontend/complex_pairs.py): after the
+decompositions, each complex tensor of shape S becomes a real one of shape S + (2,) (the layout
+of complex64, so `view_as_complex` / `view_as_real` are the identity) and each op on complex values
+(Llama's RoPE: `polar`, complex `mul`, ...) becomes ATen ops on pairs; a complex parameter, buffer
+or constant is passed as `torch.view_as_real` of its value. A complex op that module does not
+rewrite is offered to PyTorch's decompositions like an op without a handler, and refused where
+one remains.
+
 `capture_graph(gm)` converts an ATen-level FX graph as it is (no export), every placeholder an
 input: the torch.compile backend compiles its partitions with it.
 """
@@ -33,6 +41,7 @@ import torch
 from torch import fx, nn
 
 from dpl.frontend.aten import ENTRIES, HANDLERS, handles
+from dpl.frontend.complex_pairs import carries_complex, complex_as_pairs, handles_complex
 from dpl.frontend.convert import (
     Converter,
     Program,
@@ -55,15 +64,25 @@ __all__ = [
 
 
 def _export(module: nn.Module, inputs: Sequence[torch.Tensor]):
+    """`module` exported, its unhandled ops decomposed, its complex values made pairs (last:
+    the decompositions retrace the program against its complex state; the pairs' graph is what
+    the converter reads, and its parameters, buffers and constants are given as pairs)."""
+    from torch.export.graph_signature import InputKind
+
     try:
         with ExportRewrites():
             ep = torch.export.export(module, tuple(inputs), strict=False)
-        return decompose_unhandled(ep)
+        ep = decompose_unhandled(ep)
     except UnsupportedOpError:
         raise
     except Exception as e:  # noqa: BLE001 - export errors are long; keep the first line
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UnsupportedOpError(f"torch.export failed: {first}") from e
+    if any(carries_complex(n) for n in ep.graph.nodes):
+        state = [s.arg.name for s in ep.graph_signature.input_specs if s.kind != InputKind.USER_INPUT]
+        complex_as_pairs(ep.graph, pair_inputs=state)
+        ep.graph_module.recompile()
+    return ep
 
 
 #: Rounds of `decompose_unhandled`: an op may decompose into others no handler takes either.
@@ -72,7 +91,9 @@ DECOMPOSE_ROUNDS = 4
 
 def _unhandled(ep: torch.export.ExportedProgram) -> set[torch._ops.OpOverload]:
     """The ATen ops no handler takes among the nodes of `ep` that depend on a user input or a
-    parameter (the rest, `arange` and the like, are folded at capture)."""
+    parameter (the rest, `arange` and the like, are folded at capture). A node on complex values
+    counts as taken where `complex_as_pairs` rewrites it (whether a handler takes the op on real
+    values does not matter)."""
     sig = ep.graph_signature
     roots = set(sig.user_inputs) | set(sig.inputs_to_parameters)  # placeholder names
     live: set[fx.Node] = set()
@@ -86,7 +107,9 @@ def _unhandled(ep: torch.export.ExportedProgram) -> set[torch._ops.OpOverload]:
             continue
         live.add(n)
         t = n.target
-        if n.op == "call_function" and isinstance(t, torch._ops.OpOverload) and find_handler(HANDLERS, t) is None:
+        if n.op != "call_function" or not isinstance(t, torch._ops.OpOverload):
+            continue
+        if not (handles_complex(n) if carries_complex(n) else find_handler(HANDLERS, t) is not None):
             ops.add(t)
     return ops
 
@@ -118,6 +141,16 @@ def _cast(x: torch.Tensor, dtype: torch.dtype | None) -> torch.Tensor:
     return x
 
 
+def _cast_state(t: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """A parameter or buffer for `capture(dtype=...)`: floating ones in `dtype`, complex ones in
+    the complex dtype of its precision (float32: complex64, float64: complex128), others as they are."""
+    if t.is_floating_point():
+        return t.to(dtype)
+    if t.is_complex() and dtype in (torch.float32, torch.float64):
+        return t.to(torch.complex64 if dtype == torch.float32 else torch.complex128)
+    return t
+
+
 def capture(
     module: nn.Module,
     *inputs: torch.Tensor,
@@ -135,7 +168,7 @@ def capture(
     from torch.export.graph_signature import InputKind
 
     if dtype is not None:
-        module = module.to(dtype)
+        module = module._apply(lambda t: _cast_state(t, dtype))  # (module.to drops a complex buffer's imag)
         inputs = tuple(_cast(x, dtype) for x in inputs)
     module.eval()
     ep = _export(module, inputs)
@@ -158,6 +191,8 @@ def capture(
                 value = ep.state_dict[spec.target]
             else:
                 value = ep.constants[spec.target]
+            if value.is_complex():  # its (real, imag) pairs, as complex_as_pairs made the graph read it
+                value = torch.view_as_real(value.resolve_conj())
             prefix = {InputKind.PARAMETER: "p_", InputKind.BUFFER: "b_"}.get(spec.kind, "c_")
             default = prefix + spec.target.replace(".", "_")
             name = rename(default, spec.target) if rename else default
@@ -194,10 +229,14 @@ def capture_graph(
     """Convert an ATen-level FX graph (nodes carry `val` metadata, e.g. a partition of an
     exported graph) into a Program whose @main takes every placeholder, in order, as an input
     (`inputs` are their example values). Unlike `capture`, nothing is exported or folded from
-    parameters: what the graph reads are inputs."""
+    parameters: what the graph reads are inputs. Complex values become pairs first (the graph is
+    rewritten in place; a complex input is refused)."""
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     if len(placeholders) != len(inputs):
         raise ValueError(f"the graph takes {len(placeholders)} inputs, {len(inputs)} given")
+    if any(carries_complex(n) for n in gm.graph.nodes):  # (its complex inputs are refused)
+        complex_as_pairs(gm.graph)
+        gm.recompile()
     conv = Converter(gm.graph, HANDLERS)
     names = list(names) if names is not None else [n.name for n in placeholders]
     module = conv.convert(placeholders, names)
