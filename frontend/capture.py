@@ -46,6 +46,7 @@ from dpl.frontend.convert import (
     Converter,
     Program,
     UnsupportedOpError,
+    decomposed_from,
     element_type,
     find_handler,
     tensor_type,
@@ -78,6 +79,11 @@ def _export(module: nn.Module, inputs: Sequence[torch.Tensor]):
     except Exception as e:  # noqa: BLE001 - export errors are long; keep the first line
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UnsupportedOpError(f"torch.export failed: {first}") from e
+    for n in ep.graph.nodes:  # a decomposition that checks the data (linalg.inv's singularity) as an effect
+        if n.op == "call_function" and n.target is torch.ops.higher_order.with_effects:
+            op = decomposed_from(n) or n.args[1]
+            raise UnsupportedOpError(f"unsupported op {op}: it checks its data at run time "
+                                     f"({n.args[1]}), which export keeps as an effect (at {where(n)})")
     if any(carries_complex(n) for n in ep.graph.nodes):
         state = [s.arg.name for s in ep.graph_signature.input_specs if s.kind != InputKind.USER_INPUT]
         complex_as_pairs(ep.graph, pair_inputs=state)

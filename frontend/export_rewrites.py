@@ -2,7 +2,8 @@
 
 Some PyTorch functions check their data on the way (`torch.cov` and `torch.corrcoef` compare
 tensors with `aten.equal` in C++, `torch.quantile` with a q tensor on the GPU too,
-`F.gaussian_nll_loss` that no variance is negative), which
+`F.gaussian_nll_loss` that no variance is negative, `torch.linalg.inv` / `det` / `solve` that no
+matrix is singular), which
 export's fake tensors cannot answer, so the whole program fails to export ("torch.export failed: aten.equal.default"). `ExportRewrites` is a
 `TorchFunctionMode` that, while active, answers such calls with the same computation written in
 ops that export (the same formula as PyTorch's implementation, without the check). A call it
@@ -94,10 +95,74 @@ def gaussian_nll_loss(input: torch.Tensor, target: torch.Tensor, var, full: bool
     return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
 
 
+#: The largest matrix `solve` / `det` eliminate (unrolled: one step per column); a larger one goes
+#: to PyTorch unchanged and fails to export as before.
+MAX_ELIMINATION = 16
+
+
+def _pivot(m: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """`m` (..., n, c) with row k swapped for the row at or below k whose column k is largest in
+    magnitude (partial pivoting), and whether a swap happened (...)."""
+    n = m.shape[-2]
+    p = m[..., k:, k].abs().argmax(-1) + k
+    rows = torch.arange(n, device=m.device)
+    perm = torch.where(rows == k, p[..., None], torch.where(rows == p[..., None], k, rows))
+    return m.gather(-2, perm[..., None].expand(m.shape)), p != k
+
+
+def solve(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """torch.linalg.solve(a, b) (left), a (..., n, n), b (..., n) or (..., n, k) (batches
+    broadcast), without the
+    singularity check: Gauss-Jordan elimination with partial pivoting on [a | b]; a singular
+    matrix gives inf / NaN where PyTorch raises."""
+    vector = b.dim() == 1 or (b.dim() == a.dim() - 1 and b.shape == a.shape[:-1])  # PyTorch's rule
+    rhs = b[..., None] if vector else b
+    batch = torch.broadcast_shapes(a.shape[:-2], rhs.shape[:-2])
+    m = torch.cat([a.expand(*batch, *a.shape[-2:]), rhs.expand(*batch, *rhs.shape[-2:])], -1)
+    n = a.shape[-1]
+    rows = torch.arange(n, device=a.device)[:, None]
+    for k in range(n):
+        m, _ = _pivot(m, k)
+        row = m[..., k:k + 1, :] / m[..., k:k + 1, k:k + 1]
+        m = torch.where(rows == k, row, m - m[..., :, k:k + 1] * row)
+    x = m[..., n:]
+    return x[..., 0] if vector else x
+
+
+def inv(a: torch.Tensor) -> torch.Tensor:
+    """torch.linalg.inv without the singularity check: `solve(a, I)`."""
+    eye = torch.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+    return solve(a, eye.expand(a.shape))
+
+
+def det(a: torch.Tensor) -> torch.Tensor:
+    """torch.linalg.det: the product of the pivots of Gaussian elimination with partial pivoting,
+    negated per row swap (0 for a singular matrix, as PyTorch's LU gives)."""
+    n = a.shape[-1]
+    rows = torch.arange(n, device=a.device)[:, None]
+    out = torch.ones(a.shape[:-2], dtype=a.dtype, device=a.device)
+    m = a
+    for k in range(n):
+        m, swapped = _pivot(m, k)
+        pivot = m[..., k, k]
+        out = out * torch.where(swapped, -pivot, pivot)
+        below = (rows > k) & (pivot[..., None, None] != 0)
+        m = torch.where(below, m - m[..., :, k:k + 1] / pivot[..., None, None] * m[..., k:k + 1, :], m)
+    return out
+
+
+def _square(a) -> bool:
+    """A batch of square matrices small enough to eliminate unrolled."""
+    return (isinstance(a, torch.Tensor) and a.dim() >= 2 and a.shape[-1] == a.shape[-2]
+            and 0 < a.shape[-1] <= MAX_ELIMINATION and a.is_floating_point())
+
+
 class ExportRewrites(TorchFunctionMode):
     """While active, torch.cov / Tensor.cov and torch.corrcoef / Tensor.corrcoef (unweighted)
-    and torch.quantile / nanquantile (and their Tensor methods) and F.gaussian_nll_loss run as
-    `cov` / `corrcoef` / `quantile` / `gaussian_nll_loss` above."""
+    and torch.quantile / nanquantile (and their Tensor methods), F.gaussian_nll_loss, and
+    torch.linalg.inv / det / solve (torch.inverse, torch.det and the Tensor methods; matrices of
+    at most MAX_ELIMINATION rows) run as `cov` / `corrcoef` / `quantile` / `gaussian_nll_loss` /
+    `inv` / `det` / `solve` above."""
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -110,4 +175,11 @@ class ExportRewrites(TorchFunctionMode):
             return quantile(*args, **kwargs, ignore_nan=ignore_nan)
         if func is F.gaussian_nll_loss:
             return gaussian_nll_loss(*args, **kwargs)
+        if func in (torch.linalg.inv, torch.inverse, torch.Tensor.inverse) and not kwargs and _square(args[0]):
+            return inv(args[0])
+        if func in (torch.linalg.det, torch.det, torch.Tensor.det) and not kwargs and _square(args[0]):
+            return det(args[0])
+        if (func is torch.linalg.solve and len(args) == 2 and not kwargs and _square(args[0])
+                and isinstance(args[1], torch.Tensor) and args[1].dtype == args[0].dtype):
+            return solve(*args)
         return func(*args, **kwargs)

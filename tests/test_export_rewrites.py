@@ -2,7 +2,8 @@
 PyTorch's own functions do: quantile and nanquantile over every dim and none, kept or not, each
 interpolation, a float q, a 0-d and a 1-d q tensor (0 and 1 among them), rows with a NaN and a
 column of NaN, and a 0-d input - exactly equal (the same sort, ranks and lerp); and
-gaussian_nll_loss for each shape of var and reduction, a float var, full or not."""
+gaussian_nll_loss for each shape of var and reduction, a float var, full or not; inv, det and
+solve against LAPACK's, pivoting, singular and broadcast cases among them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import itertools
 import pytest
 import torch
 
-from dpl.frontend.export_rewrites import ExportRewrites, gaussian_nll_loss, quantile
+from dpl.frontend.capture import capture
+from dpl.frontend.convert import UnsupportedOpError
+from dpl.frontend.export_rewrites import ExportRewrites, det, gaussian_nll_loss, inv, quantile, solve
 
 
 def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -57,3 +60,50 @@ def test_gaussian_nll_loss_exports():
     with ExportRewrites():
         ep = torch.export.export(Loss(), (x, y))
     torch.testing.assert_close(ep.module()(x, y), Loss()(x, y))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 16])
+def test_inv_det_solve_are_lapacks(n: int):
+    g = torch.Generator().manual_seed(n)
+    a = torch.randn(20, n, n, generator=g, dtype=torch.float64)
+    a[0] = torch.eye(n, dtype=torch.float64).flip(0)  # a zero first pivot: a row swap is needed
+    b = torch.randn(20, n, 2, generator=g, dtype=torch.float64)
+    torch.testing.assert_close(inv(a), torch.linalg.inv(a), rtol=1e-8, atol=1e-8)
+    torch.testing.assert_close(det(a), torch.linalg.det(a), rtol=1e-9, atol=1e-12)
+    torch.testing.assert_close(solve(a, b), torch.linalg.solve(a, b), rtol=1e-8, atol=1e-8)
+    torch.testing.assert_close(solve(a, b[..., 0]), torch.linalg.solve(a, b[..., 0]), rtol=1e-8, atol=1e-8)
+
+
+def test_det_of_singular_and_solve_broadcasts():
+    for m in ([[1.0, 2.0], [2.0, 4.0]], [[0.0] * 3] * 3):
+        assert det(torch.tensor(m)).item() == 0.0
+    g = torch.Generator().manual_seed(2)
+    a, b = torch.randn(4, 1, 3, 3, generator=g, dtype=torch.float64), torch.randn(5, 3, 2, generator=g, dtype=torch.float64)
+    torch.testing.assert_close(solve(a, b), torch.linalg.solve(a, b))
+    torch.testing.assert_close(solve(a, b[0, :, 0]), torch.linalg.solve(a, b[0, :, 0]))
+
+
+def test_linalg_exports_and_large_matrices_go_to_pytorch():
+    class Small(torch.nn.Module):
+        def forward(self, a):
+            return torch.linalg.inv(a), a.det(), torch.linalg.solve(a, a[..., 0])
+
+    a = torch.randn(5, 3, 3) + 3 * torch.eye(3)
+    with ExportRewrites():
+        ep = torch.export.export(Small(), (a,))
+    assert "linalg" not in str(ep.graph)
+    for got, ref in zip(ep.module()(a), Small()(a)):
+        torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-5)
+    with ExportRewrites():
+        big = torch.export.export(Small(), (torch.randn(2, 17, 17) + 5 * torch.eye(17),))
+    assert "linalg_inv" in str(big.graph)
+
+
+def test_a_check_kept_as_an_effect_is_a_one_line_error():
+    class Big(torch.nn.Module):
+        def forward(self, a):
+            return torch.linalg.inv(a)
+
+    with pytest.raises(UnsupportedOpError, match=r"^unsupported op aten.linalg_inv.default: it checks its data at run "
+                                                 r"time \(aten._linalg_check_errors.default\).*test_export_rewrites.py"):
+        capture(Big(), torch.randn(2, 17, 17))
