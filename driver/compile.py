@@ -181,11 +181,15 @@ def compile(fn: Any, *example_inputs: torch.Tensor, pipeline: str | None = None,
 
     `precision` for matmuls: `3xtf32` (tensor cores with the 3xTF32 split: fp32-level accuracy;
     the default where the target has tensor cores), `tf32` (one TF32 pass: faster, about 1e-3
-    relative error, opt-in) or `ieee` (SIMT fp32). `target`: the GPU (sm_80, sm_90, sm_120;
-    default sm_90)."""
+    relative error; the default for a program written in float16 / bfloat16, whose own error is
+    larger: `Program.half_source`) or `ieee` (SIMT fp32). `target`: the GPU (sm_80, sm_90,
+    sm_120; default sm_90)."""
     module = fn if isinstance(fn, torch.nn.Module) else _Lambda(fn)
     cpu = [x.detach().cpu() for x in example_inputs]
-    return compile_program(capture(module, *cpu, dtype=torch.float32), pipeline, verbose, precision, tune_cache, target)
+    prog = capture(module, *cpu, dtype=torch.float32)
+    if precision is None and pipeline is None and prog.half_source:
+        precision = "tf32"
+    return compile_program(prog, pipeline, verbose, precision, tune_cache, target)
 
 
 def compile_program(prog: Any, pipeline: str | None = None, verbose: bool = False,

@@ -141,6 +141,15 @@ def decompose_unhandled(ep: torch.export.ExportedProgram) -> torch.export.Export
     return ep
 
 
+#: The floating types whose programs record `Program.half_source`.
+HALF_DTYPES = (torch.float16, torch.bfloat16)
+
+
+def _value_dtype(node: fx.Node) -> torch.dtype | None:
+    val = node.meta.get("val")
+    return val.dtype if isinstance(val, torch.Tensor) else None
+
+
 def _cast(x: torch.Tensor, dtype: torch.dtype | None) -> torch.Tensor:
     if dtype is not None and isinstance(x, torch.Tensor) and x.is_floating_point():
         return x.to(dtype)
@@ -173,6 +182,7 @@ def capture(
     """
     from torch.export.graph_signature import InputKind
 
+    half = any(t.dtype in HALF_DTYPES for t in [*module.parameters(), *module.buffers(), *inputs] if isinstance(t, torch.Tensor))
     if dtype is not None:
         module = module._apply(lambda t: _cast_state(t, dtype))  # (module.to drops a complex buffer's imag)
         inputs = tuple(_cast(x, dtype) for x in inputs)
@@ -225,6 +235,7 @@ def capture(
         fn=module,
         num_inputs=len(user),
         targets=[""] * len(user) + targets + [""] * len(conv.tables),
+        half_source=half or any(_value_dtype(n) in HALF_DTYPES for n in graph.nodes),
     )
 
 

@@ -58,6 +58,10 @@ class Program:
     #: The state-dict name of each parameter/buffer argument (`model.norm.weight`), "" for the
     #: user inputs and the tables (large constants, `c_...`): how weights bind by name.
     targets: list[str] = field(default_factory=list)
+    #: Whether the program as written computes in float16 / bfloat16 somewhere (its parameters,
+    #: inputs or a cast inside it), before a capture `dtype` cast it: its own error is a half
+    #: type's, which single-pass TF32 matmuls stay under.
+    half_source: bool = False
 
     @property
     def main(self) -> func.FuncOp:
