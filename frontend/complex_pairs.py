@@ -152,9 +152,12 @@ class _Pairs:
         return (x or None), None
 
     def pack(self, re: Value, im: Value, shape, dtype: torch.dtype) -> fx.Node:
-        """The pair of parts `re`, `im`, each broadcast to `shape` (a number fills it)."""
+        """The pair of parts `re`, `im`, each broadcast to `shape` (a number fills it): one
+        elementwise `where(lane == 0, re, im)` over shape + (2,), not a stack of the two (a stack
+        is one loop nest per part, which no consumer can fuse: Meta's RoPE then wrote its pairs
+        and copied them again for the flatten after view_as_real)."""
         shape = [int(d) for d in shape]
-        stacked = []
+        parts = []
         for p in (re, im):
             if isinstance(p, fx.Node):
                 p = self.cast(p, dtype)
@@ -162,8 +165,11 @@ class _Pairs:
                     p = self.op(A.expand.default, p, shape)
             else:
                 p = self.op(A.full.default, shape, float(p or 0.0), dtype=dtype)
-            stacked.append(p)
-        return self.op(A.stack.default, stacked, len(shape))
+            parts.append(self.op(A.unsqueeze.default, p, len(shape)))
+        # [True, False], from no input: folded to a constant at capture (an arange would be an
+        # iota, and its compare a kernel of its own)
+        lane = self.op(A.cat.default, [self.op(A.full.default, [1], True), self.op(A.full.default, [1], False)])
+        return self.op(A.where.self, lane, *parts)
 
     def pair_of(self, x, dtype: torch.dtype) -> fx.Node:
         """Operand `x` (a complex or real node, a Python number) as a pair of `dtype`."""
