@@ -8,7 +8,7 @@
 
 // MODE: dpl: error: unsupported op aten.mode.default (at <expression>)
 // MODE-NOT: Traceback
-// FFT: dpl: error: unsupported op aten.fft_fft.default (PyTorch decomposes it into aten._fft_r2c.default) (at <expression>)
+// FFT: dpl: error: unsupported op aten.fft_fft.default (PyTorch decomposes it into aten._fft_r2c.default) on complex values (complex values are supported, as (real, imag) pairs, for {{.*}}) (at <expression>)
 // FFT-NOT: Traceback
 // SYNTAX: dpl: error: <expression>: SyntaxError
 // MODEL: dpl: error: unknown model 'nope'
