@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 
 import torch
 from torch import fx, nn
+from torch.export.graph_signature import InputKind
 
 from dpl.frontend.aten import ENTRIES, HANDLERS, handles
 from dpl.frontend.complex_pairs import carries_complex, complex_as_pairs, handles_complex
@@ -68,8 +69,6 @@ def _export(module: nn.Module, inputs: Sequence[torch.Tensor]):
     """`module` exported, its unhandled ops decomposed, its complex values made pairs (last:
     the decompositions retrace the program against its complex state; the pairs' graph is what
     the converter reads, and its parameters, buffers and constants are given as pairs)."""
-    from torch.export.graph_signature import InputKind
-
     try:
         with ExportRewrites():
             ep = torch.export.export(module, tuple(inputs), strict=False)
@@ -180,9 +179,8 @@ def capture(
     upcast, becomes a no-op). `input_names` overrides the user inputs' argument names; `rename`
     maps (placeholder name, state-dict target) to the argument name of a parameter/buffer.
     """
-    from torch.export.graph_signature import InputKind
-
-    half = any(t.dtype in HALF_DTYPES for t in [*module.parameters(), *module.buffers(), *inputs] if isinstance(t, torch.Tensor))
+    values = [*module.parameters(), *module.buffers(), *inputs]
+    half = any(isinstance(t, torch.Tensor) and t.dtype in HALF_DTYPES for t in values)
     if dtype is not None:
         module = module._apply(lambda t: _cast_state(t, dtype))  # (module.to drops a complex buffer's imag)
         inputs = tuple(_cast(x, dtype) for x in inputs)
