@@ -112,9 +112,8 @@ def _pivot(m: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
 
 def solve(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """torch.linalg.solve(a, b) (left), a (..., n, n), b (..., n) or (..., n, k) (batches
-    broadcast), without the
-    singularity check: Gauss-Jordan elimination with partial pivoting on [a | b]; a singular
-    matrix gives inf / NaN where PyTorch raises."""
+    broadcast), without the singularity check: Gauss-Jordan elimination with partial pivoting on
+    [a | b]; a singular matrix gives inf / NaN where PyTorch raises."""
     vector = b.dim() == 1 or (b.dim() == a.dim() - 1 and b.shape == a.shape[:-1])  # PyTorch's rule
     rhs = b[..., None] if vector else b
     batch = torch.broadcast_shapes(a.shape[:-2], rhs.shape[:-2])
