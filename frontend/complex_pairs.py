@@ -168,7 +168,8 @@ class _Pairs:
             parts.append(self.op(A.unsqueeze.default, p, len(shape)))
         # [True, False], from no input: folded to a constant at capture (an arange would be an
         # iota, and its compare a kernel of its own)
-        lane = self.op(A.cat.default, [self.op(A.full.default, [1], True), self.op(A.full.default, [1], False)])
+        first, second = self.op(A.full.default, [1], True), self.op(A.full.default, [1], False)
+        lane = self.op(A.cat.default, [first, second])
         return self.op(A.where.self, lane, *parts)
 
     def pair_of(self, x, dtype: torch.dtype) -> fx.Node:
