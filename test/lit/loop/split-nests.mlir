@@ -192,21 +192,27 @@ func.func @main(%s: memref<6xf32>, %i: memref<6xi64>) -> (memref<4xf32>, memref<
 // A stack of a mean and a sum: fuse-loops hoisted each reduction out of the nest that stores
 // it. A top-level reduction is no nest: each part takes the reduction (and the scale) it uses
 // and the buffer that reads.
-func.func @main(%x: memref<64x10xf32>, %y: memref<64x10xf32>) -> memref<2xf32> {
+func.func @main(%x: memref<8x10xf32>, %y: memref<8x10xf32>) -> memref<2xf32> {
   %stack = memref.alloc() : memref<2xf32>
-  loop.kernel @k_stack ins(%y, %x : memref<64x10xf32>, memref<64x10xf32>) outs(%stack : memref<2xf32>) {
-    %acc = loop.for reduce %r0 < 64 -> f32 {
-      %in = loop.load %x[%r0, %r0] : memref<64x10xf32>
-      loop.accumulate add %in : f32
+  loop.kernel @k_stack ins(%y, %x : memref<8x10xf32>, memref<8x10xf32>) outs(%stack : memref<2xf32>) {
+    %acc = loop.for reduce %r0 < 8 -> f32 {
+      %s = loop.for reduce %r1 < 10 -> f32 {
+        %in = loop.load %x[%r0, %r1] : memref<8x10xf32>
+        loop.accumulate add %in : f32
+      }
+      loop.accumulate add %s : f32
     }
-    %1 = arith.constant 1.562500e-03 : f32
+    %1 = arith.constant 1.250000e-02 : f32
     %in_1 = arith.mulf %acc, %1 : f32
     loop.for free %a0 < 1 {
       loop.store %in_1, %stack[%a0] : memref<2xf32>
     }
-    %acc_1 = loop.for reduce %r0_1 < 64 -> f32 {
-      %in_2 = loop.load %y[%r0_1, %r0_1] : memref<64x10xf32>
-      loop.accumulate add %in_2 : f32
+    %acc_1 = loop.for reduce %r0_1 < 8 -> f32 {
+      %s_1 = loop.for reduce %r1_1 < 10 -> f32 {
+        %in_2 = loop.load %y[%r0_1, %r1_1] : memref<8x10xf32>
+        loop.accumulate add %in_2 : f32
+      }
+      loop.accumulate add %s_1 : f32
     }
     loop.for free %a0_1 < 1 {
       loop.store %acc_1, %stack[%a0_1 + 1] : memref<2xf32>
@@ -215,17 +221,17 @@ func.func @main(%x: memref<64x10xf32>, %y: memref<64x10xf32>) -> memref<2xf32> {
   func.return %stack : memref<2xf32>
 }
 
-// CHECK-LABEL: func.func @main(%x: memref<64x10xf32>, %y: memref<64x10xf32>)
-// CHECK:         loop.kernel @k_stack ins(%x : memref<64x10xf32>) outs(%stack : memref<2xf32>) {
-// CHECK-NEXT:      %acc = loop.for reduce %r0 < 64 -> f32 {
-// CHECK-NEXT:        %in = loop.load %x[%r0, %r0]
-// CHECK:           %{{.*}} = arith.constant 1.562500e-03 : f32
+// CHECK-LABEL: func.func @main(%x: memref<8x10xf32>, %y: memref<8x10xf32>)
+// CHECK:         loop.kernel @k_stack ins(%x : memref<8x10xf32>) outs(%stack : memref<2xf32>) {
+// CHECK-NEXT:      %acc = loop.for reduce %r0 < 8 -> f32 {
+// CHECK:             loop.load %x[%r0, %r1]
+// CHECK:           %{{.*}} = arith.constant 1.250000e-02 : f32
 // CHECK-NEXT:      %in_1 = arith.mulf %acc, %{{.*}} : f32
 // CHECK-NEXT:      loop.for free %a0 < 1 {
 // CHECK-NEXT:        loop.store %in_1, %stack[%a0]
-// CHECK:         loop.kernel @k_stack_part1 ins(%y : memref<64x10xf32>) outs(%stack : memref<2xf32>) {
-// CHECK-NEXT:      %acc_1 = loop.for reduce %r0_1 < 64 -> f32 {
-// CHECK-NEXT:        %in_2 = loop.load %y[%r0_1, %r0_1]
+// CHECK:         loop.kernel @k_stack_part1 ins(%y : memref<8x10xf32>) outs(%stack : memref<2xf32>) {
+// CHECK-NEXT:      %acc_1 = loop.for reduce %r0_1 < 8 -> f32 {
+// CHECK:             loop.load %y[%r0_1, %r1_1]
 // CHECK:           loop.for free %a0_1 < 1 {
 // CHECK-NEXT:        loop.store %acc_1, %stack[%a0_1 + 1]
 // CHECK-NOT:     loop.kernel
