@@ -44,7 +44,7 @@ import torch
 from torch import fx
 from torch.utils._pytree import tree_leaves
 
-from dpl.frontend.convert import UnsupportedOpError, bound_args, norm_dim, unsupported_op, where
+from dpl.frontend.convert import UnsupportedOpError, bound_args, live_nodes, norm_dim, unsupported_op, where
 
 A = torch.ops.aten
 
@@ -513,18 +513,6 @@ def _refusal(node: fx.Node, live: bool, pair_inputs: Collection[str]) -> str | N
     return None
 
 
-def _live(graph: fx.Graph) -> set[fx.Node]:
-    out = next(n for n in reversed(graph.nodes) if n.op == "output")
-    live: set[fx.Node] = set()
-    stack = [out]
-    while stack:
-        n = stack.pop()
-        if n not in live:
-            live.add(n)
-            stack.extend(n.all_input_nodes)
-    return live
-
-
 def complex_as_pairs(graph: fx.Graph, pair_inputs: Collection[str] = ()) -> None:
     """Rewrite `graph` in place so that no node carries a complex value: each complex tensor of
     shape S becomes its real (S, 2) pair (see the module's docstring). `pair_inputs` names the
@@ -535,7 +523,7 @@ def complex_as_pairs(graph: fx.Graph, pair_inputs: Collection[str] = ()) -> None
     nodes = list(graph.nodes)
     if not any(carries_complex(n) for n in nodes):
         return
-    live = _live(graph)
+    live = live_nodes(graph)
     for n in nodes:
         reason = _refusal(n, n in live, pair_inputs)
         if reason is not None:

@@ -180,6 +180,20 @@ def unsupported_op(node: fx.Node) -> str:
     return f"unsupported op {original} (PyTorch decomposes it into {node.target})"
 
 
+def live_nodes(graph: fx.Graph) -> set[fx.Node]:
+    """The nodes of `graph` its output depends on (the output among them)."""
+    out = next(n for n in graph.nodes if n.op == "output")
+    live: set[fx.Node] = set()
+    stack = [out]
+    while stack:
+        n = stack.pop()
+        if n in live:
+            continue
+        live.add(n)
+        stack.extend(n.all_input_nodes)
+    return live
+
+
 def norm_dim(d: int, rank: int) -> int:
     return d + rank if d < 0 else d
 
@@ -342,22 +356,10 @@ class Converter:
 
     # -- the walk
 
-    def live_nodes(self) -> set[fx.Node]:
-        out = next(n for n in self.graph.nodes if n.op == "output")
-        live: set[fx.Node] = set()
-        stack = [out]
-        while stack:
-            n = stack.pop()
-            if n in live:
-                continue
-            live.add(n)
-            stack.extend(n.all_input_nodes)
-        return live
-
     def convert(
         self, arg_nodes: Sequence[fx.Node], arg_names: Sequence[str]
     ) -> ModuleOp:
-        live = self.live_nodes()
+        live = live_nodes(self.graph)
         arg_types = [self.placeholder_type(n) for n in arg_nodes]
         self.block = Block(arg_types=arg_types)
         for n, a, name in zip(arg_nodes, self.block.args, arg_names):
