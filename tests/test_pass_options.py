@@ -35,6 +35,7 @@ RANGES: dict[tuple[str, str], tuple] = {
     ("fuse-loops", "max-column-reduce"): (0, INF),
     ("fuse-loops", "max-select-reads"): (0, INF),
     ("fuse-loops", "max-costly-recompute"): (0, INF),
+    ("fuse-loops", "max-copied-ops"): (0, INF),
     ("mark-unroll", "max-extent"): (0, INF),
     ("hold-rows", "max-trips"): (0, INF),
     ("hold-rows", "registers"): (1, INF),

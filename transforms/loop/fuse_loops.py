@@ -33,7 +33,18 @@ blow-up guard:
 
 A producer whose buffer other kernels still read stays alive, so fusing it copies its work: then
 the fused kernel may not run more reduce-loop iterations than the consumer alone (a shared
-projection is computed once, not once per reader).
+projection is computed once, not once per reader), and a kernel may hold at most
+`max-copied-ops` (32) op executions per loop iteration copied from shared producers, summed over
+every copy it took, directly or inside the producers it absorbed. Each copy is cheap; on a
+recurrence copies compound: nn.LSTM's cell state c_t = f_t c_{t-1} + i_t g_t is read by h_t
+and by c_{t+1}, so each step's kernel copied every step before it (kernels of 56, 83, 110, ...
+ops; 64 steps of a batch of 32 did not compile in an hour). With the limit a kernel takes about
+one step's copy (an LSTM step is ~25 per iteration, two 43): 64 steps compile, fuse-loops in
+83 s. The busiest kernels of ~280 other programs (sessions 32-43's batches, the sweep,
+TinyLlama's layer) hold at most 30 (a transformer decoder; top-k by 8 rounds of argmax 16, a
+beam step 23), and none fuses differently (bench/results/session44). A pair refused for the
+limit is not tried again while the producer is shared: the consumer's copies and the
+producer's work only grow as they fuse.
 
 A reduction is not fused into a *contraction* (a consumer with a reduce loop whose body loads two
 buffers A and B with its index, each also indexed by a free loop the other is not: a matmul) when
@@ -180,6 +191,10 @@ class FuseLoops(ModulePass):
     """The most transcendentals and divisions a fusion may add per output of the consumer, run
     beyond what producer and consumer ran apart (0: none; a contraction's prologue has its own
     rule)."""
+    max_copied_ops: int = 32
+    """The most op executions per loop iteration a kernel may hold as copies of shared
+    producers (work that other kernels also run), summed over every copy it took, directly
+    or inside the producers it absorbed (0: only copies that add no work)."""
 
     def __post_init__(self):
         check_option(self, "max_recompute_ops", 0)
@@ -187,6 +202,7 @@ class FuseLoops(ModulePass):
         check_option(self, "max_column_reduce", 0)
         check_option(self, "max_select_reads", 0)
         check_option(self, "max_costly_recompute", 0)
+        check_option(self, "max_copied_ops", 0)
         check_option(self, "max_row_tile", 1)
         check_option(self, "max_prologue_ops", 0)
 
@@ -195,18 +211,22 @@ class FuseLoops(ModulePass):
             # First round: elementwise producers into everything but contractions, so that
             # elementwise chains are whole before a contraction weighs one as a prologue and
             # every matmul has formed (product into sum) before any reduction moves.
+            copies = Copies()
             for first_round in (True, False):
                 drop_dead_buffers(main)
-                _Fusion(self, main, first_round).run()
+                _Fusion(self, main, first_round, copies).run()
             drop_dead_buffers(main)
 
     def _try_inline(
         self, producer: ProducerNest, consumer: loop.KernelOp, buffer: SSAValue, shared: bool,
         contraction: Callable[[loop.KernelOp], bool] | None = None,
+        copies: Copies | None = None,
     ) -> loop.KernelOp | None:
         """The consumer with the producer inlined at `buffer`'s loads, or None (logged) when a
-        guard refuses it; `contraction` answers is_contraction (a cache of it)."""
+        guard refuses it; `contraction` answers is_contraction (a cache of it), `copies` counts
+        the copies of shared producers each kernel holds (updated for the result)."""
         contraction = contraction or is_contraction
+        copies = Copies() if copies is None else copies
         name_p, name_c = producer.kernel.sym_name.data, consumer.sym_name.data
         width = contraction_width(consumer, buffer)
         if has_reduce(producer.kernel) and width > self.max_row_tile:
@@ -254,6 +274,12 @@ class FuseLoops(ModulePass):
                     "copy is one pass over memory)"
                 )
                 return None
+        if shared and not has_reduce(producer.kernel) and copies.held.get(consumer, 0) > self.max_copied_ops * iterations(consumer):
+            LOG.info(
+                f"refuse @{name_p} into @{name_c}: the kernel holds its limit of copies of shared "
+                f"producers ({self.max_copied_ops} op executions per iteration)"
+            )
+            return None
         candidate = consumer.clone()
         if self.sinks(producer, consumer):
             moved = sink_unindexed_loops(candidate, buffer)
@@ -308,6 +334,19 @@ class FuseLoops(ModulePass):
                 )
                 candidate.erase()
                 return None
+        held = copies.held.get(consumer, 0) + (0 if shared else copies.held.get(producer.kernel, 0))
+        if shared:  # the copy's work runs twice: here and in the producer, which stays
+            held += max(0, work(candidate) - work(consumer))
+            points = iterations(candidate)
+            if held > self.max_copied_ops * points:
+                copies.cap(producer.kernel, consumer)
+                LOG.info(
+                    f"refuse @{name_p} into @{name_c}: the kernel would hold {held / points:.0f} op "
+                    f"executions per iteration copied from shared producers (limit "
+                    f"{self.max_copied_ops}; a recurrence would recompute every earlier step)"
+                )
+                candidate.erase()
+                return None
         extra = work(candidate) - work(consumer) - work(producer.kernel)
         if extra > self.max_recompute_ops * reads:
             LOG.info(
@@ -321,6 +360,7 @@ class FuseLoops(ModulePass):
         fused = loop.KernelOp(name_c, ins, list(candidate.outs), candidate.detach_region(0))
         fused.attributes |= candidate.attributes
         candidate.erase()
+        copies.held[fused] = held
         LOG.info(f"fuse @{name_p} into @{name_c}")
         return fused
 
@@ -338,6 +378,31 @@ class FuseLoops(ModulePass):
         return 0 < reduce_iterations(producer.kernel) <= self.max_recompute_reduce * producer_values(producer)
 
 
+class Copies:
+    """The copies of shared producers over one run of fuse-loops: the op executions each kernel
+    holds that other kernels also run (`held`), and the (producer, consumer) pairs refused for
+    `max-copied-ops` (`capped`). A fused kernel keeps the refusals of the kernel it replaces, as
+    consumer and as producer: a consumer's copies only grow, and so does a producer's work, so
+    a copy over the limit stays over it while the producer is shared."""
+
+    def __init__(self):
+        self.held: dict[loop.KernelOp, int] = {}
+        self.capped: set[tuple[loop.KernelOp, loop.KernelOp]] = set()
+        self._pairs: dict[loop.KernelOp, set[tuple[loop.KernelOp, loop.KernelOp]]] = {}
+
+    def cap(self, producer: loop.KernelOp, consumer: loop.KernelOp) -> None:
+        pair = (producer, consumer)
+        self.capped.add(pair)
+        self._pairs.setdefault(producer, set()).add(pair)
+        self._pairs.setdefault(consumer, set()).add(pair)
+
+    def replace(self, kernel: loop.KernelOp, fused: loop.KernelOp) -> None:
+        """`fused` takes `kernel`'s place: its refusals carry over."""
+        for p, c in self._pairs.pop(kernel, set()):
+            self.capped.discard((p, c))
+            self.cap(fused if p is kernel else p, fused if c is kernel else c)
+
+
 class _Fusion:
     """One round of fusion over @main's kernels, last consumers first (a reduction pulls in its
     operands before they are fused elsewhere), each (producer, consumer) pair tried once while
@@ -348,8 +413,8 @@ class _Fusion:
     kernel, and the readers of what it writes), so a round costs about the fusions it makes,
     not the number of kernels times the fusions."""
 
-    def __init__(self, fuse: FuseLoops, main: func.FuncOp, first_round: bool):
-        self.fuse, self.main, self.first_round = fuse, main, first_round
+    def __init__(self, fuse: FuseLoops, main: func.FuncOp, first_round: bool, copies: Copies):
+        self.fuse, self.main, self.first_round, self.copies = fuse, main, first_round, copies
         self.intermediates = intermediate_buffers(main)
         kernels = [k for k in main.body.block.ops if isinstance(k, loop.KernelOp)]
         self.order = {k: i for i, k in enumerate(kernels)}  # program order; a fused kernel keeps its consumer's
@@ -401,7 +466,9 @@ class _Fusion:
                 )
                 continue
             shared = bool(self.readers[buffer] - {consumer})
-            fused = self.fuse._try_inline(producer, consumer, buffer, shared, self.is_contraction)
+            if shared and (producer_kernel, consumer) in self.copies.capped:
+                continue  # refused for its limit of copies, which only grow
+            fused = self.fuse._try_inline(producer, consumer, buffer, shared, self.is_contraction, self.copies)
             if fused is not None:
                 self.replace(consumer, fused)
                 self.drop_if_dead(producer_kernel)
@@ -435,6 +502,7 @@ class _Fusion:
 
     def replace(self, consumer: loop.KernelOp, fused: loop.KernelOp) -> None:
         self.main.body.block.insert_op_before(fused, consumer)
+        self.copies.replace(consumer, fused)
         self.order[fused] = self.order.pop(consumer)
         for b in consumer.ins:
             self.readers[b].discard(consumer)
@@ -480,6 +548,16 @@ def reduce_iterations(kernel: loop.KernelOp) -> int:
         for o in kernel.walk()
         if isinstance(o, loop.ForOp) and o.is_reduce
     )
+
+
+def iterations(kernel: loop.KernelOp) -> int:
+    """How many times a kernel's innermost loop bodies run in all (its iteration space: the
+    outputs of an elementwise nest, outputs times the reduced length of a reduction)."""
+    return max(1, sum(
+        executions(o, kernel) * o.extent.data
+        for o in kernel.walk()
+        if isinstance(o, loop.ForOp) and not any(isinstance(i, loop.ForOp) for i in o.body.walk())
+    ))
 
 
 def work(kernel: loop.KernelOp) -> int:
