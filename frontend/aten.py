@@ -15,6 +15,7 @@ dropout in training mode or batch norm with batch statistics; that message is wh
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 from collections.abc import Sequence
@@ -2678,11 +2679,12 @@ def _conv(c: Converter, node, *args, **kwargs):
 
 
 @handles("conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
-         to="torch.cat, torch.reshape, torch.slice, torch.flip, torch.permute, torch.convolution")
+         to="torch.cat, torch.reshape, torch.slice, torch.flip, torch.permute, torch.convolution, torch.expand")
 def _conv_transposed(c: Converter, node, *args, **kwargs):
     """Transposed convolution (stride, padding, output_padding, groups, dilation) as the
-    convolution it is the gradient of: zeros between the input's elements, padded, convolved
-    with the weight flipped and its in / out channels swapped, stride 1."""
+    convolution it is the gradient of, with the weight flipped and its in / out channels
+    swapped, stride 1: undilated, over all output phases at once (`_conv_transpose_phases`);
+    dilated, of the input with zeros between its elements, padded."""
     return _conv_transpose(c, bound_args(node))
 
 
@@ -2696,11 +2698,6 @@ def _conv_transpose(c: Converter, a: dict) -> SSAValue:
     stride, padding = _per_dim(a.get("stride", 1), rank), _per_dim(a.get("padding", 0), rank)
     dilation, extra = _per_dim(a.get("dilation", 1), rank), _per_dim(a.get("output_padding", 0), rank)
     v = c.cast(c.value(x), t.element_type)
-    for i, s in enumerate(stride):
-        v = _interleave_zeros(c, v, i + 2, s)
-    for i, (k, p, dl, op) in enumerate(zip(wshape[2:], padding, dilation, extra)):
-        lo = dl * (k - 1) - p
-        v = _pad_dim(c, v, i + 2, lo, lo + op)
     cin, cout_g, ks = wshape[0], wshape[1], list(wshape[2:])
     spatial = list(range(2, rank + 2))
     wv = c.emit(T.FlipOp.create_from([c.value(w)], c.value(w).type, {"dims": _dims_attr(spatial)}))
@@ -2709,11 +2706,88 @@ def _conv_transpose(c: Converter, a: dict) -> SSAValue:
     wv = c.emit(T.PermuteOp.create_from([wv], TensorType(t.element_type, [groups, cout_g, cin // groups, *ks]),
                                         {"dims": _dims_attr([0, 2, 1, *range(3, rank + 3)])}))  # fmt: skip
     wv = c.emit(T.ReshapeOp.create_from([wv], TensorType(t.element_type, [groups * cout_g, cin // groups, *ks])))
+    bias = c.value(a["bias"]) if a.get("bias") is not None else None
+    if any(s > 1 for s in stride) and all(dl == 1 for dl in dilation):
+        return _conv_transpose_phases(c, v, wv, bias, t, stride, padding, groups)
+    for i, s in enumerate(stride):
+        v = _interleave_zeros(c, v, i + 2, s)
+    for i, (k, p, dl, op) in enumerate(zip(ks, padding, dilation, extra)):
+        lo = dl * (k - 1) - p
+        v = _pad_dim(c, v, i + 2, lo, lo + op)
     props = _window_props(c, rank, 1, 0, dilation)
     props["groups"] = IntAttr(groups)
-    bias = a.get("bias")
-    operands = [v, wv] + ([c.value(bias)] if bias is not None else [])
-    return c.emit(T.ConvolutionOp.create_from(operands, t, props))
+    return c.emit(T.ConvolutionOp.create_from([v, wv] + ([bias] if bias is not None else []), t, props))
+
+
+def _conv_transpose_phases(c: Converter, x: SSAValue, wv: SSAValue, bias: SSAValue | None, t: TensorType,
+                           stride: list[int], padding: list[int], groups: int) -> SSAValue:  # fmt: skip
+    """An undilated transposed convolution with stride s as one stride-1 convolution with an
+    output channel per (output phase, channel) (sub-pixel convolution). Along a dim of kernel K
+    and padding p the outputs o = q s + r, phase r, take the taps k = (r + p) mod s + m s of
+    x[q + (r + p) // s - m]; a window over the offsets every phase reads (at most
+    ceil(K / s) + 1 wide) holds each phase's taps of the flipped weight `wv`, zeros elsewhere.
+    The convolution's output [N, (phases, C), Q...], each phase ceil(O / s) long, is
+    interleaved by a permutation (an index map its reader folds) and cropped to O. The
+    zero-interleaved input does s^rank times the multiply-adds of the taps and is written to
+    memory; this reads the input as it is. The weight and bias built here read parameters
+    only (folded at capture)."""
+    rank, elem = len(stride), t.element_type
+    out = list(t.get_shape())
+    insize, ks = _shape_of(x)[2:], _shape_of(wv)[2:]
+    q = [-(-o // s) for o, s in zip(out[2:], stride)]  # each phase's length, the longest
+    # per dim and phase: the first tap of the unflipped weight, the tap count, the newest offset
+    phases = [[((r + p) % s, len(range((r + p) % s, k, s)), (r + p) // s) for r in range(s)]
+              for s, p, k in zip(stride, padding, ks)]  # fmt: skip
+    lo = [max(m - 1 - e for _, m, e in ph) for ph in phases]  # the window's oldest offset, negated
+    width = [lo_i + 1 + max(e for _, _, e in ph) for lo_i, ph in zip(lo, phases)]
+    v, pads = x, []
+    for i in range(rank):  # the convolution pads both ends alike; an explicit pad does the rest
+        hi = q[i] + width[i] - 1 - insize[i] - lo[i]
+        pads.append(max(0, min(lo[i], hi)))
+        v = _pad_dim(c, v, i + 2, lo[i] - pads[-1], hi - pads[-1])
+    cout, cin_g = _shape_of(wv)[:2]
+    cout_g = cout // groups
+    subs = []
+    for phase in itertools.product(*(range(s) for s in stride)):
+        u = wv
+        for i, r in enumerate(phase):
+            first, taps, e = phases[i][r]
+            if not taps:
+                u = c.constant(0.0, elem, [*_shape_of(u)[: i + 2], width[i], *_shape_of(u)[i + 3 :]])
+                continue
+            start = ks[i] - 1 - first - (taps - 1) * stride[i]  # the taps in `wv`, flipped
+            shape = _shape_of(u)
+            shape[i + 2] = taps
+            u = _slice_op(c, u, _shape_of(u), i + 2, start, start + (taps - 1) * stride[i] + 1, stride[i], TensorType(elem, shape))
+            before = lo[i] + e - taps + 1  # window positions before this phase's oldest tap
+            u = _pad_dim(c, u, i + 2, before, width[i] - taps - before)
+        subs.append(c.emit(T.ReshapeOp.create_from([u], TensorType(elem, [groups, 1, cout_g, cin_g, *width]))))
+    n = len(subs)
+    w = subs[0] if n == 1 else c.emit(T.CatOp.create_from(subs, TensorType(elem, [groups, n, cout_g, cin_g, *width]), {"dim": IntAttr(1)}))
+    w = c.emit(T.ReshapeOp.create_from([w], TensorType(elem, [groups * n * cout_g, cin_g, *width])))
+    operands = [v, w]
+    if bias is not None:
+        b = c.emit(T.ReshapeOp.create_from([bias], TensorType(elem, [groups, 1, cout_g])))
+        b = c.emit(T.ExpandOp.create_from([b], TensorType(elem, [groups, n, cout_g])))
+        operands.append(c.emit(T.ReshapeOp.create_from([b], TensorType(elem, [groups * n * cout_g]))))
+    props = _window_props(c, rank, 1, pads, 1)
+    props["groups"] = IntAttr(groups)
+    v = c.emit(T.ConvolutionOp.create_from(operands, TensorType(elem, [out[0], groups * n * cout_g, *q]), props))
+    # [N, (g, s..., C_g), Q...] -> [N, g, C_g, Q_1, s_1, Q_2, s_2, ...] -> [N, C, Q_1 s_1, ...]
+    v = c.emit(T.ReshapeOp.create_from([v], TensorType(elem, [out[0], groups, *stride, cout_g, *q])))
+    dims = [0, 1, rank + 2] + [d for i in range(rank) for d in (rank + 3 + i, 2 + i)]
+    laid = [out[0], groups, cout_g] + [d for i in range(rank) for d in (q[i], stride[i])]
+    v = c.emit(T.PermuteOp.create_from([v], TensorType(elem, laid), {"dims": _dims_attr(dims)}))
+    v = c.emit(T.ReshapeOp.create_from([v], TensorType(elem, [*out[:2], *(a * b for a, b in zip(q, stride))])))
+    for i in range(rank):
+        v = _slice_value(c, v, i + 2, 0, out[i + 2])
+    return v
+
+
+def _shape_of(v: SSAValue) -> list[int]:
+    t = v.type
+    assert isinstance(t, TensorType)
+    return list(t.get_shape())
 
 
 def _interleave_zeros(c: Converter, v: SSAValue, dim: int, s: int) -> SSAValue:

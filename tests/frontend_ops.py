@@ -407,6 +407,11 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "conv_transpose2d": (nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1), [("fin", (2, 3, 4, 5))]),
     "conv_transpose2d_groups": (nn.ConvTranspose2d(4, 6, (2, 3), stride=(1, 3), padding=(1, 0), groups=2, dilation=(2, 1), bias=False), [("fin", (1, 4, 5, 3))]),
     "conv_transpose1d": (nn.ConvTranspose1d(2, 3, 4, stride=3, padding=2), [("fin", (2, 2, 6))]),
+    # phases no tap reaches (kernel 2 < stride 3), output padding, padding past the kernel
+    "conv_transpose1d_sparse": (nn.ConvTranspose1d(2, 3, 2, stride=3, output_padding=2), [("fin", (2, 2, 5))]),
+    "conv_transpose1d_wide_pad": (nn.ConvTranspose1d(3, 2, 5, stride=2, padding=4, bias=False), [("fin", (1, 3, 9))]),
+    "conv_transpose2d_upsample": (nn.ConvTranspose2d(4, 2, 4, stride=2, padding=1, groups=2), [("fin", (2, 4, 5, 3))]),
+    "conv_transpose3d": (nn.ConvTranspose3d(2, 3, (3, 2, 2), stride=(2, 1, 2), padding=(1, 0, 1), output_padding=(1, 0, 1)), [("fin", (1, 2, 3, 4, 3))]),
     "max_pool2d": (nn.MaxPool2d(2), [("f", (2, 3, 6, 8))]),
     "max_pool2d_padded": (nn.MaxPool2d(3, stride=2, padding=1), [("fin", (1, 3, 7, 7))]),
     "max_pool2d_ceil": (nn.MaxPool2d(3, stride=2, ceil_mode=True), [("f", (1, 3, 8, 9))]),
