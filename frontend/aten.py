@@ -1355,28 +1355,11 @@ def _op(c: Converter, op_cls, t: TensorType, *operands) -> SSAValue:
     return c.emit(op_cls.create_from(values, t))
 
 
-def _polynomial(c: Converter, coeffs: Sequence[float], w: SSAValue) -> SSAValue:
-    """The polynomial with `coeffs` (highest degree first) at `w`: the sum over a new last dim k
-    of coeffs[k] * w^(n - 1 - k), the powers one torch.pow against a constant of exponents.
-
-    One reduction rather than Horner's n multiply-adds: a chain of 4n elementwise kernels (each
-    0-d coefficient is two) makes fuse-loops' inlining quadratic (erfinv's 59 coefficients by
-    Horner: 10 s of loop passes). Measured on erfinv against PyTorch: 9e-16 relative in float64,
-    4e-7 in float32 (Horner 6e-16, 2e-7)."""
-    t = w.type
-    assert isinstance(t, TensorType)
-    rank, n, elem = len(t.get_shape()), len(coeffs), t.element_type
-    box = TensorType(elem, [*t.get_shape(), n])
-    exponents = _laid(c, rank + 1, rank, [float(n - 1 - k) for k in range(n)], elem, "exponents")
-    powers = _op(c, T.PowOp, box, _unsqueezed(c, w, rank), exponents)
-    terms = _op(c, T.MulOp, box, powers, _laid(c, rank + 1, rank, list(coeffs), elem, "coefficients"))
-    return c.emit(T.SumOp(terms, [rank], False, t))
-
-
 def _horner(c: Converter, coeffs: Sequence[float], w: SSAValue) -> SSAValue:
-    """The polynomial with `coeffs` (highest degree first) at `w` by Horner's rule: elementwise
-    only, for short series in kernels that should stay pointwise (`_polynomial` is a reduction,
-    which a row-reduction schedule spreads over several lanes, each redoing the rest)."""
+    """The polynomial with `coeffs` (highest degree first) at `w` by Horner's rule: a chain of
+    multiply-adds that fuse into one elementwise kernel. (A sum over a new dim of coeffs[k] *
+    w^(n - 1 - k) ran a pow per term, spread by the row-reduction schedule over 8 lanes:
+    session 44, bench/results/session44.)"""
     t = w.type
     acc = _op(c, T.MulOp, t, w, coeffs[0])
     for k, coeff in enumerate(coeffs[1:]):
@@ -1386,22 +1369,23 @@ def _horner(c: Converter, coeffs: Sequence[float], w: SSAValue) -> SSAValue:
     return acc
 
 
-@handles("erfinv", to="torch.sub, torch.add, torch.mul, torch.neg, torch.log, torch.sqrt, torch.pow, torch.sum, torch.lt, torch.abs, torch.eq, torch.where")
+@handles("erfinv", to="torch.sub, torch.add, torch.mul, torch.neg, torch.log, torch.sqrt, torch.lt, torch.abs, torch.eq, torch.where")
 def _erfinv(c: Converter, node, x):
     """Giles' double-precision approximation: x * p(w), w = -log(1 - x^2), p by three polynomials.
 
     +-inf at +-1; beyond, (1 - x)(1 + x) is negative and its log NaN. (1 - x)(1 + x) loses
-    nothing near |x| = 1. Against PyTorch's float64 erfinv: 9e-16 relative in float64, also within
-    1e-16 of 1, 4e-7 in float32. (Giles' single-precision version with a Newton step on erf, y -=
+    nothing near |x| = 1. Against PyTorch's float64 erfinv (the polynomials by Horner's rule):
+    5e-16 relative in float64 over [-1, 1] and within 1e-15 of 1, and in float32 the error
+    PyTorch's float32 erfinv has (session 44). (Giles' single-precision version with a Newton step on erf, y -=
     (erf(y) - x) sqrt(pi)/2 exp(y^2), misses float64 there: 1e-9 at 1 - 1e-8, 1e-3 at 1 - 1e-12,
     where erf's rounding near 1 over its slope swamps y.) Each branch is computed, one picked."""
     t = c.out_type()
     v = _operand(c, x, t.element_type)
     w = _op(c, T.NegOp, t, _op(c, T.LogOp, t, _op(c, T.MulOp, t, _op(c, T.SubOp, t, 1.0, v), _op(c, T.AddOp, t, v, 1.0))))
     s = _op(c, T.SqrtOp, t, w)
-    central = _polynomial(c, ERFINV_CENTRAL, _op(c, T.SubOp, t, w, 3.125))
-    tail = _polynomial(c, ERFINV_TAIL, _op(c, T.SubOp, t, s, 3.25))
-    far = _polynomial(c, ERFINV_FAR_TAIL, _op(c, T.SubOp, t, s, 5.0))
+    central = _horner(c, ERFINV_CENTRAL, _op(c, T.SubOp, t, w, 3.125))
+    tail = _horner(c, ERFINV_TAIL, _op(c, T.SubOp, t, s, 3.25))
+    far = _horner(c, ERFINV_FAR_TAIL, _op(c, T.SubOp, t, s, 5.0))
     p = _scalar_where(c, _op(c, T.LtOp, _bool_type(t), w, 16.0), tail, far, t)
     p = _scalar_where(c, _op(c, T.LtOp, _bool_type(t), w, 6.25), central, p, t)
     # at +-1, w = inf and the polynomials are no number: x * inf
@@ -1434,25 +1418,26 @@ I0_LARGE = (
 
 def _chebyshev(c: Converter, coeffs: Sequence[float], t: SSAValue) -> SSAValue:
     """Cephes' chbevl(2t, coeffs) for t in [-1, 1]: the sum of coeffs[k] T_j(t), j = n - 1 - k, the
-    constant term's halved; T_j(t) = cos(j acos(t)), one reduction over a new last dim (as
-    `_polynomial`, not Clenshaw's chain of 4n elementwise kernels).
-
-    cos(j acos(t)) errs by about j^2 ulp near t = +-1, where acos is steep: the terms that large j
-    weighs are below 1e-9. Measured on i0 against PyTorch: 1e-15 relative in float64, 5e-7 in
-    float32."""
+    constant term's halved, by Clenshaw's recurrence as chbevl runs it (b0 = 2t b1 - b2 + c_k;
+    0.5 (b0 - b2)): elementwise multiply-adds that fuse into one kernel. (cos(j acos(t)) summed
+    over a new dim ran a cos per term on 8 lanes of a row-reduction schedule: session 44.)
+    Against PyTorch's float64 i0 and i0e: 7e-16 and 5e-16 relative over [-30, 30] and
+    [-300, 300], the same infinities and NaNs; in float32 the error of PyTorch's float32 ones."""
     tt = t.type
-    assert isinstance(tt, TensorType)
-    rank, n, elem = len(tt.get_shape()), len(coeffs), tt.element_type
-    box = TensorType(elem, [*tt.get_shape(), n])
-    angle = _unsqueezed(c, _op(c, T.AcosOp, tt, t), rank)
-    orders = _laid(c, rank + 1, rank, [float(n - 1 - k) for k in range(n)], elem, "orders")
-    cosines = _op(c, T.CosOp, box, _op(c, T.MulOp, box, angle, orders))
-    halved = [*coeffs[:-1], coeffs[-1] / 2]
-    terms = _op(c, T.MulOp, box, cosines, _laid(c, rank + 1, rank, halved, elem, "coefficients"))
-    return c.emit(T.SumOp(terms, [rank], False, tt))
+    x = _op(c, T.MulOp, tt, t, 2.0)
+    b0: SSAValue | float = coeffs[0]
+    b1: SSAValue | float = 0.0
+    b2: SSAValue | float = 0.0
+    for coeff in coeffs[1:]:
+        b2, b1 = b1, b0
+        if isinstance(b2, float):  # the first two steps: b2 is a coefficient, folded into this one
+            b0 = _op(c, T.AddOp, tt, _op(c, T.MulOp, tt, x, b1), coeff - b2)
+        else:
+            b0 = _op(c, T.AddOp, tt, _op(c, T.SubOp, tt, _op(c, T.MulOp, tt, x, b1), b2), coeff)
+    return _op(c, T.MulOp, tt, _op(c, T.SubOp, tt, b0, b2), 0.5)
 
 
-@handles("i0", "special_i0", to="torch.abs, torch.acos, torch.cos, torch.mul, torch.sum, torch.exp, torch.div, torch.sqrt, torch.le, torch.where")
+@handles("i0", "special_i0", to="torch.abs, torch.mul, torch.add, torch.sub, torch.exp, torch.div, torch.sqrt, torch.le, torch.where")
 def _i0(c: Converter, node, x):
     """The modified Bessel function I0 as Cephes (and PyTorch) computes it, by two Chebyshev series.
 
@@ -1477,7 +1462,7 @@ def _i0_series(c: Converter, a: SSAValue) -> tuple[SSAValue, SSAValue]:
     return small, large
 
 
-@handles("special_i0e", to="torch.abs, torch.acos, torch.cos, torch.mul, torch.sum, torch.div, torch.sqrt, torch.le, torch.where")
+@handles("special_i0e", to="torch.abs, torch.mul, torch.add, torch.sub, torch.div, torch.sqrt, torch.le, torch.where")
 def _i0e(c: Converter, node, x):
     """exp(-|x|) I0(x): i0's two Chebyshev series without their exp(|x|), 0 at +-inf as PyTorch."""
     t = c.out_type()
