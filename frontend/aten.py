@@ -1376,9 +1376,10 @@ def _erfinv(c: Converter, node, x):
     +-inf at +-1; beyond, (1 - x)(1 + x) is negative and its log NaN. (1 - x)(1 + x) loses
     nothing near |x| = 1. Against PyTorch's float64 erfinv (the polynomials by Horner's rule):
     5e-16 relative in float64 over [-1, 1] and within 1e-15 of 1, and in float32 the error
-    PyTorch's float32 erfinv has (session 44). (Giles' single-precision version with a Newton step on erf, y -=
-    (erf(y) - x) sqrt(pi)/2 exp(y^2), misses float64 there: 1e-9 at 1 - 1e-8, 1e-3 at 1 - 1e-12,
-    where erf's rounding near 1 over its slope swamps y.) Each branch is computed, one picked."""
+    PyTorch's float32 erfinv has (session 44). (Giles' single-precision version with a Newton
+    step on erf, y -= (erf(y) - x) sqrt(pi)/2 exp(y^2), misses float64 there: 1e-9 at 1 - 1e-8,
+    1e-3 at 1 - 1e-12, where erf's rounding near 1 over its slope swamps y.) Each branch is
+    computed, one picked."""
     t = c.out_type()
     v = _operand(c, x, t.element_type)
     w = _op(c, T.NegOp, t, _op(c, T.LogOp, t, _op(c, T.MulOp, t, _op(c, T.SubOp, t, 1.0, v), _op(c, T.AddOp, t, v, 1.0))))
@@ -2714,8 +2715,8 @@ def _conv_transpose_phases(c: Converter, x: SSAValue, wv: SSAValue, bias: SSAVal
     The convolution's output [N, (phases, C), Q...], each phase ceil(O / s) long, is
     interleaved by a permutation (an index map its reader folds) and cropped to O. The
     zero-interleaved input does s^rank times the multiply-adds of the taps and is written to
-    memory; this reads the input as it is. The weight and bias built here read parameters
-    only (folded at capture)."""
+    memory; this reads the input as it is. The phases' weight is rebuilt from the weight by a
+    small kernel on each call (parameters may change between calls)."""
     rank, elem = len(stride), t.element_type
     out = list(t.get_shape())
     insize, ks = _shape_of(x)[2:], _shape_of(wv)[2:]

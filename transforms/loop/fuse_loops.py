@@ -40,9 +40,10 @@ recurrence copies compound: nn.LSTM's cell state c_t = f_t c_{t-1} + i_t g_t is 
 and by c_{t+1}, so each step's kernel copied every step before it (kernels of 56, 83, 110, ...
 ops; 64 steps of a batch of 32 did not compile in an hour). With the limit a kernel takes about
 one step's copy (an LSTM step is ~25 per iteration, two 43): 64 steps compile, fuse-loops in
-83 s. The busiest kernels of ~280 other programs (sessions 32-43's batches, the sweep,
-TinyLlama's layer) hold at most 30 (a transformer decoder; top-k by 8 rounds of argmax 16, a
-beam step 23), and none fuses differently (bench/results/session44). A pair refused for the
+83 s. The busiest kernels of other programs (205 of sessions 32-43's batches and the sweep)
+hold at most 30 (a transformer decoder; top-k by 8 rounds of argmax 16, a beam step 23); of ~280
+programs only a 3x3 inverse fuses in another order, into the same kernels (bench/results/
+session44). A pair refused for the
 limit is not tried again while the producer is shared: the consumer's copies and the
 producer's work only grow as they fuse.
 
