@@ -2747,13 +2747,11 @@ def _conv_transpose_phases(c: Converter, x: SSAValue, wv: SSAValue, bias: SSAVal
             u = _slice_op(c, u, _shape_of(u), i + 2, start, start + (taps - 1) * stride[i] + 1, stride[i], TensorType(elem, shape))
             before = lo[i] + e - taps + 1  # window positions before this phase's oldest tap
             u = _pad_dim(c, u, i + 2, before, width[i] - taps - before)
-        subs.append(u if groups == 1 else c.emit(T.ReshapeOp.create_from([u], TensorType(elem, [groups, 1, cout_g, cin_g, *width]))))
+        subs.append(u)
     n = len(subs)
-    if groups == 1:  # the phases' weights one after another: the convolution reads its rows as they lie
-        w = subs[0] if n == 1 else c.emit(T.CatOp.create_from(subs, TensorType(elem, [n * cout_g, cin_g, *width]), {"dim": IntAttr(0)}))
-    else:
-        w = c.emit(T.CatOp.create_from(subs, TensorType(elem, [groups, n, cout_g, cin_g, *width]), {"dim": IntAttr(1)}))
-        w = c.emit(T.ReshapeOp.create_from([w], TensorType(elem, [groups * n * cout_g, cin_g, *width])))
+    # the rows of group g, phase by phase, one after another: the convolution reads them as they lie
+    rows = [_slice_value(c, u, 0, g * cout_g, (g + 1) * cout_g) for g in range(groups) for u in subs]
+    w = rows[0] if len(rows) == 1 else c.emit(T.CatOp.create_from(rows, TensorType(elem, [groups * n * cout_g, cin_g, *width]), {"dim": IntAttr(0)}))
     operands = [v, w]
     if bias is not None:
         b = c.emit(T.ReshapeOp.create_from([bias], TensorType(elem, [groups, 1, cout_g])))
