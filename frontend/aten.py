@@ -2719,7 +2719,7 @@ def _conv_transpose_phases(c: Converter, x: SSAValue, wv: SSAValue, bias: SSAVal
     small kernel on each call (parameters may change between calls)."""
     rank, elem = len(stride), t.element_type
     out = list(t.get_shape())
-    insize, ks = _shape_of(x)[2:], _shape_of(wv)[2:]
+    insize, ks = T.shape_of(x)[2:], T.shape_of(wv)[2:]
     q = [-(-o // s) for o, s in zip(out[2:], stride)]  # each phase's length, the longest
     # per dim and phase: the first tap of the unflipped weight, the tap count, the newest offset
     phases = [[((r + p) % s, len(range((r + p) % s, k, s)), (r + p) // s) for r in range(s)]
@@ -2731,7 +2731,7 @@ def _conv_transpose_phases(c: Converter, x: SSAValue, wv: SSAValue, bias: SSAVal
         hi = q[i] + width[i] - 1 - insize[i] - lo[i]
         pads.append(max(0, min(lo[i], hi)))
         v = _pad_dim(c, v, i + 2, lo[i] - pads[-1], hi - pads[-1])
-    cout, cin_g = _shape_of(wv)[:2]
+    cout, cin_g = T.shape_of(wv)[:2]
     cout_g = cout // groups
     subs = []
     for phase in itertools.product(*(range(s) for s in stride)):
@@ -2739,12 +2739,12 @@ def _conv_transpose_phases(c: Converter, x: SSAValue, wv: SSAValue, bias: SSAVal
         for i, r in enumerate(phase):
             first, taps, e = phases[i][r]
             if not taps:
-                u = c.constant(0.0, elem, [*_shape_of(u)[: i + 2], width[i], *_shape_of(u)[i + 3 :]])
+                u = c.constant(0.0, elem, [*T.shape_of(u)[: i + 2], width[i], *T.shape_of(u)[i + 3 :]])
                 continue
             start = ks[i] - 1 - first - (taps - 1) * stride[i]  # the taps in `wv`, flipped
-            shape = _shape_of(u)
+            shape = list(T.shape_of(u))
             shape[i + 2] = taps
-            u = _slice_op(c, u, _shape_of(u), i + 2, start, start + (taps - 1) * stride[i] + 1, stride[i], TensorType(elem, shape))
+            u = _slice_op(c, u, T.shape_of(u), i + 2, start, start + (taps - 1) * stride[i] + 1, stride[i], TensorType(elem, shape))
             before = lo[i] + e - taps + 1  # window positions before this phase's oldest tap
             u = _pad_dim(c, u, i + 2, before, width[i] - taps - before)
         subs.append(u)
@@ -2769,12 +2769,6 @@ def _conv_transpose_phases(c: Converter, x: SSAValue, wv: SSAValue, bias: SSAVal
     for i in range(rank):
         v = _slice_value(c, v, i + 2, 0, out[i + 2])
     return v
-
-
-def _shape_of(v: SSAValue) -> list[int]:
-    t = v.type
-    assert isinstance(t, TensorType)
-    return list(t.get_shape())
 
 
 def _interleave_zeros(c: Converter, v: SSAValue, dim: int, s: int) -> SSAValue:

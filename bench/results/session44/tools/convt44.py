@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import IntAttr  # noqa: E402
 
 def zeros_path(c, x, wv, bias, t, stride, padding, groups):
     """The lowering before: zeros between the input's elements, padded, one convolution."""
-    ks, insize, out = aten._shape_of(wv)[2:], aten._shape_of(x)[2:], list(t.get_shape())[2:]
+    ks, insize, out = T.shape_of(wv)[2:], T.shape_of(x)[2:], list(t.get_shape())[2:]
     v = x
     for i, s in enumerate(stride):
         v = aten._interleave_zeros(c, v, i + 2, s)
