@@ -21,6 +21,7 @@ import torch
 from xdsl.parser import Parser
 
 from dpl.dialects import make_context
+from dpl.frontend import capture
 from dpl.interpreters import exec_loop, exec_tensor, exec_tile
 from dpl.interpreters.exec_loop import main_func
 from dpl.transforms.pipelines import run_pipeline
@@ -124,6 +125,27 @@ def tensor_lit_case_keeps_meaning(text: str, pipeline: str, seed: int) -> None:
     assert len(want) == len(got)
     for w, g in zip(want, got):
         np.testing.assert_array_equal(g, w)
+
+
+def tensor_program_keeps_meaning(module: torch.nn.Module, shapes, seed: int, pipeline: str):
+    """`module` captured in float64 on inputs of `shapes` (normal * 2), lowered to tensor IR up to
+    fold-concats, gives the same outputs, all of them, bit for bit, on the tensor executor
+    before and after `pipeline`; returns (before, after) for the caller's own checks."""
+    g = torch.Generator().manual_seed(seed)
+    xs = [torch.randn(s, generator=g, dtype=torch.float64) * 2 for s in shapes]
+    prog = capture(module, *xs, dtype=torch.float64)
+    before = prog.module
+    run_pipeline(before, "decompose-torch,fold-index-maps,fold-concats")
+    after = before.clone()
+    run_pipeline(after, pipeline)
+    after.verify()
+    arrays = [x.numpy() for x in xs] + [a.detach().numpy() for a in prog.args[prog.num_inputs:]]
+    with np.errstate(all="ignore"):
+        want, got = exec_tensor.run(before, arrays), exec_tensor.run(after, arrays)
+    assert len(want) == len(got)
+    for w, o in zip(want, got):
+        np.testing.assert_array_equal(o, w)
+    return before, after
 
 
 def same_on_tile_executor(before, after, seed: int, tol: float) -> None:

@@ -12,18 +12,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import lit_cases, tensor_lit_case_keeps_meaning  # noqa: E402
+from conftest import lit_cases, tensor_lit_case_keeps_meaning, tensor_program_keeps_meaning  # noqa: E402
 from frontend_ops import module_of  # noqa: E402
 
-from dpl.frontend import capture  # noqa: E402
-from dpl.interpreters import exec_tensor  # noqa: E402
-from dpl.transforms.pipelines import run_pipeline  # noqa: E402
 
 LIT = Path(__file__).resolve().parent.parent / "test" / "lit" / "decompose" / "fuse-elementwise.mlir"
 
@@ -49,18 +45,6 @@ PROGRAMS = {
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_programs_keep_meaning(name: str):
     fn, shapes = PROGRAMS[name]
-    g = torch.Generator().manual_seed(5)
-    xs = [torch.randn(s, generator=g, dtype=torch.float64) * 2 for s in shapes]
-    prog = capture(module_of(fn), *xs, dtype=torch.float64)
-    before = prog.module
-    run_pipeline(before, "decompose-torch,fold-index-maps,fold-concats")
-    after = before.clone()
-    run_pipeline(after, "fuse-elementwise")
-    after.verify()
+    before, after = tensor_program_keeps_meaning(module_of(fn), shapes, 5, "fuse-elementwise")
     count = lambda m: sum(o.name == "tensor.elementwise" for o in m.walk())  # noqa: E731
     assert count(after) < count(before)
-    arrays = [x.numpy() for x in xs] + [a.detach().numpy() for a in prog.args[prog.num_inputs:]]
-    with np.errstate(all="ignore"):
-        want, got = exec_tensor.run(before, arrays), exec_tensor.run(after, arrays)
-    for w, o in zip(want, got):
-        np.testing.assert_array_equal(o, w)

@@ -12,19 +12,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import lit_cases, tensor_lit_case_keeps_meaning  # noqa: E402
+from conftest import lit_cases, tensor_lit_case_keeps_meaning, tensor_program_keeps_meaning  # noqa: E402
 from frontend_ops import module_of  # noqa: E402
 
-from dpl.frontend import capture  # noqa: E402
-from dpl.interpreters import exec_tensor  # noqa: E402
 from dpl.transforms.decompose.inline_constants import scalar_constant  # noqa: E402
-from dpl.transforms.pipelines import run_pipeline  # noqa: E402
 
 LIT = Path(__file__).resolve().parent.parent / "test" / "lit" / "decompose" / "inline-constants.mlir"
 
@@ -50,18 +46,6 @@ PROGRAMS = {
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_programs_keep_meaning(name: str):
     fn, shapes = PROGRAMS[name]
-    g = torch.Generator().manual_seed(7)
-    xs = [torch.randn(s, generator=g, dtype=torch.float64) * 2 for s in shapes]
-    prog = capture(module_of(fn), *xs, dtype=torch.float64)
-    before = prog.module
-    run_pipeline(before, "decompose-torch,fold-index-maps,fold-concats")
-    after = before.clone()
-    run_pipeline(after, "inline-constants")
-    after.verify()
+    before, after = tensor_program_keeps_meaning(module_of(fn), shapes, 7, "inline-constants")
     constants = lambda m: sum(o.name == "tensor.elementwise" and scalar_constant(o.results[0]) is not None for o in m.walk())  # noqa: E731
     assert constants(before) > 10 and constants(after) < constants(before) / 4
-    arrays = [x.numpy() for x in xs] + [a.detach().numpy() for a in prog.args[prog.num_inputs:]]
-    with np.errstate(all="ignore"):
-        want, got = exec_tensor.run(before, arrays), exec_tensor.run(after, arrays)
-    for w, o in zip(want, got):
-        np.testing.assert_array_equal(o, w)
