@@ -335,9 +335,10 @@ class FuseLoops(ModulePass):
                 )
                 candidate.erase()
                 return None
+        work_after, work_before = work(candidate), work(consumer)
         held = copies.held.get(consumer, 0) + (0 if shared else copies.held.get(producer.kernel, 0))
         if shared:  # the copy's work runs twice: here and in the producer, which stays
-            held += max(0, work(candidate) - work(consumer))
+            held += max(0, work_after - work_before)
             points = iterations(candidate)
             if held > self.max_copied_ops * points:
                 copies.cap(producer.kernel, consumer)
@@ -348,7 +349,7 @@ class FuseLoops(ModulePass):
                 )
                 candidate.erase()
                 return None
-        extra = work(candidate) - work(consumer) - work(producer.kernel)
+        extra = work_after - work_before - work(producer.kernel)
         if extra > self.max_recompute_ops * reads:
             LOG.info(
                 f"refuse @{name_p} into @{name_c}: {extra} extra op executions for {reads} "
