@@ -8,6 +8,7 @@ without inline-constants (`noinline`), with eager and torch.compile in the same 
 import importlib
 import re
 import sys
+from contextlib import ExitStack, contextmanager
 
 import torch
 from torch import nn
@@ -50,17 +51,13 @@ def chebyshev(c, coeffs, t):
     return c.emit(T.SumOp(terms, [rank], False, tt))
 
 
-class Both:
-    def __init__(self, *managers):
-        self.managers = managers
-
-    def __enter__(self):
-        for m in self.managers:
-            m.__enter__()
-
-    def __exit__(self, *exc):
-        for m in reversed(self.managers):
-            m.__exit__(*exc)
+@contextmanager
+def both(*managers):
+    """The context managers entered together."""
+    with ExitStack() as stack:
+        for m in managers:
+            stack.enter_context(m)
+        yield
 
 
 class F(nn.Module):
@@ -80,7 +77,7 @@ CASES = [
 ]
 VARIANTS = {
     "now": None,
-    "series": lambda: Both(patched(aten, "_horner", polynomial), patched(aten, "_chebyshev", chebyshev)),
+    "series": lambda: both(patched(aten, "_horner", polynomial), patched(aten, "_chebyshev", chebyshev)),
     "noinline": lambda: patched(IC.InlineConstants, "apply", lambda self, ctx, op: None),
 }
 
