@@ -18,15 +18,26 @@ is a few selects, products and a stack. The ops rewritten (`_RULES`; `SUPPORTED`
   unflatten, permute, t, numpy_T, transpose, unsqueeze, squeeze, expand, slice, select, cat,
   stack; to / _to_copy (a real tensor made complex, or a complex one made real: its real part,
   as PyTorch);
-- sum and mean over dims, mm / bmm / matmul (four real products).
+- sum and mean over dims, mm / bmm / matmul (four real products); roll (an index_select per
+  dim) and flip;
+- the Fourier transforms PyTorch's fft, ifft, rfft, irfft, hfft, fft2, fftn, stft, istft, ...
+  reduce to (`_fft_r2c`, `_fft_c2c`, `_fft_c2r`), one dim at a time: a transform of n <=
+  DFT_DIRECT (512) points is one matmul of the pairs, laid out flat, by a real DFT matrix (its
+  cos and sin computed in float64 from no input, which capture folds into a table); a longer
+  one is split by Cooley-Tukey's four steps into transforms of n1 and n2 = n / n1 points (n1
+  the divisor nearest sqrt(n) from below) with twiddle factors between, recursively, so a
+  transform costs 8 (n1 + n2) multiply-adds a point, not 8 n. The inverse of a one-sided
+  spectrum is a matmul of its pairs by the weighed real parts of the matrix (imaginary parts at
+  0 and n / 2 ignored, as PyTorch's); split, it is the inverse of the whole spectrum rebuilt
+  from X[n - k] = conj X[k]. A length with a prime factor past DFT_LARGEST (4096) is refused.
 
 Operands are cast to the real dtype of the result first (the dtype PyTorch computes a complex
 result in). Division scales the divisor by the larger of its parts' magnitudes, so c^2 + d^2
 neither overflows nor underflows; a division by exactly 0 gives NaN where PyTorch gives inf.
 
 Refused with `UnsupportedOpError`, one line ending in the user's source line as the converter's
-errors do: any other op that takes or produces a complex value (fft, pow, split, comparisons,
-...), complex32 values, a complex program output (return `torch.view_as_real` of it), and a complex
+errors do: any other op that takes or produces a complex value (sqrt, log, pow, split,
+comparisons, ...), complex32 values, a complex program output (return `torch.view_as_real` of it), and a complex
 placeholder the caller does not pass as pairs (`pair_inputs`: capture passes a complex
 parameter, buffer or constant as `torch.view_as_real` of its value; a user input must be given
 as one). Nodes that reach no output are dropped, not refused (the converter skips them).
@@ -58,7 +69,7 @@ SUPPORTED = (
     "view_as_complex, view_as_real, polar, complex, real, imag, abs, angle, exp, add, sub, mul, "
     "div, reciprocal, neg, conj, resolve_conj, view, reshape, flatten, unflatten, permute, t, "
     "transpose, unsqueeze, squeeze, expand, slicing, select, cat, stack, clone, to, sum, mean, "
-    "mm, bmm, matmul"
+    "mm, bmm, matmul, roll, flip"
 )
 
 #: A part of a complex value: a node, a Python number, or None for 0.
@@ -483,6 +494,209 @@ def _matmul(p: _Pairs, n, a):
     return p.pack(re, im, shape, dtype)
 
 
+@_rule(A.roll.default, A.flip.default)
+def _roll_flip(p: _Pairs, n, a):
+    """flip over complex dims: a flip of the pair; roll: along each dim an index_select of the
+    positions (i - shift) mod size (PyTorch's decomposition of roll, which the pairs' graph no
+    longer gets); a roll over no dims rolls the flattened tensor, pair by pair."""
+    x = a["self"]
+    r = _rank(x)
+    if n.target is A.flip.default:
+        return p.op(A.flip.default, p.pair[x], [norm_dim(d, r) for d in a["dims"]])
+    y, shifts, dims = p.pair[x], list(a["shifts"]), [norm_dim(d, r) for d in a["dims"]]
+    if not dims:
+        y, dims = p.op(A.reshape.default, y, [-1, 2]), [0]
+    for shift, d in zip(shifts, dims):
+        size = _shape(y)[d]
+        index = p.op(A.remainder.Scalar, p.op(A.sub.Tensor, p.op(A.arange.default, size), shift), size)
+        y = p.op(A.index_select.default, y, d, index)
+    return p.op(A.reshape.default, y, _out(n)[0] + [2])
+
+
+# ----------------------------------------------------------------------------- Fourier transforms
+
+#: A transform of at most this many points is one matmul by its DFT matrix; a longer one is split
+#: into two shorter ones (Cooley-Tukey's four steps). The matrix of a 512-point complex transform
+#: is 1024 x 1024 (4 MB of float32), 8 n multiply-adds a point where the split needs 8 (n1 + n2).
+DFT_DIRECT = 512
+#: A transform whose length has a prime factor past this is refused: that factor's one DFT matrix
+#: would be too large (Bluestein's chirp transform, which would take it, is not written).
+DFT_LARGEST = 4096
+
+
+def _split(length: int) -> int | None:
+    """The factor n1 of `length` = n1 n2 closest to its square root from below (1 < n1), or None."""
+    for f in range(int(length**0.5), 1, -1):
+        if length % f == 0:
+            return f
+    return None
+
+
+def _dft_matrix(p: _Pairs, n: int, rows: int, cols: int, sign: int, scale: float, real_in: bool,
+                real_out: bool, dtype: torch.dtype) -> fx.Node:  # fmt: skip
+    """The real matrix M that maps an input row to its transform's row: y_k = scale sum_j x_j
+    e^(sign 2 pi i j k / n), j < `rows`, k < `cols`. A complex row is its (re, im) pairs laid out
+    flat, so one matmul of the pairs [.., 2 rows] by M [2 rows, 2 cols] gives the pairs of the
+    result: M[2j, 2k] = M[2j+1, 2k+1] = w_r, M[2j, 2k+1] = w_i, M[2j+1, 2k] = -w_i. A real input
+    has only the even rows; a real output (`real_out`, the inverse of a one-sided spectrum) only
+    the even columns, each row weighed by the conjugate term it stands for (2, but 1 for j = 0
+    and j = n / 2). Built in float64 from no input, so capture folds it into a table."""
+    f64 = torch.float64
+    j = p.op(A.unsqueeze.default, p.op(A.arange.default, rows, dtype=f64), 1)
+    k = p.op(A.unsqueeze.default, p.op(A.arange.default, cols, dtype=f64), 0)
+    jk = p.op(A.remainder.Scalar, p.op(A.mul.Tensor, j, k), n)  # exact: j k < 2^53
+    theta = p.op(A.mul.Tensor, jk, sign * 2 * torch.pi / n)
+    wr = p.op(A.mul.Tensor, p.op(A.cos.default, theta), scale)
+    wi = p.op(A.mul.Tensor, p.op(A.sin.default, theta), scale)
+    if real_out:
+        edge = [p.op(A.eq.Scalar, j, 0), p.op(A.eq.Scalar, p.op(A.mul.Tensor, j, 2), n)]
+        c = p.op(A.rsub.Scalar, p.op(A.add.Tensor, *(p.op(A._to_copy.default, e, dtype=f64) for e in edge)), 2)
+        m = p.op(A.stack.default, [p.op(A.mul.Tensor, wr, c), p.op(A.mul.Tensor, p.op(A.neg.default, wi), c)], 1)
+        m = p.op(A.reshape.default, m, [2 * rows, cols])
+    elif real_in:
+        m = p.op(A.reshape.default, p.op(A.stack.default, [wr, wi], 2), [rows, 2 * cols])
+    else:
+        re_row = p.op(A.stack.default, [wr, wi], 2)
+        im_row = p.op(A.stack.default, [p.op(A.neg.default, wi), wr], 2)
+        m = p.op(A.reshape.default, p.op(A.stack.default, [re_row, im_row], 1), [2 * rows, 2 * cols])
+    return p.op(A._to_copy.default, m, dtype=dtype)
+
+
+def _fft_plan_ok(length: int) -> bool:
+    """Whether a transform of `length` points can be done: directly, or split into two that can."""
+    if length <= DFT_DIRECT:
+        return True
+    n1 = _split(length)
+    if n1 is not None and _fft_plan_ok(n1) and _fft_plan_ok(length // n1):
+        return True
+    return length <= DFT_LARGEST
+
+
+def _largest_prime_factor(length: int) -> int:
+    f, largest = 2, 1
+    while f * f <= length:
+        while length % f == 0:
+            length, largest = length // f, f
+        f += 1
+    return max(largest, length)
+
+
+def _fft_lengths(node: fx.Node, a: dict) -> list[int]:
+    """The signal length of each dim an fft prim transforms (c2r: the last one's output's)."""
+    x = a["self"]
+    shape, r = [int(d) for d in x.meta["val"].shape], _rank(x)
+    dims = [norm_dim(d, r) for d in a["dim"]]
+    lengths = [shape[d] for d in dims]
+    if node.target is A._fft_c2r.default:
+        lengths[-1] = int(a["last_dim_size"])
+    return lengths
+
+
+def _transpose_last(p: _Pairs, x: fx.Node, d: int, pair: bool) -> fx.Node:
+    """`x` with its dim d (of the complex shape) swapped with the last (a pair's last dim stays)."""
+    last = _rank(x) - (2 if pair else 1)
+    return x if d == last else p.op(A.transpose.int, x, d, last)
+
+
+def _swap_last_two(p: _Pairs, x: fx.Node, pair: bool) -> fx.Node:
+    last = _rank(x) - (2 if pair else 1)
+    return p.op(A.transpose.int, x, last - 1, last)
+
+
+def _dft(p: _Pairs, x: fx.Node, n: int, cols: int, sign: int, scale: float, real_in: bool,
+         real_out: bool, dtype: torch.dtype) -> fx.Node:  # fmt: skip
+    """The transform of length n along the last dim of `x` (its pairs, or a real tensor where
+    `real_in`): `cols` outputs (a one-sided real-input spectrum: n // 2 + 1), or the real signal
+    of n points of a one-sided spectrum (`real_out`). One matmul by the DFT matrix up to
+    DFT_DIRECT points or where n has no factors; else Cooley-Tukey's four steps over n = n1 n2:
+    with j = j1 n2 + j2 and k = k1 + n1 k2, X[k] = sum_j2 w^(j2 k1) W2^(j2 k2) sum_j1 x[j] W1^(j1 k1),
+    two shorter transforms with the twiddles w = e^(sign 2 pi i / n) between."""
+    n1 = _split(n) if n > DFT_DIRECT else None
+    if real_out:
+        rows = n // 2 + 1
+        if n1 is None:
+            flat = p.op(A.reshape.default, x, _shape(x)[:-2] + [2 * rows])
+            return p.op(A.matmul.default, flat, _dft_matrix(p, n, rows, n, sign, scale, False, True, dtype))
+        # the whole spectrum (X[n - k] = conj X[k]), its inverse transform's real part
+        d = _rank(x) - 2
+        tail = p.op(A.flip.default, p.op(A.slice.Tensor, x, d, 1, n - rows + 1), [d])
+        lane = p.op(A.cat.default, [p.op(A.full.default, [1], 1.0, dtype=dtype), p.op(A.full.default, [1], -1.0, dtype=dtype)])
+        whole = p.op(A.cat.default, [x, p.op(A.mul.Tensor, tail, lane)], d)
+        return p.op(A.select.int, _dft(p, whole, n, n, sign, scale, False, False, dtype), d + 1, 0)
+    if n1 is None:
+        rows = _shape(x)[-1] if real_in else _shape(x)[-2]
+        flat = x if real_in else p.op(A.reshape.default, x, _shape(x)[:-2] + [2 * rows])
+        y = p.op(A.matmul.default, flat, _dft_matrix(p, n, rows, cols, sign, scale, real_in, False, dtype))
+        return p.op(A.reshape.default, y, _shape(y)[:-1] + [cols, 2])
+    n2 = n // n1
+    outer = _shape(x)[:-1] if real_in else _shape(x)[:-2]
+    tail = [] if real_in else [2]
+    y = _swap_last_two(p, p.op(A.reshape.default, x, outer + [n1, n2] + tail), not real_in)  # [.., j2, j1]
+    y = _dft(p, y, n1, n1, sign, scale, real_in, False, dtype)  # [.., j2, k1]
+    j2 = p.op(A.unsqueeze.default, p.op(A.arange.default, n2, dtype=torch.float64), 1)
+    k1 = p.op(A.unsqueeze.default, p.op(A.arange.default, n1, dtype=torch.float64), 0)
+    theta = p.op(A.mul.Tensor, p.op(A.remainder.Scalar, p.op(A.mul.Tensor, j2, k1), n), sign * 2 * torch.pi / n)
+    tr, ti = (p.op(A._to_copy.default, p.op(f, theta), dtype=dtype) for f in (A.cos.default, A.sin.default))
+    yr, yi = p.op(A.select.int, y, -1, 0), p.op(A.select.int, y, -1, 1)
+    shape = _shape(yr)
+    y = p.pack(p.sub(p.mul(yr, tr), p.mul(yi, ti)), p.add(p.mul(yr, ti), p.mul(yi, tr)), shape, dtype)
+    y = _dft(p, _swap_last_two(p, y, True), n2, n2, sign, 1.0, False, False, dtype)  # [.., k1, k2]
+    y = p.op(A.reshape.default, _swap_last_two(p, y, True), outer + [n, 2])  # k = k2 n1 + k1
+    return y if cols == n else p.op(A.slice.Tensor, y, len(outer), 0, cols)
+
+
+def _fft_scale(normalization: int, length: int) -> float:
+    """PyTorch's fft_norm_mode: 0 none, 1 by 1 / sqrt(n), 2 by 1 / n."""
+    return (1.0, 1.0 / length**0.5, 1.0 / length)[normalization]
+
+
+def _c2c_dims(p: _Pairs, y: fx.Node, dims: list[int], normalization: int, sign: int, dtype: torch.dtype) -> fx.Node:
+    for d in dims:
+        length = _shape(y)[d]
+        y = _transpose_last(p, y, d, True)
+        y = _dft(p, y, length, length, sign, _fft_scale(normalization, length), False, False, dtype)
+        y = _transpose_last(p, y, d, True)
+    return y
+
+
+@_rule(A._fft_c2c.default)
+def _fft_c2c(p: _Pairs, n, a):
+    """A complex transform over each dim in turn (forward: e^(-2 pi i jk / n))."""
+    shape, dtype = _out(n)
+    dims = [norm_dim(d, len(shape)) for d in a["dim"]]
+    return _c2c_dims(p, p.pair_of(a["self"], dtype), dims, a["normalization"], -1 if a["forward"] else 1, dtype)
+
+
+@_rule(A._fft_r2c.default)
+def _fft_r2c(p: _Pairs, n, a):
+    """A real signal's transform over its last listed dim (one-sided: n // 2 + 1 outputs), then
+    the others'."""
+    shape, dtype = _out(n)
+    x = p.cast(a["self"], dtype)
+    *rest, d = [norm_dim(d, len(shape)) for d in a["dim"]]
+    length = _shape(x)[d]
+    y = _transpose_last(p, x, d, False)
+    y = _dft(p, y, length, shape[d], -1, _fft_scale(a["normalization"], length), True, False, dtype)
+    return _c2c_dims(p, _transpose_last(p, y, d, True), rest, a["normalization"], -1, dtype)
+
+
+@_rule(A._fft_c2r.default)
+def _fft_c2r(p: _Pairs, n, a):
+    """The inverse transforms over the listed dims but the last, then the real signal of
+    `last_dim_size` points from the last one's one-sided spectrum (imaginary parts at 0 and n / 2
+    ignored, as PyTorch's)."""
+    val = n.meta["val"]
+    dtype, r = val.dtype, val.dim()
+    *rest, d = [norm_dim(d, r) for d in a["dim"]]
+    y = _c2c_dims(p, p.pair_of(a["self"], dtype), rest, a["normalization"], 1, dtype)
+    length = int(a["last_dim_size"])
+    rows = length // 2 + 1
+    if _shape(y)[d] != rows:
+        y = p.op(A.slice.Tensor, y, d, 0, rows)
+    y = _dft(p, _transpose_last(p, y, d, True), length, length, 1, _fft_scale(a["normalization"], length), False, True, dtype)
+    return _transpose_last(p, y, d, False)
+
+
 # ----------------------------------------------------------------------------- the rewrite
 
 
@@ -507,9 +721,15 @@ def _refusal(node: fx.Node, live: bool, pair_inputs: Collection[str]) -> str | N
                 "torch.view_as_complex on it in the program")  # fmt: skip
     if node.op != "call_function":
         return f"unsupported complex value '{node.target}' ({node.op}) (at {where(node)})"
+    if node.target in (A._fft_r2c.default, A._fft_c2c.default, A._fft_c2r.default):
+        for length in _fft_lengths(node, bound_args(node)):
+            if not _fft_plan_ok(length):
+                return (f"unsupported fft of {length} points: its prime factor {_largest_prime_factor(length)} is past "
+                        f"{DFT_LARGEST} (a prime length is one n x n DFT matrix; Bluestein's transform is not written) "
+                        f"(at {where(node)})")  # fmt: skip
     if node.target not in _RULES:
         return (f"{unsupported_op(node)} on complex values (complex values are supported, as (real, imag) "
-                f"pairs, for {SUPPORTED}) (at {where(node)})")  # fmt: skip
+                f"pairs, for {SUPPORTED} and the torch.fft transforms) (at {where(node)})")  # fmt: skip
     return None
 
 

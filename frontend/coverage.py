@@ -94,7 +94,7 @@ UNSUPPORTED: list[tuple[str, str, str]] = [
     ("histc with min == max", "torch.histc(torch.randn(10), 4)", "the range would come from the data (its extremes)"),
     ("pdist of fewer than 2 rows", "torch.nn.functional.pdist(torch.randn(1, 3))", "its result is empty (no pairs)"),
     ("as_strided", "torch.randn(4, 10).as_strided((3, 3), (2, 1))", "not written yet (unfold is done)"),
-    ("fft", "torch.fft.rfft(torch.randn(8))", "not written yet (complex values are (real, imag) pairs through the ops the paragraph on complex values lists; fft is not one)"),
+    ("fft of a length with a prime factor past 4096", "torch.fft.rfft(torch.randn(8209)).abs()", "its DFT matrix would be too large (Bluestein's transform is not written; other lengths split into DFT matmuls)"),
     ("rrelu in training mode", "torch.nn.functional.rrelu(torch.randn(2, 4), training=True)", "inference only: random slopes are not compiled"),
     ("dropout in training mode", "torch.nn.Dropout(0.5).train()(torch.randn(2, 4))", "inference only: random masks are not compiled"),
     ("batch_norm in training mode", "torch.nn.BatchNorm1d(4).train()(torch.randn(2, 4))", "inference only: call .eval()"),

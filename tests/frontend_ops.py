@@ -505,6 +505,16 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "repeat_interleave": (lambda x: x.repeat_interleave(2, dim=1), [("fin", S)]),
     "pixel_shuffle": (nn.PixelShuffle(2), [("fin", (1, 8, 3, 5))]),
     "cosine_similarity": (F.cosine_similarity, [("fin", M), ("fin", M)]),
+    # Fourier transforms: DFT matmuls on (real, imag) pairs; past 512 points two shorter ones
+    "rfft": (lambda x: torch.view_as_real(torch.fft.rfft(x)), [("fin", (3, 10))]),
+    "fft_of_complex": (lambda x: torch.view_as_real(torch.fft.fft(torch.view_as_complex(x), norm="ortho")), [("fin", (2, 7, 2))]),
+    "irfft_odd_length": (lambda x: torch.fft.irfft(torch.view_as_complex(x), n=9), [("fin", (3, 5, 2))]),
+    "rfft2_irfft2": (lambda x: torch.fft.irfft2(torch.fft.rfft2(x) * 2.0, s=(4, 6)), [("fin", (2, 4, 6))]),
+    "fftshift_fft_dim0": (lambda x: torch.fft.fftshift(torch.fft.fft(x, dim=0)).abs(), [("fin", (5, 3))]),
+    "rfft_split": (lambda x: torch.view_as_real(torch.fft.rfft(x, norm="forward")), [("fin", (2, 1030))]),
+    "irfft_split": (lambda x: torch.fft.irfft(torch.fft.rfft(x) * 0.5), [("fin", (1, 1024))]),
+    "stft": (lambda x: torch.stft(x, 16, hop_length=4, window=torch.hann_window(16, dtype=x.dtype), return_complex=True).abs(),
+             [("fin", (2, 50))]),  # fmt: skip
 }
 
 

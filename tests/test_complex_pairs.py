@@ -5,7 +5,9 @@ negative dims; division of parts near float64's range), with no complex type lef
 rewritten FX graph itself runs in PyTorch, every node's `val` what running it gives. Meta's Llama
 RoPE (odd sequence length, angles past pi/2) captures from buffers and from inputs, and runs
 through every level down to the kernel executor. Refusals are one line naming the op and the
-user's line: an fft, pow, a complex output, a complex input, complex32."""
+user's line: sqrt, pow, an fft of a long prime length, a complex output, a complex input,
+complex32. Fourier transforms (DFT matmuls, split past DFT_DIRECT points) match torch.fft over
+lengths odd, even, prime and split, every norm, one-sided and not, several dims, and the STFT."""
 
 from __future__ import annotations
 
@@ -93,6 +95,29 @@ CASES = {
     # no rewrite of einsum: PyTorch's decomposition of it (bmm) is offered, as for an unhandled op
     "einsum": (lambda x, y: vr(torch.einsum("bij,bjk->bik", vc(x), vc(y))), [(2, 3, 4, 2), (2, 4, 5, 2)]),
     "to_complex": (lambda x, r: vr(r.to(torch.complex128) * vc(x)), [X, R]),
+    "roll": (lambda x: vr(torch.roll(vc(x), (2, -1), (0, 1))) + vr(torch.roll(vc(x), 3)), [X]),
+    "flip": (lambda x: vr(torch.flip(vc(x), (-1,))), [X]),
+    # Fourier transforms: a matmul by the DFT matrix up to DFT_DIRECT (512) points, split past it
+    "rfft_even_odd": (lambda x, y: (vr(torch.fft.rfft(x)), vr(torch.fft.rfft(y, norm="ortho"))), [(3, 16), (2, 15)]),
+    "fft_of_real": (lambda x: vr(torch.fft.fft(x, norm="forward")), [(3, 12)]),
+    "fft_ifft": (lambda x: vr(torch.fft.fft(vc(x))) + vr(torch.fft.ifft(vc(x))), [(3, 10, 2)]),
+    "irfft_lengths": (lambda x: (torch.fft.irfft(vc(x)), torch.fft.irfft(vc(x), n=13), torch.fft.irfft(vc(x), n=12, norm="ortho")),
+                      [(3, 7, 2)]),  # fmt: skip
+    "fft2_dims": (lambda x: (vr(torch.fft.rfft2(x)), vr(torch.fft.fftn(x, dim=(0, 2), norm="ortho")),
+                             torch.fft.irfft2(torch.fft.rfft2(x) * 1.5, s=(6, 8))), [(2, 6, 8)]),  # fmt: skip
+    "fftshift": (lambda x: vr(torch.fft.ifftshift(torch.fft.fftshift(torch.fft.fft2(x)) * 2)), [(2, 6, 5)]),
+    "hfft": (lambda x: torch.fft.hfft(vc(x), n=10), [(3, 6, 2)]),
+    "rfft_split": (lambda x, y: (vr(torch.fft.rfft(x)), vr(torch.fft.fft(y))), [(2, 1024), (2, 600)]),
+    "irfft_split": (lambda x, y: (torch.fft.irfft(torch.fft.rfft(x) * 3), torch.fft.irfft(torch.fft.rfft(y), n=1155)),
+                    [(2, 2048), (2, 1155)]),  # fmt: skip
+    "fft_split_twice": (lambda x: vr(torch.fft.fft(vc(x), norm="ortho")), [(1, 16384 * 2, 2)]),
+    "fft_prime_direct": (lambda x: vr(torch.fft.rfft(x)), [(2, 1031)]),
+    "fft_convolution": (lambda x, k: torch.fft.irfft(torch.fft.rfft(x, n=128) * torch.fft.rfft(k, n=128), n=128)[..., :100],
+                        [(4, 100), (4, 29)]),  # fmt: skip
+    "stft_istft": (lambda x: (vr(torch.stft(x, 64, hop_length=16, window=torch.hann_window(64, dtype=x.dtype), return_complex=True)),
+                              torch.istft(torch.stft(x, 64, hop_length=16, window=torch.hann_window(64, dtype=x.dtype), return_complex=True),
+                                          64, hop_length=16, window=torch.hann_window(64, dtype=x.dtype), length=300)),
+                   [(2, 300)]),  # fmt: skip
 }
 
 
@@ -281,9 +306,14 @@ def test_a_real_graph_is_untouched():
 # ----------------------------------------------------------------------------- refusals
 
 
-class Fft(nn.Module):
+class Sqrt(nn.Module):
     def forward(self, x):
-        return torch.view_as_real(torch.fft.fft(x))
+        return torch.view_as_real(torch.view_as_complex(x).sqrt())
+
+
+class LongPrimeFft(nn.Module):
+    def forward(self, x):
+        return torch.fft.rfft(x).abs()
 
 
 class Square(nn.Module):
@@ -310,13 +340,20 @@ def _error(module, *inputs) -> str:
 
 
 def test_an_unhandled_complex_op_is_named_at_the_users_line():
-    message = _error(Fft(), torch.randn(8))
-    assert message.startswith("unsupported op aten.fft_fft.default")
+    message = _error(Sqrt(), torch.randn(8, 2))
+    assert message.startswith("unsupported op aten.sqrt.default")
     assert "on complex values (complex values are supported, as (real, imag) pairs, for view_as_complex" in message
     assert " mul, " in message and "matmul" in message
     assert "(at " in message and "test_complex_pairs.py:" in message and message.endswith("in forward)")
     message = _error(Square(), torch.randn(3, 2))
     assert message.startswith("unsupported op aten.pow.Tensor_Scalar on complex values")
+
+
+def test_an_fft_of_a_long_prime_length_is_refused():
+    message = _error(LongPrimeFft(), torch.randn(8209))
+    assert message.startswith("unsupported fft of 8209 points: its prime factor 8209 is past 4096")
+    assert "test_complex_pairs.py:" in message
+    assert _error(LongPrimeFft(), torch.randn(2 * 4099)).startswith("unsupported fft of 8198 points: its prime factor 4099")
 
 
 def test_a_complex_output_is_refused():
@@ -340,7 +377,7 @@ def test_the_message_names_rewritten_ops():
 
 
 def test_a_refusal_leaves_the_graph_as_it_was():
-    ep = torch.export.export(Fft(), (torch.randn(8),))
+    ep = torch.export.export(Sqrt(), (torch.randn(8, 2),))
     before = str(ep.graph)
     with pytest.raises(UnsupportedOpError):
         complex_as_pairs(ep.graph)
