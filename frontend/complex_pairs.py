@@ -19,7 +19,8 @@ is a few selects, products and a stack. The ops rewritten (`_RULES`; `SUPPORTED`
   stack; to / _to_copy (a real tensor made complex, or a complex one made real: its real part,
   as PyTorch);
 - sum and mean over dims, mm / bmm / matmul (four real products); roll (an index_select per
-  dim) and flip;
+  dim) and flip; zeros, ones and full (and their _like), copy, slice_scatter and select_scatter
+  (an FNO's spectrum zeroed and its low modes assigned);
 - the Fourier transforms PyTorch's fft, ifft, rfft, irfft, hfft, fft2, fftn, stft, istft, ...
   reduce to (`_fft_r2c`, `_fft_c2c`, `_fft_c2r`), one dim at a time: a transform of n <=
   DFT_DIRECT (512) points is one matmul of the pairs, laid out flat, by a real DFT matrix (its
@@ -69,7 +70,7 @@ SUPPORTED = (
     "view_as_complex, view_as_real, polar, complex, real, imag, abs, angle, exp, add, sub, mul, "
     "div, reciprocal, neg, conj, resolve_conj, view, reshape, flatten, unflatten, permute, t, "
     "transpose, unsqueeze, squeeze, expand, slicing, select, cat, stack, clone, to, sum, mean, "
-    "mm, bmm, matmul, roll, flip"
+    "mm, bmm, matmul, roll, flip, zeros, ones, full, copy, slice_scatter, select_scatter"
 )
 
 #: A part of a complex value: a node, a Python number, or None for 0.
@@ -511,6 +512,35 @@ def _roll_flip(p: _Pairs, n, a):
         index = p.op(A.remainder.Scalar, p.op(A.sub.Tensor, p.op(A.arange.default, size), shift), size)
         y = p.op(A.index_select.default, y, d, index)
     return p.op(A.reshape.default, y, _out(n)[0] + [2])
+
+
+@_rule(A.zeros.default, A.zeros_like.default, A.ones.default, A.ones_like.default, A.full.default, A.full_like.default)
+def _filled(p: _Pairs, n, a):
+    """A complex tensor of one value (an FNO's zeroed spectrum): its pair, folded at capture."""
+    shape, dtype = _out(n)
+    name = n.target._schema.name
+    value = complex(a["fill_value"]) if "full" in name else (1 if "ones" in name else 0)
+    return p.pack(value.real if isinstance(value, complex) else value, value.imag if isinstance(value, complex) else None,
+                  shape, dtype)  # fmt: skip
+
+
+@_rule(A.copy.default)
+def _copy(p: _Pairs, n, a):
+    """copy(self, src): src, broadcast to self's shape, in self's dtype."""
+    shape, dtype = _out(n)
+    src = p.pair_of(a["src"], dtype)
+    return src if _shape(src) == shape + [2] else p.op(A.expand.default, src, shape + [2])
+
+
+@_rule(A.slice_scatter.default, A.select_scatter.default)
+def _scatter_part(p: _Pairs, n, a):
+    """A slice or select assignment (`out[:, :m] = v`): the same on the pairs."""
+    shape, dtype = _out(n)
+    dim = norm_dim(a["dim"], len(shape))
+    base, src = p.pair_of(a["self"], dtype), p.pair_of(a["src"], dtype)
+    if n.target is A.select_scatter.default:
+        return p.op(A.select_scatter.default, base, src, dim, a["index"])
+    return p.op(A.slice_scatter.default, base, src, dim, a["start"], a["end"], a["step"])
 
 
 # ----------------------------------------------------------------------------- Fourier transforms

@@ -90,6 +90,26 @@ class _TemporalShift(nn.Module):
         return out.view(nt, c, h, w)
 
 
+class _SpectralConv2d(nn.Module):
+    """A Fourier neural operator's layer (the FNO reference code): the low modes of rfft2 times
+    complex weights, into a zeroed spectrum, and back."""
+
+    def __init__(self, c: int, modes: int):
+        super().__init__()
+        gen = torch.Generator().manual_seed(3)
+        self.modes = modes
+        self.w1 = nn.Parameter(torch.randn(c, c, modes, modes, 2, generator=gen).div(c))
+        self.w2 = nn.Parameter(torch.randn(c, c, modes, modes, 2, generator=gen).div(c))
+
+    def forward(self, x):
+        m, (h, w) = self.modes, x.shape[-2:]
+        x_ft = torch.fft.rfft2(x)
+        out = torch.zeros(x.shape[0], self.w1.shape[1], h, w // 2 + 1, dtype=x_ft.dtype)
+        out[:, :, :m, :m] = torch.einsum("bixy,ioxy->boxy", x_ft[:, :, :m, :m], torch.view_as_complex(self.w1))
+        out[:, :, -m:, :m] = torch.einsum("bixy,ioxy->boxy", x_ft[:, :, -m:, :m], torch.view_as_complex(self.w2))
+        return torch.fft.irfft2(out, s=(h, w))
+
+
 def _view_bits(x):
     """A float's mantissa bits as a float of the same dtype plus its exponent field, through
     `view(dtype)` both ways (int32 for float32, int64 for float64)."""
@@ -513,6 +533,7 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "fftshift_fft_dim0": (lambda x: torch.fft.fftshift(torch.fft.fft(x, dim=0)).abs(), [("fin", (5, 3))]),
     "rfft_split": (lambda x: torch.view_as_real(torch.fft.rfft(x, norm="forward")), [("fin", (2, 1030))]),
     "irfft_split": (lambda x: torch.fft.irfft(torch.fft.rfft(x) * 0.5), [("fin", (1, 1024))]),
+    "fno_spectral_conv": (_SpectralConv2d(3, 2), [("fin", (2, 3, 6, 7))]),
     "stft": (lambda x: torch.stft(x, 16, hop_length=4, window=torch.hann_window(16, dtype=x.dtype), return_complex=True).abs(),
              [("fin", (2, 50))]),  # fmt: skip
 }

@@ -96,6 +96,8 @@ CASES = {
     "einsum": (lambda x, y: vr(torch.einsum("bij,bjk->bik", vc(x), vc(y))), [(2, 3, 4, 2), (2, 4, 5, 2)]),
     "to_complex": (lambda x, r: vr(r.to(torch.complex128) * vc(x)), [X, R]),
     "roll": (lambda x: vr(torch.roll(vc(x), (2, -1), (0, 1))) + vr(torch.roll(vc(x), 3)), [X]),
+    "zeros_slice_assign": (lambda x, y: vr(_assigned(vc(x), vc(y))), [X, (3, 2, 2)]),
+    "full_like_ones": (lambda x: vr(torch.full_like(vc(x), 2 - 1j) + torch.ones(4, dtype=torch.complex128) + torch.zeros_like(vc(x))), [X]),
     "flip": (lambda x: vr(torch.flip(vc(x), (-1,))), [X]),
     # Fourier transforms: a matmul by the DFT matrix up to DFT_DIRECT (512) points, split past it
     "rfft_even_odd": (lambda x, y: (vr(torch.fft.rfft(x)), vr(torch.fft.rfft(y, norm="ortho"))), [(3, 16), (2, 15)]),
@@ -119,6 +121,15 @@ CASES = {
                                           64, hop_length=16, window=torch.hann_window(64, dtype=x.dtype), length=300)),
                    [(2, 300)]),  # fmt: skip
 }
+
+
+def _assigned(z: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """A zeroed complex tensor with a slice and a row assigned (copy, slice_scatter, select_scatter)."""
+    out = torch.zeros(3, 5, dtype=z.dtype)
+    out[:, 1:3] = w
+    out[2] = z[0, 1]
+    out[:, -1:] = z[:, :1] * 2
+    return out
 
 
 def _inputs(shapes, seed: int = 0, dtype=torch.float64) -> list[torch.Tensor]:
