@@ -250,10 +250,14 @@ def _dedup_key(op: Operation) -> tuple | None:
 
 def dedup_pure_ops(root: Operation) -> bool:
     """Replace a pure op by an earlier structurally identical one in the same block (region-free
-    ops by a hash of what makes them equal, so a block of n ops costs O(n))."""
+    ops by a hash of what makes them equal, so a block of n ops costs O(n)). The blocks inside a
+    replaced op (a repeated reduce loop) go with it and are not visited."""
     changed = False
     blocks = [b for op in root.walk() for r in op.regions for b in r.blocks]
+    gone: set[Block] = set()
     for block in blocks:
+        if block in gone:
+            continue
         seen: dict[tuple, Operation] = {}
         seen_regions: list[Operation] = []
         for op in list(block.ops):
@@ -270,6 +274,7 @@ def dedup_pure_ops(root: Operation) -> bool:
                 if twin is None:
                     seen_regions.append(op)
                     continue
+            gone.update(b for inner in op.walk() for r in inner.regions for b in r.blocks)
             Rewriter.replace_op(op, [], twin.results)
             changed = True
     return changed
