@@ -123,7 +123,7 @@ class YieldOp(IRDLOperation):
     name = "tensor.yield"
     value = operand_def()
     assembly_format = "$value attr-dict `:` type($value)"
-    traits = traits_def(IsTerminator())
+    traits = traits_def(IsTerminator(), Pure())
 
     def __init__(self, value: SSAValue):
         super().__init__(operands=[value])

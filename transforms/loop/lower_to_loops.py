@@ -19,7 +19,9 @@ and `func.return` returns the result buffers. Per op:
 - `tensor.constant`: one store per element (small literals only; the frontend passes a larger
   constant, such as a rotary table, as an argument of @main).
 
-Every kernel but a scatter's is in producer form, ready for fuse-loops.
+Every kernel but a scatter's is in producer form, ready for fuse-loops. Ops whose results
+nothing reads (an empty slice's arithmetic, whose operand the frontend dropped from a concat)
+are erased first: they would be kernels of their own, an empty one with a loop of extent 0.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
+from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
     FloatAttr,
@@ -351,4 +354,5 @@ class LowerToLoops(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in [f for f in op.body.block.ops if isinstance(f, func.FuncOp)]:
+            region_dce(f.body)
             Rewriter.replace_op(f, lower_function(f))

@@ -1,5 +1,5 @@
 // RUN: not dpl compile -c "torch.mode(torch.randn(4))[0]" 2>&1 | filecheck %s --check-prefix=MODE
-// RUN: not dpl compile -c "torch.fft.fft(torch.randn(4))" 2>&1 | filecheck %s --check-prefix=FFT
+// RUN: not dpl compile -c "torch.fft.rfft(torch.randn(8209)).abs()" 2>&1 | filecheck %s --check-prefix=FFT
 // RUN: not dpl compile -c "torch.nn.functional.max_unpool2d(torch.randn(2, 3, 4), torch.randint(0, 40, (2, 3, 4)), 2, output_size=(6, 8))" 2>&1 | filecheck %s --check-prefix=UNPOOL
 // RUN: not dpl compile -c "torch.randn(4" 2>&1 | filecheck %s --check-prefix=SYNTAX
 // RUN: not dpl compile --model nope 2>&1 | filecheck %s --check-prefix=MODEL
@@ -8,7 +8,7 @@
 
 // MODE: dpl: error: unsupported op aten.mode.default (at <expression>)
 // MODE-NOT: Traceback
-// FFT: dpl: error: unsupported op aten.fft_fft.default (PyTorch decomposes it into aten._fft_r2c.default) on complex values (complex values are supported, as (real, imag) pairs, for {{.*}}) (at <expression>)
+// FFT: dpl: error: unsupported fft of 8209 points: its prime factor 8209 is past 4096 {{.*}} (at <expression>)
 // FFT-NOT: Traceback
 // SYNTAX: dpl: error: <expression>: SyntaxError
 // MODEL: dpl: error: unknown model 'nope'
