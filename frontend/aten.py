@@ -898,6 +898,14 @@ def _t(c: Converter, node, x):
     return c.emit(T.PermuteOp.create_from([c.value(x)], c.out_type(), {"dims": dims}))
 
 
+@handles("mT", "mH", "adjoint", to="torch.transpose")
+def _matrix_transpose(c: Converter, node, x):
+    """The last two dims swapped (`.mT`; `.mH` and `adjoint` of real values)."""
+    r = c.rank(x)
+    props = {"dim0": IntAttr(r - 2), "dim1": IntAttr(r - 1)}
+    return c.emit(T.TransposeOp.create_from([c.value(x)], c.out_type(), props))
+
+
 @handles("permute", to="torch.permute")
 def _permute(c: Converter, node, x, dims):
     """dims normalised to non-negative."""

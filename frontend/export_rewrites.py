@@ -2,13 +2,15 @@
 
 Some PyTorch functions check their data on the way (`torch.cov` and `torch.corrcoef` compare
 tensors with `aten.equal` in C++, `torch.quantile` with a q tensor on the GPU too,
-`F.gaussian_nll_loss` that no variance is negative, `torch.linalg.inv` / `det` / `solve` that no
-matrix is singular), which
-export's fake tensors cannot answer, so the whole program fails to export ("torch.export failed: aten.equal.default"). `ExportRewrites` is a
-`TorchFunctionMode` that, while active, answers such calls with the same computation written in
-ops that export (the same formula as PyTorch's implementation, without the check). A call it
-cannot rewrite (cov with frequency or observation weights) goes to PyTorch unchanged and fails
-as before.
+`F.gaussian_nll_loss` that no variance is negative, `torch.linalg.inv` / `det` / `solve` /
+`cholesky` that no matrix is singular or indefinite), which export's fake tensors cannot
+answer, so the whole program fails to export ("torch.export failed: aten.equal.default") or
+keeps the check as an effect dpl refuses. Others reach ATen ops no handler takes (a triangular
+solve, slogdet's LU). `ExportRewrites` is a `TorchFunctionMode` that, while active, answers
+such calls with the same computation written in ops that export (the same formula as
+PyTorch's implementation, without the check; small matrices by elimination or substitution
+unrolled). A call it cannot rewrite (cov with frequency or observation weights, a matrix of
+more than MAX_ELIMINATION rows) goes to PyTorch unchanged and fails as before.
 """
 
 from __future__ import annotations
@@ -134,20 +136,99 @@ def inv(a: torch.Tensor) -> torch.Tensor:
     return solve(a, eye.expand(a.shape))
 
 
-def det(a: torch.Tensor) -> torch.Tensor:
-    """torch.linalg.det: the product of the pivots of Gaussian elimination with partial pivoting,
-    negated per row swap (0 for a singular matrix, as PyTorch's LU gives)."""
+def _lu_pivots(a: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The pivots (..., n) of Gaussian elimination with partial pivoting of `a`, and whether
+    each step swapped rows (..., n); a zero pivot (a singular matrix) eliminates nothing."""
     n = a.shape[-1]
     rows = torch.arange(n, device=a.device)[:, None]
-    out = torch.ones(a.shape[:-2], dtype=a.dtype, device=a.device)
-    m = a
+    pivots, swaps, m = [], [], a
     for k in range(n):
         m, swapped = _pivot(m, k)
         pivot = m[..., k, k]
-        out = out * torch.where(swapped, -pivot, pivot)
+        pivots.append(pivot)
+        swaps.append(swapped)
         below = (rows > k) & (pivot[..., None, None] != 0)
         m = torch.where(below, m - m[..., :, k:k + 1] / pivot[..., None, None] * m[..., k:k + 1, :], m)
-    return out
+    return torch.stack(pivots, -1), torch.stack(swaps, -1)
+
+
+def det(a: torch.Tensor) -> torch.Tensor:
+    """torch.linalg.det: the product of the pivots of Gaussian elimination with partial pivoting,
+    negated per row swap (0 for a singular matrix, as PyTorch's LU gives)."""
+    pivots, swaps = _lu_pivots(a)
+    return torch.where(swaps, -pivots, pivots).prod(-1)
+
+
+def slogdet(a: torch.Tensor):
+    """torch.linalg.slogdet: (sign, log |det|) from the pivots (sign 0 and -inf where singular)."""
+    pivots, swaps = _lu_pivots(a)
+    sign = torch.where(swaps, -1.0, 1.0).to(a.dtype).prod(-1) * torch.sign(pivots).prod(-1)
+    return torch.return_types.linalg_slogdet((sign, pivots.abs().log().sum(-1)))
+
+
+def logdet(a: torch.Tensor) -> torch.Tensor:
+    """torch.logdet: log det, NaN where the determinant is negative (-inf where it is 0)."""
+    sign, logabs = slogdet(a)
+    return torch.where(sign < 0, torch.nan, logabs)
+
+
+def cholesky(a: torch.Tensor, upper: bool = False) -> torch.Tensor:
+    """torch.linalg.cholesky without the positive-definiteness check, from `a`'s lower triangle,
+    column by column: L[j, j] = sqrt(a[j, j] - sum_k<j L[j, k]^2), below it L[i, j] = (a[i, j] -
+    sum_k<j L[i, k] L[j, k]) / L[j, j]. A matrix that is not positive definite gives NaN where
+    PyTorch raises. `upper`: L transposed."""
+    n = a.shape[-1]
+    rows = torch.arange(n, device=a.device)
+    l = torch.zeros_like(a)
+    for j in range(n):
+        s = a[..., :, j] - (l * l[..., j:j + 1, :]).sum(-1)
+        d = torch.sqrt(s[..., j:j + 1])
+        col = torch.where(rows > j, s / d, torch.where(rows == j, d, 0.0))
+        l = torch.where(rows == j, col[..., :, None], l)
+    return l.transpose(-2, -1) if upper else l
+
+
+def solve_triangular(a: torch.Tensor, b: torch.Tensor, *, upper: bool, left: bool = True,
+                     unitriangular: bool = False) -> torch.Tensor:  # fmt: skip
+    """torch.linalg.solve_triangular: X with A X = B (X A = B where not `left`), A's triangle
+    only (its unit diagonal where `unitriangular`), by substitution row by row (from the last
+    where `upper`); batches broadcast. A zero on the diagonal gives inf / NaN, as LAPACK's."""
+    if not left:  # X A = B is A^T X^T = B^T
+        return solve_triangular(a.transpose(-2, -1), b.transpose(-2, -1), upper=not upper,
+                                unitriangular=unitriangular).transpose(-2, -1)  # fmt: skip
+    n = a.shape[-1]
+    a = a.triu() if upper else a.tril()
+    batch = torch.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a, b = a.expand(*batch, n, n), b.expand(*batch, *b.shape[-2:])
+    rows = torch.arange(n, device=a.device)[:, None]
+    x = torch.zeros_like(b)
+    for i in range(n - 1, -1, -1) if upper else range(n):
+        off = torch.where(rows[:, 0] == i, 0.0, a[..., i, :]) if unitriangular else a[..., i, :]
+        r = b[..., i:i + 1, :] - (off[..., :, None] * x).sum(-2, keepdim=True)
+        x = torch.where(rows == i, r if unitriangular else r / a[..., i:i + 1, i:i + 1], x)
+    return x
+
+
+def triangular_solve(b: torch.Tensor, a: torch.Tensor, upper: bool = True, transpose: bool = False,
+                     unitriangular: bool = False):  # fmt: skip
+    """torch.triangular_solve: (X with op(A) X = B, a copy of A), op transposing where asked."""
+    op = a.transpose(-2, -1) if transpose else a
+    x = solve_triangular(op, b, upper=upper != transpose, unitriangular=unitriangular)
+    return torch.return_types.triangular_solve((x, a.clone()))
+
+
+def cholesky_solve(b: torch.Tensor, l: torch.Tensor, upper: bool = False) -> torch.Tensor:
+    """torch.cholesky_solve: X with A X = B for A = L L^T (U^T U where `upper`): two triangular
+    solves."""
+    if upper:
+        return solve_triangular(l, solve_triangular(l.transpose(-2, -1), b, upper=False), upper=True)
+    return solve_triangular(l.transpose(-2, -1), solve_triangular(l, b, upper=False), upper=True)
+
+
+def cholesky_inverse(l: torch.Tensor, upper: bool = False) -> torch.Tensor:
+    """torch.cholesky_inverse: A^-1 for A = L L^T (U^T U where `upper`)."""
+    eye = torch.eye(l.shape[-1], dtype=l.dtype, device=l.device)
+    return cholesky_solve(eye.expand(l.shape), l, upper)
 
 
 def _square(a) -> bool:
@@ -156,12 +237,31 @@ def _square(a) -> bool:
             and 0 < a.shape[-1] <= MAX_ELIMINATION and a.is_floating_point())
 
 
+#: The linear algebra `ExportRewrites` answers for batches of small matrices (`_square`): each
+#: torch function or Tensor method -> its rewrite, called with the same arguments.
+_LINALG = {
+    torch.linalg.inv: inv, torch.inverse: inv, torch.Tensor.inverse: inv,
+    torch.linalg.det: det, torch.det: det, torch.Tensor.det: det,
+    torch.linalg.slogdet: slogdet, torch.slogdet: slogdet, torch.Tensor.slogdet: slogdet,
+    torch.logdet: logdet, torch.Tensor.logdet: logdet,
+    torch.linalg.cholesky: cholesky, torch.cholesky: cholesky, torch.Tensor.cholesky: cholesky,
+    torch.linalg.solve_triangular: solve_triangular,
+    torch.triangular_solve: triangular_solve, torch.Tensor.triangular_solve: triangular_solve,
+    torch.cholesky_solve: cholesky_solve, torch.Tensor.cholesky_solve: cholesky_solve,
+    torch.cholesky_inverse: cholesky_inverse, torch.Tensor.cholesky_inverse: cholesky_inverse,
+}  # fmt: skip
+#: Of those, the ones whose matrix is their second argument (the first is the right-hand side).
+_MATRIX_SECOND = (torch.triangular_solve, torch.Tensor.triangular_solve, torch.cholesky_solve,
+                  torch.Tensor.cholesky_solve)  # fmt: skip
+
+
 class ExportRewrites(TorchFunctionMode):
     """While active, torch.cov / Tensor.cov and torch.corrcoef / Tensor.corrcoef (unweighted)
-    and torch.quantile / nanquantile (and their Tensor methods), F.gaussian_nll_loss, and
-    torch.linalg.inv / det / solve (torch.inverse, torch.det and the Tensor methods; matrices of
-    at most MAX_ELIMINATION rows) run as `cov` / `corrcoef` / `quantile` / `gaussian_nll_loss` /
-    `inv` / `det` / `solve` above."""
+    and torch.quantile / nanquantile (and their Tensor methods), F.gaussian_nll_loss,
+    torch.linalg.solve and the functions of `_LINALG` (inv, det, slogdet, logdet, cholesky,
+    solve_triangular, triangular_solve, cholesky_solve, cholesky_inverse; matrices of at most
+    MAX_ELIMINATION rows, all operands of one floating dtype, no `out=`) run as the functions
+    above."""
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -174,11 +274,12 @@ class ExportRewrites(TorchFunctionMode):
             return quantile(*args, **kwargs, ignore_nan=ignore_nan)
         if func is F.gaussian_nll_loss:
             return gaussian_nll_loss(*args, **kwargs)
-        if func in (torch.linalg.inv, torch.inverse, torch.Tensor.inverse) and not kwargs and _square(args[0]):
-            return inv(args[0])
-        if func in (torch.linalg.det, torch.det, torch.Tensor.det) and not kwargs and _square(args[0]):
-            return det(args[0])
         if (func is torch.linalg.solve and len(args) == 2 and not kwargs and _square(args[0])
                 and isinstance(args[1], torch.Tensor) and args[1].dtype == args[0].dtype):
             return solve(*args)
+        if func in _LINALG and "out" not in kwargs and args:
+            matrix = args[1] if func in _MATRIX_SECOND and len(args) > 1 else args[0]
+            tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, torch.Tensor)]
+            if _square(matrix) and all(t.dtype == matrix.dtype for t in tensors):
+                return _LINALG[func](*args, **kwargs)
         return func(*args, **kwargs)

@@ -110,6 +110,14 @@ class _SpectralConv2d(nn.Module):
         return torch.fft.irfft2(out, s=(h, w))
 
 
+def _cholesky_family(spd, b):
+    """A Cholesky factor, its triangular solves, cholesky_solve / _inverse, slogdet and logdet."""
+    l = torch.linalg.cholesky(spd)
+    return (l, torch.linalg.solve_triangular(l, b, upper=False), torch.linalg.solve_triangular(l.mT, b, upper=True, unitriangular=True),
+            torch.cholesky_solve(b, l), torch.cholesky_inverse(l), torch.linalg.slogdet(spd - 2 * torch.eye(4, dtype=b.dtype, device=b.device))[1],
+            torch.logdet(spd))  # fmt: skip
+
+
 def _view_bits(x):
     """A float's mantissa bits as a float of the same dtype plus its exponent field, through
     `view(dtype)` both ways (int32 for float32, int64 for float64)."""
@@ -394,6 +402,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "corrcoef": (lambda x: x.corrcoef(), [("fin", (5, 37))]),
     "stack_of_reductions": (lambda x, y: torch.stack([x.mean(), y.sum(), x.amax()]), [("fin", M), ("fin", S)]),
     "gaussian_nll": (lambda x, y: F.gaussian_nll_loss(x, y, F.softplus(y) + 0.1, full=True), [("fin", M), ("fin", M)]),
+    "linalg_cholesky_family": (lambda m, b: _cholesky_family(m @ m.mT + 4 * torch.eye(4, dtype=m.dtype, device=m.device), b),
+                               [("fin", (3, 4, 4)), ("fin", (3, 4, 2))]),  # fmt: skip
     "linalg_inv_det_solve": (lambda a, b: torch.cat([torch.linalg.inv(a + 3 * torch.eye(3, device=a.device)).flatten(1), torch.det(a)[:, None],
                                                      torch.linalg.solve(a + 3 * torch.eye(3, device=a.device), b)], 1),
                              [("fin", (6, 3, 3)), ("fin", (6, 3))]),
@@ -520,6 +530,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "einsum_transposed": (lambda a, b: torch.einsum("ij,kj->ki", a, b), [("fin", M), ("fin", (3, 7))]),
     "baddbmm": (lambda c, a, b: torch.baddbmm(c, a, b, beta=0.5, alpha=2.0),
                 [("fin", (3, 4, 6)), ("fin", (3, 4, 5)), ("fin", (3, 5, 6))]),  # fmt: skip
+    # an empty piece's arithmetic (dropped from the concat, then dead) and .mT
+    "cat_empty_piece_mT": (lambda x: torch.cat([x[..., :2], x[..., 7:] * 2.0], -1) + x.mT.mT[..., 1:3], [("fin", (3, 5, 7))]),
     "roll": (lambda x: torch.roll(x, (2, -1), (1, 2)), [("fin", S)]),
     "roll_flat": (lambda x: torch.roll(x, 4) * 2.0, [("fin", M)]),
     "repeat_interleave": (lambda x: x.repeat_interleave(2, dim=1), [("fin", S)]),

@@ -2,8 +2,9 @@
 PyTorch's own functions do: quantile and nanquantile over every dim and none, kept or not, each
 interpolation, a float q, a 0-d and a 1-d q tensor (0 and 1 among them), rows with a NaN and a
 column of NaN, and a 0-d input - exactly equal (the same sort, ranks and lerp); and
-gaussian_nll_loss for each shape of var and reduction, a float var, full or not; inv, det and
-solve against LAPACK's, pivoting, singular and broadcast cases among them."""
+gaussian_nll_loss for each shape of var and reduction, a float var, full or not; inv, det,
+solve, slogdet, logdet, cholesky, the triangular solves, cholesky_solve and cholesky_inverse
+against LAPACK's, pivoting, singular, unit-diagonal, right-side and broadcast cases among them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ import torch
 
 from dpl.frontend.capture import capture
 from dpl.frontend.convert import UnsupportedOpError
-from dpl.frontend.export_rewrites import ExportRewrites, det, gaussian_nll_loss, inv, quantile, solve
+from dpl.frontend.export_rewrites import (  # noqa: E402
+    ExportRewrites, cholesky, cholesky_inverse, cholesky_solve, det, gaussian_nll_loss, inv, logdet, quantile, slogdet, solve,
+    solve_triangular, triangular_solve,
+)  # fmt: skip
 
 
 def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -97,6 +101,74 @@ def test_linalg_exports_and_large_matrices_go_to_pytorch():
     with ExportRewrites():
         big = torch.export.export(Small(), (torch.randn(2, 17, 17) + 5 * torch.eye(17),))
     assert "linalg_inv" in str(big.graph)
+
+
+def _spd_and_triangular(n: int, seed: int):
+    """A batch of symmetric positive definite matrices, one of well-conditioned triangles (a
+    dominant diagonal of either sign), right-hand sides."""
+    g = torch.Generator().manual_seed(seed)
+    m = torch.randn(6, n, n, generator=g, dtype=torch.float64)
+    spd = m @ m.transpose(-1, -2) + n * torch.eye(n, dtype=torch.float64)
+    sign = torch.where(torch.rand(6, n, generator=g) < 0.5, -1.0, 1.0).double()
+    tri = m / n + torch.diag_embed(sign * (2 + torch.rand(6, n, generator=g, dtype=torch.float64)))
+    return spd, tri, torch.randn(6, n, 3, generator=g, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 16])
+def test_cholesky_and_triangular_solves_are_lapacks(n: int):
+    spd, tri, b = _spd_and_triangular(n, n)
+    close = lambda x, y: torch.testing.assert_close(x, y, rtol=1e-9, atol=1e-11)  # noqa: E731
+    for upper in (False, True):
+        close(cholesky(spd, upper), torch.linalg.cholesky(spd, upper=upper))
+        for unit in (False, True):
+            close(solve_triangular(tri, b, upper=upper, unitriangular=unit),
+                  torch.linalg.solve_triangular(tri, b, upper=upper, unitriangular=unit))  # fmt: skip
+            close(solve_triangular(tri, b.mT, upper=upper, left=False, unitriangular=unit),
+                  torch.linalg.solve_triangular(tri, b.mT, upper=upper, left=False, unitriangular=unit))  # fmt: skip
+            for transpose in (False, True):
+                got, ref = triangular_solve(b, tri, upper, transpose, unit), torch.triangular_solve(b, tri, upper, transpose, unit)
+                close(got.solution, ref.solution)
+                close(got.cloned_coefficient, ref.cloned_coefficient)
+        factor = torch.linalg.cholesky(spd, upper=upper)
+        close(cholesky_solve(b, factor, upper), torch.cholesky_solve(b, factor, upper))
+        close(cholesky_inverse(factor, upper), torch.cholesky_inverse(factor, upper))
+    # one triangle is read: the other may hold anything, even inf
+    close(solve_triangular(tri.tril() + torch.full_like(tri, torch.inf).triu(1), b, upper=False),
+          torch.linalg.solve_triangular(tri.tril(), b, upper=False))  # fmt: skip
+    # batches broadcast
+    close(solve_triangular(tri[:1], b[:, None], upper=True), torch.linalg.solve_triangular(tri[:1], b[:, None], upper=True))
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 9])
+def test_slogdet_and_logdet_are_lapacks(n: int):
+    g = torch.Generator().manual_seed(n)
+    a = torch.randn(20, n, n, generator=g, dtype=torch.float64)
+    a[0] = torch.eye(n, dtype=torch.float64).flip(0)  # a row swap
+    a[1] = 0.0  # singular: sign 0, -inf
+    got, ref = slogdet(a), torch.linalg.slogdet(a)
+    torch.testing.assert_close(got.sign, ref.sign)
+    torch.testing.assert_close(got.logabsdet, ref.logabsdet, rtol=1e-10, atol=1e-12)
+    torch.testing.assert_close(logdet(a), torch.logdet(a), rtol=1e-10, atol=1e-12, equal_nan=True)
+    torch.testing.assert_close(det(a), torch.linalg.det(a), rtol=1e-9, atol=1e-12)
+
+
+def test_cholesky_family_exports_without_linalg_ops():
+    class Gaussian(torch.nn.Module):
+        """A multivariate normal's log-density by its Cholesky factor, and the factor's uses."""
+
+        def forward(self, cov, x):
+            l = torch.linalg.cholesky(cov)
+            z = torch.linalg.solve_triangular(l, x[..., None], upper=False)[..., 0]
+            logp = -0.5 * (z * z).sum(-1) - l.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+            return logp, torch.cholesky_solve(x[..., None], l), torch.cholesky_inverse(l), torch.linalg.slogdet(cov).logabsdet, cov.logdet()
+
+    spd, _, b = _spd_and_triangular(4, 0)
+    args = (spd.float(), b[..., 0].float())
+    with ExportRewrites():
+        ep = torch.export.export(Gaussian(), args)
+    assert "linalg" not in str(ep.graph) and "cholesky" not in str(ep.graph)
+    for got, ref in zip(ep.module()(*args), Gaussian()(*args)):
+        torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-5)
 
 
 def test_a_check_kept_as_an_effect_is_a_one_line_error():
