@@ -156,7 +156,10 @@ def det(a: torch.Tensor) -> torch.Tensor:
     """torch.linalg.det: the product of the pivots of Gaussian elimination with partial pivoting,
     negated per row swap (0 for a singular matrix, as PyTorch's LU gives)."""
     pivots, swaps = _lu_pivots(a)
-    return torch.where(swaps, -pivots, pivots).prod(-1)
+    out = torch.where(swaps[..., 0], -pivots[..., 0], pivots[..., 0])
+    for k in range(1, a.shape[-1]):
+        out = out * torch.where(swaps[..., k], -pivots[..., k], pivots[..., k])
+    return out
 
 
 def slogdet(a: torch.Tensor):
