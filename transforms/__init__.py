@@ -30,6 +30,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.loop.fuse_attention",
     "dpl.transforms.loop.collapse_matmul_axes",
     "dpl.transforms.loop.hoist_invariants",
+    "dpl.transforms.loop.fold_invariant_reductions",
     "dpl.transforms.loop.dedup_loads",
     "dpl.transforms.loop.drop_dead_buffers",
     "dpl.transforms.loop.count_cost",

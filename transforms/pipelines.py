@@ -21,8 +21,8 @@ from dpl.transforms import all_passes
 IR_PIPELINES: dict[str, str] = {
     "torch": "",
     "tensor": "decompose-torch,fold-index-maps,fold-concats,inline-constants,fuse-elementwise",
-    "loop": "decompose-torch,fold-index-maps,fold-concats,inline-constants,fuse-elementwise,lower-to-loops,fuse-loops,fuse-attention,collapse-matmul-axes,count-cost",
-    "tile": "decompose-torch,fold-index-maps,fold-concats,inline-constants,fuse-elementwise,lower-to-loops,fuse-loops,fuse-attention,collapse-matmul-axes,count-cost,split-nests,"
+    "loop": "decompose-torch,fold-index-maps,fold-concats,inline-constants,fuse-elementwise,lower-to-loops,fuse-loops,fold-invariant-reductions,fuse-attention,collapse-matmul-axes,count-cost",
+    "tile": "decompose-torch,fold-index-maps,fold-concats,inline-constants,fuse-elementwise,lower-to-loops,fuse-loops,fold-invariant-reductions,fuse-attention,collapse-matmul-axes,count-cost,split-nests,"
     "schedule",
 }
 IR_PIPELINES["kernel"] = (

@@ -140,6 +140,7 @@ from dpl.transforms.loop.nest import (
     ProducerNest,
     dedup_pure_ops,
     fold_index_ops,
+    fold_invariant_reductions,
     hoist_invariants,
     inline_at,
     match_producer,
@@ -293,6 +294,7 @@ class FuseLoops(ModulePass):
             inline_at(producer, load)
         fold_index_ops(candidate)
         hoist_invariants(candidate)
+        fold_invariant_reductions(candidate)
         dedup_pure_ops(candidate)
         reduce_before = reduce_iterations(consumer)
         if not shared:  # the producer dies: its reductions move, they are not copied

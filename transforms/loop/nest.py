@@ -1,12 +1,13 @@
 """Helpers shared by the loop-level passes: reading a producer nest, inlining it at a load,
-folding index arithmetic into loads, hoisting invariant code and deduplicating pure ops."""
+folding index arithmetic into loads, hoisting invariant code, folding invariant reductions and
+deduplicating pure ops."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import Rewriter
@@ -232,6 +233,52 @@ def hoist_invariants(root: Operation) -> bool:
                     for_op.parent_block().insert_op_before(op, for_op)  # type: ignore[union-attr]
                     changed = changed_any = True
     return changed_any
+
+
+def fold_invariant_reductions(root: Operation) -> bool:
+    """Replace each reduce loop whose body is only its `loop.accumulate` of values defined
+    outside the loop (what `hoist_invariants` leaves of a sum of a constant) by its closed form:
+    n copies of v fold to v * n + 0.0 by `add` (floats; the + 0.0 gives the accumulation's +0 for
+    -0), v * n (integers wider than a bit), and to v by `max` and `min`. A loop with an
+    accumulate of another kind (`mul`), of a bool, or of no iterations stays. Returns whether
+    anything folded.
+
+    Such a loop left at a kernel's top level is a reduction the schedule sees as the whole kernel's
+    row (one block for all of it: a Cholesky's first column, `(l * l).sum(-1)` of l = zeros)."""
+    changed = False
+    for red in [op for op in root.walk() if isinstance(op, loop.ForOp) and op.is_reduce]:
+        n = red.extent.data
+        acc = red.body.block.last_op
+        if n == 0 or not isinstance(acc, loop.AccumulateOp) or red.body.block.first_op is not acc:
+            continue
+        if any(defined_inside(v, red) for v in acc.values):
+            continue
+        folds = [_folded(kind.data, v, n) for kind, v in zip(acc.kinds.data, acc.values)]
+        if any(f is None for f in folds):
+            continue
+        ops = [op for f in folds for op in f[0]]  # type: ignore[index]
+        Rewriter.replace_op(red, ops, [f[1] for f in folds])  # type: ignore[index]
+        changed = True
+    return changed
+
+
+def _folded(kind: loop.CombineKind, v: SSAValue, n: int) -> tuple[list[Operation], SSAValue] | None:
+    """The ops computing n copies of `v` folded by `kind`, and their result; None if not simple."""
+    if kind in (loop.CombineKind.MAX, loop.CombineKind.MIN) or n == 1 and kind == loop.CombineKind.MUL:
+        return [], v
+    if kind != loop.CombineKind.ADD:
+        return None
+    t = v.type
+    if isinstance(t, AnyFloat):
+        count, zero = arith.ConstantOp(FloatAttr(float(n), t)), arith.ConstantOp(FloatAttr(0.0, t))
+        mul = arith.MulfOp(v, count.result)
+        add = arith.AddfOp(mul.result, zero.result)
+        return [count, zero, mul, add], add.result
+    if isinstance(t, IntegerType | IndexType) and not (isinstance(t, IntegerType) and t.width.data == 1):
+        count = arith.ConstantOp(IntegerAttr(n, t))
+        mul = arith.MuliOp(v, count.result)
+        return [count, mul], mul.result
+    return None
 
 
 def _dedup_key(op: Operation) -> tuple | None:
