@@ -27,6 +27,8 @@ CASES = {
     "layer_norm_1d": ("torch.nn.functional.layer_norm(torch.randn(5,96), (96,))", 16),
     # torch.var over a row of 4 x 30 (unbiased: the same two statistics)
     "var": ("torch.var(torch.randn(3,4,30), dim=(1,2))", 30),
+    # the variance of a whole tensor: one row, no row loop (split-row-stats' whole-tensor case)
+    "var_whole": ("torch.var(torch.randn(4,30))", 30),
 }
 SPLIT = "split-nests,split-row-stats"
 

@@ -113,7 +113,7 @@ class Sum:
 
 
 def _row_reduce(kernel: loop.KernelOp) -> tuple[list[loop.ForOp], loop.ForOp, list[loop.ForOp], Block] | str:
-    found = row_body(kernel)
+    found = row_body(kernel, whole=True)
     if isinstance(found, str):
         return found
     chain, block = found

@@ -26,9 +26,14 @@ stays in shared memory would; the schedule splits only rows too long for that an
 fill the GPU. The statistics are computed by the same ops in the same order, so meaning is
 kept.
 
-Declines (logged to `dpl.passes`) a kernel without outer free loops, without a top-level reduce
-in its row body, whose row body is a single reduce and its store (already a plain reduction),
-or with a reduce of more than one result.
+A kernel without outer free loops whose body holds reduce loops (`x / x.abs().max()`,
+`x.var()`) is one row, the whole tensor: its statistics go to one-element buffers, each kernel
+a reduction of the whole tensor that split-reduce spreads over the GPU, where the one row
+would have run on one block.
+
+Declines (logged to `dpl.passes`) a kernel without a top-level reduce in its row body (or in
+its body, without outer free loops), whose row body is a single reduce and its store (already a
+plain reduction), or with a reduce of more than one result.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -48,9 +53,11 @@ from dpl.transforms.loop.fuse_loops import LOG
 from dpl.transforms.loop.nest import erase_unused_index_ops, is_pure
 
 
-def row_body(kernel: loop.KernelOp) -> tuple[list[loop.ForOp], Block] | str:
+def row_body(kernel: loop.KernelOp, whole: bool = False) -> tuple[list[loop.ForOp], Block] | str:
     """The chain of outer free loops (one per level, beside pure ops only) and the block inside
-    the last of them; or why the kernel is not a row kernel."""
+    the last of them; or why the kernel is not a row kernel. With `whole`, a kernel without outer
+    free loops whose body holds a reduce loop is one row: ([], its body) (`x / x.abs().max()`,
+    `x.var()`: a statistic of the whole tensor)."""
     chain: list[loop.ForOp] = []
     block = kernel.body.block
     while True:
@@ -61,6 +68,8 @@ def row_body(kernel: loop.KernelOp) -> tuple[list[loop.ForOp], Block] | str:
         chain.append(loops[0])
         block = loops[0].body.block
     if not chain:
+        if whole and _reduces(block):
+            return [], block
         return "no outer free loop over rows"
     return chain, block
 
@@ -71,7 +80,7 @@ def _reduces(block: Block) -> list[loop.ForOp]:
 
 def declines(kernel: loop.KernelOp) -> str | None:
     """Why split-row-stats would leave `kernel` as it is, or None."""
-    found = row_body(kernel)
+    found = row_body(kernel, whole=True)
     if isinstance(found, str):
         return found
     _, block = found
@@ -112,17 +121,17 @@ def _used(region, buffers) -> list[SSAValue]:
 def split_first(kernel: loop.KernelOp, index: int) -> loop.KernelOp:
     """Move the first top-level reduce of `kernel`'s row body into a kernel `<name>_stat<index>`
     placed before it; return that kernel."""
-    chain, block = row_body(kernel)  # type: ignore[misc]
+    chain, block = row_body(kernel, whole=True)  # type: ignore[misc]
     red = _reduces(block)[0]
     name = kernel.sym_name.data
     t = red.res[0].type
-    shape = [f.extent.data for f in chain]
+    shape = [f.extent.data for f in chain] or [1]  # the whole kernel's statistic: one element
     alloc = memref.AllocOp.get(t, shape=shape)
     alloc.memref.name_hint = f"{name.removeprefix('k_')}_stat{index}"
     Rewriter.insert_op(alloc, InsertPoint.before(kernel))
     stat = alloc.memref
     ivs = [f.iv for f in chain]
-    at = AffineMap(len(ivs), 0, tuple(AffineDimExpr(i) for i in range(len(ivs))))
+    at = AffineMap(len(ivs), 0, tuple(AffineDimExpr(i) for i in range(len(ivs))) or (AffineConstantExpr(0),))
 
     # The statistic: the reduce and what it needs; everything else in the row body goes.
     first = kernel.clone()
@@ -181,7 +190,7 @@ def split_row_stats(kernel: loop.KernelOp) -> tuple[int, str | None]:
         return 0, why
     count = 0
     while True:
-        found = row_body(kernel)
+        found = row_body(kernel, whole=True)
         if isinstance(found, str) or not _reduces(found[1]):
             break
         kernel = split_first(kernel, count)

@@ -602,9 +602,10 @@ def split_rows(kernel: loop.KernelOp, sms: int, smem: int = ROW_SMEM_BYTES) -> t
     model of memory time: one block per row reads the row once when it fits shared memory (else
     once per pass: each statistic and the output, UNSTAGED_ROW_FACTOR slower) at the copy
     bandwidth scaled by the share of the GPU its rows fill (`ROW_BLOCKS_PER_SM` per SM); split,
-    every pass reads it at the full bandwidth, plus a launch per statistic. (whether to split,
-    the figures for the log)."""
-    found = row_body(kernel)
+    every pass reads it at the full bandwidth, plus a launch per statistic. A kernel with no
+    outer free loop (`row_body`'s `whole`) is one row that no pipeline stages. (whether to
+    split, the figures for the log)."""
+    found = row_body(kernel, whole=True)
     if isinstance(found, str):
         return False, ""
     chain, block = found
@@ -617,7 +618,7 @@ def split_rows(kernel: loop.KernelOp, sms: int, smem: int = ROW_SMEM_BYTES) -> t
     length = max(_trips(f) for f in loops)
     passes = sum(1 for f in loops if f.is_reduce) + 1
     row_bytes = 4 * length
-    staged = row_bytes <= max(ROW_SMEM_BYTES, smem - LONG_ROW_SPARE)
+    staged = bool(chain) and row_bytes <= max(ROW_SMEM_BYTES, smem - LONG_ROW_SPARE)
     once_us = rows * row_bytes / (COPY_GBS * 1e3)
     share = min(1.0, rows / (sms * ROW_BLOCKS_PER_SM))
     fused = once_us * (1 if staged else passes * UNSTAGED_ROW_FACTOR) / share

@@ -2,7 +2,8 @@
 // split-row-stats moves each reduce of a row kernel's body into a kernel of its own that stores
 // one statistic per row; the rest reads it back. Cases: a LayerNorm-like row (mean, then the
 // variance around it, then the normalised row: two statistic kernels, the second reading the
-// first); a plain row sum (declined: nothing to split off).
+// first); a plain row sum (declined: nothing to split off); a kernel with no outer free loop,
+// one row (x / max |x|); a sum of the whole tensor (declined).
 
 func.func @main(%x: memref<3x10xf64>) -> memref<3x10xf64> {
   %y = memref.alloc() : memref<3x10xf64>
@@ -64,3 +65,60 @@ func.func @main(%x: memref<3x10xf64>) -> memref<3xf64> {
 // CHECK-LABEL: func.func @main
 // CHECK-NEXT:    %y = memref.alloc() : memref<3xf64>
 // CHECK-NEXT:    loop.kernel @k_sum ins(%x : memref<3x10xf64>) outs(%y : memref<3xf64>) {
+
+// -----
+
+// No outer free loop: the whole tensor is the row (x / max |x|); its statistic goes to a buffer
+// of one element.
+
+func.func @main(%x: memref<3x10xf64>) -> memref<3x10xf64> {
+  %y = memref.alloc() : memref<3x10xf64>
+  loop.kernel @k_div ins(%x : memref<3x10xf64>) outs(%y : memref<3x10xf64>) {
+    %m = loop.for reduce %r0 < 3 -> f64 {
+      %mr = loop.for reduce %r1 < 10 -> f64 {
+        %v = loop.load %x[%r0, %r1] : memref<3x10xf64>
+        %a = math.absf %v : f64
+        loop.accumulate max %a : f64
+      }
+      loop.accumulate max %mr : f64
+    }
+    loop.for free %i < 3 {
+      loop.for free %j < 10 {
+        %v = loop.load %x[%i, %j] : memref<3x10xf64>
+        %w = arith.divf %v, %m : f64
+        loop.store %w, %y[%i, %j] : memref<3x10xf64>
+      }
+    }
+  }
+  func.return %y : memref<3x10xf64>
+}
+// CHECK-LABEL: func.func @main
+// CHECK:         %div_stat0 = memref.alloc() : memref<1xf64>
+// CHECK-NEXT:    loop.kernel @k_div_stat0 ins(%x : memref<3x10xf64>) outs(%div_stat0 : memref<1xf64>) {
+// CHECK-NEXT:      %m = loop.for reduce %r0 < 3 -> f64 {
+// CHECK:           loop.store %m, %div_stat0[0] : memref<1xf64>
+// CHECK-NEXT:    }
+// CHECK:         loop.kernel @k_div ins(%x, %div_stat0 : memref<3x10xf64>, memref<1xf64>) outs(%y : memref<3x10xf64>) {
+// CHECK-NEXT:      %m{{.*}} = loop.load %div_stat0[0] : memref<1xf64>
+// CHECK-NOT:       loop.for reduce
+// CHECK:           loop.for free %i < 3 {
+
+// -----
+
+// No outer free loop and a plain reduction of the whole tensor (declined).
+
+func.func @main(%x: memref<3x10xf64>) -> memref<1xf64> {
+  %y = memref.alloc() : memref<1xf64>
+  loop.kernel @k_sum ins(%x : memref<3x10xf64>) outs(%y : memref<1xf64>) {
+    %s = loop.for reduce %r < 30 -> f64 {
+      %v = loop.load %x[%r floordiv 10, %r mod 10] : memref<3x10xf64>
+      loop.accumulate add %v : f64
+    }
+    loop.store %s, %y[0] : memref<1xf64>
+  }
+  func.return %y : memref<1xf64>
+}
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT:    %y = memref.alloc() : memref<1xf64>
+// CHECK-NEXT:    loop.kernel @k_sum ins(%x : memref<3x10xf64>) outs(%y : memref<1xf64>) {
+// CHECK-NEXT:      %s = loop.for reduce %r < 30 -> f64 {
