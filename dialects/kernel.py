@@ -97,7 +97,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from dpl.dialects.loop import CombineKind, CombineKindAttr, parse_combines, print_combines
+from dpl.dialects.loop import CombineKind, CombineKindAttr, check_divisors, parse_combines, print_combines
 from dpl.dialects.types import element_bytes, memref_bytes
 
 # The launch limits of the target (CUDA compute capability 9.0, the H100; every other current
@@ -265,6 +265,7 @@ def _is_buffer(value: SSAValue) -> bool:
 def _verify_access(
     op: Operation, what: str, memref: SSAValue, amap: AffineMap, indices: Sequence[SSAValue]
 ) -> MemRefType:
+    check_divisors(op, amap)
     memref_type = memref.type
     assert isinstance(memref_type, MemRefType)
     rank = memref_type.get_num_dims()

@@ -52,7 +52,7 @@ from xdsl.ir import (
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
 )
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -172,7 +172,19 @@ def _parse_access(parser: Parser) -> tuple[AffineMap, list[SSAValue]]:
     return amap, list(indices)
 
 
+def check_divisors(op: Operation, amap: AffineMap) -> None:
+    """Every floordiv / ceildiv / mod of `amap` divides by a positive constant (`d0 mod 0` is a
+    one-line error here, not a traceback in a pass that folds the map)."""
+    divisions = (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv, AffineBinaryOpKind.Mod)
+    for result in amap.results:
+        for e in result.dfs():
+            if isinstance(e, AffineBinaryOpExpr) and e.kind in divisions and not (
+                    isinstance(e.rhs, AffineConstantExpr) and e.rhs.value > 0):  # fmt: skip
+                raise VerifyException(f"'{op.name}' index map divides by {e.rhs} in {e}: a divisor must be a positive constant")
+
+
 def _verify_access(op: Operation, memref: SSAValue, amap: AffineMap, indices) -> None:
+    check_divisors(op, amap)
     memref_type = memref.type
     assert isinstance(memref_type, MemRefType)
     if len(amap.results) != memref_type.get_num_dims():

@@ -468,3 +468,11 @@ kernel.func @k(%x: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
   %v = "kernel.load"(%x, %t, %t) <{map = affine_map<()[s0] -> (s0)>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (memref<64xf32>, index, index) -> f32
 }
 // CHECK: operand 'mask' at position 2 does not verify
+
+// -----
+
+kernel.func @k(%x: memref<64xf32>, %y: memref<64xf32>) grid [1, 1, 1] block [64, 1, 1] smem 0 {
+  %t = kernel.thread_id x
+  %v = kernel.load %x[%t floordiv 0] : memref<64xf32>
+}
+// CHECK: 'kernel.load' index map divides by 0 in (s0 floordiv 0): a divisor must be a positive constant

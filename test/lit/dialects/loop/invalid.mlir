@@ -399,3 +399,16 @@ func.func @f(%s: memref<8xf32>, %o: memref<4xf32>) {
   func.return
 }
 // CHECK: 'loop.atomic' writes a buffer that is not a kernel out
+
+// -----
+
+func.func @f(%x: memref<8x3xf32>, %o: memref<8xf32>) {
+  loop.kernel @k ins(%x : memref<8x3xf32>) outs(%o : memref<8xf32>) {
+    loop.for free %a0 < 8 {
+      %v = loop.load %x[%a0, %a0 mod 0] : memref<8x3xf32>
+      loop.store %v, %o[%a0] : memref<8xf32>
+    }
+  }
+  func.return
+}
+// CHECK: 'loop.load' index map divides by 0 in (d0 mod 0): a divisor must be a positive constant
