@@ -1056,7 +1056,13 @@ def _cartesian_prod(c: Converter, node, tensors):
     return c.emit(T.CatOp.create_from(columns, t, {"dim": IntAttr(1)}))
 
 
-@handles("constant_pad_nd", "pad", to="torch.slice, torch.cat, torch.index_select")
+@handles("constant_pad_nd", to="torch.slice, torch.cat")
+def _constant_pad(c: Converter, node, x, pad, value=0):
+    """Constant padding by its third argument, the value (pad_sequence); `pad`'s constant mode."""
+    return _pad(c, node, x, pad, "constant", value)
+
+
+@handles("pad", to="torch.slice, torch.cat, torch.index_select")
 def _pad(c: Converter, node, x, pad, mode="constant", value=None):
     """Constant padding: constant blocks concatenated (negative pads slice); the other modes too.
 

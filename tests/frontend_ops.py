@@ -507,6 +507,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "triu_offset": (lambda x: torch.triu(x, 1) - torch.tril(x, -2), [("fin", (3, 9, 9))]),
     "tril_table": (lambda x: x.tril(1) * 2.0, [("fin", (2, 20, 9))]),  # a mask of 180: a table
     "pad": (lambda x: F.pad(x, (1, 2, 0, 1), value=-1.0), [("fin", S)]),
+    # constant_pad_nd's third argument is the value (it was read as a mode: refused)
+    "constant_pad_nd": (lambda x: torch.constant_pad_nd(x, [1, 2, 0, 1], 2.5), [("fin", S)]),
+    "pad_sequence": (lambda x, y: nn.utils.rnn.pad_sequence([x, y, x[:2]], batch_first=True, padding_value=-1.0),
+                     [("fin", (5, 4)), ("fin", (3, 4))]),
     "pad_negative": (lambda x: F.pad(x, (-1, 2)) * 2.0, [("fin", S)]),
     # an integer 0 filling one dim is zeros, not the positions 0, 1, ... (session 39's bug)
     "pad_int_1d": (lambda i: (F.pad(i, (0, 5)) * 3).float(), [("i", (9,), -4, 4)]),
