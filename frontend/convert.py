@@ -329,6 +329,9 @@ class Converter:
                 c = self.consts[arg]
                 if not isinstance(c, torch.Tensor):
                     raise self.fail(f"expected a tensor for '{arg.name}'")
+                if type(c) not in (torch.Tensor, torch.nn.Parameter):  # what torch.func.grad leaves
+                    raise self.fail(f"unsupported constant '{arg.name}': a {type(c).__name__}, not a tensor "
+                                    "(torch.func transforms such as grad are not captured)")
                 c_elem = element_type(self._dtype(c.dtype))
                 c = c.detach().to(torch.float64 if c.is_floating_point() else c.dtype)
                 v = self.constant(c.numpy(), c_elem, c.shape, name=arg.name)

@@ -44,6 +44,15 @@ def test_unsupported_op_is_one_line(expr, op):
     assert "(at " in message
 
 
+def test_a_torch_func_transform_is_one_line():
+    """torch.func.grad leaves its result a wrapped tensor, a constant no capture can read (it
+    was a traceback from `.numpy()`)."""
+    with pytest.raises(UnsupportedOpError) as info:
+        capture_expression("torch.func.grad(lambda a: (a ** 3).sum())(torch.randn(5))")
+    message = str(info.value)
+    assert "\n" not in message and "torch.func transforms" in message
+
+
 class Moder(torch.nn.Module):
     def forward(self, x):
         return torch.mode(x, dim=-1)[0] * 2
