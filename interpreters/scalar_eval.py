@@ -196,7 +196,9 @@ def eval_op(op: Operation, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         elif name == "arith.bitcast":
             out = bitcast(args[0], dtype)
         elif name == "math.fma":
-            out = args[0] * args[1] + args[2]
+            # one rounding (as fmaf): a float32 product is exact in float64
+            wide = np.float64 if np.dtype(dtype).itemsize < 8 else dtype
+            out = np.asarray(args[0], wide) * np.asarray(args[1], wide) + np.asarray(args[2], wide)
         elif name in ("math.fpowi", "math.ipowi"):
             out = np.power(args[0], args[1])
         else:

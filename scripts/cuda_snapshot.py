@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LIT_DIRS = ["test/lit/kernel", "test/lit/tile"]
 #: The passes the default pipeline runs after tile IR (IR_PIPELINES["kernel"] minus the tile part).
-KERNEL_TAIL = "materialize,flatten-buffers,vectorize-access{reductions=false strided-reductions=true},accumulate-in-place,fuse-launches"
+KERNEL_TAIL = "materialize,flatten-buffers,vectorize-access{reductions=false strided-reductions=true},accumulate-in-place,contract-accumulations,fuse-launches"
 
 
 def bench_cases(pattern: str | None):

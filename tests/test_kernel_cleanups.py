@@ -1,5 +1,5 @@
-"""The kernel-level cleanups vectorize-access, drop-redundant-barriers and accumulate-in-place
-keep each kernel's meaning (every lit case, and the seeds' RMSNorm, run through the kernel executor
+"""The kernel-level cleanups vectorize-access, drop-redundant-barriers, accumulate-in-place and
+contract-accumulations keep each kernel's meaning (every lit case, and the seeds' RMSNorm, run through the kernel executor
 before and after on random float32 inputs), say why they decline, and print CUDA that nvcc
 compiles."""
 
@@ -20,6 +20,7 @@ from dpl.dialects import kernel as K
 from dpl.dialects import make_context
 from dpl.dialects.parsing import parse_module
 from dpl.transforms.kernel.accumulate_in_place import AccumulateInPlace
+from dpl.transforms.kernel.contract_accumulations import ContractAccumulations
 from dpl.transforms.kernel.drop_redundant_barriers import DropRedundantBarriers
 from dpl.transforms.kernel.flatten_buffers import FlattenBuffers
 from dpl.transforms.kernel.vectorize_access import VectorizeAccess
@@ -35,6 +36,7 @@ PASSES = {
     "vectorize-access": VectorizeAccess,
     "drop-redundant-barriers": DropRedundantBarriers,
     "accumulate-in-place": AccumulateInPlace,
+    "contract-accumulations": ContractAccumulations,
     "flatten-buffers": FlattenBuffers,  # the launch then passes each buffer as the kernel's flat view
 }
 
@@ -133,6 +135,16 @@ def test_vectorize_rewrites_and_declines(pass_log):
         assert reason in log.text
     for kept in ("@k_mul", "@k_rms_norm", "@k_masked_row", "@k_guarded_row"):
         assert kept not in log.text
+
+
+def test_contract_accumulations_counts_and_declines(pass_log):
+    module = parse_module(make_context(), (LIT / "contract-accumulations.mlir").read_text(), "c.mlir")
+    ContractAccumulations().apply(make_context(), module)
+    module.verify()
+    assert "@k_tile: 3 multiply-adds -> math.fma" in pass_log.text
+    assert "@k_squares: 1 multiply-adds -> math.fma" in pass_log.text
+    assert "@k_bare: 1 multiply-adds -> math.fma" in pass_log.text
+    assert "@k_declined: declined: no product is added into an accumulator" in pass_log.text
 
 
 def test_vectorize_is_idempotent(pass_log):

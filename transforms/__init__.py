@@ -64,6 +64,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.kernel.flatten_buffers",
     "dpl.transforms.kernel.drop_redundant_barriers",
     "dpl.transforms.kernel.accumulate_in_place",
+    "dpl.transforms.kernel.contract_accumulations",
     "dpl.transforms.kernel.fuse_launches",
     "dpl.transforms.kernel.widen_indices",
     "dpl.transforms.tile.chunk_matmul_k",

@@ -28,7 +28,7 @@ IR_PIPELINES: dict[str, str] = {
 IR_PIPELINES["kernel"] = (
     IR_PIPELINES["tile"]
     + ",materialize-attention-wgmma,materialize-attention,materialize-mma,materialize,flatten-buffers,vectorize-access{reductions=false strided-reductions=true},accumulate-in-place,"
-    "fuse-launches,widen-indices"
+    "contract-accumulations,fuse-launches,widen-indices"
 )
 IR_PIPELINES["cuda"] = IR_PIPELINES["kernel"]
 

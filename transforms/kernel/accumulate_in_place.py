@@ -89,15 +89,12 @@ def _without_results(loop: K.ForOp) -> K.ForOp:
     return bare
 
 
-def _rewrite(outer: K.ForOp, inner: K.ForOp, order: list[int]) -> None:
-    outer_acc = outer.body.block.last_op
-    assert isinstance(outer_acc, K.AccumulateOp)
-    kinds = [k.data for k in outer_acc.kinds]
-    t = outer.res[0].type
+def _register_array(loop: K.ForOp, kinds: list[CombineKind], name: str) -> K.AllocaOp:
+    """A register array `name` of `loop`'s accumulators, one slot per combiner in `kinds`, each
+    stored its combiner's identity, inserted before `loop`."""
+    t = loop.res[0].type
     array = K.AllocaOp(MemRefType(t, [len(kinds)]))
-    # Named after a register tile's accumulators (`acc_c00`, ... -> `acc`), else `acc`.
-    tiled = re.fullmatch(r"(\w+)_c\d+", outer.res[0].name_hint or "")
-    array.result.name_hint = tiled.group(1) if tiled else "acc"
+    array.result.name_hint = name
     before: list[Operation] = [array]
     starts: dict[CombineKind, SSAValue] = {}
     for i, kind in enumerate(kinds):
@@ -106,29 +103,63 @@ def _rewrite(outer: K.ForOp, inner: K.ForOp, order: list[int]) -> None:
             before.append(c)
             starts[kind] = c.result
         before.append(K.StoreOp(starts[kind], array.result, [], _slot(i)))
-    Rewriter.insert_op(before, InsertPoint.before(outer))
+    Rewriter.insert_op(before, InsertPoint.before(loop))
+    return array
 
+
+def _fold_into(acc: K.AccumulateOp, array: K.AllocaOp, kinds: list[CombineKind], slots: list[int]) -> None:
+    """Replace `acc` by folding its j-th value into slot `slots[j]` of `array` (load, combine,
+    store), its loop's body then ending in a yield."""
+    fold_ops: list[Operation] = []
+    for value, i in zip(acc.values, slots):
+        old = K.LoadOp(array.result, [], _slot(i))
+        new = combine_op(kinds[i], old.result, value)
+        fold_ops += [old, new, K.StoreOp(new.results[0], array.result, [], _slot(i))]
+    Rewriter.replace_op(acc, [*fold_ops, K.YieldOp()], [])
+
+
+def _read_back(loop: K.ForOp, array: K.AllocaOp) -> None:
+    """Replace `loop` (its body already ending in a yield) by a result-less copy, its results by
+    loads of `array`'s slots after it."""
+    bare = _without_results(loop)
+    loads = [K.LoadOp(array.result, [], _slot(i)) for i in range(len(loop.res))]
+    for load, result in zip(loads, loop.res):
+        load.result.name_hint = result.name_hint
+    Rewriter.insert_op(loads, InsertPoint.after(loop))
+    Rewriter.replace_op(loop, bare, new_results=[v.result for v in loads])
+
+
+def hold_in_registers(loop: K.ForOp) -> bool:
+    """Rewrite a loop with results (all of one type) to keep its accumulators in a register
+    array: identities stored before, each `kernel.accumulate` value folded in by a load,
+    combine and store, the results read after. False (nothing changed) for mixed types."""
+    acc = loop.body.block.last_op
+    if not isinstance(acc, K.AccumulateOp) or len({v.type for v in loop.res}) != 1:
+        return False
+    kinds = [k.data for k in acc.kinds]
+    array = _register_array(loop, kinds, f"{loop.res[0].name_hint or 'acc'}_regs")
+    _fold_into(acc, array, kinds, list(range(len(kinds))))
+    _read_back(loop, array)
+    return True
+
+
+def _rewrite(outer: K.ForOp, inner: K.ForOp, order: list[int]) -> None:
+    outer_acc = outer.body.block.last_op
+    assert isinstance(outer_acc, K.AccumulateOp)
+    kinds = [k.data for k in outer_acc.kinds]
+    # Named after a register tile's accumulators (`acc_c00`, ... -> `acc`), else `acc`.
+    tiled = re.fullmatch(r"(\w+)_c\d+", outer.res[0].name_hint or "")
+    array = _register_array(outer, kinds, tiled.group(1) if tiled else "acc")
     # The inner loop folds each value into the array slot of the outer result it fed.
     slot_of = {j: i for i, j in enumerate(order)}
     inner_acc = inner.body.block.last_op
     assert isinstance(inner_acc, K.AccumulateOp)
-    fold_ops: list[Operation] = []
-    for j, value in enumerate(inner_acc.values):
-        i = slot_of[j]
-        old = K.LoadOp(array.result, [], _slot(i))
-        new = combine_op(kinds[i], old.result, value)
-        fold_ops += [old, new, K.StoreOp(new.results[0], array.result, [], _slot(i))]
-    Rewriter.replace_op(inner_acc, [*fold_ops, K.YieldOp()], [])
+    _fold_into(inner_acc, array, kinds, [slot_of[j] for j in range(len(inner_acc.values))])
     outer_acc.detach()
     outer_acc.erase()
     outer.body.block.add_op(K.YieldOp())
     Rewriter.replace_op(inner, _without_results(inner), new_results=[None] * len(inner.res))
-    bare_outer = _without_results(outer)
-    loads = [K.LoadOp(array.result, [], _slot(i)) for i in range(len(kinds))]
-    for load, result in zip(loads, outer.res):
-        load.result.name_hint = result.name_hint
-    Rewriter.insert_op(loads, InsertPoint.after(outer))
-    Rewriter.replace_op(outer, bare_outer, new_results=[v.result for v in loads])
+    _read_back(outer, array)
 
 
 @dataclass(frozen=True)
