@@ -8,7 +8,10 @@
 
 Compilation: `nvrtc` from cuda-python (`cuda.bindings`), options `-arch=sm_XY` (the current
 device's compute capability, or the manifest's `arch`: `sm_90a` for wgmma), `--std=c++17`,
-producing a cubin (SASS for that exact arch, no PTX JIT at load). Cubins are cached on disk
+`--fmad=false` (no multiply-add is contracted behind the IR's back: a product rounds as written,
+whether fusion computes it inline or reads it from another kernel's buffer, as on the CPU
+executors; the fused multiply-adds dpl wants are `math.fma` in the IR, written by
+contract-accumulations and the attention builders), producing a cubin (SASS for that exact arch, no PTX JIT at load). Cubins are cached on disk
 (`backend/cache.py`: `$DPL_CACHE_DIR`, else the user's cache directory, private; each entry checked
 on load, a bad one rebuilt with a warning); the key hashes the source, the arch, the options and
 the NVRTC version. Loading is `cuModuleLoadData`
@@ -41,7 +44,7 @@ from typing import Any
 
 from dpl.backend.cache import cache_dir, cache_key, cached  # noqa: F401 - cache_dir for callers
 
-DEFAULT_OPTIONS: tuple[str, ...] = ("--std=c++17",)
+DEFAULT_OPTIONS: tuple[str, ...] = ("--std=c++17", "--fmad=false")
 STATIC_SMEM_LIMIT = 48 * 1024
 
 

@@ -395,8 +395,7 @@ class FlashStep(Emitter):
 
             rs = self.reduce_for(self.N // 8, CombineKind.ADD, rowsum, name="n")
             l_old = self.load(self.ml, [], 2 + h, name="l")
-            scaled = self.named(arith.MulfOp(l_old, alpha))
-            self.store(self.named(arith.AddfOp(scaled, rs)), self.ml, [], 2 + h)
+            self.store(self.named(xmath.FmaOp(l_old, alpha, rs)), self.ml, [], 2 + h)
             alphas.append(alpha)
         return alphas
 

@@ -315,11 +315,12 @@ class WgmmaFlashLowering(FlashLowering):
         """The online softmax of both of the thread's rows at once (flash_step.online_softmax's
         math, the rows interleaved and reduced as trees: one warp an SM scheduler has no other
         warp to hide a chain behind): m' = max(m, rowmax sc) (quad shuffles), alpha =
-        exp2((m - m') c log2 e), sc = exp2(sc c log2 e - m' c log2 e) (c: the softmax_scale that
-        fold_scale left to it, else 1; fastmath afn: the SFU's approximation), l = l alpha +
-        rowsum sc (a row whose scores are all -inf so far uses 0 as its max). Returns the
+        exp2((m - m') c log2 e), sc = exp2(fma(sc, c log2 e, -(m' c log2 e))) (c: the
+        softmax_scale that fold_scale left to it, else 1; fastmath afn: the SFU's approximation),
+        l = fma(l, alpha, rowsum sc) (a row whose scores are all -inf so far uses 0 as its max). Returns the
         alphas."""
         log2e = self.f32(math.log2(math.e) * self.softmax_scale)
+        neg_log2e = self.f32(-math.log2(math.e) * self.softmax_scale)
         ninf, zero = self.f32(float("-inf")), self.f32(0.0)
         xs = [[self.load(self.sc, [], 4 * n + 2 * h + e) for n in range(self.N // 8) for e in range(2)]
               for h in range(2)]  # fmt: skip
@@ -333,28 +334,29 @@ class WgmmaFlashLowering(FlashLowering):
             self.store(m_new, self.ml, [], h)
             none = self.named(arith.CmpfOp(m_new, ninf, "oeq"))
             m_use = self.named(arith.SelectOp(none, zero, m_new), "m_use")
-            m2 = self.named(arith.MulfOp(m_use, log2e), "m2")
+            nm2 = self.named(arith.MulfOp(m_use, neg_log2e), "nm2")  # -(m' c log2 e), exactly
             diff = self.named(arith.MulfOp(self.named(arith.SubfOp(m_old, m_use)), log2e))
             alphas.append(self.named(xmath.Exp2Op(diff, APPROX), f"alpha{h}"))
             ps = []
             for i, x in enumerate(xs[h]):
-                p = self.named(xmath.Exp2Op(self.named(arith.SubfOp(self.named(arith.MulfOp(x, log2e)), m2)), APPROX))
+                p = self.named(xmath.Exp2Op(self.named(xmath.FmaOp(x, log2e, nm2)), APPROX))
                 n, e = divmod(i, 2)
                 self.store(p, self.sc, [], 4 * n + 2 * h + e)
                 ps.append(p)
             total = self.tree(ps, arith.AddfOp)
             l_old = self.load(self.ml, [], 2 + h, name="l")
-            self.store(self.named(arith.AddfOp(self.named(arith.MulfOp(l_old, alphas[h])), total)), self.ml, [], 2 + h)
+            self.store(self.named(xmath.FmaOp(l_old, alphas[h], total)), self.ml, [], 2 + h)
         return alphas
 
     def rescale_add(self, alphas: list[SSAValue]) -> None:
-        """o = o alpha + pv (the key tile's P @ V into the rescaled fp32 output)."""
+        """o = fma(o, alpha, pv) (the key tile's P @ V into the rescaled fp32 output)."""
         d0 = AffineExpr.dimension(0)
 
         def body(j: SSAValue) -> None:
             for i in range(4):
-                o = self.named(arith.MulfOp(self.load(self.o, [j], d0 * 4 + i), alphas[i // 2]))
-                self.store(self.named(arith.AddfOp(o, self.load(self.pv, [j], d0 * 4 + i))), self.o, [j], d0 * 4 + i)
+                o = self.load(self.o, [j], d0 * 4 + i)
+                pv = self.load(self.pv, [j], d0 * 4 + i)
+                self.store(self.named(xmath.FmaOp(o, alphas[i // 2], pv)), self.o, [j], d0 * 4 + i)
 
         self.for_(self.DVP // 8, body, unroll=True, name="j")
 

@@ -49,6 +49,7 @@ func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1
 // CHECK-LABEL: kernel.func @k_scaled_dot_product_attention
 // CHECK-SAME:    grid [2, 1, 1] block [128, 1, 1] smem 39936
 // CHECK:         %[[C:.*]] = arith.constant 0.510069728 : f32
+// CHECK:         %[[NC:.*]] = arith.constant -0.510069728 : f32
 // CHECK:         %qs = kernel.smem dynamic offset 0 : memref<1x64x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK-NEXT:    %qs_lo = kernel.smem dynamic offset 8192 : memref<1x64x32xf32, #mma.swizzle<128>, #kernel.smem>
 // CHECK-NEXT:    %ks = kernel.smem dynamic offset 16384 : memref<1x64x32xf32, #mma.swizzle<128>, #kernel.smem>
@@ -99,9 +100,9 @@ func.func @main(%x: memref<1x2x13x8xf32>, %y: memref<1x2x13x8xf32>, %z: memref<1
 // CHECK-NEXT:      kernel.if %[[ABOVE]] {
 // CHECK-NOT:         arith.mulf
 // CHECK:             arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
-// CHECK:           %m2 = arith.mulf %m_use, %[[C]] : f32
+// CHECK:           %nm2 = arith.mulf %m_use, %[[NC]] : f32
 // CHECK:           %alpha0 = math.exp2 %{{.*}} fastmath<afn> : f32
-// CHECK-NEXT:      %{{.*}} = arith.mulf %{{.*}}, %[[C]] : f32
+// CHECK-NEXT:      %{{.*}} = math.fma %{{.*}}, %[[C]], %nm2 : f32
 // CHECK:           %alpha1 = math.exp2 %{{.*}} fastmath<afn> : f32
 // CHECK:           mma.wgmma_fence
 // CHECK:           mma.wgmma_rs m64n8k8 overwrite %pv, a(%{{.*}}), %vt[0, 0, 0]
@@ -184,7 +185,7 @@ func.func @negative_scale(%x: memref<1x1x13x8xf32>, %y: memref<1x1x13x8xf32>, %z
 // CHECK:             %[[SC:.*]] = kernel.load %sc[%n * 4] : memref<32xf32>
 // CHECK:             %[[NEG:.*]] = arith.constant -0.353553385 : f32
 // CHECK-NEXT:        arith.mulf %[[SC]], %[[NEG]] : f32
-// CHECK:           %m2 = arith.mulf %m_use, %[[LOG2E]] : f32
+// CHECK:           %nm2 = arith.mulf %m_use, %{{.*}} : f32
 
 // -----
 
