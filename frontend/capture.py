@@ -119,10 +119,17 @@ def _unhandled(ep: torch.export.ExportedProgram) -> set[torch._ops.OpOverload]:
     return ops
 
 
+def _composite(op: torch._ops.OpOverload) -> bool:
+    """Whether `op` is defined by other ATen ops (a CompositeImplicitAutograd kernel, which
+    export keeps as one node: `tensor_split` by indices)."""
+    return op.has_kernel_for_dispatch_key(torch._C.DispatchKey.CompositeImplicitAutograd)
+
+
 def decompose_unhandled(ep: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
     """`ep` with each ATen op that no handler takes replaced by PyTorch's own decomposition of it
     (`torch.export.default_decompositions`: `cross_entropy` into `log_softmax` and a gather,
-    `einsum` into `bmm`, `roll` into an index), round after round while new such ops appear; an
+    `einsum` into `bmm`, `roll` into an index; else, for an op PyTorch defines by other ATen ops,
+    that definition: `tensor_split` into slices), round after round while new such ops appear; an
     op without a decomposition stays, for the converter to name. A program whose ops are all
     handled is returned as it is, so its IR does not change."""
     table = None
@@ -132,6 +139,7 @@ def decompose_unhandled(ep: torch.export.ExportedProgram) -> torch.export.Export
             break
         table = table if table is not None else torch.export.default_decompositions()
         todo = {op: table[op] for op in ops if op in table}
+        todo |= {op: op.decompose for op in ops if op not in table and _composite(op)}
         if not todo and not any(op._schema.is_mutable for op in ops):
             break  # (an in-place op, `index_put_` of `y[i] = v`, needs none: the run makes it functional)
         with warnings.catch_warnings():  # torch's own deprecation notice from inside the copy
