@@ -1583,6 +1583,30 @@ class FlipOp(TorchOp):
 
 
 @irdl_op_definition
+class AsStridedOp(TorchOp):
+    """A strided view of `input`'s elements in row-major order (torch.as_strided of a contiguous
+    tensor): out[i0, .., ik] = flat(input)[offset + i0 * stride[0] + .. + ik * stride[k]]. The
+    result's shape is the view's size; every position it reads must lie inside `input`."""
+
+    name = "torch.as_strided"
+    input = operand_def(TensorType)
+    stride = prop_def(ArrayAttr[IntAttr])
+    offset = prop_def(IntAttr)
+    result = result_def(TensorType)
+
+    def verify_(self) -> None:
+        size, stride = list(self.out_type.get_shape()), [s.data for s in self.stride.data]
+        if len(stride) != len(size):
+            self._fail(f"stride {_fmt(stride)} has {len(stride)} entries for a result of rank {len(size)}")
+        if any(s < 0 for s in stride) or self.offset.data < 0:
+            self._fail(f"stride {_fmt(stride)} and offset {self.offset.data} must not be negative")
+        numel = math.prod(shape_of(self.input))
+        if 0 not in size and (last := self.offset.data + sum((n - 1) * s for n, s in zip(size, stride))) >= numel:
+            self._fail(f"reads element {last}, past the {numel} elements of input {_fmt(shape_of(self.input))}")
+        self._same_element_type(self.input)
+
+
+@irdl_op_definition
 class BitcastOp(TorchOp):
     """`input`'s element bits read as the result's element type of the same width
     (`Tensor.view(dtype)`): no value changes, no rounding."""
@@ -1632,7 +1656,7 @@ Torch = Dialect(
         # contractions and windows
         LinearOp, MatmulOp, ScaledDotProductAttentionOp, ConvolutionOp, MaxPoolOp, AvgPoolOp,
         # shapes and types
-        ReshapeOp, TransposeOp, PermuteOp, UnsqueezeOp, ExpandOp, SliceOp, FlipOp, CatOp,
+        ReshapeOp, TransposeOp, PermuteOp, UnsqueezeOp, ExpandOp, SliceOp, FlipOp, AsStridedOp, CatOp,
         EmbeddingOp, IndexSelectOp, ScatterReduceOp, ToDtypeOp, BitcastOp,
     ],
     [GeluApproximateAttr],

@@ -3187,6 +3187,48 @@ def _unfold(c: Converter, node, x, dimension, size, step):
     return c.emit(T.PermuteOp.create_from([v], t, {"dims": _dims_attr(dims)}))
 
 
+def _strided_source(c: Converter, x, name: str) -> tuple[SSAValue, int]:
+    """x's elements as the storage a strided view reads (x must be a contiguous tensor of its
+    own, as every value of an exported program but a view is), and the default storage offset."""
+    val = x.meta.get("val") if isinstance(x, fx.Node) else None
+    if not isinstance(val, torch.Tensor) or not val.is_contiguous() or val.storage_offset() != 0:
+        raise c.fail(f"unsupported {name} of a non-contiguous tensor (a view of another's storage)")
+    return c.value(x), 0
+
+
+def _strided_positions(size: Sequence[int], stride: Sequence[int], offset: int) -> list[int]:
+    """The flat positions of a strided view, in its row-major order."""
+    pos = [offset]
+    for n, s in zip(size, stride):
+        pos = [p + i * s for p in pos for i in range(n)]
+    return pos
+
+
+@handles("as_strided", to="torch.as_strided")
+def _as_strided(c: Converter, node, x, size, stride, storage_offset=None):
+    """A view of x's row-major elements by sizes and strides: one `torch.as_strided`."""
+    v, default = _strided_source(c, x, "as_strided")
+    offset = default if storage_offset is None else storage_offset
+    attrs = {"stride": ArrayAttr([IntAttr(s) for s in stride]), "offset": IntAttr(offset)}
+    return c.emit(T.AsStridedOp.create_from([v], c.out_type(), attrs))
+
+
+@handles("as_strided_scatter", to="torch.reshape, torch.scatter_reduce, torch.iota, torch.expand, torch.ge, torch.maximum, torch.embedding, torch.where")
+def _as_strided_scatter(c: Converter, node, x, src, size, stride, storage_offset=None):
+    """x with `src` written into the strided view (`Tensor.fill_diagonal_`'s form): src's
+    elements scattered to the view's flat positions (a constant), as `put` does."""
+    v, default = _strided_source(c, x, "as_strided_scatter")
+    t = c.out_type()
+    elem, n = t.element_type, math.prod(c.shape(x))
+    pos = _strided_positions(size, stride, default if storage_offset is None else storage_offset)
+    if pos and max(pos) >= n:
+        raise c.fail(f"as_strided_scatter reads element {max(pos)} of a tensor of {n}")
+    flat = c.emit(T.ReshapeOp.create_from([c.cast(v, elem)], TensorType(elem, [n])))
+    idx = c.constant(pos, IntegerType(64), (len(pos),), f"{node.name}_at")
+    vals = c.emit(T.ReshapeOp.create_from([c.cast(c.value(src), elem)], TensorType(elem, [len(pos)])))
+    return c.emit(T.ReshapeOp.create_from([_scatter_into(c, flat, 0, idx, vals, False)], t))
+
+
 @handles("diagonal", to="torch.permute, torch.reshape, torch.index_select")
 def _diagonal(c: Converter, node, x, offset=0, dim1=0, dim2=1):
     """The `offset`-th diagonal of dims dim1, dim2, as the last dim: those two dims moved last

@@ -93,7 +93,7 @@ UNSUPPORTED: list[tuple[str, str, str]] = [
     ("index tensors on dims apart", "torch.randn(4, 5, 6)[torch.tensor([0, 1]), :, torch.tensor([2, 3])]", "only index tensors on adjacent dims are done"),
     ("histc with min == max", "torch.histc(torch.randn(10), 4)", "the range would come from the data (its extremes)"),
     ("pdist of fewer than 2 rows", "torch.nn.functional.pdist(torch.randn(1, 3))", "its result is empty (no pairs)"),
-    ("as_strided", "torch.randn(4, 10).as_strided((3, 3), (2, 1))", "not written yet (unfold is done)"),
+    ("as_strided of a view into another tensor's storage", "torch.randn(4, 10)[1:].as_strided((3, 3), (2, 1))", "the view's storage offset and its base are not tracked (as_strided of a contiguous tensor is done)"),
     ("fft of a length with a prime factor past 4096", "torch.fft.rfft(torch.randn(8209)).abs()", "its DFT matrix would be too large (Bluestein's transform is not written; other lengths split into DFT matmuls)"),
     ("rrelu in training mode", "torch.nn.functional.rrelu(torch.randn(2, 4), training=True)", "inference only: random slopes are not compiled"),
     ("dropout in training mode", "torch.nn.Dropout(0.5).train()(torch.randn(2, 4))", "inference only: random masks are not compiled"),

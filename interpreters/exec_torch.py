@@ -363,6 +363,10 @@ def _eval(op: Operation, args: list[np.ndarray]) -> np.ndarray:
         return _batch_norm(op, *args)
     if isinstance(op, T.FlipOp):
         return np.flip(args[0], [d.data for d in op.dims.data])
+    if isinstance(op, T.AsStridedOp):
+        flat = np.ascontiguousarray(args[0]).reshape(-1)[op.offset.data :]
+        strides = [s.data * flat.itemsize for s in op.stride.data]
+        return np.lib.stride_tricks.as_strided(flat, out_shape, strides).copy()
     if isinstance(op, T.IndexSelectOp):
         return np.take(args[0], args[1].astype(np.int64), axis=op.dim.data)
     if isinstance(op, T.ScatterReduceOp):

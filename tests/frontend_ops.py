@@ -496,6 +496,14 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "gather_dim1": (lambda x, i: torch.gather(x, 1, i) * 2.0, [("fin", S), ("i", (3, 4, 6), 0, 5)]),
     "gather_dim0": (lambda x, i: torch.gather(x, 0, i), [("fin", S), ("i", (2, 5, 7), 0, 3)]),
     "gather_last": (lambda x, i: x.gather(-1, i), [("fin", (4, 9)), ("i", (4, 1), 0, 9)]),
+    # strided views of a contiguous tensor: an index map; fill_diagonal_ is an as_strided_scatter
+    "as_strided": (lambda x: torch.as_strided(x, (10, 5), (7, 2), 3) * 2.0, [("fin", (100,))]),
+    "as_strided_windows": (lambda x: x.as_strided((4, 5, 6), (30, 5, 1)) + 1.0, [("fin", (4, 30))]),
+    "as_strided_broadcast": (lambda x: x.as_strided((3, 4, 5), (0, 5, 1), 1) * 2.0, [("fin", (3, 7))]),
+    "fill_diagonal": (lambda x: x.clone().fill_diagonal_(0.5) * 2.0, [("fin", (8, 6))]),
+    "fill_diagonal_wrap": (lambda x: x.clone().fill_diagonal_(-1.0, wrap=True) + 1.0, [("fin", (13, 4))]),
+    # a CompositeImplicitAutograd op export keeps whole: PyTorch's definition (slices)
+    "tensor_split_indices": (lambda x: torch.tensor_split(x, [1, 3], dim=1)[1] * 2.0, [("fin", S)]),
     "unfold": (lambda x: x.unfold(1, 2, 2) * 2.0, [("f", S)]),  # the last element left out
     "unfold_last_overlapping": (lambda x: x.unfold(-1, 3, 1), [("f", S)]),
     "unfold_dim0_whole": (lambda x: x.unfold(0, 3, 5), [("fin", S)]),  # one window of the whole dim

@@ -3,6 +3,7 @@ concat)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -145,6 +146,45 @@ def _flip(op: t.FlipOp, em: Emitter):
     return em.map_exprs(op.input, exprs, src)
 
 
+def _linear(const: int, terms: Sequence[tuple[int, int]]) -> AffineExpr:
+    """const + sum coeff * d_i over (i, coeff) in terms."""
+    e = AffineExpr.constant(const)
+    for i, coeff in terms:
+        if coeff:
+            e = e + d(i) * coeff
+    return e
+
+
+def _peak(const: int, terms: Sequence[tuple[int, int]], size: Sequence[int]) -> int:
+    """The largest value of const + sum coeff * d_i (coefficients >= 0, d_i < size[i])."""
+    return const + sum(coeff * (size[i] - 1) for i, coeff in terms)
+
+
+def _as_strided(op: t.AsStridedOp, em: Emitter):
+    """The view's flat position p = offset + sum d_i stride_i, unflattened over input's shape:
+    index k is (p floordiv inner_k) mod n_k. Where the dims' ranges allow, the floordiv and mod
+    are taken term by term (p = inner (sum q_i d_i) + rest with 0 <= rest < inner: the quotient
+    is sum q_i d_i; a sum of coefficients mod n below n is the remainder), so a view that walks
+    input's own dims (windows along a row) reads them without division."""
+    src, out = shape_of(op.input), shape_of(op.result)
+    offset, terms = op.offset.data, [(i, s.data) for i, s in enumerate(op.stride.data)]
+    exprs = []
+    for k, n in enumerate(src):
+        inner = math.prod(src[k + 1 :])
+        rest = [(i, c % inner) for i, c in terms]
+        if _peak(offset % inner, rest, out) < inner:
+            q_const, q_terms = offset // inner, [(i, c // inner) for i, c in terms]
+            e = _linear(q_const, q_terms)
+            if k and _peak(q_const, q_terms, out) >= n:
+                m_const, m_terms = q_const % n, [(i, c % n) for i, c in q_terms]
+                e = _linear(m_const, m_terms) if _peak(m_const, m_terms, out) < n else e % n
+        else:
+            e = _linear(offset, terms) // inner
+            e = e % n if k else e
+        exprs.append(e)
+    return em.map_exprs(op.input, exprs, out)
+
+
 RULES = {
     t.ReshapeOp: _reshape,
     t.TransposeOp: _transpose,
@@ -157,6 +197,7 @@ RULES = {
     t.IndexSelectOp: _index_select,
     t.ScatterReduceOp: _scatter_reduce,
     t.FlipOp: _flip,
+    t.AsStridedOp: _as_strided,
 }
 
 

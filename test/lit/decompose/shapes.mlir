@@ -60,6 +60,20 @@ func.func @flip(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
 
 // -----
 
+// as_strided reads input's flat position offset + sum d_i stride_i, unflattened over its shape:
+// overlapping windows of 6 every 5 elements of each row (the row and the column term by term,
+// no division), and a broadcast (stride 0) from 1 whose rows cross input's (floordiv, mod).
+func.func @as_strided(%x: tensor<4x30xf32>, %y: tensor<3x7xf32>) -> (tensor<4x5x6xf32>, tensor<3x4x5xf32>) {
+  %w = torch.as_strided %x {stride = [30, 5, 1], offset = 0} : (tensor<4x30xf32>) -> tensor<4x5x6xf32>
+  %b = torch.as_strided %y {stride = [0, 5, 1], offset = 1} : (tensor<3x7xf32>) -> tensor<3x4x5xf32>
+  func.return %w, %b : tensor<4x5x6xf32>, tensor<3x4x5xf32>
+}
+// CHECK-LABEL: func.func @as_strided
+// CHECK-NEXT:    %w = tensor.index_map %x affine_map<(d0, d1, d2) -> (d0, ((d1 * 5) + d2))> : tensor<4x30xf32> -> tensor<4x5x6xf32>
+// CHECK-NEXT:    %b = tensor.index_map %y affine_map<(d0, d1, d2) -> (((((d1 * 5) + 1) + d2) floordiv 7), ((((d1 * 5) + 1) + d2) mod 7))> : tensor<3x7xf32> -> tensor<3x4x5xf32>
+
+// -----
+
 func.func @index_select(%x: tensor<3x5xf32>, %i: tensor<4xi64>) -> tensor<3x4xf32> {
   %r = torch.index_select %x, %i {dim = 1} : (tensor<3x5xf32>, tensor<4xi64>) -> tensor<3x4xf32>
   func.return %r : tensor<3x4xf32>

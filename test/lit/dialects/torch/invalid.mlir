@@ -656,3 +656,27 @@ func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tens
   func.return
 }
 // CHECK: 'torch.bitcast' result shape [4, 4] does not match the expected (same as input) shape [4, 8]
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.as_strided %a {stride = [1], offset = 0} : (tensor<4x8xf64>) -> tensor<2x3xf64>
+  func.return
+}
+// CHECK: 'torch.as_strided' stride [1] has 1 entries for a result of rank 2
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.as_strided %a {stride = [-1, 1], offset = 0} : (tensor<4x8xf64>) -> tensor<2x3xf64>
+  func.return
+}
+// CHECK: 'torch.as_strided' stride [-1, 1] and offset 0 must not be negative
+
+// -----
+
+func.func @f(%a: tensor<4x8xf64>, %b: tensor<4xf64>, %w: tensor<8xf64>, %m: tensor<8x4xf64>, %s: tensor<4x4xf64>, %i: tensor<3xi64>, %q: tensor<1x4x6x8xf64>, %k: tensor<1x2x6x8xf64>) {
+  %r = torch.as_strided %a {stride = [8, 1], offset = 8} : (tensor<4x8xf64>) -> tensor<4x3xf64>
+  func.return
+}
+// CHECK: 'torch.as_strided' reads element 34, past the 32 elements of input [4, 8]
