@@ -3024,6 +3024,50 @@ def _cubic_taps(n_in: int, n_out: int, align_corners: bool, scale: float | None)
     return taps, weights
 
 
+#: The cubic convolution coefficient of antialiased bicubic resizing (PIL's; PyTorch's too).
+CUBIC_A_AA = -0.5
+
+
+def _triangle(x: float) -> float:
+    x = abs(x)
+    return 1.0 - x if x < 1.0 else 0.0
+
+
+def _cubic_aa(x: float) -> float:
+    a, x = CUBIC_A_AA, abs(x)
+    if x < 1.0:
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+    if x < 2.0:
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return 0.0
+
+
+def _aa_taps(filt, interp_size: int):
+    """Antialiased resizing along one dim as PyTorch (and PIL) does it: output i reads the inputs
+    within support = interp_size / 2 (times the downscale s where s > 1) of its center s (i +
+    0.5), weighted filt((j - center + 0.5) / max(s, 1)) and normalized to sum 1; outputs with
+    fewer inputs than the widest pad with weight 0."""
+
+    def taps(n_in: int, n_out: int, align_corners: bool, scale: float | None) -> Taps:
+        s = _source_scale(n_in, n_out, align_corners, scale)
+        support = interp_size / 2 * s if s >= 1.0 else interp_size / 2
+        inv = 1.0 / s if s >= 1.0 else 1.0
+        rows = []
+        for i in range(n_out):
+            center = s * (i + 0.5)
+            lo = max(int(center - support + 0.5), 0)
+            hi = min(int(center + support + 0.5), n_in)
+            ws = [filt((j - center + 0.5) * inv) for j in range(lo, hi)]
+            total = sum(ws)
+            rows.append((lo, [w / total for w in ws] if total else ws))
+        width = max(len(ws) for _, ws in rows)
+        positions = [[min(lo + k, n_in - 1) for lo, _ in rows] for k in range(width)]
+        weights = [[ws[k] if k < len(ws) else 0.0 for _, ws in rows] for k in range(width)]
+        return positions, weights
+
+    return taps
+
+
 def _interpolate(c: Converter, node, x, taps_of) -> SSAValue:
     """Separable interpolation, dim by dim from the last: each output the weighted sum of the
     input positions `taps_of(n_in, n_out, align_corners, scale)` gives along that dim."""
@@ -3062,6 +3106,16 @@ def _upsample_bicubic(c: Converter, node, x, *args, **kwargs):
     """Bicubic (align_corners either way): four reads a position along each dim, weighted by
     PyTorch's cubic convolution (A = -0.75, edges clamped)."""
     return _interpolate(c, node, x, _cubic_taps)
+
+
+@handles("_upsample_bilinear2d_aa", "_upsample_bicubic2d_aa", to="torch.index_select, torch.mul, torch.add")
+def _upsample_aa(c: Converter, node, x, *args, **kwargs):
+    """Antialiased bilinear / bicubic resizing (`antialias=True`, torchvision's Resize): on a
+    downscale each output averages every input its stretched filter covers (a triangle, or a
+    cubic with A = -0.5), `_aa_taps` per dim."""
+    name = node.target._schema.name  # type: ignore[union-attr]
+    taps = _aa_taps(_triangle, 2) if "bilinear" in name else _aa_taps(_cubic_aa, 4)
+    return _interpolate(c, node, x, taps)
 
 
 @handles("cdist", "_cdist_forward",

@@ -489,6 +489,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
                                nn.MaxPool2d(2), nn.Conv2d(8, 4, 3), nn.AdaptiveAvgPool2d(1),
                                nn.Flatten(), nn.Linear(4, 3)), [("fin", (2, 3, 10, 10))]),
     # shapes and constants
+    # antialiased resizing (torchvision's Resize): a stretched triangle / cubic per output
+    "resize_bilinear_aa_down": (lambda x: F.interpolate(x, size=(5, 7), mode="bilinear", antialias=True), [("fin", (1, 2, 23, 17))]),
+    "resize_bicubic_aa_down": (lambda x: F.interpolate(x, size=(6, 4), mode="bicubic", antialias=True, align_corners=True), [("fin", (2, 1, 19, 13))]),
+    "resize_bilinear_aa_mixed": (lambda x: F.interpolate(x, scale_factor=(0.4, 1.5), mode="bilinear", antialias=True), [("fin", (1, 2, 13, 6))]),
     "flip": (lambda x: torch.flip(x, (0, 2)) * 2.0, [("fin", S)]),
     "index_select": (lambda x, i: torch.index_select(x, 1, i), [("fin", S), ("i", (4,), 0, 5)]),
     "index_two": (lambda x, i, j: x[i, j] * 2.0, [("fin", S), ("i", (4,), -3, 3), ("i", (4,), -5, 5)]),
