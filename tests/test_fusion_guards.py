@@ -70,7 +70,10 @@ CASES = {
     "sigmoid_gate": ("torch.randn(5, 300) * torch.sigmoid(torch.randn(5))[:, None]", "fuse @k_sigmoid"),
     # a reflect pad's gather stays out of the convolution's reduce body
     "reflect_conv": ("torch.nn.Conv2d(4, 8, 3)(" + F + "pad(torch.randn(2, 4, 7, 9), (1, 1, 1, 1), mode='reflect'))",
-                     "transcendentals, divisions, loop-index comparisons or gathers"),
+                     "transcendentals, divisions, loop-index comparisons, gathers or loops"),
+    # a max-pool's window loop stays out of the linear after it (LeNet: the nest was no matmul)
+    "pool_linear": ("torch.nn.Linear(16, 4)(" + F + "max_pool2d(torch.randn(2, 2, 4, 8), 2).flatten(1))",
+                    "reduce body would run loop.for per multiply-add"),
 }
 
 

@@ -323,7 +323,7 @@ class FuseLoops(ModulePass):
                 LOG.info(
                     f"refuse @{name_p} into @{name_c}: the contraction's reduce body would run "
                     f"{why} per multiply-add besides it (limit {self.max_prologue_ops}, no "
-                    "transcendentals, divisions, loop-index comparisons or gathers)"
+                    "transcendentals, divisions, loop-index comparisons, gathers or loops)"
                 )
                 candidate.erase()
                 return None
@@ -592,8 +592,10 @@ def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
     plain multiply-add's two loads and one product, and the ops among them that are costly on a
     GPU (math ops, divisions) or keep the operands from being plain loads (a comparison of loop
     indices: a padded convolution input's select, which the tensor cores' stages cannot take;
-    a load at an index read from memory: a reflect-padded input's)."""
+    a load at an index read from memory: a reflect-padded input's; a loop inside the reduce
+    loop: a max-pool's window read by the linear after it, which makes the nest no matmul)."""
     busiest: list[Operation] = []
+    nested: list[Operation] = []
     for red in kernel.walk():
         if isinstance(red, loop.ForOp) and red.is_reduce:
             ops = [
@@ -603,7 +605,8 @@ def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
                 or isinstance(o, loop.LoadOp)
             ]
             busiest = max(busiest, ops, key=len)
-    costly = [o for o in busiest if _costly(o) or _index_compare(o) or _gathered(o)]
+            nested += [o for o in red.body.walk() if isinstance(o, loop.ForOp)]
+    costly = nested + [o for o in busiest if _costly(o) or _index_compare(o) or _gathered(o)]
     return max(len(busiest) - 3, 0), costly
 
 

@@ -300,6 +300,9 @@ def stage_matmul(t: tile.TileOp, info: MatmulInfo, smem_bytes: int) -> list[str]
             continue
         origin, slab = reads[0]
         flat = [v for vs in slab for v in vs]
+        if not flat:
+            notes.append(f"{name}: one element per K step (read directly, the same for every thread)")
+            continue
         if threads and threads <= set(flat):
             notes.append(f"{name}: indexed by every thread axis (no reuse across threads)")
             continue

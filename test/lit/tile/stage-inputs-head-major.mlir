@@ -118,3 +118,32 @@ func.func @main(%attn: memref<2x4x48xf64>, %wo: memref<8x96xf64>) -> memref<4x8x
 // CHECK:         %wo_smem = tile.stage %wo
 // CHECK-NOT:     tile.stage %attn
 // CHECK:           %a = loop.load %attn[(%ko * 32 + %ki) floordiv 48, %m, (%ko * 32 + %ki) mod 48] : memref<2x4x48xf64>
+
+// -----
+
+// Declined: a per-channel bias read in the K loop at `%k floordiv 64` (a conv's bias folded into
+// its input, as fuse-loops leaves it) is one element per K step, the same for every thread:
+// it stays global (no stage of no dims), while attn and wo are staged.
+func.func @main(%attn: memref<2x4x64xf64>, %wo: memref<8x128xf64>, %bias: memref<2xf64>) -> memref<4x8xf64> {
+  %out = memref.alloc() : memref<4x8xf64>
+  tile.kernel @k_o_proj_bias ins(%attn, %wo, %bias : memref<2x4x64xf64>, memref<8x128xf64>, memref<2xf64>) outs(%out : memref<4x8xf64>) {
+    tile.tile (%m : 4 = thread, %n : 8 = thread) {
+      %acc = loop.for reduce %k < 128 -> f64 {
+        %a = loop.load %attn[%k floordiv 64, %m, %k mod 64] : memref<2x4x64xf64>
+        %c = loop.load %bias[%k floordiv 64] : memref<2xf64>
+        %ac = arith.addf %a, %c : f64
+        %b = loop.load %wo[%n, %k] : memref<8x128xf64>
+        %p = arith.mulf %ac, %b : f64
+        loop.accumulate add %p : f64
+      }
+      loop.store %acc, %out[%m, %n] : memref<4x8xf64>
+    }
+  }
+  func.return %out : memref<4x8xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_o_proj_bias
+// CHECK:         %attn_smem = tile.stage %attn
+// CHECK-NOT:     tile.stage %bias
+// CHECK:         %wo_smem = tile.stage %wo
+// CHECK:         loop.load %bias[%ko floordiv 2] : memref<2xf64>
