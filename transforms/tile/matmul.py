@@ -1,7 +1,9 @@
 """Matmul recognition and index rewriting shared by the matmul scheduling passes.
 
 A tile is a *matmul* when its body holds exactly one top-level `loop.for reduce` (K, or K-outer
-once chunk-matmul-k ran) folding with `add`, and inside it two loads A and B that both use the
+once chunk-matmul-k ran) folding with `add`, and no top-level free loop (a row's normalizing loop:
+StyleGAN2's demodulation sums (w[o, i] s[b, i])^2 over i, two loads with axes of their own, then
+scales the row; a norm, not a matmul), and inside the reduce two loads A and B that both use the
 reduce index and each depend on a non-block tile axis the other does not: A's own axes are the
 M axes, B's the N axes (`x[m, k] * w[k, n]`, `x[m, k] * W[n, k]`, batched alike). Each A value is
 then reused across N and each B value across M, which is what register tiles and shared-memory
@@ -296,8 +298,8 @@ def matmul_info(t: tile.TileOp) -> MatmulInfo | None:
     if any(isinstance(o, (tile.StridedForOp, tile.CombineOp)) for o in t.walk()):
         return None
     reduces = [o for o in t.body.block.ops if isinstance(o, loop.ForOp) and o.is_reduce]
-    if len(reduces) != 1:
-        return None
+    if len(reduces) != 1 or any(isinstance(o, loop.ForOp) and not o.is_reduce for o in t.body.block.ops):
+        return None  # (a free loop beside the reduce: a norm's normalizing loop over its row)
     reduce = reduces[0]
     acc = reduce.body.block.last_op
     if not isinstance(acc, loop.AccumulateOp) or any(

@@ -1,6 +1,7 @@
 // RUN: dpl-opt %s --split-input-file --pass-pipeline='blockify-launch{block-size=16}' | filecheck %s
-// blockify-launch: a row body (RMSNorm) puts rows on blocks and adds a lane thread axis; its free
-// column loop becomes a strided loop over the lanes (the reduce is left to cooperative-reduce). A
+// blockify-launch: a row body (RMSNorm; a demodulation, whose reduce reads like a matmul's) puts
+// rows on blocks and adds a lane thread axis; its free column loop becomes a strided loop over
+// the lanes (the reduce is left to cooperative-reduce). A
 // pointwise tile too big for one block splits its fastest axis into block x thread. A tile that
 // already has block axes is declined.
 
@@ -36,6 +37,40 @@ func.func @main(%x: memref<1x4x64xf64>, %w: memref<64xf64>) -> memref<1x4x64xf64
 // CHECK-NEXT:    %acc = loop.for reduce %r0 < 64 -> f64 {
 // CHECK:         tile.strided_for free %a2 = %lane to 64 step 16 {
 // CHECK-NEXT:      %in3 = loop.load %x[0, %a1, %a2] : memref<1x4x64xf64>
+
+// -----
+
+// StyleGAN2's demodulation: the reduce multiplies loads with axes of their own (w by %o, s by %b),
+// as a matmul's do, but a normalizing loop follows it over the row: a row body (lanes), not a
+// matmul's 16 x 16 threads each summing a row alone.
+func.func @main(%w: memref<4x64xf64>, %s: memref<2x64xf64>) -> memref<2x4x64xf64> {
+  %out = memref.alloc() : memref<2x4x64xf64>
+  tile.kernel @k_demod ins(%w, %s : memref<4x64xf64>, memref<2x64xf64>) outs(%out : memref<2x4x64xf64>) {
+    tile.tile (%b : 2 = thread, %o : 4 = thread) {
+      %acc = loop.for reduce %r < 64 -> f64 {
+        %wv = loop.load %w[%o, %r] : memref<4x64xf64>
+        %sv = loop.load %s[%b, %r] : memref<2x64xf64>
+        %m = arith.mulf %wv, %sv : f64
+        %q = arith.mulf %m, %m : f64
+        loop.accumulate add %q : f64
+      }
+      %d = math.rsqrt %acc : f64
+      loop.for free %i < 64 {
+        %wv2 = loop.load %w[%o, %i] : memref<4x64xf64>
+        %sv2 = loop.load %s[%b, %i] : memref<2x64xf64>
+        %m2 = arith.mulf %wv2, %sv2 : f64
+        %n = arith.mulf %m2, %d : f64
+        loop.store %n, %out[%b, %o, %i] : memref<2x4x64xf64>
+      }
+    }
+  }
+  func.return %out : memref<2x4x64xf64>
+}
+
+
+// CHECK-LABEL: tile.kernel @k_demod
+// CHECK:       tile.tile (%lane : 16 = thread, %b : 2 = block, %o : 4 = block) {
+// CHECK:         tile.strided_for free %i = %lane to 64 step 16 {
 
 // -----
 
