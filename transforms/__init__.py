@@ -23,6 +23,7 @@ PASS_MODULES: list[str] = [
     "dpl.transforms.decompose.torch_all",
     "dpl.transforms.decompose.fold_index_maps",
     "dpl.transforms.decompose.fold_concats",
+    "dpl.transforms.decompose.stack_as_select",
     "dpl.transforms.decompose.inline_constants",
     "dpl.transforms.decompose.fuse_elementwise",
     "dpl.transforms.loop.lower_to_loops",

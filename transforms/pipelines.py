@@ -20,9 +20,9 @@ from dpl.transforms import all_passes
 #: The pass pipeline that produces each IR level from torch IR.
 IR_PIPELINES: dict[str, str] = {
     "torch": "",
-    "tensor": "decompose-torch,fold-index-maps,fold-concats,inline-constants,fuse-elementwise",
-    "loop": "decompose-torch,fold-index-maps,fold-concats,inline-constants,fuse-elementwise,lower-to-loops,fuse-loops,fold-invariant-reductions,fuse-attention,collapse-matmul-axes,count-cost",
-    "tile": "decompose-torch,fold-index-maps,fold-concats,inline-constants,fuse-elementwise,lower-to-loops,fuse-loops,fold-invariant-reductions,fuse-attention,collapse-matmul-axes,count-cost,split-nests,"
+    "tensor": "decompose-torch,fold-index-maps,fold-concats,stack-as-select,inline-constants,fuse-elementwise",
+    "loop": "decompose-torch,fold-index-maps,fold-concats,stack-as-select,inline-constants,fuse-elementwise,lower-to-loops,fuse-loops,fold-invariant-reductions,fuse-attention,collapse-matmul-axes,count-cost",
+    "tile": "decompose-torch,fold-index-maps,fold-concats,stack-as-select,inline-constants,fuse-elementwise,lower-to-loops,fuse-loops,fold-invariant-reductions,fuse-attention,collapse-matmul-axes,count-cost,split-nests,"
     "schedule",
 }
 IR_PIPELINES["kernel"] = (
