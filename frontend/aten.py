@@ -1431,6 +1431,33 @@ I0_LARGE = (
 )
 
 
+#: Cephes i1.c (Moshier): Chebyshev coefficients (highest order first) of exp(-x) I1(x) / x on
+#: [0, 8] in x / 4 - 1, and of exp(-x) sqrt(x) I1(x) on (8, inf) in 16 / x - 1.
+I1_SMALL = (
+    2.77791411276104639959e-18, -2.11142121435816608115e-17, 1.55363195773620046921e-16,
+    -1.10559694773538630805e-15, 7.60068429473540693410e-15, -5.04218550472791168711e-14,
+    3.22379336594557470981e-13, -1.98397439776494371520e-12, 1.17361862988909016308e-11,
+    -6.66348972350202774223e-11, 3.62559028155211703701e-10, -1.88724975172282928790e-09,
+    9.38153738649577178388e-09, -4.44505912879632808065e-08, 2.00329475355213526229e-07,
+    -8.56872026469545474066e-07, 3.47025130813767847674e-06, -1.32731636560394358279e-05,
+    4.78156510755005422638e-05, -1.61760815825896745588e-04, 5.12285956168575772895e-04,
+    -1.51357245063125314899e-03, 4.15642294431288815669e-03, -1.05640848946261981558e-02,
+    2.47264490306265168283e-02, -5.29459812080949914269e-02, 1.02643658689847095384e-01,
+    -1.76416518357834055153e-01, 2.52587186443633654823e-01,
+)
+I1_LARGE = (
+    7.51729631084210481353e-18, 4.41434832307170791151e-18, -4.65030536848935832153e-17,
+    -3.20952592199342395980e-17, 2.96262899764595013876e-16, 3.30820231092092828324e-16,
+    -1.88035477551078244854e-15, -3.81440307243700780478e-15, 1.04202769841288027642e-14,
+    4.27244001671195135429e-14, -2.10154184277266431302e-14, -4.08355111109219731823e-13,
+    -7.19855177624590851209e-13, 2.03562854414708950722e-12, 1.41258074366137813316e-11,
+    3.25260358301548823856e-11, -1.89749581235054123450e-11, -5.58974346219658380687e-10,
+    -3.83538038596423702205e-09, -2.63146884688951950684e-08, -2.51223623787020892529e-07,
+    -3.88256480887769039346e-06, -1.10588938762623716291e-04, -9.76109749136146840777e-03,
+    7.78576235018280120474e-01,
+)
+
+
 def _chebyshev(c: Converter, coeffs: Sequence[float], t: SSAValue) -> SSAValue:
     """Cephes' chbevl(2t, coeffs) for t in [-1, 1]: the sum of coeffs[k] T_j(t), j = n - 1 - k, the
     constant term's halved, by Clenshaw's recurrence as chbevl runs it (b0 = 2t b1 - b2 + c_k;
@@ -1485,6 +1512,42 @@ def _i0e(c: Converter, node, x):
     small, series = _i0_series(c, a)
     large = _op(c, T.DivOp, t, series, _op(c, T.SqrtOp, t, a))
     return _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), small, large, t)
+
+
+def _i1_parts(c: Converter, node, x) -> tuple[TensorType, SSAValue, SSAValue, SSAValue, SSAValue]:
+    """(type, x, |x|, exp(-|x|) I1 on [0, 8]: chbevl(|x| / 2 - 2, I1_SMALL) |x|, exp(-|x|)
+    I1 beyond 8 times sqrt(|x|): chbevl(32 / |x| - 2, I1_LARGE))."""
+    t = c.out_type()
+    v = _operand(c, x, t.element_type)
+    a = _op(c, T.AbsOp, t, v)
+    small = _op(c, T.MulOp, t, _chebyshev(c, I1_SMALL, _op(c, T.SubOp, t, _op(c, T.MulOp, t, a, 0.25), 1.0)), a)
+    large = _chebyshev(c, I1_LARGE, _op(c, T.SubOp, t, _op(c, T.DivOp, t, 16.0, a), 1.0))
+    return t, v, a, small, large
+
+
+def _odd(c: Converter, t: TensorType, v: SSAValue, r: SSAValue) -> SSAValue:
+    """r with the sign of x (I1 is odd)."""
+    return _scalar_where(c, _op(c, T.LtOp, _bool_type(t), v, 0.0), _op(c, T.NegOp, t, r), r, t)
+
+
+@handles("special_i1", to="torch.abs, torch.mul, torch.add, torch.sub, torch.exp, torch.div, torch.sqrt, torch.le, torch.lt, torch.neg, torch.where")
+def _i1(c: Converter, node, x):
+    """The modified Bessel function I1 as Cephes (and PyTorch) computes it: on a = |x|,
+    exp(a) a chbevl(a / 2 - 2, I1_SMALL) where a <= 8, else exp(a) chbevl(32 / a - 2, I1_LARGE) /
+    sqrt(a) (overflowing where PyTorch's does, NaN at +-inf), the sign of x restored."""
+    t, v, a, small, large = _i1_parts(c, node, x)
+    e = _op(c, T.ExpOp, t, a)
+    big = _op(c, T.DivOp, t, _op(c, T.MulOp, t, e, large), _op(c, T.SqrtOp, t, a))
+    r = _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), _op(c, T.MulOp, t, small, e), big, t)
+    return _odd(c, t, v, r)
+
+
+@handles("special_i1e", to="torch.abs, torch.mul, torch.add, torch.sub, torch.div, torch.sqrt, torch.le, torch.lt, torch.neg, torch.where")
+def _i1e(c: Converter, node, x):
+    """exp(-|x|) I1(x): i1's two Chebyshev series without their exp(|x|), 0 at +-inf."""
+    t, v, a, small, large = _i1_parts(c, node, x)
+    big = _op(c, T.DivOp, t, large, _op(c, T.SqrtOp, t, a))
+    return _odd(c, t, v, _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), small, big, t))
 
 
 #: The asymptotic series of log z - 1/(2z) - digamma(z) in w = 1 / z^2 (B_2n / 2n, highest first).

@@ -191,6 +191,9 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
                                            torch.erfinv(y * 2.0**-30 - 1)), [("f", M), ("i", M, -2, 3), ("pos", M)]),
     "i0": (torch.i0, [("f", S)]),  # NaN at +-inf (inf / inf), as PyTorch's
     "i0e": (torch.special.i0e, [("f", S)]),
+    "i1": (torch.special.i1, [("f", S)]),
+    "i1e": (torch.special.i1e, [("f", S)]),
+    "i1_wide": (lambda x: (torch.special.i1(x * 12.0) * torch.exp(-12.0 * x.abs()), torch.special.i1e(x * 40.0)), [("fin", S)]),
     "lgamma": (lambda x: torch.lgamma(4 * x), [("f", S)]),
     "lgamma_poles": (lambda x: torch.special.gammaln(torch.round(3 * x)), [("f", S)]),  # 0, -0, negative integers
     "digamma": (lambda x: torch.digamma(4 * x), [("f", S)]),
