@@ -11,7 +11,8 @@ device's compute capability, or the manifest's `arch`: `sm_90a` for wgmma), `--s
 `--fmad=false` (no multiply-add is contracted behind the IR's back: a product rounds as written,
 whether fusion computes it inline or reads it from another kernel's buffer, as on the CPU
 executors; the fused multiply-adds dpl wants are `math.fma` in the IR, written by
-contract-accumulations and the attention builders), producing a cubin (SASS for that exact arch, no PTX JIT at load). Cubins are cached on disk
+contract-accumulations and the attention builders), producing a cubin (SASS for that exact
+arch, no PTX JIT at load). Cubins are cached on disk
 (`backend/cache.py`: `$DPL_CACHE_DIR`, else the user's cache directory, private; each entry checked
 on load, a bad one rebuilt with a warning); the key hashes the source, the arch, the options and
 the NVRTC version. Loading is `cuModuleLoadData`

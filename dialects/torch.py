@@ -1601,7 +1601,8 @@ class AsStridedOp(TorchOp):
         if any(s < 0 for s in stride) or self.offset.data < 0:
             self._fail(f"stride {_fmt(stride)} and offset {self.offset.data} must not be negative")
         numel = math.prod(shape_of(self.input))
-        if 0 not in size and (last := self.offset.data + sum((n - 1) * s for n, s in zip(size, stride))) >= numel:
+        last = self.offset.data + sum((n - 1) * s for n, s in zip(size, stride))
+        if 0 not in size and last >= numel:
             self._fail(f"reads element {last}, past the {numel} elements of input {_fmt(shape_of(self.input))}")
         self._same_element_type(self.input)
 

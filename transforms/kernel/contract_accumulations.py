@@ -27,8 +27,9 @@ becomes `math.fma %x, %y, %other` (the right-hand product first, when both are p
 f32 and f64 scalars only. Declined (left as they are): a sum stored anywhere but where its
 accumulator was loaded from (an elementwise `a + b * c`, whose value another kernel may compute
 again), a store to shared or global memory, a product with other uses, other combiners, and a
-bare product accumulated by a loop whose results differ in type (an argmax's value and index). Builders of their own multiply-accumulate chains (flash attention's online
-softmax) write `math.fma` themselves.
+bare product accumulated by a loop whose results differ in type (an argmax's value and index).
+Builders of their own multiply-accumulate chains (flash attention's online softmax) write
+`math.fma` themselves.
 """
 
 from __future__ import annotations
@@ -88,7 +89,8 @@ def _accumulates_a_product(acc: K.AccumulateOp) -> bool:
 
 
 def accumulations(func: K.KernelFuncOp) -> list[arith.AddfOp]:
-    """The addfs of `func` that sum into a reduction's accumulator (the docstring's two forms)."""
+    """The addfs of `func` that sum into a reduction's accumulator (the docstring's forms, the
+    bare product already moved into a register array)."""
     found: list[arith.AddfOp] = []
     for op in func.walk():
         if isinstance(op, K.StoreOp) and isinstance(op.memref.owner, K.AllocaOp):
@@ -123,7 +125,7 @@ def contract(add: arith.AddfOp) -> bool:
 @dataclass(frozen=True)
 class ContractAccumulations(ModulePass):
     """Products added into a reduction's accumulator (a register array's load-add-store at one
-    place, a `kernel.accumulate add` of a sum) become `math.fma`."""
+    place, a `kernel.accumulate add` of a sum or of a product) become `math.fma`."""
 
     name = "contract-accumulations"
 

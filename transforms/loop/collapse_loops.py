@@ -19,10 +19,11 @@ combiners, in order); deeper nests collapse level by level. The outer loop may a
 cheap prologue before its inner loop (at most 8 loads and arith ops other than divisions, used
 only by the inner loop: fuse-loops hoisted them there), which then runs at every iteration of
 the collapsed loop: StyleGAN2's demodulation sums (w s)^2 over (c_in, 3, 3), s read per c_in,
-and as a nest of 256 around 9 its 1024 rows of 2304 ran one thread each (1.0 ms; eager 0.16). Only nests inside a row collapse: reduce loops anywhere, and free loops in a
-block that also holds a reduce loop (the normalising loops beside a norm's reductions); the
-outer free loops that tileify maps onto the grid stay as they are. The iterations run in the same
-order; a reduce nest's partial sums become one running sum (the same terms in the same order,
+and its 1024 rows of 2304 were nests of 256 around 9 (with matmul_info's misreading, one thread
+a row: the program 1.0 ms, eager 0.15). Only nests inside a row collapse: reduce loops
+anywhere, and free loops in a block that also holds a reduce loop (the normalising loops beside
+a norm's reductions); the outer free loops that tileify maps onto the grid stay as they are. The
+iterations run in the same order; a reduce nest's partial sums become one running sum (the same terms in the same order,
 grouped otherwise: rounding-level differences, as any reordered floating-point reduction).
 
 Declines (logged to `dpl.passes`) nothing explicitly: a kernel without such a nest is unchanged.
@@ -47,13 +48,13 @@ _DIVISIONS = (arith.DivfOp, arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.R
               arith.CeilDivSIOp, arith.CeilDivUIOp)
 
 
-#: The most cheap ops (loads, arith but divisions) a reduce loop may compute before its inner
+#: The most cheap ops (loads, arith but divisions) an outer loop may compute before its inner
 #: loop and still collapse with it (they then run at every inner iteration).
 MAX_MOVED_OPS = 8
 
 
 def _cheap_prologue(ops: list[Operation], inner: loop.ForOp) -> bool:
-    """Whether `ops` (what a reduce loop computes before `inner`) are at most MAX_MOVED_OPS
+    """Whether `ops` (what an outer loop computes before `inner`) are at most MAX_MOVED_OPS
     loads and cheap arith ops whose values only `inner` (or each other) use: recomputed at
     every inner iteration, they cost little and keep the meaning."""
     allowed = set(ops)
