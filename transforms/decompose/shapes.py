@@ -203,7 +203,7 @@ RULES = {
 
 @dataclass(frozen=True)
 class DecomposeShapes(ModulePass):
-    """Rewrite reshape / transpose / permute / unsqueeze / expand / slice / flip / cat /
+    """Rewrite reshape / transpose / permute / unsqueeze / expand / slice / flip / as_strided / cat /
     embedding / index_select / scatter_reduce.
 
     The view ops become one `tensor.index_map` each: reshape linearises and splits indices only
