@@ -1992,6 +1992,34 @@ def _order_keys(c: Converter, v: SSAValue, descending: bool) -> SSAValue:
     return key
 
 
+@handles("nextafter", to="torch.expand, torch.bitcast, torch.add, torch.sub, torch.lt, torch.gt, torch.eq, torch.ne, torch.logical_or, torch.where")
+def _nextafter(c: Converter, node, x, other):
+    """The next float after x toward `other` (C's nextafter): x's bits plus one where x moves
+    away from zero (x < other for x >= 0's positive side, x > other for negative x), minus one
+    toward it; `other` where the two are equal (-0.0 and 0.0 too); the smallest subnormal with
+    other's sign from a zero x; NaN where either is."""
+    t = c.out_type()
+    elem = t.element_type
+    kt = TensorType(IntegerType(T.bit_width(elem)), t.get_shape())
+    bt = _bool_type(t)
+
+    def spread(arg) -> SSAValue:
+        v = _operand(c, arg, elem)
+        return v if v.type == t else c.emit(T.ExpandOp.create_from([v], t))
+
+    v, w = spread(x), spread(other)
+    bits = c.emit(T.BitcastOp.create_from([v], kt))
+    away = c.emit(T.EqOp.create_from([_op(c, T.LtOp, bt, v, w), _op(c, T.GtOp, bt, v, 0.0)], bt))
+    stepped = _scalar_where(c, away, _op(c, T.AddOp, kt, bits, 1), _op(c, T.SubOp, kt, bits, 1), kt)
+    r = c.emit(T.BitcastOp.create_from([stepped], t))
+    tiny = 2.0 ** (-1074 if T.bit_width(elem) == 64 else -149)  # the smallest subnormal
+    from_zero = _scalar_where(c, _op(c, T.GtOp, bt, w, 0.0), c.constant(tiny, elem), c.constant(-tiny, elem), t)
+    r = _scalar_where(c, _op(c, T.EqOp, bt, v, 0.0), from_zero, r, t)
+    r = _scalar_where(c, _op(c, T.EqOp, bt, v, w), w, r, t)
+    nan = c.emit(T.LogicalOrOp.create_from([c.emit(T.NeOp.create_from([v, v], bt)), c.emit(T.NeOp.create_from([w, w], bt))], bt))
+    return _scalar_where(c, nan, _op(c, T.AddOp, t, v, w), r, t)
+
+
 def _merge_sort(c: Converter, v: SSAValue, d: int, descending: bool) -> SSAValue:
     """The positions along `d` (i64, `d` padded to a power of two, the padding's positions
     last) of `v`'s elements in `_box_ranks`' order, by merging: O(n log^2 n) where the box is

@@ -191,6 +191,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
                                            torch.erfinv(y * 2.0**-30 - 1)), [("f", M), ("i", M, -2, 3), ("pos", M)]),
     "i0": (torch.i0, [("f", S)]),  # NaN at +-inf (inf / inf), as PyTorch's
     "i0e": (torch.special.i0e, [("f", S)]),
+    "nextafter": (torch.nextafter, [("f", S), ("f", S)]),
+    "nextafter_toward_zero": (lambda x: (torch.nextafter(x, torch.zeros_like(x)), torch.nextafter(x * 0.0, x)), [("f", S)]),
     "i1": (torch.special.i1, [("f", S)]),
     "i1e": (torch.special.i1e, [("f", S)]),
     "i1_wide": (lambda x: (torch.special.i1(x * 12.0) * torch.exp(-12.0 * x.abs()), torch.special.i1e(x * 40.0)), [("fin", S)]),
