@@ -1550,6 +1550,28 @@ def _i1e(c: Converter, node, x):
     return _odd(c, t, v, _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), small, big, t))
 
 
+#: 1 / (2k + 1)! for k = 6 .. 0, alternating: sin(x) / x = sum (-x^2)^k / (2k + 1)!.
+SINC_SERIES = tuple((-1) ** k / math.factorial(2 * k + 1) for k in range(6, -1, -1))
+
+
+@handles("special_spherical_bessel_j0", to="torch.abs, torch.mul, torch.add, torch.sin, torch.div, torch.lt, torch.isinf, torch.where")
+def _spherical_bessel_j0(c: Converter, node, x):
+    """sin(x) / x, as PyTorch computes it: its Taylor series to x^12 where |x| < 0.5 (1 at 0,
+    where the quotient is 0 / 0), 0 at +-inf (where sin is NaN)."""
+    t = c.out_type()
+    v = _operand(c, x, t.element_type)
+    x2 = _op(c, T.MulOp, t, v, v)
+    series: SSAValue | float = SINC_SERIES[0]
+    for coeff in SINC_SERIES[1:]:
+        series = _op(c, T.AddOp, t, _op(c, T.MulOp, t, x2, series), coeff)
+    assert isinstance(series, SSAValue)
+    quotient = _op(c, T.DivOp, t, _op(c, T.SinOp, t, v), v)
+    near = _op(c, T.LtOp, _bool_type(t), _op(c, T.AbsOp, t, v), 0.5)
+    r = _scalar_where(c, near, series, quotient, t)
+    inf = c.emit(T.IsinfOp.create_from([v], _bool_type(t)))
+    return _scalar_where(c, inf, c.constant(0.0, t.element_type), r, t)
+
+
 #: The asymptotic series of log z - 1/(2z) - digamma(z) in w = 1 / z^2 (B_2n / 2n, highest first).
 DIGAMMA_ASYMPTOTIC = (1 / 12, -691 / 32760, 1 / 132, -1 / 240, 1 / 252, -1 / 120, 1 / 12, 0.0)
 #: How far digamma shifts an argument up before its series (the next term beyond z = 8: below

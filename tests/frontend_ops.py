@@ -193,6 +193,7 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "i0e": (torch.special.i0e, [("f", S)]),
     "nextafter": (torch.nextafter, [("f", S), ("f", S)]),
     "nextafter_toward_zero": (lambda x: (torch.nextafter(x, torch.zeros_like(x)), torch.nextafter(x * 0.0, x)), [("f", S)]),
+    "spherical_bessel_j0": (lambda x: (torch.special.spherical_bessel_j0(x), torch.special.spherical_bessel_j0(x * 0.1)), [("f", S)]),
     "i1": (torch.special.i1, [("f", S)]),
     "i1e": (torch.special.i1e, [("f", S)]),
     "i1_wide": (lambda x: (torch.special.i1(x * 12.0) * torch.exp(-12.0 * x.abs()), torch.special.i1e(x * 40.0)), [("fin", S)]),
