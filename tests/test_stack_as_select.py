@@ -1,6 +1,6 @@
 """stack-as-select keeps meaning: each lit case on the tensor executor before and after, on
-random inputs; stacks as people write them (interleaved rotary, coordinate pairs, stacks of
-reductions, along every axis) through every executor level against PyTorch; and GPT-J's
+random inputs; stacks as people write them (interleaved rotary, stacks of reductions, along the
+last axis and, declined, along others) through every executor level against PyTorch; and GPT-J's
 interleaved rotary is one kernel (it was a strided write per part and a copy)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""stack-as-select: a concat of a few single slices (a `torch.stack`) becomes one elementwise select.
+"""stack-as-select: a stack of a few values along the last axis becomes one elementwise select.
 
 `torch.stack([a, b], -1)` reaches tensor IR as a concat of parts of extent 1 along the axis.
 Lowered as it is, each part is its own loop nest writing every n-th element of the result (a
@@ -18,8 +18,11 @@ stores; each element computes every part, so only a few parts qualify):
       ... select(%j == 1, %y, %x) ...
     }
 
-Declined: a concat with a part longer than 1 along the axis (a part read at the other parts'
-positions would be read out of bounds), or with more than MAX_PARTS (4) parts.
+Declined: a concat along another axis than the last (there a thread's neighbours read other
+parts: each part would be read from memory once per slice of the result, n times, where along
+the last axis the n adjacent outputs share each read), with a part longer than 1 along the axis
+(a part read at the other parts' positions would be read out of bounds), or with more than
+MAX_PARTS (4) parts.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ MAX_PARTS = 4
 def declined(concat: T.ConcatOp) -> str | None:
     """Why `concat` stays a concat, or None."""
     axis = concat.axis.data
+    if axis != len(concat.result.type.get_shape()) - 1:  # type: ignore[attr-defined]
+        return "not along the last axis (each part would be read once per slice of the result)"
     if any(v.type.get_shape()[axis] != 1 for v in concat.inputs):  # type: ignore[attr-defined]
         return "a part is longer than 1 along the axis"
     if not 2 <= len(concat.inputs) <= MAX_PARTS:
@@ -77,7 +82,8 @@ def as_select(concat: T.ConcatOp) -> None:
 
 @dataclass(frozen=True)
 class StackAsSelect(ModulePass):
-    """Rewrite each concat of 2 to 4 parts of extent 1 (a stack) as one elementwise select."""
+    """Rewrite each concat of 2 to 4 parts of extent 1 along the last axis (a stack) as one
+    elementwise select."""
 
     name = "stack-as-select"
 
