@@ -27,6 +27,7 @@ MAX_PARTS (4) parts.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -38,7 +39,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from dpl.dialects import tensor as T
-from dpl.transforms.tile.common import LOG
+
+LOG = logging.getLogger("dpl.passes")
 
 #: The most parts a stack may have to become a select (each element computes every part).
 MAX_PARTS = 4
