@@ -1514,7 +1514,7 @@ def _i0e(c: Converter, node, x):
     return _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), small, large, t)
 
 
-def _i1_parts(c: Converter, node, x) -> tuple[TensorType, SSAValue, SSAValue, SSAValue, SSAValue]:
+def _i1_parts(c: Converter, x) -> tuple[TensorType, SSAValue, SSAValue, SSAValue, SSAValue]:
     """(type, x, |x|, exp(-|x|) I1 on [0, 8]: chbevl(|x| / 2 - 2, I1_SMALL) |x|, exp(-|x|)
     I1 beyond 8 times sqrt(|x|): chbevl(32 / |x| - 2, I1_LARGE))."""
     t = c.out_type()
@@ -1535,7 +1535,7 @@ def _i1(c: Converter, node, x):
     """The modified Bessel function I1 as Cephes (and PyTorch) computes it: on a = |x|,
     exp(a) a chbevl(a / 2 - 2, I1_SMALL) where a <= 8, else exp(a) chbevl(32 / a - 2, I1_LARGE) /
     sqrt(a) (overflowing where PyTorch's does, NaN at +-inf), the sign of x restored."""
-    t, v, a, small, large = _i1_parts(c, node, x)
+    t, v, a, small, large = _i1_parts(c, x)
     e = _op(c, T.ExpOp, t, a)
     big = _op(c, T.DivOp, t, _op(c, T.MulOp, t, e, large), _op(c, T.SqrtOp, t, a))
     r = _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), _op(c, T.MulOp, t, small, e), big, t)
@@ -1545,7 +1545,7 @@ def _i1(c: Converter, node, x):
 @handles("special_i1e", to="torch.abs, torch.mul, torch.add, torch.sub, torch.div, torch.sqrt, torch.le, torch.lt, torch.neg, torch.where")
 def _i1e(c: Converter, node, x):
     """exp(-|x|) I1(x): i1's two Chebyshev series without their exp(|x|), 0 at +-inf."""
-    t, v, a, small, large = _i1_parts(c, node, x)
+    t, v, a, small, large = _i1_parts(c, x)
     big = _op(c, T.DivOp, t, large, _op(c, T.SqrtOp, t, a))
     return _odd(c, t, v, _scalar_where(c, _op(c, T.LeOp, _bool_type(t), a, 8.0), small, big, t))
 
@@ -1560,11 +1560,7 @@ def _spherical_bessel_j0(c: Converter, node, x):
     where the quotient is 0 / 0), 0 at +-inf (where sin is NaN)."""
     t = c.out_type()
     v = _operand(c, x, t.element_type)
-    x2 = _op(c, T.MulOp, t, v, v)
-    series: SSAValue | float = SINC_SERIES[0]
-    for coeff in SINC_SERIES[1:]:
-        series = _op(c, T.AddOp, t, _op(c, T.MulOp, t, x2, series), coeff)
-    assert isinstance(series, SSAValue)
+    series = _horner(c, SINC_SERIES, _op(c, T.MulOp, t, v, v))
     quotient = _op(c, T.DivOp, t, _op(c, T.SinOp, t, v), v)
     near = _op(c, T.LtOp, _bool_type(t), _op(c, T.AbsOp, t, v), 0.5)
     r = _scalar_where(c, near, series, quotient, t)
@@ -3116,21 +3112,28 @@ def _linear_taps(n_in: int, n_out: int, align_corners: bool, scale: float | None
 CUBIC_A = -0.75
 
 
+def _cubic(x: float, a: float) -> float:
+    """The cubic convolution kernel with coefficient `a` at distance x (UpSample.h's
+    cubic_convolution1 within 1, cubic_convolution2 within 2, else 0)."""
+    x = abs(x)
+    if x < 1.0:
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+    if x < 2.0:
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return 0.0
+
+
 def _cubic_taps(n_in: int, n_out: int, align_corners: bool, scale: float | None) -> Taps:
     """PyTorch's bicubic interpolation along one dim: four taps, floor(src) - 1 .. + 2 clamped
     to the input, with their cubic convolution weights."""
     s = _source_scale(n_in, n_out, align_corners, scale)
-    a = CUBIC_A
     taps: list[list[int]] = [[], [], [], []]
     weights: list[list[float]] = [[], [], [], []]
     for dst in range(n_out):
         src = s * dst if align_corners else s * (dst + 0.5) - 0.5  # (not clamped at 0: cubic)
         i = math.floor(src)
         u = src - i
-        ws = (((a * (u + 1) - 5 * a) * (u + 1) + 8 * a) * (u + 1) - 4 * a,
-              ((a + 2) * u - (a + 3)) * u * u + 1,
-              ((a + 2) * (1 - u) - (a + 3)) * (1 - u) * (1 - u) + 1,
-              ((a * (2 - u) - 5 * a) * (2 - u) + 8 * a) * (2 - u) - 4 * a)
+        ws = [_cubic(d, CUBIC_A) for d in (u + 1, u, 1 - u, 2 - u)]
         for k in range(4):
             taps[k].append(min(max(i - 1 + k, 0), n_in - 1))
             weights[k].append(ws[k])
@@ -3147,12 +3150,7 @@ def _triangle(x: float) -> float:
 
 
 def _cubic_aa(x: float) -> float:
-    a, x = CUBIC_A_AA, abs(x)
-    if x < 1.0:
-        return ((a + 2) * x - (a + 3)) * x * x + 1
-    if x < 2.0:
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-    return 0.0
+    return _cubic(x, CUBIC_A_AA)
 
 
 def _aa_taps(filt, interp_size: int):
@@ -3354,13 +3352,13 @@ def _unfold(c: Converter, node, x, dimension, size, step):
     return c.emit(T.PermuteOp.create_from([v], t, {"dims": _dims_attr(dims)}))
 
 
-def _strided_source(c: Converter, x, name: str) -> tuple[SSAValue, int]:
+def _strided_source(c: Converter, x, name: str) -> SSAValue:
     """x's elements as the storage a strided view reads (x must be a contiguous tensor of its
-    own, as every value of an exported program but a view is), and the default storage offset."""
+    own, as every value of an exported program but a view is: its storage offset is 0)."""
     val = x.meta.get("val") if isinstance(x, fx.Node) else None
     if not isinstance(val, torch.Tensor) or not val.is_contiguous() or val.storage_offset() != 0:
         raise c.fail(f"unsupported {name} of a non-contiguous tensor (a view of another's storage)")
-    return c.value(x), 0
+    return c.value(x)
 
 
 def _strided_positions(size: Sequence[int], stride: Sequence[int], offset: int) -> list[int]:
@@ -3374,9 +3372,8 @@ def _strided_positions(size: Sequence[int], stride: Sequence[int], offset: int) 
 @handles("as_strided", to="torch.as_strided")
 def _as_strided(c: Converter, node, x, size, stride, storage_offset=None):
     """A view of x's row-major elements by sizes and strides: one `torch.as_strided`."""
-    v, default = _strided_source(c, x, "as_strided")
-    offset = default if storage_offset is None else storage_offset
-    attrs = {"stride": ArrayAttr([IntAttr(s) for s in stride]), "offset": IntAttr(offset)}
+    v = _strided_source(c, x, "as_strided")
+    attrs = {"stride": ArrayAttr([IntAttr(s) for s in stride]), "offset": IntAttr(storage_offset or 0)}
     return c.emit(T.AsStridedOp.create_from([v], c.out_type(), attrs))
 
 
@@ -3384,10 +3381,10 @@ def _as_strided(c: Converter, node, x, size, stride, storage_offset=None):
 def _as_strided_scatter(c: Converter, node, x, src, size, stride, storage_offset=None):
     """x with `src` written into the strided view (`Tensor.fill_diagonal_`'s form): src's
     elements scattered to the view's flat positions (a constant), as `put` does."""
-    v, default = _strided_source(c, x, "as_strided_scatter")
+    v = _strided_source(c, x, "as_strided_scatter")
     t = c.out_type()
     elem, n = t.element_type, math.prod(c.shape(x))
-    pos = _strided_positions(size, stride, default if storage_offset is None else storage_offset)
+    pos = _strided_positions(size, stride, storage_offset or 0)
     if pos and max(pos) >= n:
         raise c.fail(f"as_strided_scatter reads element {max(pos)} of a tensor of {n}")
     flat = c.emit(T.ReshapeOp.create_from([c.cast(v, elem)], TensorType(elem, [n])))

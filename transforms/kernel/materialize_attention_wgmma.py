@@ -317,8 +317,8 @@ class WgmmaFlashLowering(FlashLowering):
         warp to hide a chain behind): m' = max(m, rowmax sc) (quad shuffles), alpha =
         exp2((m - m') c log2 e), sc = exp2(fma(sc, c log2 e, -(m' c log2 e))) (c: the
         softmax_scale that fold_scale left to it, else 1; fastmath afn: the SFU's approximation),
-        l = fma(l, alpha, rowsum sc) (a row whose scores are all -inf so far uses 0 as its max). Returns the
-        alphas."""
+        l = fma(l, alpha, rowsum sc) (a row whose scores are all -inf so far uses 0 as its max).
+        Returns the alphas."""
         log2e = self.f32(math.log2(math.e) * self.softmax_scale)
         neg_log2e = self.f32(-math.log2(math.e) * self.softmax_scale)
         ninf, zero = self.f32(float("-inf")), self.f32(0.0)

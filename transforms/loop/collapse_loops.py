@@ -23,8 +23,9 @@ and its 1024 rows of 2304 were nests of 256 around 9 (with matmul_info's misread
 a row: the program 1.0 ms, eager 0.15). Only nests inside a row collapse: reduce loops
 anywhere, and free loops in a block that also holds a reduce loop (the normalising loops beside
 a norm's reductions); the outer free loops that tileify maps onto the grid stay as they are. The
-iterations run in the same order; a reduce nest's partial sums become one running sum (the same terms in the same order,
-grouped otherwise: rounding-level differences, as any reordered floating-point reduction).
+iterations run in the same order; a reduce nest's partial sums become one running sum (the
+same terms in the same order, grouped otherwise: rounding-level differences, as any reordered
+floating-point reduction).
 
 Declines (logged to `dpl.passes`) nothing explicitly: a kernel without such a nest is unchanged.
 """
