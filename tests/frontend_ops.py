@@ -203,6 +203,19 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "digamma_poles": (lambda x: torch.special.psi(torch.round(3 * x)), [("f", S)]),
     "mvlgamma": (lambda x: torch.mvlgamma(x + 1, 3), [("pos", S)]),
     "multigammaln_int": (lambda i: torch.special.multigammaln(i.double(), 2), [("i", M, 1, 30)]),
+    # past 5 (the asymptotic branch) and 0, -0, +-inf; Y: -inf at +-0, NaN below 0
+    "bessel_j": (lambda x: (torch.special.bessel_j0(x * 4), torch.special.bessel_j1(x * 4), torch.special.bessel_j0(x * 1e-6)), [("f", S)]),
+    "bessel_y": (lambda x: (torch.special.bessel_y0(x * 4), torch.special.bessel_y1(x * 4)), [("f", S)]),
+    "modified_bessel_i": (lambda x: (torch.special.modified_bessel_i0(x * 4), torch.special.modified_bessel_i1(x * 4)), [("f", S)]),
+    # past 2 (the second series); inf at +-0, NaN below 0, 0 at inf
+    "modified_bessel_k": (lambda x: (torch.special.modified_bessel_k0(x * 2), torch.special.modified_bessel_k1(x * 2),
+                                     torch.special.scaled_modified_bessel_k0(x * 2), torch.special.scaled_modified_bessel_k1(x * 2)), [("f", S)]),
+    # x = 1 (inf), x < 1 (NaN), q at 0 and negative integers (inf), negative q with integer x of
+    # both parities (the reflection) and with fractional x (NaN)
+    "zeta": (lambda x, q: (torch.special.zeta(x.abs() * 4 + 1, q * 3), torch.special.zeta(torch.round(x.abs() * 3) + 2, q * 3),
+                           torch.special.zeta(3.0, q * 3 + 0.25), torch.special.zeta(x * 4, 2.5)), [("f", S), ("f", S)]),
+    "polygamma": (lambda x: (torch.polygamma(1, x * 4), torch.polygamma(2, x * 4), torch.special.polygamma(3, x * 4),
+                             torch.polygamma(0, x * 4 + 0.25)), [("f", S)]),
     "copysign": (torch.copysign, [("f", S), ("f", S)]),
     "copysign_scalar": (lambda x: torch.copysign(x, -2.0) + torch.copysign(x.abs(), x), [("f", S)]),
     "signbit": (lambda x: torch.signbit(x) | torch.signbit(torch.round(x)), [("f", S)]),
