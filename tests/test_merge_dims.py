@@ -46,9 +46,10 @@ def test_lit_cases_keep_meaning_on_the_loop_executor(case: int):
     after.verify()
     for seed in (1, 2):
         ins = program_inputs(main_func(before), seed)
-        (ref,) = exec_loop.run(before, [a.copy() for a in ins])
-        (out,) = exec_loop.run(after, [a.copy() for a in ins])
-        np.testing.assert_array_equal(out, ref)  # the same elements, the same order of adds
+        refs = exec_loop.run(before, [a.copy() for a in ins])
+        outs = exec_loop.run(after, [a.copy() for a in ins])
+        for out, ref in zip(outs, refs, strict=True):
+            np.testing.assert_array_equal(out, ref)  # the same elements, the same order of adds
 
 
 @pytest.mark.parametrize("name", list(EXPRS))

@@ -60,6 +60,11 @@ D = [AffineExpr.dimension(i) for i in range(3)]
         # 128 * ko leaves the floordiv only when what stays is non-negative
         ((D[0] * 128 + D[1] * 3 + 5) // 64, [(0, 3), (0, 31)], "((d0 * 2) + (((d1 * 3) + 5) floordiv 64))"),
         ((D[0] * 128 + D[1] - 5) // 64, [(1, 3), (0, 31)], "((((d0 * 128) + d1) + -5) floordiv 64)"),
+        # a window's middle offset: (r floordiv 3) - 3 * (r floordiv 9) is (r floordiv 3) mod 3
+        ((D[0] + (D[0] // 9) * -9) // 3, [(0, 2303)], "((d0 floordiv 3) mod 3)"),
+        (D[0] // 3 * 2 + (D[0] // 12) * -8, [(0, 99)], "(((d0 floordiv 3) mod 4) * 2)"),
+        # declined: -2 is not minus the ratio of the divisors
+        (D[0] // 3 + (D[0] // 9) * -2, [(0, 99)], "(((d0 floordiv 9) * -2) + (d0 floordiv 3))"),
     ],
 )
 def test_simplify_index(expr, ranges, want):
@@ -106,6 +111,25 @@ def test_simplify_index_keeps_values():
             assert expr.eval(point, []) == simple.eval(point, []), (str(expr), str(simple), point)
             if _dividends_nonnegative(expr, point):
                 assert _dividends_nonnegative(simple, point), (str(expr), str(simple), point)
+
+
+def test_simplify_index_keeps_nested_mods():
+    """`m * (A floordiv d) - m * n * (A floordiv (d * n))` plus other terms, A a random sum over
+    random bounds: the same value at random points, and mostly folded to a mod (not where the
+    bounds first simplify one floordiv alone: (5 * d0 + d1) floordiv 15 is d0 floordiv 3 at d1 < 5)."""
+    rng = random.Random(1)
+    folded = 0
+    for _ in range(400):
+        ranges = [(0, rng.choice([1, 3, 8, 17, 64]) - 1) for _ in range(3)]
+        a = D[0] * rng.choice([1, 2, 5]) + D[1] * rng.choice([1, 3, 7]) + rng.randint(0, 4)
+        d, n, m = rng.choice([1, 2, 3, 4]), rng.choice([2, 3, 5]), rng.choice([1, -1, 2, 3])
+        expr = (a // d) * m + (a // (d * n)) * (-m * n) + D[2] * rng.choice([0, 1, 4])
+        simple = simplify_index(expr, ranges)
+        folded += AffineBinaryOpKind.Mod in {e.kind for e in simple.dfs() if isinstance(e, AffineBinaryOpExpr)}
+        for _ in range(20):
+            point = [rng.randint(lo, hi) for lo, hi in ranges]
+            assert expr.eval(point, []) == simple.eval(point, []), (str(expr), str(simple), point)
+    assert folded >= 300
 
 
 # 4 heads of 64 (K = 256), 16 rows, 16 columns: K-outer of 8 trips, split over 2 blocks

@@ -360,7 +360,10 @@ def _mod(s: _Sum, d: int, ranges: Sequence[Range | None]) -> _Sum:
 
 
 def _fold_mods(s: _Sum, ranges: Sequence[Range | None]) -> _Sum:
-    """`m * X + k * (X floordiv n) + rest` with `k = -m * n` as `m * (X mod n) + rest`."""
+    """`m * X + k * (A floordiv D) + rest` with `X = A floordiv d` (`d` dividing `D`, or
+    `X = A` where `d = 1`) and `k = -m * (D / d)` as `m * (X mod (D / d)) + rest`, since
+    `X floordiv (D / d) = A floordiv D` under floor division: a window's middle offset
+    `r floordiv 3 - 3 * (r floordiv 9)` is `(r floordiv 3) mod 3`, as `delinearize` spells it."""
     changed = True
     while changed:
         changed = False
@@ -369,18 +372,24 @@ def _fold_mods(s: _Sum, ranges: Sequence[Range | None]) -> _Sum:
                 isinstance(atom, AffineBinaryOpExpr)
                 and atom.kind == AffineBinaryOpKind.FloorDiv
                 and isinstance(atom.rhs, AffineConstantExpr)
-                and k % atom.rhs.value == 0
             ):
                 continue
-            n = atom.rhs.value
-            m = -k // n
-            x = _sum_of(atom.lhs, ranges)
-            if x[0] and all(s[0].get(e, 0) == m * c for e, c in x[0].items()):
-                # m * X - m * n * (X floordiv n) = m * (X mod n)
-                without = _add(s, _scale(x, -m))
-                without = ({e: c for e, c in without[0].items() if e != atom}, without[1])
-                s = _add(without, _scale(_mod(x, n, ranges), m))
-                changed = True
+            big = atom.rhs.value
+            a = _sum_of(atom.lhs, ranges)
+            for d in [1, *reversed(_divisors(big)[1:])]:
+                n = big // d
+                if k % n:
+                    continue
+                m = -k // n
+                x = _floordiv(a, d, ranges)
+                if x[0] and atom not in x[0] and all(s[0].get(e, 0) == m * c for e, c in x[0].items()):
+                    # m * X - m * n * (X floordiv n) = m * (X mod n)
+                    without = _add(s, _scale(x, -m))
+                    without = ({e: c for e, c in without[0].items() if e != atom}, without[1])
+                    s = _add(without, _scale(_mod(x, n, ranges), m))
+                    changed = True
+                    break
+            if changed:
                 break
     return s
 

@@ -4,8 +4,8 @@
 // over (2, 3, 4) after collapse-loops (nested floordivs: x, the weight and the output merged);
 // a middle run beside a last dim indexed on its own; declined: a transposed read, and a buffer
 // read both at one flat position and by two loop indices. Last, a flat read whose mod is spelled
-// as a floordiv times minus its divisor, and a 1x1 convolution's weight (dims of extent 1 read
-// at 0).
+// as a floordiv times minus its divisor, a 1x1 convolution's weight (dims of extent 1 read
+// at 0), and a grouped convolution's window offsets composed by fold-index-maps.
 
 func.func @main(%x: memref<5x2x3x4xf32>, %w: memref<2x3x4xf32>) -> memref<5x2x3x4xf32> {
   %y = memref.alloc() : memref<5x2x3x4xf32>
@@ -154,3 +154,42 @@ func.func @main(%x: memref<2x8x5xf32>, %w: memref<3x8x1x1xf32>) -> memref<2x3x5x
 // CHECK:         %w_1 = loop.view %w : memref<3x8x1x1xf32> -> memref<3x8xf32>
 // CHECK:           %g = loop.load %w_1[%o, %r] : memref<3x8xf32>
 
+
+// -----
+
+// A grouped convolution's weight computed in the program (StyleGAN2's modulated weight) is read
+// at the window's offsets as fold-index-maps composes them: the middle one is `%r floordiv 3 -
+// 3 * (%r floordiv 9)`, which simplify_map spells `(%r floordiv 3) mod 3`, delinearize's form:
+// the run (4, 3, 3) is one dim of 36. Declined: the same read with -2 in place of -3 (no mod).
+func.func @main(%w: memref<2x4x3x3xf32>, %v: memref<2x4x6x3xf32>) -> (memref<2x5xf32>, memref<2x5xf32>) {
+  %y = memref.alloc() : memref<2x5xf32>
+  %z = memref.alloc() : memref<2x5xf32>
+  loop.kernel @k_grouped ins(%w : memref<2x4x3x3xf32>) outs(%y : memref<2x5xf32>) {
+    loop.for free %o < 2 {
+      loop.for free %n < 5 {
+        %s = loop.for reduce %r < 36 -> f32 {
+          %g = loop.load %w[%o, %r floordiv 9, %r floordiv 3 + %r floordiv 9 * -3, %r + %r floordiv 3 * -3] : memref<2x4x3x3xf32>
+          loop.accumulate add %g : f32
+        }
+        loop.store %s, %y[%o, %n] : memref<2x5xf32>
+      }
+    }
+  }
+  loop.kernel @k_declined ins(%v : memref<2x4x6x3xf32>) outs(%z : memref<2x5xf32>) {
+    loop.for free %o < 2 {
+      loop.for free %n < 5 {
+        %s = loop.for reduce %r < 36 -> f32 {
+          %g = loop.load %v[%o, %r floordiv 9, %r floordiv 3 + %r floordiv 9 * -2, %r mod 3] : memref<2x4x6x3xf32>
+          loop.accumulate add %g : f32
+        }
+        loop.store %s, %z[%o, %n] : memref<2x5xf32>
+      }
+    }
+  }
+  func.return %y, %z : memref<2x5xf32>, memref<2x5xf32>
+}
+// CHECK-LABEL: func.func @main
+// CHECK:         %w_1 = loop.view %w : memref<2x4x3x3xf32> -> memref<2x36xf32>
+// CHECK:           %g = loop.load %w_1[%o, %r] : memref<2x36xf32>
+// CHECK-NOT:     loop.view %v
+// CHECK:           %g_1 = loop.load %v[%o_1, %r_1 floordiv 9, %r_1 floordiv 3 + %r_1 floordiv 9 * -2, %r_1 mod 3] : memref<2x4x6x3xf32>
