@@ -2,13 +2,17 @@
 kernels (matmul, relu, row norm per layer, as a deep model has) fuses in seconds, and four times
 the kernels take about four times as long (the pass used to rescan every kernel after each
 fusion: 1200 kernels took 139 s, 300 took 10 s). The fused chain keeps its meaning. A DAG
-(kernels that read the one before and the one before that) inlines each producer once."""
+(kernels that read the one before and the one before that) inlines each producer once. A kernel
+of many nests (a GRU's or LSTM's stacked outputs) fuses through scratch kernels into the IR that
+whole copies give."""
 
 from __future__ import annotations
 
 import time
 
 import numpy as np
+import pytest
+import torch
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -16,10 +20,15 @@ from xdsl.ir import Block, Region
 
 from dpl.dialects import loop, make_context
 from dpl.dialects.parsing import parse_module
+from dpl.frontend import capture_expression
 from dpl.interpreters import exec_loop
-from dpl.transforms.loop.fuse_loops import FuseLoops
+from dpl.transforms.loop.fuse_loops import FuseLoops, Parts
+from dpl.transforms.loop.scratch_kernel import free_nests
+from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 
 T = "memref<8x8xf32>"
+LOOP = IR_PIPELINES["loop"]
+BEFORE_FUSE = LOOP[: LOOP.index("fuse-loops")].rstrip(",")
 
 
 def chain(layers: int) -> str:
@@ -170,3 +179,35 @@ def test_a_dag_of_producers_inlines_each_once(pass_log):
     assert len(fused) == 11, fused
     (after,) = exec_loop.run(module, inputs)
     np.testing.assert_allclose(after, before, rtol=1e-6, atol=1e-6 * float(np.abs(before).max()))
+
+
+RECURRENT = [
+    "torch.nn.GRU(8, 16, batch_first=True)(torch.randn(2, 8, 8))[0]",
+    "torch.nn.LSTM(8, 16, num_layers=2, batch_first=True)(torch.randn(2, 4, 8))[0]",
+]
+
+
+@pytest.mark.parametrize("expr", RECURRENT)
+def test_scratch_kernels_fuse_as_whole_copies_do(expr: str, monkeypatch):
+    """A recurrent net's stacked outputs are a kernel of one nest per step, each taking its
+    step's producers: fusing into a scratch kernel of the nests that read the producer (with
+    stand-ins for the others) gives, byte for byte, the IR that copying the whole kernel for
+    every attempt gives; and it is taken for most attempts into a kernel of several nests."""
+    prog = capture_expression(expr, dtype=torch.float32)
+    run_pipeline(prog.module, BEFORE_FUSE)
+    whole = prog.module.clone()
+    taken: list[bool] = []
+    scratch = Parts.scratch
+
+    def counted(parts: Parts, kernel: loop.KernelOp, readers):
+        made = scratch(parts, kernel, readers)
+        if len(free_nests(kernel)) >= 2:
+            taken.append(made is not None)
+        return made
+
+    monkeypatch.setattr(Parts, "scratch", counted)
+    run_pipeline(prog.module, "fuse-loops")
+    monkeypatch.setattr(Parts, "scratch", lambda parts, *args: None)
+    run_pipeline(whole, "fuse-loops")
+    assert str(prog.module) == str(whole)
+    assert sum(taken) > len(taken) / 2 > 0, f"{sum(taken)} of {len(taken)} attempts fused into a scratch kernel"

@@ -117,7 +117,16 @@ When a producer's buffer is no longer read it is dropped with its kernel (see dr
 Each round indexes who writes and who reads every buffer once and keeps that index as kernels are
 fused and dropped, visiting again only the kernels with a pair not yet tried, so the pass runs in
 time about linear in the number of kernels (each fusion costs the size of the two kernels it
-joins; a chain that all fuses into one kernel still grows that kernel step by step).
+joins; a chain that all fuses into one kernel still grows that kernel step by step). Within a
+kernel of many nests an attempt costs only the nests that read the producer's buffer: the
+guards' counts are kept per op of a kernel's body (`Parts`), and the attempt inlines into and
+cleans up a `ScratchKernel` that copies those nests and the body's own values, with stand-ins
+for the other nests (the same kernel as copying it whole, see scratch_kernel). A recurrent net's
+stacked outputs (one nest per time step, each taking its step's producers one by one) cost
+T^2 otherwise (bench/fuse_loops_time.py, CPU s): nn.GRU(32, 64) over 64 steps 50 -> 24, a
+2-layer bidirectional one over 32 steps 103 -> 47. What still grows faster than T is the IR's
+own: the nests that read a step's output hold copies of the steps before them, the more the
+more steps share the copy budget (`max-copied-ops` counts per iteration of the kernel).
 Each decision (fuse / refuse and why) is logged to the `dpl.passes` logger (`dpl -v`).
 """
 
@@ -126,8 +135,9 @@ from __future__ import annotations
 import heapq
 import logging
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import IndexType, ModuleOp
@@ -136,6 +146,7 @@ from xdsl.passes import ModulePass
 
 from dpl.dialects import loop
 from dpl.transforms.loop.drop_dead_buffers import drop_dead_buffers
+from dpl.transforms.loop.scratch_kernel import ScratchKernel, body_values_read, can_leave_out, free_nests
 from dpl.transforms.loop.nest import (
     ProducerNest,
     dedup_pure_ops,
@@ -144,6 +155,7 @@ from dpl.transforms.loop.nest import (
     hoist_invariants,
     inline_at,
     match_producer,
+    settled,
     sink_unindexed_loops,
 )
 from dpl.transforms.options import check_option
@@ -152,15 +164,17 @@ from dpl.transforms.options import check_option
 LOG = logging.getLogger("dpl.passes")
 
 
-def executions(op: Operation, stop: Operation) -> int:
-    """How many times `op` runs per run of `stop`: the product of enclosing loop extents."""
-    count = 1
+def enclosing(op: Operation) -> Iterator[Operation]:
+    """The ops around `op` inside its kernel, innermost first."""
     parent = op.parent_op()
-    while parent is not None and parent is not stop:
-        if isinstance(parent, loop.ForOp):
-            count *= parent.extent.data
+    while parent is not None and not isinstance(parent, loop.KernelOp):
+        yield parent
         parent = parent.parent_op()
-    return count
+
+
+def executions(op: Operation) -> int:
+    """How many times `op` runs per run of its kernel: the product of enclosing loop extents."""
+    return math.prod(p.extent.data for p in enclosing(op) if isinstance(p, loop.ForOp))
 
 
 def intermediate_buffers(main: func.FuncOp) -> set[SSAValue]:
@@ -213,61 +227,58 @@ class FuseLoops(ModulePass):
             # First round: elementwise producers into everything but contractions, so that
             # elementwise chains are whole before a contraction weighs one as a prologue and
             # every matmul has formed (product into sum) before any reduction moves.
-            copies = Copies()
+            copies, parts = Copies(), Parts()
             for first_round in (True, False):
                 drop_dead_buffers(main)
-                _Fusion(self, main, first_round, copies).run()
+                _Fusion(self, main, first_round, copies, parts).run()
             drop_dead_buffers(main)
 
     def _try_inline(
         self, producer: ProducerNest, consumer: loop.KernelOp, buffer: SSAValue, shared: bool,
-        contraction: Callable[[loop.KernelOp], bool] | None = None,
-        copies: Copies | None = None,
+        parts: Parts, copies: Copies,
     ) -> loop.KernelOp | None:
         """The consumer with the producer inlined at `buffer`'s loads, or None (logged) when a
-        guard refuses it; `contraction` answers is_contraction (a cache of it), `copies` counts
-        the copies of shared producers each kernel holds (updated for the result)."""
-        contraction = contraction or is_contraction
-        copies = Copies() if copies is None else copies
+        guard refuses it; `parts` counts what the guards weigh in each op of a kernel's body,
+        `copies` the copies of shared producers each kernel holds (updated for the result)."""
         name_p, name_c = producer.kernel.sym_name.data, consumer.sym_name.data
-        width = contraction_width(consumer, buffer)
-        if has_reduce(producer.kernel) and width > self.max_row_tile:
+        readers = parts.readers(consumer, buffer)
+        loads = parts.loads(consumer, buffer)
+        width = parts.width(consumer, buffer, readers)
+        if parts.has_reduce(producer.kernel) and width > self.max_row_tile:
             LOG.info(
                 f"refuse @{name_p} into @{name_c}: a reduction stays out of a contraction "
                 f"{width} columns wide (each output tile would recompute it)"
             )
             return None
-        if contraction(producer.kernel) and contraction(consumer):
+        if parts.is_contraction(producer.kernel) and parts.is_contraction(consumer):
             LOG.info(f"refuse @{name_p} into @{name_c}: both are contractions (one per kernel)")
             return None
-        if is_contraction(producer.kernel) and read_in_reduce(consumer, buffer):
+        if parts.is_contraction(producer.kernel) and any(in_reduce(o) for o in loads):
             LOG.info(
                 f"refuse @{name_p} into @{name_c}: a contraction stays out of a reduction over "
                 "its outputs (its K loop would run untiled inside the reduction's loop)"
             )
             return None
-        if has_reduce(producer.kernel) and not self.short_reduction(producer):
-            outputs = min((free_iterations(o, consumer) for o in consumer.walk()
-                           if isinstance(o, loop.LoadOp) and o.memref == buffer and in_reduce(o, consumer)),
-                          default=None)  # fmt: skip
+        if parts.has_reduce(producer.kernel) and not self.short_reduction(producer):
+            outputs_read = min((free_iterations(o) for o in loads if in_reduce(o)), default=None)
             values = producer_values(producer)
-            if outputs is not None and outputs < values:
+            if outputs_read is not None and outputs_read < values:
                 LOG.info(
                     f"refuse @{name_p} into @{name_c}: its reduction would run inside a reduce "
-                    f"loop of {outputs} outputs, not over its own {values} values in parallel"
+                    f"loop of {outputs_read} outputs, not over its own {values} values in parallel"
                 )
                 return None
-        if contraction(producer.kernel):
-            outputs = sum(free_iterations(o, consumer) for o in consumer.walk() if isinstance(o, loop.StoreOp))
+        if parts.is_contraction(producer.kernel):
+            written = parts.outputs(consumer)
             values = producer_values(producer)
-            if outputs > values:
+            if written > values:
                 LOG.info(
-                    f"refuse @{name_p} into @{name_c}: it writes {outputs} values from the "
+                    f"refuse @{name_p} into @{name_c}: it writes {written} values from the "
                     f"contraction's {values} (a broadcast would run inside the matmul's tile)"
                 )
                 return None
-        if not has_reduce(producer.kernel) and not contraction(consumer) and any(_index_compare(o) for o in producer.kernel.walk()):
-            reads = sum(executions(o, consumer) for o in consumer.walk() if isinstance(o, loop.LoadOp) and o.memref == buffer)
+        if not parts.has_reduce(producer.kernel) and not parts.is_contraction(consumer) and any(_index_compare(o) for o in producer.kernel.walk()):
+            reads = sum(executions(o) for o in loads)
             values = producer_values(producer)
             if reads > self.max_select_reads * values:
                 LOG.info(
@@ -276,89 +287,36 @@ class FuseLoops(ModulePass):
                     "copy is one pass over memory)"
                 )
                 return None
-        if shared and not has_reduce(producer.kernel) and copies.held.get(consumer, 0) > self.max_copied_ops * iterations(consumer):
+        if shared and not parts.has_reduce(producer.kernel) and copies.held.get(consumer, 0) > self.max_copied_ops * parts.iterations(consumer):
             LOG.info(
                 f"refuse @{name_p} into @{name_c}: the kernel holds its limit of copies of shared "
                 f"producers ({self.max_copied_ops} op executions per iteration)"
             )
             return None
-        candidate = consumer.clone()
-        if self.sinks(producer, consumer):
+        scratch = parts.scratch(consumer, readers)
+        candidate = scratch.kernel if scratch is not None else consumer.clone()
+        if scratch is None and self.sinks(producer, consumer, parts):
             moved = sink_unindexed_loops(candidate, buffer)
             if moved:
                 names = ", ".join(f"%{v.name_hint}" for v in moved)
                 LOG.info(f"@{name_c}: loops {names} moved innermost (@{name_p}'s reduction does not depend on them)")
         loads = [o for o in candidate.walk() if isinstance(o, loop.LoadOp) and o.memref == buffer]
-        reads = sum(executions(o, candidate) for o in loads)
+        reads = sum(executions(o) for o in loads)
         for load in loads:
             inline_at(producer, load)
         fold_index_ops(candidate)
         hoist_invariants(candidate)
         fold_invariant_reductions(candidate)
         dedup_pure_ops(candidate)
-        reduce_before = reduce_iterations(consumer)
-        if not shared:  # the producer dies: its reductions move, they are not copied
-            reduce_before += reduce_iterations(producer.kernel)
-        reduce_after = reduce_iterations(candidate)
-        if reduce_after > reduce_before and not self.short_reduction(producer):
-            LOG.info(
-                f"refuse @{name_p} into @{name_c}: would recompute a reduction "
-                f"({reduce_before} -> {reduce_after} reduce iterations)"
-            )
+        refusal = self._refusal(producer, consumer, candidate, shared, reads, parts, copies)
+        if refusal is not None:
+            LOG.info(f"refuse @{name_p} into @{name_c}: {refusal}")
+            parts.forget(candidate)
             candidate.erase()
             return None
-        if contraction(producer.kernel):
-            before, after = contraction_area(producer.kernel), contraction_area(candidate)
-            if after < before:
-                LOG.info(
-                    f"refuse @{name_p} into @{name_c}: the contraction's M x N would shrink from "
-                    f"{before} to {after} (the consumer's loops index both operands)"
-                )
-                candidate.erase()
-                return None
-        if contraction(consumer):
-            cost, costly = prologue_cost(candidate)
-            if costly or cost > self.max_prologue_ops:
-                why = costly[0].name if costly else f"{cost} loads and ops"
-                LOG.info(
-                    f"refuse @{name_p} into @{name_c}: the contraction's reduce body would run "
-                    f"{why} per multiply-add besides it (limit {self.max_prologue_ops}, no "
-                    "transcendentals, divisions, loop-index comparisons, gathers or loops)"
-                )
-                candidate.erase()
-                return None
-        if not contraction(consumer):
-            added = costly_work(candidate) - costly_work(consumer) - costly_work(producer.kernel)
-            outputs = max(1, sum(free_iterations(o, candidate) for o in candidate.walk() if isinstance(o, loop.StoreOp)))
-            if added > self.max_costly_recompute * outputs:
-                LOG.info(
-                    f"refuse @{name_p} into @{name_c}: {added / outputs:.0f} more transcendentals and "
-                    f"divisions per output (limit {self.max_costly_recompute}; apart each runs once)"
-                )
-                candidate.erase()
-                return None
-        work_after, work_before = work(candidate), work(consumer)
-        held = copies.held.get(consumer, 0) + (0 if shared else copies.held.get(producer.kernel, 0))
-        if shared:  # the copy's work runs twice: here and in the producer, which stays
-            held += max(0, work_after - work_before)
-            points = iterations(candidate)
-            if held > self.max_copied_ops * points:
-                copies.cap(producer.kernel, consumer)
-                LOG.info(
-                    f"refuse @{name_p} into @{name_c}: the kernel would hold {held / points:.0f} op "
-                    f"executions per iteration copied from shared producers (limit "
-                    f"{self.max_copied_ops}; a recurrence would recompute every earlier step)"
-                )
-                candidate.erase()
-                return None
-        extra = work_after - work_before - work(producer.kernel)
-        if extra > self.max_recompute_ops * reads:
-            LOG.info(
-                f"refuse @{name_p} into @{name_c}: {extra} extra op executions for {reads} "
-                f"reads (limit {self.max_recompute_ops} per read)"
-            )
-            candidate.erase()
-            return None
+        held = self._held(producer, consumer, candidate, shared, parts, copies)
+        if scratch is not None:
+            parts.put_back(scratch)
         ins = [v for v in candidate.ins if v != buffer]
         ins += [v for v in producer.kernel.ins if v not in ins]
         fused = loop.KernelOp(name_c, ins, list(candidate.outs), candidate.detach_region(0))
@@ -368,13 +326,75 @@ class FuseLoops(ModulePass):
         LOG.info(f"fuse @{name_p} into @{name_c}")
         return fused
 
+    def _refusal(
+        self, producer: ProducerNest, consumer: loop.KernelOp, candidate: loop.KernelOp, shared: bool,
+        reads: int, parts: Parts, copies: Copies,
+    ) -> str | None:
+        """Why the guards refuse `candidate`, the consumer with the producer inlined and cleaned
+        up (None: it is kept). A refusal for the limit of copies is recorded in `copies`."""
+        reduce_before = parts.reduce_iterations(consumer)
+        if not shared:  # the producer dies: its reductions move, they are not copied
+            reduce_before += parts.reduce_iterations(producer.kernel)
+        reduce_after = parts.reduce_iterations(candidate)
+        if reduce_after > reduce_before and not self.short_reduction(producer):
+            return f"would recompute a reduction ({reduce_before} -> {reduce_after} reduce iterations)"
+        if parts.is_contraction(producer.kernel):
+            before, after = contraction_area(producer.kernel), parts.area(candidate)
+            if after < before:
+                return (
+                    f"the contraction's M x N would shrink from {before} to {after} (the consumer's "
+                    "loops index both operands)"
+                )
+        if parts.is_contraction(consumer):
+            cost, costly = parts.prologue_cost(candidate)
+            if costly or cost > self.max_prologue_ops:
+                why = costly[0].name if costly else f"{cost} loads and ops"
+                return (
+                    f"the contraction's reduce body would run {why} per multiply-add besides it "
+                    f"(limit {self.max_prologue_ops}, no transcendentals, divisions, loop-index "
+                    "comparisons, gathers or loops)"
+                )
+        if not parts.is_contraction(consumer):
+            added = parts.costly_work(candidate) - parts.costly_work(consumer) - parts.costly_work(producer.kernel)
+            written = max(1, parts.outputs(candidate))
+            if added > self.max_costly_recompute * written:
+                return (
+                    f"{added / written:.0f} more transcendentals and divisions per output (limit "
+                    f"{self.max_costly_recompute}; apart each runs once)"
+                )
+        work_after, work_before = parts.work(candidate), parts.work(consumer)
+        if shared:  # the copy's work runs twice: here and in the producer, which stays
+            held = self._held(producer, consumer, candidate, shared, parts, copies)
+            points = parts.iterations(candidate)
+            if held > self.max_copied_ops * points:
+                copies.cap(producer.kernel, consumer)
+                return (
+                    f"the kernel would hold {held / points:.0f} op executions per iteration copied "
+                    f"from shared producers (limit {self.max_copied_ops}; a recurrence would "
+                    "recompute every earlier step)"
+                )
+        extra = work_after - work_before - parts.work(producer.kernel)
+        if extra > self.max_recompute_ops * reads:
+            return f"{extra} extra op executions for {reads} reads (limit {self.max_recompute_ops} per read)"
+        return None
 
-    def sinks(self, producer: ProducerNest, consumer: loop.KernelOp) -> bool:
+    def _held(
+        self, producer: ProducerNest, consumer: loop.KernelOp, candidate: loop.KernelOp, shared: bool,
+        parts: Parts, copies: Copies,
+    ) -> int:
+        """The op executions the fused kernel holds copied from shared producers: the
+        consumer's, the producer's when it dies into it, and the copy when it is shared."""
+        held = copies.held.get(consumer, 0) + (0 if shared else copies.held.get(producer.kernel, 0))
+        if shared:
+            held += max(0, parts.work(candidate) - parts.work(consumer))
+        return held
+
+    def sinks(self, producer: ProducerNest, consumer: loop.KernelOp, parts: Parts) -> bool:
         """Whether inlining `producer` into `consumer` first moves the consumer's loops that
         the producer's values do not depend on innermost (`sink_unindexed_loops`): the producer
         reduces, at most `max-column-reduce` iterations per value it writes, and the consumer
         reduces nothing."""
-        return 0 < reduce_iterations(producer.kernel) <= self.max_column_reduce * producer_values(producer) and not has_reduce(consumer)
+        return 0 < reduce_iterations(producer.kernel) <= self.max_column_reduce * producer_values(producer) and not parts.has_reduce(consumer)
 
     def short_reduction(self, producer: ProducerNest) -> bool:
         """Whether `producer` reduces at most `max_recompute_reduce` iterations per value it
@@ -407,6 +427,159 @@ class Copies:
             self.cap(fused if p is kernel else p, fused if c is kernel else c)
 
 
+class Part:
+    """What the guards count in one op of a kernel's body (a nest, or a value of the body),
+    each count taken when first asked for (the op is not changed after that)."""
+
+    def __init__(self, op: Operation):
+        self.op = op
+
+    @cached_property
+    def work(self) -> int:
+        return work(self.op)
+
+    @cached_property
+    def costly_work(self) -> int:
+        return costly_work(self.op)
+
+    @cached_property
+    def reduce_iterations(self) -> int:
+        return reduce_iterations(self.op)
+
+    @cached_property
+    def leaf_iterations(self) -> int:
+        return leaf_iterations(self.op)
+
+    @cached_property
+    def outputs(self) -> int:
+        return outputs(self.op)
+
+    @cached_property
+    def has_reduce(self) -> bool:
+        return has_reduce(self.op)
+
+    @cached_property
+    def width(self) -> int:
+        return contraction_width(self.op, None)
+
+    @cached_property
+    def area(self) -> int:
+        return contraction_area(self.op)
+
+    @cached_property
+    def reduce_bodies(self) -> tuple[list[Operation], list[Operation]]:
+        return reduce_bodies(self.op)
+
+
+class Parts:
+    """The guards' counts of kernels over one run of fuse-loops, kept per op of a kernel's body:
+    a kernel's count is the sum (widths and areas: the maximum) of its ops', and the ops of a
+    consumer's body that a fusion leaves alone keep theirs, so an attempt counts only the ops it
+    changes. Also makes the `ScratchKernel` for an attempt where it may, remembering for each
+    nest left out of one the body values it reads and whether it is `settled`."""
+
+    def __init__(self):
+        self._parts: dict[Operation, Part] = {}
+        self._stands_for: dict[Operation, Operation] = {}
+        self._settled: dict[Operation, bool] = {}
+        self._reads: dict[Operation, list[SSAValue]] = {}
+
+    def of(self, op: Operation) -> Part:
+        op = self._stands_for.get(op, op)
+        if op not in self._parts:
+            self._parts[op] = Part(op)
+        return self._parts[op]
+
+    def each(self, kernel: loop.KernelOp) -> list[Part]:
+        return [self.of(op) for op in kernel.body.block.ops]
+
+    def forget(self, kernel: loop.KernelOp) -> None:
+        """Drop what is known of `kernel`'s body (about to be erased)."""
+        for op in kernel.body.block.ops:
+            for known in (self._parts, self._stands_for, self._settled, self._reads):
+                known.pop(op, None)
+
+    def work(self, kernel: loop.KernelOp) -> int:
+        return sum(p.work for p in self.each(kernel))
+
+    def costly_work(self, kernel: loop.KernelOp) -> int:
+        return sum(p.costly_work for p in self.each(kernel))
+
+    def reduce_iterations(self, kernel: loop.KernelOp) -> int:
+        return sum(p.reduce_iterations for p in self.each(kernel))
+
+    def iterations(self, kernel: loop.KernelOp) -> int:
+        """How many times the kernel's innermost loop bodies run in all (at least 1)."""
+        return max(1, sum(p.leaf_iterations for p in self.each(kernel)))
+
+    def outputs(self, kernel: loop.KernelOp) -> int:
+        return sum(p.outputs for p in self.each(kernel))
+
+    def has_reduce(self, kernel: loop.KernelOp) -> bool:
+        return any(p.has_reduce for p in self.each(kernel))
+
+    def is_contraction(self, kernel: loop.KernelOp) -> bool:
+        return any(p.width > 0 for p in self.each(kernel))
+
+    def area(self, kernel: loop.KernelOp) -> int:
+        return max((p.area for p in self.each(kernel)), default=0)
+
+    def prologue_cost(self, kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
+        busiest: list[Operation] = []
+        nested: list[Operation] = []
+        for p in self.each(kernel):
+            busiest = max(busiest, p.reduce_bodies[0], key=len)
+            nested += p.reduce_bodies[1]
+        return prologue_cost(busiest, nested)
+
+    def loads(self, kernel: loop.KernelOp, buffer: SSAValue) -> list[loop.LoadOp]:
+        """The loads of `buffer` in `kernel`."""
+        return [u.operation for u in buffer.uses if isinstance(u.operation, loop.LoadOp) and kernel.is_ancestor(u.operation)]
+
+    def readers(self, kernel: loop.KernelOp, buffer: SSAValue) -> set[Operation]:
+        """The ops of `kernel`'s body that load `buffer`."""
+        tops: set[Operation] = set()
+        for load in self.loads(kernel, buffer):
+            top: Operation = load
+            while top.parent_op() is not kernel:
+                top = top.parent_op()  # type: ignore[assignment]
+            tops.add(top)
+        return tops
+
+    def width(self, kernel: loop.KernelOp, buffer: SSAValue, readers: set[Operation]) -> int:
+        """`contraction_width(kernel, buffer)`: an op of the body that does not load `buffer`
+        has its width for no buffer (the loops on a side are the op's own)."""
+        return max(
+            (contraction_width(op, buffer) if op in readers else self.of(op).width for op in kernel.body.block.ops),
+            default=0,
+        )
+
+    def scratch(self, kernel: loop.KernelOp, readers: set[Operation]) -> ScratchKernel | None:
+        """A scratch kernel of `kernel` without its free nests that do not read the fused
+        buffer (`readers` do), or None where it may not leave them out (`can_leave_out`)."""
+        left_out = [n for n in free_nests(kernel) if n not in readers]
+        if not can_leave_out(kernel, left_out, self.settled):
+            return None
+        for nest in left_out:
+            if nest not in self._reads:
+                self._reads[nest] = body_values_read(nest)
+        scratch = ScratchKernel(kernel, left_out, self._reads)
+        for stand_in, nest, _ in scratch.stand_ins:
+            self._stands_for[stand_in] = nest
+        return scratch
+
+    def settled(self, nest: Operation) -> bool:
+        if nest not in self._settled:
+            self._settled[nest] = settled(nest)
+        return self._settled[nest]
+
+    def put_back(self, scratch: ScratchKernel) -> None:
+        """The real nests take their stand-ins' places in `scratch` (the fusion is kept)."""
+        for stand_in, _, _ in scratch.stand_ins:
+            del self._stands_for[stand_in]
+        self._reads.update(scratch.put_back())
+
+
 class _Fusion:
     """One round of fusion over @main's kernels, last consumers first (a reduction pulls in its
     operands before they are fused elsewhere), each (producer, consumer) pair tried once while
@@ -417,8 +590,8 @@ class _Fusion:
     kernel, and the readers of what it writes), so a round costs about the fusions it makes,
     not the number of kernels times the fusions."""
 
-    def __init__(self, fuse: FuseLoops, main: func.FuncOp, first_round: bool, copies: Copies):
-        self.fuse, self.main, self.first_round, self.copies = fuse, main, first_round, copies
+    def __init__(self, fuse: FuseLoops, main: func.FuncOp, first_round: bool, copies: Copies, parts: Parts):
+        self.fuse, self.main, self.first_round, self.copies, self.parts = fuse, main, first_round, copies, parts
         self.intermediates = intermediate_buffers(main)
         kernels = [k for k in main.body.block.ops if isinstance(k, loop.KernelOp)]
         self.order = {k: i for i, k in enumerate(kernels)}  # program order; a fused kernel keeps its consumer's
@@ -429,8 +602,6 @@ class _Fusion:
                 self.readers.setdefault(b, set()).add(k)
         self.returned = {v for op in main.body.block.ops if isinstance(op, func.ReturnOp) for v in op.arguments}
         self.refused: set[tuple[Operation, Operation]] = set()
-        self.contractions: dict[loop.KernelOp, bool] = {}
-        self.reduces: dict[loop.KernelOp, bool] = {}
         self.pending: list[tuple[int, int, loop.KernelOp]] = []  # a max-heap on program order
         self.queued: set[loop.KernelOp] = set()
         for k in kernels:
@@ -451,7 +622,7 @@ class _Fusion:
     def fuse_into(self, consumer: loop.KernelOp) -> None:
         """Try each producer of `consumer` in turn; after a fusion the fused kernel goes back
         on the list (it may take more producers), with the readers of what it writes."""
-        if self.first_round and self.is_contraction(consumer):
+        if self.first_round and self.parts.is_contraction(consumer):
             return
         for buffer in self.producers_order(consumer):
             producer_kernel = self.writer.get(buffer)
@@ -459,7 +630,7 @@ class _Fusion:
                 continue
             if (producer_kernel, consumer) in self.refused:
                 continue
-            if self.first_round and self.has_reduce(producer_kernel):
+            if self.first_round and self.parts.has_reduce(producer_kernel):
                 continue
             self.refused.add((producer_kernel, consumer))
             producer = match_producer(producer_kernel)
@@ -472,7 +643,7 @@ class _Fusion:
             shared = bool(self.readers[buffer] - {consumer})
             if shared and (producer_kernel, consumer) in self.copies.capped:
                 continue  # refused for its limit of copies, which only grow
-            fused = self.fuse._try_inline(producer, consumer, buffer, shared, self.is_contraction, self.copies)
+            fused = self.fuse._try_inline(producer, consumer, buffer, shared, self.parts, self.copies)
             if fused is not None:
                 self.replace(consumer, fused)
                 self.drop_if_dead(producer_kernel)
@@ -493,17 +664,6 @@ class _Fusion:
 
         return sorted(consumer.ins, key=written_at, reverse=True)
 
-    def is_contraction(self, kernel: loop.KernelOp) -> bool:
-        """`is_contraction`, once per kernel (kernels are replaced, never changed, here)."""
-        if kernel not in self.contractions:
-            self.contractions[kernel] = is_contraction(kernel)
-        return self.contractions[kernel]
-
-    def has_reduce(self, kernel: loop.KernelOp) -> bool:
-        if kernel not in self.reduces:
-            self.reduces[kernel] = has_reduce(kernel)
-        return self.reduces[kernel]
-
     def replace(self, consumer: loop.KernelOp, fused: loop.KernelOp) -> None:
         self.main.body.block.insert_op_before(fused, consumer)
         self.copies.replace(consumer, fused)
@@ -517,6 +677,7 @@ class _Fusion:
                 self.writer[b] = fused
             for reader in self.readers.get(b, ()):
                 self.visit(reader)  # (fused, reader) is a new pair
+        self.parts.forget(consumer)
         consumer.detach()
         consumer.erase()
         self.visit(fused)
@@ -532,6 +693,7 @@ class _Fusion:
         for b in kernel.outs:
             self.writer.pop(b, None)
         allocs = [b.owner for b in kernel.outs]
+        self.parts.forget(kernel)
         kernel.detach()
         kernel.erase()
         for alloc in allocs:
@@ -545,33 +707,43 @@ def producer_values(producer: ProducerNest) -> int:
     return math.prod(f.extent.data for f in producer.loops)
 
 
-def reduce_iterations(kernel: loop.KernelOp) -> int:
+# The counts below walk `root`: a kernel, or one op of a kernel's body (a kernel's count is the
+# sum, or for widths and areas the maximum, of its body's ops' counts; see `Parts`).
+
+
+def reduce_iterations(root: Operation) -> int:
     """How many reduce-loop iterations a kernel runs in all."""
     return sum(
-        executions(o, kernel) * o.extent.data
-        for o in kernel.walk()
+        executions(o) * o.extent.data
+        for o in root.walk()
         if isinstance(o, loop.ForOp) and o.is_reduce
     )
 
 
-def iterations(kernel: loop.KernelOp) -> int:
-    """How many times a kernel's innermost loop bodies run in all (its iteration space: the
-    outputs of an elementwise nest, outputs times the reduced length of a reduction)."""
-    return max(1, sum(
-        executions(o, kernel) * o.extent.data
-        for o in kernel.walk()
+def leaf_iterations(root: Operation) -> int:
+    """How many times a kernel's innermost loop bodies run in all (its iteration space, less
+    the 1 of a kernel without loops: the outputs of an elementwise nest, outputs times the
+    reduced length of a reduction)."""
+    return sum(
+        executions(o) * o.extent.data
+        for o in root.walk()
         if isinstance(o, loop.ForOp) and not any(isinstance(i, loop.ForOp) for i in o.body.walk())
-    ))
+    )
 
 
-def work(kernel: loop.KernelOp) -> int:
+def work(root: Operation) -> int:
     """Op executions of a kernel: each arith/math op or load weighted by its enclosing loops."""
     return sum(
-        executions(o, kernel)
-        for o in kernel.walk()
+        executions(o)
+        for o in root.walk()
         if (o.dialect_name() in ("arith", "math") and not isinstance(o, arith.ConstantOp))
         or isinstance(o, loop.LoadOp)
     )
+
+
+def outputs(root: Operation) -> int:
+    """How many values a kernel stores: its stores' free iterations, summed."""
+    return sum(free_iterations(o) for o in root.walk() if isinstance(o, loop.StoreOp))
 
 
 COSTLY = (arith.DivfOp,)
@@ -582,21 +754,17 @@ def _costly(op: Operation) -> bool:
     return op.dialect_name() == "math" or isinstance(op, COSTLY)
 
 
-def costly_work(kernel: loop.KernelOp) -> int:
-    """Executions of `kernel`'s costly ops (`_costly`), each weighted by its enclosing loops."""
-    return sum(executions(o, kernel) for o in kernel.walk() if _costly(o))
+def costly_work(root: Operation) -> int:
+    """Executions of a kernel's costly ops (`_costly`), each weighted by its enclosing loops."""
+    return sum(executions(o) for o in root.walk() if _costly(o))
 
 
-def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
-    """The loads and arith/math ops (constants aside) of the busiest reduce-loop body beyond a
-    plain multiply-add's two loads and one product, and the ops among them that are costly on a
-    GPU (math ops, divisions) or keep the operands from being plain loads (a comparison of loop
-    indices: a padded convolution input's select, which the tensor cores' stages cannot take;
-    a load at an index read from memory: a reflect-padded input's; a loop inside the reduce
-    loop: a max-pool's window read by the linear after it, which makes the nest no matmul)."""
+def reduce_bodies(root: Operation) -> tuple[list[Operation], list[Operation]]:
+    """The loads and arith/math ops (constants aside) of the busiest reduce-loop body (the first
+    of the longest), and the loops inside reduce loops."""
     busiest: list[Operation] = []
     nested: list[Operation] = []
-    for red in kernel.walk():
+    for red in root.walk():
         if isinstance(red, loop.ForOp) and red.is_reduce:
             ops = [
                 o
@@ -606,6 +774,16 @@ def prologue_cost(kernel: loop.KernelOp) -> tuple[int, list[Operation]]:
             ]
             busiest = max(busiest, ops, key=len)
             nested += [o for o in red.body.walk() if isinstance(o, loop.ForOp)]
+    return busiest, nested
+
+
+def prologue_cost(busiest: list[Operation], nested: list[Operation]) -> tuple[int, list[Operation]]:
+    """The loads and arith/math ops (constants aside) of the busiest reduce-loop body beyond a
+    plain multiply-add's two loads and one product, and the ops among them that are costly on a
+    GPU (math ops, divisions) or keep the operands from being plain loads (a comparison of loop
+    indices: a padded convolution input's select, which the tensor cores' stages cannot take;
+    a load at an index read from memory: a reflect-padded input's; a loop inside the reduce
+    loop: a max-pool's window read by the linear after it, which makes the nest no matmul)."""
     costly = nested + [o for o in busiest if _costly(o) or _index_compare(o) or _gathered(o)]
     return max(len(busiest) - 3, 0), costly
 
@@ -620,33 +798,18 @@ def _gathered(op: Operation) -> bool:
     return isinstance(op, loop.LoadOp) and any(isinstance(v.owner, arith.IndexCastOp) for v in op.indices)
 
 
-def read_in_reduce(kernel: loop.KernelOp, buffer: SSAValue) -> bool:
-    """Whether `kernel` loads `buffer` inside one of its reduce loops."""
-    return any(isinstance(o, loop.LoadOp) and o.memref == buffer and in_reduce(o, kernel) for o in kernel.walk())
+def in_reduce(op: Operation) -> bool:
+    """Whether `op` runs inside one of its kernel's reduce loops."""
+    return any(isinstance(p, loop.ForOp) and p.is_reduce for p in enclosing(op))
 
 
-def in_reduce(op: Operation, kernel: loop.KernelOp) -> bool:
-    """Whether `op` runs inside one of `kernel`'s reduce loops."""
-    parent = op.parent_op()
-    while parent is not None and parent is not kernel:
-        if isinstance(parent, loop.ForOp) and parent.is_reduce:
-            return True
-        parent = parent.parent_op()
-    return False
+def free_iterations(op: Operation) -> int:
+    """The product of the free loops' extents around `op` in its kernel (its outputs' count)."""
+    return math.prod(p.extent.data for p in enclosing(op) if isinstance(p, loop.ForOp) and not p.is_reduce)
 
 
-def free_iterations(op: Operation, kernel: loop.KernelOp) -> int:
-    """The product of the free loops' extents around `op` in `kernel` (its outputs' count)."""
-    count, parent = 1, op.parent_op()
-    while parent is not None and parent is not kernel:
-        if isinstance(parent, loop.ForOp) and not parent.is_reduce:
-            count *= parent.extent.data
-        parent = parent.parent_op()
-    return count
-
-
-def has_reduce(kernel: loop.KernelOp) -> bool:
-    return any(isinstance(o, loop.ForOp) and o.is_reduce for o in kernel.walk())
+def has_reduce(root: Operation) -> bool:
+    return any(isinstance(o, loop.ForOp) and o.is_reduce for o in root.walk())
 
 
 def indexed_by(load: loop.LoadOp) -> set[SSAValue]:
@@ -664,35 +827,33 @@ def multiply_adds(red: loop.ForOp) -> bool:
     )
 
 
-def _multiply_add_sides(kernel: loop.KernelOp, unit: bool) -> Iterator[tuple[dict[SSAValue, int], list[set[SSAValue]]]]:
+def _multiply_add_sides(root: Operation, unit: bool) -> Iterator[tuple[dict[SSAValue, int], list[set[SSAValue]]]]:
     """For each reduce loop of `kernel` that multiply-adds: the extents of the free loops around
     it (of extent 1 too where `unit`), and for each load over its index the set of those loops
     the load uses (its side)."""
-    for red in kernel.walk():
+    for red in root.walk():
         if not (isinstance(red, loop.ForOp) and red.is_reduce and multiply_adds(red)):
             continue
         iv = red.body.block.args[0]
         extent: dict[SSAValue, int] = {}
-        parent = red.parent_op()
-        while parent is not None and parent is not kernel:
+        for parent in enclosing(red):
             if isinstance(parent, loop.ForOp) and not parent.is_reduce and (unit or parent.extent.data > 1):
                 extent[parent.body.block.args[0]] = parent.extent.data
-            parent = parent.parent_op()
         used = [indexed_by(o) for o in red.body.walk() if isinstance(o, loop.LoadOp)]
         yield extent, [u & set(extent) for u in used if iv in u]
 
 
-def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None, unit: bool = True) -> int:
+def contraction_width(root: Operation, buffer: SSAValue | None, unit: bool = True) -> int:
     """0 if `kernel` is no contraction; else the largest extent of the free loops that only the
     operand on the far side from `buffer`'s reads indexes (a projection's output columns).
     `unit=False`: free loops of extent 1 are no side (x[0, k] w[k, n] is a vector-matrix product,
     no contraction)."""
     reads: set[SSAValue] = set()
-    for o in kernel.walk():
+    for o in root.walk():
         if isinstance(o, loop.LoadOp) and o.memref == buffer:
             reads |= indexed_by(o)
     width = 0
-    for extent, sides in _multiply_add_sides(kernel, unit):
+    for extent, sides in _multiply_add_sides(root, unit):
         for a in sides:
             for b in sides:
                 far = b - a
@@ -701,12 +862,12 @@ def contraction_width(kernel: loop.KernelOp, buffer: SSAValue | None, unit: bool
     return width
 
 
-def contraction_area(kernel: loop.KernelOp) -> int:
+def contraction_area(root: Operation) -> int:
     """The largest M x N of `kernel`'s contractions: for a reduce loop that multiply-adds loads
     over its index, the product of the extents of the free loops (of extent > 1) around it that
     index only one of two of them times that of those that index only the other (0 if none)."""
     area = 0
-    for extent, sides in _multiply_add_sides(kernel, unit=False):
+    for extent, sides in _multiply_add_sides(root, unit=False):
         for a in sides:
             for b in sides:
                 if a - b and b - a:

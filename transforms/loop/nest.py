@@ -141,30 +141,26 @@ def drop_unused_indices(root: Operation) -> None:
 def fold_index_ops(root: Operation) -> None:
     """Fold `affine.apply` / index constants that feed loads and stores into their index maps."""
     for op in list(root.walk()):
-        if not isinstance(op, (loop.LoadOp, loop.StoreOp)):
+        if not foldable_access(op):
             continue
+        assert isinstance(op, (loop.LoadOp, loop.StoreOp))
         amap = op.map.data
         operands = list(op.indices)
         dims: list[AffineExpr] = []
         new_operands: list[SSAValue] = []
-        changed = False
         for position, value in enumerate(operands[: amap.num_dims]):
             owner = value.owner
             if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
                 dims.append(AffineExpr.constant(owner.value.value.data))
-                changed = True
             elif isinstance(owner, affine.ApplyOp) and owner.map.data.num_symbols == 0:
                 base = len(new_operands)
                 inner = owner.map.data.results[0]
                 shift = [AffineExpr.dimension(base + i) for i in range(owner.map.data.num_dims)]
                 dims.append(inner.replace_dims_and_symbols(shift, []))
                 new_operands.extend(owner.mapOperands)
-                changed = True
             else:
                 dims.append(AffineExpr.dimension(len(new_operands)))
                 new_operands.append(value)
-        if not changed or amap.num_symbols:
-            continue
         # Deduplicate operands so each distinct value is one dimension.
         unique: list[SSAValue] = []
         remap: list[AffineExpr] = []
@@ -184,6 +180,21 @@ def fold_index_ops(root: Operation) -> None:
     erase_unused_index_ops(root)
 
 
+def _foldable_index(value: SSAValue) -> bool:
+    owner = value.owner
+    return (isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr)) or (
+        isinstance(owner, affine.ApplyOp) and owner.map.data.num_symbols == 0
+    )
+
+
+def foldable_access(op: Operation) -> bool:
+    """Whether `fold_index_ops` rewrites `op`: a load or store (of a map without symbols) with
+    an index that an index constant or an `affine.apply` computes."""
+    if not isinstance(op, (loop.LoadOp, loop.StoreOp)) or op.map.data.num_symbols:
+        return False
+    return any(_foldable_index(v) for v in list(op.indices)[: op.map.data.num_dims])
+
+
 def is_pure(op: Operation) -> bool:
     """Has no effect but its results: arith/math, affine.apply, loads, and reduce loops of such."""
     if isinstance(op, (loop.StoreOp, loop.YieldOp, loop.AccumulateOp)):
@@ -198,14 +209,19 @@ def is_pure(op: Operation) -> bool:
     return op.dialect_name() in ("arith", "math", "affine") or isinstance(op, loop.LoadOp)
 
 
+def is_dead(op: Operation) -> bool:
+    """A pure op whose results nothing uses (a reduce loop without results aside)."""
+    if not is_pure(op) or isinstance(op, loop.ForOp) and not op.res:
+        return False
+    return all(not r.uses for r in op.results)
+
+
 def erase_unused_index_ops(root: Operation) -> None:
     changed = True
     while changed:
         changed = False
         for op in list(root.walk()):
-            if op is root or not is_pure(op) or isinstance(op, loop.ForOp) and not op.res:
-                continue
-            if all(not r.uses for r in op.results):
+            if op is not root and is_dead(op):
                 op.detach()
                 op.erase()
                 changed = True
@@ -220,6 +236,11 @@ def uses_only_outside(candidate: Operation, loop_op: Operation) -> bool:
     return True
 
 
+def hoistable(op: Operation, for_op: loop.ForOp) -> bool:
+    """Whether `hoist_invariants` moves `op`, of `for_op`'s body, out of the loop."""
+    return is_pure(op) and uses_only_outside(op, for_op)
+
+
 def hoist_invariants(root: Operation) -> bool:
     """Move pure ops that do not depend on a loop out of it, innermost loops first."""
     changed_any = False
@@ -228,7 +249,7 @@ def hoist_invariants(root: Operation) -> bool:
         changed = False
         for for_op in [op for op in root.walk() if isinstance(op, loop.ForOp)]:
             for op in list(for_op.body.block.ops):
-                if is_pure(op) and uses_only_outside(op, for_op):
+                if hoistable(op, for_op):
                     op.detach()
                     for_op.parent_block().insert_op_before(op, for_op)  # type: ignore[union-attr]
                     changed = changed_any = True
@@ -247,38 +268,50 @@ def fold_invariant_reductions(root: Operation) -> bool:
     row (one block for all of it: a Cholesky's first column, `(l * l).sum(-1)` of l = zeros)."""
     changed = False
     for red in [op for op in root.walk() if isinstance(op, loop.ForOp) and op.is_reduce]:
-        n = red.extent.data
+        if not foldable_reduction(red):
+            continue
         acc = red.body.block.last_op
-        if n == 0 or not isinstance(acc, loop.AccumulateOp) or red.body.block.first_op is not acc:
-            continue
-        if any(defined_inside(v, red) for v in acc.values):
-            continue
-        folds = [_folded(kind.data, v, n) for kind, v in zip(acc.kinds.data, acc.values)]
-        if any(f is None for f in folds):
-            continue
-        ops = [op for f in folds for op in f[0]]  # type: ignore[index]
-        Rewriter.replace_op(red, ops, [f[1] for f in folds])  # type: ignore[index]
+        assert isinstance(acc, loop.AccumulateOp)
+        folds = [_folded(kind.data, v, red.extent.data) for kind, v in zip(acc.kinds.data, acc.values)]
+        ops = [op for f in folds for op in f[0]]
+        Rewriter.replace_op(red, ops, [f[1] for f in folds])
         changed = True
     return changed
 
 
-def _folded(kind: loop.CombineKind, v: SSAValue, n: int) -> tuple[list[Operation], SSAValue] | None:
-    """The ops computing n copies of `v` folded by `kind`, and their result; None if not simple."""
+def foldable_reduction(red: loop.ForOp) -> bool:
+    """Whether `fold_invariant_reductions` folds reduce loop `red` (builds nothing)."""
+    n = red.extent.data
+    acc = red.body.block.last_op
+    if n == 0 or not isinstance(acc, loop.AccumulateOp) or red.body.block.first_op is not acc:
+        return False
+    if any(defined_inside(v, red) for v in acc.values):
+        return False
+    return all(_closed_form(kind.data, v.type, n) for kind, v in zip(acc.kinds.data, acc.values))
+
+
+def _closed_form(kind: loop.CombineKind, t, n: int) -> bool:
+    """Whether n copies of a value of type `t` folded by `kind` have a simple closed form."""
+    if kind in (loop.CombineKind.MAX, loop.CombineKind.MIN) or n == 1 and kind == loop.CombineKind.MUL:
+        return True
+    if kind != loop.CombineKind.ADD:
+        return False
+    return isinstance(t, AnyFloat) or isinstance(t, IntegerType | IndexType) and not (isinstance(t, IntegerType) and t.width.data == 1)
+
+
+def _folded(kind: loop.CombineKind, v: SSAValue, n: int) -> tuple[list[Operation], SSAValue]:
+    """The ops computing n copies of `v` folded by `kind`, and their result (`_closed_form`)."""
     if kind in (loop.CombineKind.MAX, loop.CombineKind.MIN) or n == 1 and kind == loop.CombineKind.MUL:
         return [], v
-    if kind != loop.CombineKind.ADD:
-        return None
     t = v.type
     if isinstance(t, AnyFloat):
         count, zero = arith.ConstantOp(FloatAttr(float(n), t)), arith.ConstantOp(FloatAttr(0.0, t))
         mul = arith.MulfOp(v, count.result)
         add = arith.AddfOp(mul.result, zero.result)
         return [count, zero, mul, add], add.result
-    if isinstance(t, IntegerType | IndexType) and not (isinstance(t, IntegerType) and t.width.data == 1):
-        count = arith.ConstantOp(IntegerAttr(n, t))
-        mul = arith.MuliOp(v, count.result)
-        return [count, mul], mul.result
-    return None
+    count = arith.ConstantOp(IntegerAttr(n, t))
+    mul = arith.MuliOp(v, count.result)
+    return [count, mul], mul.result
 
 
 def _dedup_key(op: Operation) -> tuple | None:
@@ -293,6 +326,45 @@ def _dedup_key(op: Operation) -> tuple | None:
     except TypeError:
         return None
     return key
+
+
+def _twin(op: Operation, block: Block, seen: dict[tuple, Operation], seen_regions: list[Operation]) -> Operation | None:
+    """The earlier op of `block` that `op` is structurally identical to, among those `seen`
+    (region-free, by key) and `seen_regions`; None when there is none, and `op` is seen."""
+    key = _dedup_key(op)
+    if key is not None:
+        twin = seen.get(key)
+        if twin is None:
+            seen[key] = op
+        return twin
+    twin = next((s for s in seen_regions if s.is_structurally_equivalent(op, {block: block})), None)
+    if twin is None:
+        seen_regions.append(op)
+    return twin
+
+
+def has_twins(block: Block) -> bool:
+    """Whether `dedup_pure_ops` merges two ops of `block`."""
+    seen: dict[tuple, Operation] = {}
+    seen_regions: list[Operation] = []
+    return any(is_pure(op) and _twin(op, block, seen, seen_regions) is not None for op in block.ops)
+
+
+def settled(root: Operation) -> bool:
+    """Whether the cleanups after an inlining (`fold_index_ops` with `erase_unused_index_ops`,
+    `hoist_invariants`, `fold_invariant_reductions`, `dedup_pure_ops`) change nothing inside
+    `root` (and do not move `root`'s own ops out of it)."""
+    for op in root.walk():
+        if foldable_access(op) or (op is not root and is_dead(op)):
+            return False
+        if isinstance(op, loop.ForOp):
+            if any(hoistable(inner, op) for inner in op.body.block.ops):
+                return False
+            if op.is_reduce and foldable_reduction(op):
+                return False
+        if any(has_twins(b) for r in op.regions for b in r.blocks):
+            return False
+    return True
 
 
 def dedup_pure_ops(root: Operation) -> bool:
@@ -310,17 +382,9 @@ def dedup_pure_ops(root: Operation) -> bool:
         for op in list(block.ops):
             if not is_pure(op):
                 continue
-            key = _dedup_key(op)
-            if key is not None:
-                twin = seen.get(key)
-                if twin is None:
-                    seen[key] = op
-                    continue
-            else:
-                twin = next((s for s in seen_regions if s.is_structurally_equivalent(op, {block: block})), None)
-                if twin is None:
-                    seen_regions.append(op)
-                    continue
+            twin = _twin(op, block, seen, seen_regions)
+            if twin is None:
+                continue
             gone.update(b for inner in op.walk() for r in inner.regions for b in r.blocks)
             Rewriter.replace_op(op, [], twin.results)
             changed = True
