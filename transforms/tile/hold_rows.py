@@ -336,8 +336,12 @@ class HoldRows(ModulePass):
                 Rewriter.replace_op(o, new)
                 new.result.name_hint = o.result.name_hint
             elif padded and isinstance(o, (loop.LoadOp, loop.StoreOp)) and o.indices and r.result in o.indices:
+                # only the dims whose index reads `%r` pass the buffer; an access given `%r` as an
+                # operand its map does not read (a channel's weight, `(d0, d1, d2) -> (d1)`) stays
+                # in its buffer and is not masked
                 dims = [d for d, e in enumerate(o.map.data.results) if _uses(e, o.indices, r.result)]
-                tile.mark_masked(o, sorted(set(dims) | set(tile.masked_dims(o))))
+                if dims:
+                    tile.mark_masked(o, sorted(set(dims) | set(tile.masked_dims(o))))
         acc = body.last_op
         if padded and isinstance(acc, loop.AccumulateOp):
             with_identity = []

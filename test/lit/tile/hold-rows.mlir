@@ -5,7 +5,8 @@
 // load. Rows of 64 divide evenly (no mask), and the output loop, float4 later, keeps reading x
 // from memory. Declined: x read at two different rows. Rows of 8 on 8 lanes hold the output loop
 // too. A column (the channels of (batch, channels, h, w)) of 24 trips or more is held along its
-// middle dim; a shorter one is declined.
+// middle dim; a shorter one is declined. A channel's weight read at an index list carrying the
+// padded row's index unread by its map (GroupNorm(C, C)) is not masked.
 
 func.func @main(%x: memref<8x37xf32>, %w: memref<37xf32>) -> memref<8x37xf32> {
   %out = memref.alloc() : memref<8x37xf32>
@@ -228,3 +229,39 @@ func.func @main(%x: memref<2x300x32xf32>) -> memref<2x300x32xf32> {
 
 // CHECK-LABEL: tile.kernel @k_long_column
 // CHECK:         %x_reg = tile.hold %x[%a0, %lane, %a2] step 16 at 1 {tile.masked = [1 : i64]} : memref<2x300x32xf32> -> memref<19xf32>
+
+// -----
+
+// GroupNorm(C, C)'s output loop reads the channel's weight at an index list that carries the
+// row's `%c` though its map does not read it (`(d0, d1, d2) -> (d1)`, as lower-to-loops makes
+// it). Rows of 37 on 16 lanes run past the row; the weight's index never does: it is not masked
+// (an empty `tile.masked` list failed the verifier), while x's store is masked along the row.
+func.func @main(%x: memref<2x8x37xf32>, %w: memref<8xf32>) -> memref<2x8x37xf32> {
+  %out = memref.alloc() : memref<2x8x37xf32>
+  tile.kernel @k_channel_weight ins(%x, %w : memref<2x8x37xf32>, memref<8xf32>) outs(%out : memref<2x8x37xf32>) {
+    tile.tile (%lane : 16 = thread, %a0 : 2 = block, %a1 : 8 = block) {
+      %s_part = tile.strided_for reduce %r = %lane to 37 step 16 -> f32 {
+        %v = loop.load %x[%a0, %a1, %r] : memref<2x8x37xf32>
+        loop.accumulate add %v : f32
+      }
+      %s = tile.combine add %s_part across [%lane] warp_shuffle : f32
+      tile.strided_for free %c = %lane to 37 step 16 {
+        %v2 = loop.load %x[%a0, %a1, %c] : memref<2x8x37xf32>
+        %wc = "loop.load"(%w, %a0, %a1, %c) <{map = affine_map<(d0, d1, d2) -> (d1)>}> : (memref<8xf32>, index, index, index) -> f32
+        %d = arith.subf %v2, %s : f32
+        %y = arith.mulf %d, %wc : f32
+        loop.store %y, %out[%a0, %a1, %c] : memref<2x8x37xf32>
+      }
+    }
+  }
+  func.return %out : memref<2x8x37xf32>
+}
+
+// CHECK-LABEL: tile.kernel @k_channel_weight
+// CHECK:         %x_reg = tile.hold %x[%a0, %a1, %lane] step 16 {tile.masked = [2 : i64]} : memref<2x8x37xf32> -> memref<3xf32>
+// CHECK:         loop.for free %j_1 < 3 {
+// CHECK-NEXT:      %c = affine.apply affine_map<(d0, d1) -> ((d0 + (d1 * 16)))> (%lane, %j_1)
+// CHECK-NEXT:      %v2 = loop.load %x_reg[%j_1] : memref<3xf32>
+// CHECK-NEXT:      %wc = loop.load %w[%a1] : memref<8xf32>
+// CHECK:           loop.store %y, %out[%a0, %a1, %c] {tile.masked = [2 : i64]} : memref<2x8x37xf32>
+// CHECK-NEXT:    } {tile.unroll}
