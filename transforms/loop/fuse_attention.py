@@ -18,18 +18,23 @@ reaches memory: the tile level schedules it as one flash-attention kernel (tile-
 It fires on a reduce loop of a kernel whose body sums `P[.., s] * w` (or `w * P[.., s]`, s the
 loop's index, last in the load, w not reading P) where P is an intermediate buffer read by that
 kernel only (once), written by a row softmax kernel: a chain of free loops whose innermost body
-holds a max reduce of x, a sum reduce of exp(x - max) and a free loop storing
-exp(x - max) / sum at [rows.., c] (the three x the same computation of the loop index). A load
-of an intermediate buffer in x written by a producer nest that only the softmax reads (the
-scores) is replaced by that nest's computation. It declines (logged on `dpl.passes`, `-v`) when
-the result is not an attention nest tile-attention can read (`attention.match_attention`: the
-score must be one contraction of a query and a key operand and an epilogue, ...), leaving the
-kernels as they are, and when the flash kernel cannot take it (`attention.flash_declines`:
-not f32, a head dim over 256): the schedule then takes the three kernels its usual way. A
-boolean mask the epilogue reads (`s.masked_fill(~mask, -inf)` with a mask tensor of its own,
-e.g. `torch.ones(n, n, dtype=torch.bool).tril()`, an i1 constant once captured) is no reason
-to decline: the flash kernel evaluates the epilogue per score (session 40: Gemma-2's soft-capped
-causal attention, a 4 x 8 x 1024 x 128 case of the sweep, took the three kernels before).
+holds a max reduce of x, a sum reduce of exp(x - max) and a free loop storing exp(x - max) / sum at
+[rows.., c] (the three x the same computation of the loop index). A load of an intermediate buffer
+in x written by a producer nest that only the softmax reads (the scores) is replaced by that nest's
+computation; the rows' indices in the score region are those of the probability's load, which need
+not be plain loop indices (einsum attention on the (b, s, h, d) layout reads them at [(b*h) floordiv
+h, (b*h) mod h, l, s] of the scores' merged b*h axis): they are applies of only the indices they
+read, folded into the inlined loads and simplified with the loop bounds (`simplify_map`: q[b, l, h,
+e]). It declines (logged on `dpl.passes`, `-v`) when the result is not an attention nest
+tile-attention can read (`attention.match_attention`: the score must be one contraction of a query
+and a key operand and an epilogue, ...), leaving the kernels as they are, when the fused body would
+read a value from outside its ins / outs (a guard: the kernel would not verify), and when the flash
+kernel cannot take it (`attention.flash_declines`: not f32, a head dim over 256): the schedule then
+takes the three kernels its usual way. A boolean mask the epilogue reads (`s.masked_fill(~mask,
+-inf)` with a mask tensor of its own, e.g. `torch.ones(n, n, dtype=torch.bool).tril()`, an i1
+constant once captured) is no reason to decline: the flash kernel evaluates the epilogue per score
+(session 40: Gemma-2's soft-capped causal attention, a 4 x 8 x 1024 x 128 case of the sweep, took
+the three kernels before).
 """
 
 from __future__ import annotations
@@ -40,13 +45,15 @@ from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, math, memref
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from dpl.dialects import attn, loop
 from dpl.transforms.loop.attention import clone_values, flash_declines, match_attention
 from dpl.transforms.loop.fuse_loops import LOG, intermediate_buffers
+from dpl.transforms.tile.common import simplify_map, with_map
 from dpl.transforms.loop.nest import drop_unused_indices, fold_index_ops, inline_at, match_producer
 
 
@@ -190,9 +197,23 @@ def _index_value(load: loop.LoadOp, position: int, block: Block) -> SSAValue:
     expr = amap.results[position]
     if isinstance(expr, AffineDimExpr):
         return load.indices[expr.position]
-    apply = affine.ApplyOp(list(load.indices), AffineMapAttr(AffineMap(amap.num_dims, 0, (expr,))))
+    # only the indices the expression reads: the load's other operands include the reduce's own
+    # index (which the score region does not have: the reduce is replaced), e.g. where the
+    # probabilities are read at [(b*h) floordiv h, (b*h) mod h, l, s] of a merged b*h axis
+    used = sorted(_dims(expr))
+    renumber = [AffineExpr.dimension(used.index(d)) if d in used else AffineExpr.constant(0)
+                for d in range(amap.num_dims)]  # fmt: skip
+    expr = expr.replace_dims_and_symbols(renumber, [])
+    indices = [load.indices[d] for d in used]
+    apply = affine.ApplyOp(indices, AffineMapAttr(AffineMap(len(used), 0, (expr,))))
     block.add_op(apply)
     return apply.result
+
+
+def _applied_indices(root: Operation) -> int:
+    """How many index operands of the loads and stores under `root` are affine.apply results."""
+    accesses = [o for o in root.walk() if isinstance(o, (loop.LoadOp, loop.StoreOp))]
+    return sum(isinstance(v.owner, affine.ApplyOp) for o in accesses for v in o.indices)
 
 
 @dataclass(frozen=True)
@@ -292,7 +313,16 @@ class FuseAttention(ModulePass):
         op = attn.SoftmaxReduceOp(red.extent.data, Region(score_block), Region(value_block))
         op.result.name_hint = red.res[0].name_hint
         Rewriter.replace_op(red, op)
-        fold_index_ops(candidate)
+        # the inlined scores index by applies of the row applies above: fold until the loads read
+        # loop indices (one fold takes one level), while that still changes something
+        applied, before = _applied_indices(candidate), None
+        while applied and applied != before:
+            fold_index_ops(candidate)
+            applied, before = _applied_indices(candidate), applied
+        for o in [o for o in candidate.walk() if isinstance(o, (loop.LoadOp, loop.StoreOp))]:
+            simple = simplify_map(o.map.data, list(o.indices))  # e.g. (b * 4 + h) floordiv 4 -> b
+            if simple != o.map.data:
+                with_map(o, list(o.indices), simple)
         drop_unused_indices(candidate)
         used = []
         for o in candidate.walk():
@@ -302,8 +332,15 @@ class FuseAttention(ModulePass):
         fused = loop.KernelOp(consumer.sym_name.data, ins, list(candidate.outs), candidate.detach_region(0))
         fused.attributes |= candidate.attributes
         candidate.erase()
-        # every buffer the regions read must be a kernel buffer: reject reads of what the
-        # consumer had not and the inlining did not bring (no other outside values exist)
+        # the ins are every buffer the fused body reads; any other value from outside (an index
+        # the rewrite failed to map into the regions) is a bug: decline, logged, rather than
+        # leave a kernel that fails verification
+        try:
+            name = f"'loop.kernel' @{fused.sym_name.data}"
+            loop.verify_kernel_buffers(fused, name, fused.ins, fused.outs)
+        except VerifyException as e:
+            fused.erase(safe_erase=False)
+            return f"the fused kernel would read a value from outside it ({e})"
         why = match_attention(fused)
         if not isinstance(why, str):
             why = flash_declines(why)

@@ -623,3 +623,93 @@ func.func @main(%q: memref<1x2x5x4xf32>, %k: memref<1x2x5x4xf32>, %v: memref<1x2
 // CHECK:         } value {
 // CHECK-NOT:   loop.kernel
 // CHECK:       func.return
+
+// -----
+
+// Attention by einsum on the (b, s, h, d) layout (axial attention): the scores are a nest over a
+// merged b*h axis, and P @ V reads the probabilities at [(b*3 + h) floordiv 3, (b*3 + h) mod 3
+// (spelled with floordiv), l, s], not at plain loop indices. The score region's row indices are
+// applies of those (reading only b and h, not the replaced reduce's index), folded and simplified
+// with the loop bounds: q[b, l, h, e] and k[b, s, h, e], the ins every buffer the body reads.
+func.func @main(%q: memref<2x5x3x4xf32>, %k: memref<2x5x3x4xf32>, %v: memref<2x5x3x4xf32>) -> memref<2x5x3x4xf32> {
+  %red = memref.alloc() : memref<6x5x1x5xf32>
+  loop.kernel @k_red ins(%q, %k : memref<2x5x3x4xf32>, memref<2x5x3x4xf32>) outs(%red : memref<6x5x1x5xf32>) {
+    loop.for free %a0 < 6 {
+      loop.for free %a1 < 5 {
+        loop.for free %a2 < 1 {
+          loop.for free %a3 < 5 {
+            %acc = loop.for reduce %r0 < 4 -> f32 {
+              %in = loop.load %q[%a0 floordiv 3, %a1, %a0 + %a0 floordiv 3 * -3, %r0] : memref<2x5x3x4xf32>
+              %in_1 = loop.load %k[%a0 floordiv 3, %a3, %a0 + %a0 floordiv 3 * -3, %r0] : memref<2x5x3x4xf32>
+              %in_2 = arith.mulf %in, %in_1 : f32
+              loop.accumulate add %in_2 : f32
+            }
+            loop.store %acc, %red[%a0, %a1, %a2, %a3] : memref<6x5x1x5xf32>
+          }
+        }
+      }
+    }
+  }
+  %softmax = memref.alloc() : memref<2x3x5x5xf32>
+  loop.kernel @k_softmax ins(%red : memref<6x5x1x5xf32>) outs(%softmax : memref<2x3x5x5xf32>) {
+    loop.for free %a0_1 < 2 {
+      loop.for free %a1_1 < 3 {
+        loop.for free %a2_1 < 5 {
+          %acc_1 = loop.for reduce %r0_1 < 5 -> f32 {
+            %in_3 = loop.load %red[%a0_1 * 3 + %a1_1, %a2_1, 0, %r0_1] : memref<6x5x1x5xf32>
+            loop.accumulate max %in_3 : f32
+          }
+          %acc_2 = loop.for reduce %r0_2 < 5 -> f32 {
+            %in_4 = loop.load %red[%a0_1 * 3 + %a1_1, %a2_1, 0, %r0_2] : memref<6x5x1x5xf32>
+            %0 = arith.subf %in_4, %acc_1 : f32
+            %in_5 = math.exp %0 : f32
+            loop.accumulate add %in_5 : f32
+          }
+          loop.for free %a3_1 < 5 {
+            %in_6 = loop.load %red[%a0_1 * 3 + %a1_1, %a2_1, 0, %a3_1] : memref<6x5x1x5xf32>
+            %1 = arith.subf %in_6, %acc_1 : f32
+            %a = math.exp %1 : f32
+            %2 = arith.divf %a, %acc_2 : f32
+            loop.store %2, %softmax[%a0_1, %a1_1, %a2_1, %a3_1] : memref<2x3x5x5xf32>
+          }
+        }
+      }
+    }
+  }
+  %view = memref.alloc() : memref<2x5x3x4xf32>
+  loop.kernel @k_view_1 ins(%softmax, %v : memref<2x3x5x5xf32>, memref<2x5x3x4xf32>) outs(%view : memref<2x5x3x4xf32>) {
+    loop.for free %a0_2 < 2 {
+      loop.for free %a1_2 < 5 {
+        loop.for free %a2_2 < 3 {
+          loop.for free %a3_2 < 4 {
+            %acc_3 = loop.for reduce %r0_3 < 5 -> f32 {
+              %in_7 = loop.load %softmax[(%a0_2 * 3 + %a2_2) floordiv 3, %a0_2 * 3 + %a2_2 + (%a0_2 * 3 + %a2_2) floordiv 3 * -3, %a1_2, %r0_3] : memref<2x3x5x5xf32>
+              %in_8 = loop.load %v[(%a0_2 * 3 + %a2_2) floordiv 3, %r0_3, %a0_2 * 3 + %a2_2 + (%a0_2 * 3 + %a2_2) floordiv 3 * -3, %a3_2] : memref<2x5x3x4xf32>
+              %in_9 = arith.mulf %in_7, %in_8 : f32
+              loop.accumulate add %in_9 : f32
+            }
+            loop.store %acc_3, %view[%a0_2, %a1_2, %a2_2, %a3_2] : memref<2x5x3x4xf32>
+          }
+        }
+      }
+    }
+  }
+  func.return %view : memref<2x5x3x4xf32>
+}
+// CHECK-LABEL: func.func @main(%q: memref<2x5x3x4xf32>, %k: memref<2x5x3x4xf32>, %v: memref<2x5x3x4xf32>)
+// CHECK-NOT:   loop.kernel @k_red
+// CHECK-NOT:   loop.kernel @k_softmax
+// CHECK:       loop.kernel @k_view_1 ins(%q, %k, %v : memref<2x5x3x4xf32>, memref<2x5x3x4xf32>, memref<2x5x3x4xf32>)
+// CHECK:         %acc = attn.softmax_reduce < 5 -> f32 score {
+// CHECK-NEXT:    ^bb0(%s: index):
+// CHECK-NOT:       affine.apply
+// CHECK:           loop.for reduce %r0 < 4 -> f32 {
+// CHECK-NEXT:        loop.load %q[%a0, %a1, %a2, %r0] : memref<2x5x3x4xf32>
+// CHECK-NEXT:        loop.load %k[%a0, %s, %a2, %r0] : memref<2x5x3x4xf32>
+// CHECK:           attn.yield
+// CHECK:         } value {
+// CHECK-NEXT:    ^bb0(%s_1: index):
+// CHECK-NEXT:      loop.load %v[%a0, %s_1, %a2, %a3] : memref<2x5x3x4xf32>
+// CHECK:       loop.store %acc, %view[%a0, %a1, %a2, %a3]
+// CHECK-NOT:   loop.kernel
+// CHECK:       func.return
