@@ -2628,6 +2628,151 @@ def _topk_by_ranks(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> 
     return _sorted(c, v, d, largest, range(k))
 
 
+#: A long row's top k by a radix select (`_topk_radix`): the k-th key found TOPK_RADIX_BITS bits
+#: a pass (2^bits - 1 counts of the row a pass, each a compare: BOX_COMPARES_PER_S), then one
+#: pass of counts per TOPK_RADIX_CHUNK elements, their running sums and a search per slot.
+#: `_topk_radix_seconds` prices a pass at TOPK_PASS_S of launches and syncs plus its compares,
+#: and the rest at TOPK_TAIL_S. H200 (session 49, bench/results/topk_radix/dev.py): the top 100
+#: of 16 x 1310720 (CenterNet's decode), 4 bits a pass: 0.29 ms a pass (compares, the key
+#: recomputed for each), about 0.03 ms a launch; 86 kernels, 6.5 ms in all (8.5 in blocks of 256,
+#: eager 0.41), exactly PyTorch's values and indices.
+TOPK_RADIX_BITS = 4
+TOPK_RADIX_CHUNK = 64
+TOPK_PASS_S = 60e-6
+TOPK_TAIL_S = 600e-6
+
+
+def _topk_radix_seconds(rows: int, n: int, k: int, bits: int = 32) -> float:
+    """`_topk_radix`'s estimated time for the top k of `rows` rows of n keys of `bits` bits:
+    ceil(bits / TOPK_RADIX_BITS) counting passes, the chunks' counts and search (TOPK_TAIL_S),
+    and the k candidates' ranks (`_topk_plan`)."""
+    digit = TOPK_RADIX_BITS
+    passes = -(-bits // digit)
+    per_pass = TOPK_PASS_S + rows * n * ((1 << digit) - 1) / BOX_COMPARES_PER_S
+    return passes * per_pass + TOPK_TAIL_S + _topk_plan(rows, k, k)[0]
+
+
+def _topk_radix(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> list[SSAValue]:
+    """(values, indices) of the k largest (smallest) along `d` in `_sorted`'s order by a radix
+    select. Keys (`_order_keys`: i32, or i64 for 64-bit elements) sort in the order wanted; T,
+    the k-th smallest key of the row, is found TOPK_RADIX_BITS bits a pass from the top: with
+    P = T >> s known down to bit s + bits, the counts of keys with key >> s below P + j
+    (j = 1 .. 2^bits - 1, one sum over the row) give the next digit, the count of j whose count
+    is below k (no candidate overflows: P + j never passes the largest key's prefix). Then the
+    k elements taken are those below T and the first k - count(below T) equal to it, in index
+    order: one running count of the row packs both (below + equal << 32), and the element of
+    each slot s is the first index whose count reaches s + 1 (a binary search). The k (in index
+    order) are ranked on their own box (`_topk_by_ranks`), so ties keep the lower index first;
+    values are gathered, so they keep their bits (-0.0)."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    n, rank = shape[d], len(shape)
+    i32, i64 = IntegerType(32), IntegerType(64)
+    key = _order_keys(c, v, largest)
+    kt = key.type
+    assert isinstance(kt, TensorType)
+    ke = kt.element_type
+    width = T.bit_width(ke)
+    kept = [*shape[:d], 1, *shape[d + 1:]]
+    kept_t = TensorType(ke, kept)
+    digits_t = lambda m: TensorType(ke, [*shape[:d], m, *shape[d + 1:]])  # noqa: E731
+    keys_box = _unsqueezed(c, key, d)  # [.., 1, n, ..]
+    prefix, s = None, width
+    while s > 0:
+        b = min(TOPK_RADIX_BITS, s)
+        s -= b
+        m = (1 << b) - 1
+        if prefix is None:
+            prefix = c.constant(-(1 << (b - 1)), ke, kept)  # the smallest key >> s
+        else:
+            prefix = _op(c, T.BitwiseLeftShiftOp, kept_t, prefix, b)
+        cand = c.emit(T.AddOp.create_from([prefix, _laid(c, rank, d, range(1, m + 1), ke)], digits_t(m)))
+        cand = _unsqueezed(c, cand, d + 1)  # [.., m, 1, ..]
+        high = keys_box if s == 0 else _op(c, T.BitwiseRightShiftOp, keys_box.type, keys_box, s)
+        box = [*shape[:d], m, n, *shape[d + 1:]]
+        below = c.emit(T.LtOp.create_from([high, cand], TensorType(IntegerType(1), box)))
+        counts = c.emit(T.SumOp(c.cast(below, i32), [d + 1], False, TensorType(i32, digits_t(m).get_shape())))
+        few = _op(c, T.LtOp, _bool_type(counts.type), counts, k)  # type: ignore[arg-type]
+        digit = c.emit(T.SumOp(c.cast(few, ke), [d], True, kept_t))
+        prefix = c.emit(T.AddOp.create_from([prefix, digit], kept_t))
+    top = prefix
+    assert top is not None
+    boolean = _bool_type(kt)
+    lt = c.cast(c.emit(T.LtOp.create_from([key, top], boolean)), i64)
+    eq = c.cast(c.emit(T.EqOp.create_from([key, top], boolean)), i64)
+    wide = TensorType(i64, shape)
+    packed = c.emit(T.AddOp.create_from([lt, _op(c, T.BitwiseLeftShiftOp, wide, eq, 32)], wide))
+    cw = TOPK_RADIX_CHUNK
+    nc = -(-n // cw)
+    packed = _pad_dim(c, packed, d, 0, nc * cw - n)  # padding neither below nor equal: never taken
+    pre, post = shape[:d], shape[d + 1:]
+    chunked = _reshaped(c, packed, [*pre, nc, cw, *post])
+    per_chunk = c.emit(T.SumOp(chunked, [d + 1], False, TensorType(i64, [*pre, nc, *post])))
+    running = _blocked_cumsum(c, per_chunk, d)  # inclusive, a chunk's: below | equal << 32
+    low = (1 << 32) - 1
+    kept64 = TensorType(i64, kept)
+    room = _op(c, T.SubOp, kept64, c.constant(k, i64, kept),
+               _op(c, T.BitwiseAndOp, kept64, _slice_value(c, running, d, nc - 1, nc), low))  # fmt: skip
+    out_t = TensorType(i64, [*pre, k, *post])
+    slot = c.emit(T.ExpandOp.create_from([_laid(c, rank, d, range(k))], out_t))
+    want = _op(c, T.AddOp, out_t, slot, 1)
+
+    def taken(r: SSAValue, ty: TensorType, room: SSAValue = room) -> SSAValue:
+        """The count of elements taken of running counts `r` (below | equal << 32)."""
+        equal = c.emit(T.MinimumOp.create_from([_op(c, T.BitwiseRightShiftOp, ty, r, 32), room], ty))
+        return c.emit(T.AddOp.create_from([_op(c, T.BitwiseAndOp, ty, r, low), equal], ty))
+
+    pos = c.constant(0, i64, out_t.get_shape())
+    step = 1 << (nc.bit_length() - 1)
+    while step:  # the chunk where the count reaches slot + 1
+        at = c.emit(T.MinimumOp.create_from([_op(c, T.AddOp, out_t, pos, step - 1), c.constant(nc - 1, i64, out_t.get_shape())], out_t))
+        short = c.emit(T.LtOp.create_from([taken(_gather_value(c, running, d, at), out_t), want], _bool_type(out_t)))
+        pos = c.emit(T.AddOp.create_from([pos, _op(c, T.MulOp, out_t, c.cast(short, i64), step)], out_t))
+        step //= 2
+    before = c.emit(T.SubOp.create_from([_gather_value(c, running, d, pos), _gather_value(c, per_chunk, d, pos)], out_t))
+    box_t = TensorType(i64, [*pre, k, cw, *post])
+    at = c.emit(T.ExpandOp.create_from([_unsqueezed(c, pos, d + 1)], box_t))
+    mine = _gather_value(c, chunked, d, at)  # [.., slot, j, ..]: the slot's chunk's packed counts
+    below_j = _op(c, T.BitwiseAndOp, box_t, mine, low)
+    equal_j = _op(c, T.BitwiseRightShiftOp, box_t, mine, 32)
+    before_b = _unsqueezed(c, before, d + 1)
+    def earlier(x: SSAValue) -> SSAValue:
+        """Per j of the chunk, the sum of `x` over j' < j (one box sum, cw^2 a slot)."""
+        mask = _index_compare(c, T.LtOp, rank + 2, d + 2, d + 1, cw)  # j' < j
+        spread = _unsqueezed(c, x, d + 1)  # [.., slot, 1, j', ..]
+        box = TensorType(i64, [*pre, k, cw, cw, *post])
+        return c.emit(T.SumOp(_scalar_where(c, mask, spread, c.constant(0, i64), box), [d + 2], False, box_t))
+
+    eq_before = earlier(equal_j)
+    eq_before = c.emit(T.AddOp.create_from([eq_before, _op(c, T.BitwiseRightShiftOp, before_b.type, before_b, 32)], box_t))
+    room_b = _unsqueezed(c, room, d + 1)
+    fits = c.emit(T.LtOp.create_from([eq_before, room_b], _bool_type(box_t)))
+    take = c.emit(T.AddOp.create_from([below_j, _op(c, T.MulOp, box_t, equal_j, c.cast(fits, i64))], box_t))
+    count = earlier(take)
+    count = c.emit(T.AddOp.create_from([count, taken(before_b, before_b.type, room_b)], box_t))  # type: ignore[arg-type]
+    slot_b = _unsqueezed(c, slot, d + 1)
+    hit = c.emit(T.EqOp.create_from([count, slot_b], _bool_type(box_t)))
+    hit = c.emit(T.LogicalAndOp.create_from([hit, c.emit(T.NeOp.create_from([take, c.constant(0, i64)], _bool_type(box_t)))], _bool_type(box_t)))
+    j = _iota(c, rank + 1, d + 1, cw)
+    offset = c.emit(T.SumOp(_scalar_where(c, hit, j, c.constant(0, i64), box_t), [d + 1], False, out_t))
+    pos = c.emit(T.AddOp.create_from([_op(c, T.MulOp, out_t, pos, cw), offset], out_t))
+    values = _gather_value(c, v, d, pos)
+    top_v, order = _topk_by_ranks(c, values, d, k, largest)
+    return [top_v, _gather_value(c, pos, d, order)]
+
+
+def _topk_way(rows: int, n: int, k: int, bits: int) -> str:
+    """How `_topk` takes the top k of `rows` rows of n elements of `bits` bits: "rounds"
+    (`_topk_rounds`), "radix" (`_topk_radix`, where its estimate is below `_topk_plan`'s) or
+    "ranks" (`_topk_by_ranks`)."""
+    if 0 < k <= TOPK_ROUNDS and n >= TOPK_ROW_PER_K * k:
+        return "rounds"
+    if 0 < k < n and _topk_radix_seconds(rows, n, k, 64 if bits == 64 else 32) < _topk_plan(rows, n, k)[0]:
+        return "radix"
+    return "ranks"
+
+
 @handles("topk", to="torch.lt, torch.eq, torch.sum, torch.where, torch.index_select, torch.amax, torch.amin, torch.cat, torch.reshape, torch.mul, torch.add")
 def _topk(c: Converter, node, x, k, dim=-1, largest=True, sorted=True):
     """The k largest (smallest) along `dim`, in order (also where sorted=False): for few k of a
@@ -2638,8 +2783,12 @@ def _topk(c: Converter, node, x, k, dim=-1, largest=True, sorted=True):
         raise c.fail("unsupported topk of a 0-d tensor")
     v = c.cast(c.value(x), c.out_type(0).element_type)
     d = norm_dim(dim, c.rank(x))
-    if 0 < k <= TOPK_ROUNDS and c.shape(x)[d] >= TOPK_ROW_PER_K * k:
+    shape = c.shape(x)
+    way = _topk_way(math.prod(shape) // max(1, shape[d]), shape[d], k, T.bit_width(c.out_type(0).element_type))
+    if way == "rounds":
         return _topk_rounds(c, v, d, k, bool(largest))
+    if way == "radix":
+        return _topk_radix(c, v, d, k, bool(largest))
     return _topk_by_ranks(c, v, d, k, bool(largest))
 
 
