@@ -2632,10 +2632,11 @@ def _topk_by_ranks(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> 
 #: a pass (2^bits - 1 counts of the row a pass, each a compare: BOX_COMPARES_PER_S), then one
 #: pass of counts per TOPK_RADIX_CHUNK elements, their running sums and a search per slot.
 #: `_topk_radix_seconds` prices a pass at TOPK_PASS_S of launches and syncs plus its compares,
-#: and the rest at TOPK_TAIL_S. H200 (session 49, bench/results/topk_radix/dev.py): the top 100
-#: of 16 x 1310720 (CenterNet's decode), 4 bits a pass: 0.29 ms a pass (compares, the key
-#: recomputed for each), about 0.03 ms a launch; 86 kernels, 6.5 ms in all (8.5 in blocks of 256,
-#: eager 0.41), exactly PyTorch's values and indices.
+#: and the rest at TOPK_TAIL_S (both fitted to the one case below). H200 (2026-12-04, session
+#: 48, bench/results/session48/tools/topk48.py): the top 100 of 16 x 1310720 (CenterNet's
+#: decode), 4 bits a pass: 0.29 ms a pass (compares, the key recomputed for each), about
+#: 0.03 ms a launch; 86 kernels, 6.5 ms in all (8.5 in blocks of 256, eager 0.41), exactly
+#: PyTorch's values and indices.
 TOPK_RADIX_BITS = 4
 TOPK_RADIX_CHUNK = 64
 TOPK_PASS_S = 60e-6
@@ -2737,6 +2738,7 @@ def _topk_radix(c: Converter, v: SSAValue, d: int, k: int, largest: bool) -> lis
     below_j = _op(c, T.BitwiseAndOp, box_t, mine, low)
     equal_j = _op(c, T.BitwiseRightShiftOp, box_t, mine, 32)
     before_b = _unsqueezed(c, before, d + 1)
+
     def earlier(x: SSAValue) -> SSAValue:
         """Per j of the chunk, the sum of `x` over j' < j (one box sum, cw^2 a slot)."""
         mask = _index_compare(c, T.LtOp, rank + 2, d + 2, d + 1, cw)  # j' < j
