@@ -2979,21 +2979,29 @@ def _searchsorted(c: Converter, node, seq, values, *, out_int32=False, right=Fal
     return c.cast(pos, t.element_type)
 
 
-@handles("histc", to="torch.reshape, torch.sub, torch.mul, torch.div, torch.ge, torch.le, torch.logical_and, torch.where, torch.to_dtype, torch.minimum, torch.eq, torch.sum")
+@handles("histc", to="torch.reshape, torch.sub, torch.mul, torch.div, torch.ge, torch.le, torch.logical_and, torch.where, torch.to_dtype, torch.minimum, torch.eq, torch.sum, torch.amin, torch.amax, torch.add")
 def _histc(c: Converter, node, x, bins=100, min=0, max=0):
     """Counts (as floats) of x's elements in `bins` equal bins over [min, max], PyTorch's linear bins.
 
     An element's bin is int((x - min) * bins / (max - min)), in that order as ATen computes it,
     max in the last bin; elements outside [min, max] and NaN count nowhere. Every element is
-    compared with every bin (`_scatter_hits`: N x bins). min == max takes the range from the data
-    (its extremes): not done."""
+    compared with every bin (`_scatter_hits`: N x bins). min == max (the default 0, 0) takes the
+    range from the data, its extremes, widened by 1 each way where they are equal, as ATen does
+    (a NaN or infinite extreme, which ATen refuses at run time, counts nothing here)."""
     t = c.out_type()
-    if float(min) == float(max):
-        raise c.fail(f"unsupported histc with min == max ({min}): its range would come from the data")
     elem, n = t.element_type, math.prod(c.shape(x))
     flat = TensorType(elem, [n])
+    scalar = TensorType(elem, [])
     v = c.emit(T.ReshapeOp.create_from([c.cast(c.value(x), elem)], flat))
-    lo, hi = c.constant(float(min), elem), c.constant(float(max), elem)
+    if float(min) != float(max):
+        lo, hi = c.constant(float(min), elem), c.constant(float(max), elem)
+    elif n == 0:
+        lo, hi = c.constant(float(min) - 1, elem), c.constant(float(max) + 1, elem)
+    else:
+        lo, hi = c.emit(T.AminOp(v, [0], False, scalar)), c.emit(T.AmaxOp(v, [0], False, scalar))
+        same = _op(c, T.EqOp, _bool_type(scalar), lo, hi)
+        lo = _scalar_where(c, same, _op(c, T.SubOp, scalar, lo, 1.0), lo, scalar)
+        hi = _scalar_where(c, same, _op(c, T.AddOp, scalar, hi, 1.0), hi, scalar)
     width = _op(c, T.SubOp, TensorType(elem, []), hi, lo)
     pos = _op(c, T.DivOp, flat, _op(c, T.MulOp, flat, _op(c, T.SubOp, flat, v, lo), float(bins)), width)
     inside = _op(c, T.LogicalAndOp, _bool_type(flat), _op(c, T.GeOp, _bool_type(flat), v, lo),

@@ -409,6 +409,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     # and NaN (counted nowhere)
     "histc": (lambda x: (torch.histc(x, 7, -1.0, 2.0), torch.histc(torch.round(x * 2.0) / 2.0, 6, -1.5, 1.5),
                          torch.histc(torch.log(x), 5, -2, 1)), [("f", S)]),
+    # min == max: the data's extremes (x's, and a constant row's widened by 1 each way)
+    "histc_data_range": (lambda x: (torch.histc(x, 7), torch.histc(x * 0.0 + 2.0, 5, 3.0, 3.0)), [("fin", S)]),
     "index_add": (lambda x, i, y: x.index_add(1, i, y, alpha=2.0), [("f", S), ("i", (6,), 0, 5), ("fin", (3, 6, 7))]),
     "index_reduce_amax": (lambda x, i, y: x.index_reduce(1, i, y, "amax"), [("f", S), ("i", (6,), 0, 5), ("fin", (3, 6, 7))]),
     "index_reduce_mean_noself": (lambda x, i, y: x.index_reduce(0, i, y, "mean", include_self=False), [("fin", S), ("i", (4,), 0, 3), ("fin", (4, 5, 7))]),
