@@ -102,7 +102,8 @@ class DplPart(torch.nn.Module):
         if self.compiled is None:  # the kernel-level CPU executor
             arrays = [x.detach().cpu().numpy() for x in inputs]
             with np.errstate(all="ignore"):
-                outs = [torch.from_numpy(np.ascontiguousarray(o)) for o in exec_kernel.run(self.kernel_ir, arrays)]
+                outs = [torch.from_numpy(np.ascontiguousarray(o).reshape(np.shape(o)))  # a 0-d output stays 0-d
+                        for o in exec_kernel.run(self.kernel_ir, arrays)]
         else:
             outs = self._run_cuda([x.contiguous() for x in inputs])
         return outs[0] if self.single else tuple(outs)

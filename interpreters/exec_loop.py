@@ -95,7 +95,8 @@ def run(
     env: dict[SSAValue, np.ndarray] = {}
     for arg, value in zip(args, inputs):
         assert isinstance(arg.type, MemRefType)
-        env[arg] = np.ascontiguousarray(value, dtype=numpy_dtype(arg.type.element_type))
+        shape = tuple(arg.type.get_shape())  # (ascontiguousarray makes a 0-d input 1-d)
+        env[arg] = np.ascontiguousarray(value, dtype=numpy_dtype(arg.type.element_type)).reshape(shape)
     for op in main.body.block.ops:
         if isinstance(op, memref.AllocOp):
             env[op.memref] = alloc_poisoned(op.memref.type)

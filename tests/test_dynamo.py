@@ -172,6 +172,22 @@ def test_several_outputs_and_integer_results():
         torch.testing.assert_close(o, r)
 
 
+def test_a_loss_and_a_scalar_input_keep_their_0d_shapes():
+    """A 0-d result (a loss) comes back 0-d, and a 0-d input is read as one (the CPU executors
+    once made both shape (1,))."""
+
+    def f(x, scale):
+        return (x * scale).pow(2).mean(), scale.sum(-1) + 1.0
+
+    compiled = torch.compile(f, backend=Recorder(), fullgraph=True, dynamic=False)
+    x, scale = torch.randn(4, 6), torch.tensor(0.5)
+    with torch.no_grad():
+        out, ref = compiled(x, scale), f(x, scale)
+    for o, r in zip(out, ref):
+        assert o.shape == r.shape == ()
+        torch.testing.assert_close(o, r)
+
+
 def test_decoder_layer_is_one_dpl_part():
     """A TinyLlama decoder layer through Dynamo: every op is dpl's (compiled, not run here)."""
     pytest.importorskip("transformers")
