@@ -55,6 +55,7 @@ from dpl.frontend.convert import (
     where,
 )
 from dpl.frontend.export_rewrites import ExportRewrites
+from dpl.frontend.scalar_dims import lift_scalar_dims
 
 __all__ = [
     "ENTRIES", "HANDLERS", "Converter", "Program", "UnsupportedOpError", "capture",
@@ -195,6 +196,7 @@ def capture(
     module.eval()
     ep = _export(module, inputs)
     graph = ep.graph
+    lift_scalar_dims(graph)
     placeholders = {n.name: n for n in graph.nodes if n.op == "placeholder"}
     user: list[tuple[fx.Node, str, torch.Tensor]] = []
     state: list[tuple[fx.Node, str, torch.Tensor]] = []
@@ -260,6 +262,7 @@ def capture_graph(
     if any(carries_complex(n) for n in gm.graph.nodes):  # (its complex inputs are refused)
         complex_as_pairs(gm.graph)
         gm.recompile()
+    lift_scalar_dims(gm.graph)
     conv = Converter(gm.graph, HANDLERS)
     names = list(names) if names is not None else [n.name for n in placeholders]
     module = conv.convert(placeholders, names)

@@ -194,6 +194,10 @@ class Emitter:
         return self.map_exprs(x, exprs, shape, hint or "bc")
 
     def reduce(self, kind: T.ReduceKind, x: SSAValue, axes: Sequence[int], hint=None) -> SSAValue:
+        """`x` folded by `kind` over `axes` (kept as dims of extent 1); over no axes (all the
+        dims of a 0-d tensor) `x` itself, the fold of its one element."""
+        if not axes:
+            return x
         return self._one(T.ReduceOp(kind, x, sorted(axes)), hint or "red")
 
     def squeeze(self, x: SSAValue, axes: Sequence[int], hint=None) -> SSAValue:

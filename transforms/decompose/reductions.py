@@ -139,7 +139,7 @@ def _arg_extreme(op, em: Emitter):
         for d in dims:
             term = idx[d] if strides[d] == 1 else s.op(arith.MuliOp(idx[d], s.const(strides[d], IndexType())))
             pos = term if pos is None else s.op(arith.AddiOp(pos, term))
-        pos = s.op(arith.IndexCastOp(pos, i64))
+        pos = s.const(0, i64) if pos is None else s.op(arith.IndexCastOp(pos, i64))  # no dims: a 0-d input's one element
         return s.select(hit, pos, s.const(n, i64))
 
     offers = em.elementwise([x, em.broadcast(ext, shape)], i64, shape, offer, with_indices=True, hint="offer")
