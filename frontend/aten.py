@@ -18,7 +18,7 @@ import functools
 import itertools
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
@@ -3244,6 +3244,20 @@ def _per_dim(value, rank: int) -> list[int]:
     return value * rank if len(value) == 1 else value
 
 
+def _as_batch(c: Converter, x, t: TensorType, rank: int) -> tuple[SSAValue, TensorType, Callable[[SSAValue], SSAValue]]:
+    """The input value of a window op over `rank` spatial dims ([N, C, *S]), its result type
+    `t`, and what makes the op's result `t`: PyTorch takes an unbatched input [C, *S] as a
+    batch of one, which is added here and dropped after. Any other rank is refused."""
+    v, shape = c.value(x), list(c.shape(x))
+    if len(shape) == rank + 2:
+        return v, t, lambda out: out
+    if len(shape) != rank + 1:
+        raise c.fail(f"unsupported input of shape {shape} for a window op over {rank} spatial dims")
+    v = c.emit(T.ReshapeOp.create_from([v], TensorType(v.type.element_type, [1, *shape])))  # type: ignore[attr-defined]
+    batched = TensorType(t.element_type, [1, *t.get_shape()])
+    return v, batched, lambda out: c.emit(T.ReshapeOp.create_from([out], t))
+
+
 def _window_props(c: Converter, rank: int, stride, padding, dilation, kernel=None) -> dict:
     props = {
         "stride": _dims_attr(_per_dim(stride, rank)),
@@ -3263,8 +3277,7 @@ def _conv(c: Converter, node, *args, **kwargs):
         return _conv_transpose(c, a)
     x, w = a["input"], a["weight"]
     rank = len(c.shape(w)) - 2
-    if len(c.shape(x)) != rank + 2:
-        raise c.fail("unsupported convolution of an unbatched input")
+    v, t, finish = _as_batch(c, x, c.out_type(), rank)
     padding = a.get("padding", 0)
     if padding == "valid":
         padding = 0
@@ -3276,8 +3289,8 @@ def _conv(c: Converter, node, *args, **kwargs):
     props = _window_props(c, rank, a.get("stride", 1), padding, a.get("dilation", 1))
     props["groups"] = IntAttr(int(a.get("groups", 1)))
     bias = a.get("bias")
-    operands = [c.value(x), c.value(w)] + ([c.value(bias)] if bias is not None else [])
-    return c.emit(T.ConvolutionOp.create_from(operands, c.out_type(), props))
+    operands = [v, c.value(w)] + ([c.value(bias)] if bias is not None else [])
+    return finish(c.emit(T.ConvolutionOp.create_from(operands, t, props)))
 
 
 @handles("conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
@@ -3291,15 +3304,13 @@ def _conv_transposed(c: Converter, node, *args, **kwargs):
 
 
 def _conv_transpose(c: Converter, a: dict) -> SSAValue:
-    t = c.out_type()
     x, w = a["input"], a["weight"]
     wshape = c.shape(w)
     rank, groups = len(wshape) - 2, int(a.get("groups", 1))
-    if len(c.shape(x)) != rank + 2:
-        raise c.fail("unsupported convolution of an unbatched input")
+    v, t, finish = _as_batch(c, x, c.out_type(), rank)
     stride, padding = _per_dim(a.get("stride", 1), rank), _per_dim(a.get("padding", 0), rank)
     dilation, extra = _per_dim(a.get("dilation", 1), rank), _per_dim(a.get("output_padding", 0), rank)
-    v = c.cast(c.value(x), t.element_type)
+    v = c.cast(v, t.element_type)
     cin, cout_g, ks = wshape[0], wshape[1], list(wshape[2:])
     spatial = list(range(2, rank + 2))
     wv = c.emit(T.FlipOp.create_from([c.value(w)], c.value(w).type, {"dims": _dims_attr(spatial)}))
@@ -3310,7 +3321,7 @@ def _conv_transpose(c: Converter, a: dict) -> SSAValue:
     wv = c.emit(T.ReshapeOp.create_from([wv], TensorType(t.element_type, [groups * cout_g, cin // groups, *ks])))
     bias = c.value(a["bias"]) if a.get("bias") is not None else None
     if any(s > 1 for s in stride) and all(dl == 1 for dl in dilation):
-        return _conv_transpose_phases(c, v, wv, bias, t, stride, padding, groups)
+        return finish(_conv_transpose_phases(c, v, wv, bias, t, stride, padding, groups))
     for i, s in enumerate(stride):
         v = _interleave_zeros(c, v, i + 2, s)
     for i, (k, p, dl, op) in enumerate(zip(ks, padding, dilation, extra)):
@@ -3318,7 +3329,7 @@ def _conv_transpose(c: Converter, a: dict) -> SSAValue:
         v = _pad_dim(c, v, i + 2, lo, lo + op)
     props = _window_props(c, rank, 1, 0, dilation)
     props["groups"] = IntAttr(groups)
-    return c.emit(T.ConvolutionOp.create_from([v, wv] + ([bias] if bias is not None else []), t, props))
+    return finish(c.emit(T.ConvolutionOp.create_from([v, wv] + ([bias] if bias is not None else []), t, props)))
 
 
 def _conv_transpose_phases(c: Converter, x: SSAValue, wv: SSAValue, bias: SSAValue | None, t: TensorType,
@@ -3416,16 +3427,18 @@ def _max_pool(c: Converter, node, *args, **kwargs):
     t = c.out_type(0) if isinstance(node.meta["val"], (tuple, list)) else c.out_type()
     stride = a.get("stride") or a["kernel_size"]
     props = _window_props(c, rank, stride, a.get("padding", 0), a.get("dilation", 1), a["kernel_size"])
-    v = c.value(x)
+    v, batched, finish = _as_batch(c, x, t, rank)
     if a.get("ceil_mode"):  # the last windows hang over the input: extend it by the lowest value
-        over = [o - f for o, f in zip(t.get_shape()[2:], _floor_sizes(c, x, props))]
+        over = [o - f for o, f in zip(t.get_shape()[-rank:], _floor_sizes(c, x, props))]
         low = _int_min(t.element_type) if isinstance(t.element_type, IntegerType) else -math.inf
         for i, (o, s) in enumerate(zip(over, props["stride"].data)):
             v = _pad_dim(c, v, i + 2, 0, o * s.data, low)
-    out = c.emit(T.MaxPoolOp.create_from([v], t, props))
+    out = finish(c.emit(T.MaxPoolOp.create_from([v], batched, props)))
     if not isinstance(node.meta["val"], (tuple, list)):
         return out
     wanted = any(u.target is operator.getitem and u.args[1] == 1 for u in node.users)
+    if wanted and batched is not t:
+        raise c.fail("unsupported max pooling indices of an unbatched input")
     return [out, _pool_indices(c, x, props, list(t.get_shape()[2:])) if wanted else None]
 
 
@@ -3487,9 +3500,10 @@ def _pool_indices(c: Converter, x, props: dict, out: list[int]) -> SSAValue:
 
 def _floor_sizes(c: Converter, x, props: dict) -> list[int]:
     """The window op's output sizes (floor mode) of `x`'s spatial dims under `props`."""
+    rank = len(props["kernel"].data)
     return [T.window_out(n, k.data, s.data, p.data, dl.data) for n, k, s, p, dl in zip(
-        c.shape(x)[2:], props["kernel"].data, props["stride"].data, props["padding"].data,
-        props.get("dilation", _dims_attr([1] * (len(c.shape(x)) - 2))).data)]  # fmt: skip
+        c.shape(x)[-rank:], props["kernel"].data, props["stride"].data, props["padding"].data,
+        props.get("dilation", _dims_attr([1] * rank)).data)]  # fmt: skip
 
 
 def _int_min(elem: IntegerType) -> int:
@@ -3499,7 +3513,7 @@ def _int_min(elem: IntegerType) -> int:
 def _check_ceil(c: Converter, x, props: dict, t: TensorType, ceil_mode) -> None:
     """ceil_mode is fine where ceil and floor give the same output size (the result type has
     ceil's size; the window op computes floor's). Max pooling extends its input instead."""
-    if ceil_mode and _floor_sizes(c, x, props) != list(t.get_shape()[2:]):
+    if ceil_mode and _floor_sizes(c, x, props) != list(t.get_shape()[-len(props["kernel"].data):]):
         raise c.fail("unsupported ceil_mode avg pooling whose last window hangs over the input")
 
 
@@ -3515,7 +3529,8 @@ def _avg_pool(c: Converter, node, *args, **kwargs):
     _check_ceil(c, x, props, t, a.get("ceil_mode"))
     props["count_include_pad"] = _bool(a.get("count_include_pad", True))
     props["divisor"] = IntAttr(int(a.get("divisor_override") or 0))
-    return c.emit(T.AvgPoolOp.create_from([c.value(x)], t, props))
+    v, batched, finish = _as_batch(c, x, t, rank)
+    return finish(c.emit(T.AvgPoolOp.create_from([v], batched, props)))
 
 
 @handles("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",

@@ -454,6 +454,20 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "conv2d_groups": (nn.Conv2d(4, 6, 3, groups=2), [("fin", (2, 4, 5, 5))]),
     "conv2d_depthwise_same": (nn.Conv2d(4, 4, 3, padding="same", groups=4), [("fin", (1, 4, 6, 7))]),
     "conv1d": (nn.Conv1d(3, 5, 4, stride=2), [("fin", (2, 3, 11))]),
+    # ops over a dim of a 0-d tensor (dim 0 or -1 names its one element) and its full reductions
+    "scalar_dims": (lambda x: torch.stack([
+        x.sum(-1), x.mean(0, keepdim=True), x.amax(-1), torch.logsumexp(x, -1), torch.softmax(x, -1),
+        torch.log_softmax(x, 0), torch.cumsum(x, 0), x.norm(dim=-1), x.prod(-1), x.max(-1)[0],
+        torch.sort(x, -1)[0], x.flip(0), torch.cummax(x, 0)[0], torch.topk(x, 1)[0], x.sum(), x.mean(),
+        x.amax(), x.var(-1, correction=0), x.std(), x.var()]), [("fin", ())]),
+    "scalar_dims_indices": (lambda x: torch.stack([x.argmax(-1), x.argmax(), x.argmin(0), x.max(-1)[1],
+                                                   torch.cummax(x, 0)[1], torch.topk(x, 1)[1]]), [("fin", ())]),
+    # unbatched inputs ([C, *S]): PyTorch takes them as a batch of one
+    "conv2d_unbatched": (nn.Conv2d(2, 3, 3, padding=1), [("fin", (2, 7, 5))]),
+    "conv_transpose1d_unbatched": (nn.ConvTranspose1d(2, 3, 3, stride=2), [("fin", (2, 5))]),
+    "pools_unbatched": (lambda x: F.max_pool2d(x, 3, 1, 1) + F.avg_pool2d(x, 3, 1, 1, count_include_pad=False),
+                        [("f", (3, 6, 7))]),
+    "max_pool1d_unbatched_ceil": (lambda x: F.max_pool1d(x, 2, ceil_mode=True), [("fin", (2, 9))]),
     "conv1x1": (nn.Conv2d(6, 3, 1), [("fin", (2, 6, 4, 5))]),
     "conv_transpose2d": (nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1), [("fin", (2, 3, 4, 5))]),
     "conv_transpose2d_groups": (nn.ConvTranspose2d(4, 6, (2, 3), stride=(1, 3), padding=(1, 0), groups=2, dilation=(2, 1), bias=False), [("fin", (1, 4, 5, 3))]),
