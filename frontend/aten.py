@@ -1188,28 +1188,21 @@ def _embedding(c: Converter, node, weight, indices, *rest):
     return c.emit(T.EmbeddingOp.create_from([c.value(weight), c.value(indices)], c.out_type()))
 
 
-@handles("embedding_bag", "_embedding_bag", to="torch.reshape, torch.embedding, torch.mul, torch.sum, torch.mean, torch.amax")
+@handles("embedding_bag", "_embedding_bag", to="torch.reshape, torch.embedding, torch.mul, torch.sum, torch.mean, torch.amax, torch.add, torch.minimum, torch.le, torch.logical_and, torch.where, torch.sub, torch.scatter_reduce, torch.expand, torch.slice, torch.cat, torch.ne, torch.div, torch.maximum, torch.gt")
 def _embedding_bag(c: Converter, node, weight, indices, offsets, scale_grad_by_freq=False, mode=0,
                    sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):  # fmt: skip
-    """Bags of one length (nn.EmbeddingBag on a 2-d input; offsets a constant arange): the
-    rows of the table gathered as (bags, length, dim) and summed, averaged or maxed over each
-    bag, per_sample_weights scaling a sum. Bags of several lengths and padding_idx are not done."""
+    """Sums, means or maxima of the table's rows over bags of indices (`offsets` their starts):
+    bags of one length (nn.EmbeddingBag on a 2-d input) as (bags, length, dim) reduced over
+    the length, others by `_ragged_bags`; per_sample_weights scale a sum."""
     t = c.out_type(0)
     known = c.consts.get(offsets) if isinstance(offsets, fx.Node) else None
+    padded = padding_idx is not None and padding_idx >= 0
     n = c.shape(indices)[0] if len(c.shape(indices)) == 1 else -1
-    if known is None or n < 0:
-        raise c.fail("unsupported embedding_bag with offsets that are no compile-time constant (bags of one length are done)")
-    starts = [int(v) for v in torch.as_tensor(known).reshape(-1)]
-    if include_last_offset:
-        if starts[-1:] != [n]:
-            raise c.fail("unsupported embedding_bag whose last offset is not the indices' count")
-        starts = starts[:-1]
-    bags = len(starts)
-    length = n // bags if bags and n % bags == 0 else 0
-    if length == 0 or starts != list(range(0, n, length)):
-        raise c.fail("unsupported embedding_bag with bags of several lengths")
-    if padding_idx is not None and padding_idx >= 0:
-        raise c.fail("unsupported embedding_bag with a padding_idx")
+    length = _bag_length(known, n, bool(include_last_offset))
+    if known is None or padded or length == 0:
+        return [_ragged_bags(c, weight, indices, offsets, int(mode), per_sample_weights,
+                             bool(include_last_offset), padding_idx if padded else None), None, None, None]  # fmt: skip
+    bags = n // length
     d = c.shape(weight)[1]
     i64 = IntegerType(64)
     idx = c.emit(T.ReshapeOp.create_from([c.cast(c.value(indices), i64)], TensorType(i64, [bags, length])))
@@ -1221,6 +1214,63 @@ def _embedding_bag(c: Converter, node, weight, indices, offsets, scale_grad_by_f
         rows = c.emit(T.MulOp.create_from([rows, w], rows_t))
     red = {0: T.SumOp, 1: T.MeanOp, 2: T.AmaxOp}[int(mode)]
     return [c.emit(red(rows, [1], False, t)), None, None, None]
+
+
+def _bag_length(known, n: int, include_last_offset: bool) -> int:
+    """The one length of every bag where the offsets are a known arange over the n indices
+    (a 1-d index), else 0."""
+    if known is None or n < 0:
+        return 0
+    starts = [int(v) for v in torch.as_tensor(known).reshape(-1)]
+    if include_last_offset:
+        if starts[-1:] != [n]:
+            return 0
+        starts = starts[:-1]
+    length = n // len(starts) if starts and n % len(starts) == 0 else 0
+    return length if length and starts == list(range(0, n, length)) else 0
+
+
+def _ragged_bags(c: Converter, weight, indices, offsets, mode: int, per_sample_weights,
+                 include_last_offset: bool, padding_idx: int | None) -> SSAValue:  # fmt: skip
+    """embedding_bag over bags of any lengths, `offsets` a run-time tensor: each index's bag
+    found by a binary search of the offsets (`_segment_ids`), its row (times its per-sample
+    weight) scattered into that bag (`_segment_fold`: atomics, work in proportion to the
+    indices). A bag's size is the difference of its offsets (with a padding_idx, the count of
+    its other indices); an empty bag is 0 in every mode, a mean divides by the size. With
+    include_last_offset indices from the last offset on count nowhere (PyTorch's CPU mean and
+    max still take them; its documented use ends the offsets at the indices' count)."""
+    t = c.out_type(0)
+    elem, (bags, d) = t.element_type, t.get_shape()
+    i64 = IntegerType(64)
+    n = math.prod(c.shape(indices))
+    idx = c.emit(T.ReshapeOp.create_from([c.cast(c.value(indices), i64)], TensorType(i64, [n])))
+    off = c.cast(c.value(offsets), i64)
+    seg = _segment_ids(c, off, n)  # past the last bag (include_last_offset): id `bags`, dropped
+    spare = int(include_last_offset)
+    rows_t = TensorType(elem, [n, d])
+    rows = c.emit(T.EmbeddingOp.create_from([c.cast(c.value(weight), elem), idx], rows_t))
+    if per_sample_weights is not None:
+        w = c.emit(T.ReshapeOp.create_from([c.cast(c.value(per_sample_weights), elem)], TensorType(elem, [n, 1])))
+        rows = c.emit(T.MulOp.create_from([rows, w], rows_t))
+    kind = "max" if mode == 2 else "sum"
+    column = TensorType(elem, [bags, 1])
+    if padding_idx is None:
+        ends = _slice_value(c, off, 0, 1, bags + 1) if include_last_offset else _pad_dim(c, _slice_value(c, off, 0, 1, bags), 0, 0, 1, n)
+        size = c.cast(c.emit(T.SubOp.create_from([ends, _slice_value(c, off, 0, 0, bags)], ends.type)), elem)
+        size = _reshaped(c, size, [bags, 1])
+    else:
+        keep = _op(c, T.NeOp, TensorType(IntegerType(1), [n]), idx, padding_idx)
+        rows = _scalar_where(c, _reshaped(c, keep, [n, 1]), rows, c.constant(0.0 if kind == "sum" else -math.inf, elem), rows_t)
+        size = _segment_fold(c, _reshaped(c, c.cast(keep, elem), [n, 1]), 0, _reshaped(c, seg, [n, 1]), bags + spare, "sum")
+        size = _slice_value(c, size, 0, 0, bags)
+    seg = c.emit(T.ExpandOp.create_from([_reshaped(c, seg, [n, 1])], TensorType(i64, [n, d])))
+    out = _slice_value(c, _segment_fold(c, rows, 0, seg, bags + spare, kind), 0, 0, bags)
+    if mode == 1:
+        out = c.emit(T.DivOp.create_from([out, _op(c, T.MaximumOp, column, size, 1.0)], t))
+    elif mode == 2:
+        filled = _op(c, T.GtOp, _bool_type(column), size, 0.0)
+        out = _scalar_where(c, filled, out, c.constant(0.0, elem), t)
+    return out
 
 
 @handles("index_select", to="torch.index_select")
@@ -2953,6 +3003,64 @@ def _positions_in(c: Converter, seq: SSAValue, vals: SSAValue, right: bool) -> S
     i64 = IntegerType(64)
     count = c.emit(T.SumOp(c.cast(above, i64), [len(vshape)], False, TensorType(i64, vshape)))
     return c.emit(T.SubOp.create_from([c.constant(n, i64), count], count.type))
+
+
+def _search_sorted(c: Converter, seq: SSAValue, vals: SSAValue, right: bool) -> SSAValue:
+    """`_positions_in` by a binary search: each value's count of `seq`'s elements below it (at
+    or below with `right`), seq sorted along its last dim (1-d, or rows whose leading dims are
+    the values'), in bit_length(n) probes of one gather each rather than n compares. For values
+    without NaN (positions, sizes)."""
+    st, vt = seq.type, vals.type
+    assert isinstance(st, TensorType) and isinstance(vt, TensorType)
+    n, rank = st.get_shape()[-1], len(st.get_shape())
+    t = TensorType(IntegerType(64), vt.get_shape())
+    boolean = _bool_type(t)
+    vals = c.cast(vals, st.element_type)
+    pos = c.constant(0, IntegerType(64), t.get_shape())
+    step = 1 << (n.bit_length() - 1) if n else 0
+    while step:  # take `step` more where they fit and the last of them lies below the value
+        probe = _op(c, T.AddOp, t, pos, step)
+        at = _op(c, T.SubOp, t, _op(c, T.MinimumOp, t, probe, n), 1)
+        seen = _flat_lookup(c, seq, at) if rank == 1 else _gather_value(c, seq, rank - 1, at)
+        below = c.emit((T.LeOp if right else T.LtOp).create_from([seen, vals], boolean))
+        fits = c.emit(T.LogicalAndOp.create_from([_op(c, T.LeOp, boolean, probe, n), below], boolean))
+        pos = _scalar_where(c, fits, probe, pos, t)
+        step //= 2
+    return pos
+
+
+def _segment_ids(c: Converter, starts: SSAValue, n: int) -> SSAValue:
+    """The segment of each of n positions (i64, [.., n]) given the segments' sorted starts
+    (i64 [.., segments]; rows of their own where it has leading dims): the count of starts at
+    or before it, less one (an empty segment's start is the next one's, so none lands in it)."""
+    st = starts.type
+    assert isinstance(st, TensorType)
+    shape = list(st.get_shape())
+    at = _iota(c, len(shape), len(shape) - 1, n)
+    if len(shape) > 1:
+        at = c.emit(T.ExpandOp.create_from([at], TensorType(IntegerType(64), [*shape[:-1], n])))
+    count = _search_sorted(c, starts, at, right=True)
+    return _op(c, T.SubOp, count.type, count, 1)
+
+
+def _segment_fold(c: Converter, vals: SSAValue, d: int, seg: SSAValue, segments: int, kind: str) -> SSAValue:
+    """`vals` reduced ("sum", "max", "min", "prod") along `d` into `segments` by their ids `seg`
+    (i64, of vals' shape), the identity where a segment gets nothing: sum, max and min one
+    `torch.scatter_reduce` (atomics, work in proportion to the values); prod on the box
+    [.., s, k, ..] of hit = seg_k == s, where(hit, vals_k, 1) multiplied over k."""
+    vt = vals.type
+    assert isinstance(vt, TensorType)
+    elem, shape = vt.element_type, list(vt.get_shape())
+    shape[d] = segments
+    t = TensorType(elem, shape)
+    identity = 0 if kind == "sum" else _identity_of(elem, kind)
+    if kind != "prod":
+        reduce = StringAttr({"sum": "sum", "max": "amax", "min": "amin"}[kind])
+        return c.emit(T.ScatterReduceOp.create_from([c.constant(identity, elem, shape), seg, vals], t,
+                                                    {"dim": IntAttr(d), "reduce": reduce}))  # fmt: skip
+    hit, box = _scatter_hits(c, seg, d, segments)
+    terms = _scalar_where(c, hit, _unsqueezed(c, vals, d), c.constant(identity, elem), TensorType(elem, box))
+    return c.emit(T.ProdOp(terms, [d + 1], False, t))
 
 
 @handles("bucketize", to="torch.lt, torch.le, torch.sum, torch.sub")

@@ -61,6 +61,12 @@ class _WeightedBag(nn.Module):
         return self.bag(i, per_sample_weights=w)
 
 
+def _starts(lengths, n: int):
+    """Bags' (segments') starts from lengths drawn at random: the running sum before each,
+    capped at the n indices (the bags past them empty)."""
+    return (torch.cumsum(lengths, 0) - lengths).clamp(max=n)
+
+
 def _setitem(assign):
     """A program that writes `y = x.clone()` in place with `assign(y, *rest)` and returns y."""
 
@@ -388,6 +394,17 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "embedding_bag_mean": (nn.EmbeddingBag(11, 6, mode="mean"), [("i", (4, 5), 0, 11)]),
     "embedding_bag_max": (nn.EmbeddingBag(11, 6, mode="max"), [("i", (3, 7), 0, 11)]),
     "embedding_bag_weighted": (_WeightedBag(), [("i", (4, 5), 0, 11), ("fin", (4, 5))]),
+    # bags of several lengths, offsets a run-time tensor: empty ones first, between, last
+    "embedding_bag_ragged_sum": (lambda i, w, l: F.embedding_bag(i, w, _starts(l, 9), mode="sum"), [("i", (9,), 0, 11), ("fin", (11, 6)), ("i", (6,), 0, 4)]),
+    "embedding_bag_ragged_mean": (lambda i, w, l: F.embedding_bag(i, w, torch.cat([_starts(l, 13), l[:1] * 0 + 13]), mode="mean", include_last_offset=True),
+                                  [("i", (13,), 0, 11), ("f", (11, 5)), ("i", (7,), 0, 4)]),
+    "embedding_bag_ragged_max": (lambda i, w, l: F.embedding_bag(i, w, _starts(l, 10), mode="max"), [("i", (10,), 0, 11), ("f", (11, 3)), ("i", (5,), 0, 4)]),
+    "embedding_bag_empty_bags_weighted": (lambda i, w, o, p: F.embedding_bag(i, w, torch.tensor([0, 0, 3, 3, 7, 9]) + o * 0, mode="sum", per_sample_weights=p),
+                                          [("i", (9,), 0, 11), ("fin", (11, 4)), ("i", (6,), 0, 9), ("fin", (9,))]),
+    "embedding_bag_one_bag_mean": (lambda i, w, o: F.embedding_bag(i, w, o * 0, mode="mean"), [("i", (7,), 0, 11), ("fin", (11, 4)), ("i", (1,), 0, 9)]),
+    "embedding_bag_padding_idx": (lambda i, w, l: (F.embedding_bag(i % 3, w, _starts(l, 8), mode="mean", padding_idx=2),
+                                                   F.embedding_bag(i % 3, w, _starts(l, 8), mode="max", padding_idx=2)),
+                                  [("i", (8,), 0, 11), ("fin", (11, 3)), ("i", (4,), 0, 3)]),
     "masked_scatter": (lambda x, m, s: x.masked_scatter(m > 0, s), [("f", (4, 5)), ("fin", (4, 5)), ("fin", (30,))]),
     # a VLM's image tokens: a token mask expanded over the hidden dim, rows of features
     "masked_scatter_tokens": (lambda x, m, s: x.masked_scatter((m > 0).unsqueeze(-1).expand_as(x), s),
