@@ -3158,6 +3158,43 @@ def _index_reduce(c: Converter, node, x, dim, index, source, reduce, *, include_
     return _reduce_into(c, node, x, d, idx, vals, reduce, include_self, "index_reduce")
 
 
+@handles("segment_reduce", to="torch.cumsum, torch.sub, torch.slice, torch.add, torch.minimum, torch.le, torch.logical_and, torch.where, torch.reshape, torch.expand, torch.scatter_reduce, torch.eq, torch.prod, torch.mul, torch.maximum, torch.div, torch.gt, torch.to_dtype")
+def _segment_reduce(c: Converter, node, data, reduce, *, lengths=None, indices=None, offsets=None, axis=0,
+                    unsafe=False, initial=None):  # fmt: skip
+    """Reductions (sum, mean, max, min, prod) of `data`'s consecutive segments along `axis`, of
+    run-time `lengths` or between `offsets` (rows of their own where they have leading dims):
+    each element's segment by a binary search of the starts (`_segment_ids`), folded into it
+    (`_segment_fold`). An empty segment is `initial` or the reduction's identity (a mean's NaN);
+    `initial` also joins every other segment (a mean's sum, over the segment's length)."""
+    t = c.out_type()
+    elem, shape = t.element_type, list(t.get_shape())
+    d = norm_dim(axis, c.rank(data))
+    i64 = IntegerType(64)
+    if lengths is not None:
+        size = c.cast(c.value(lengths), i64)
+        starts = c.emit(T.SubOp.create_from([_blocked_cumsum(c, size, d), size], size.type))
+    else:
+        off = c.cast(c.value(offsets), i64)
+        starts = _slice_value(c, off, d, 0, shape[d])
+        size = c.emit(T.SubOp.create_from([_slice_value(c, off, d, 1, shape[d] + 1), starts], starts.type))
+    dshape = list(c.shape(data))
+    seg = _segment_ids(c, starts, dshape[d])  # [.., n] over data's dims before the axis
+    seg = _reshaped(c, seg, [*dshape[: d + 1], *[1] * (len(dshape) - d - 1)])
+    if list(seg.type.get_shape()) != dshape:  # type: ignore[attr-defined]
+        seg = c.emit(T.ExpandOp.create_from([seg], TensorType(i64, dshape)))
+    kind = "sum" if reduce == "mean" else reduce
+    out = _segment_fold(c, c.cast(c.value(data), elem), d, seg, shape[d], kind)
+    size = _reshaped(c, c.cast(size, elem), [*shape[: d + 1], *[1] * (len(shape) - d - 1)])
+    if initial is not None:
+        out = _op(c, {"sum": T.AddOp, "prod": T.MulOp, "max": T.MaximumOp, "min": T.MinimumOp}[kind], t, out, float(initial))
+    if reduce == "mean":
+        out = c.emit(T.DivOp.create_from([out, size], t))
+    if initial is not None:
+        filled = _op(c, T.GtOp, _bool_type(size.type), size, 0.0)  # type: ignore[arg-type]
+        out = _scalar_where(c, filled, out, c.constant(float(initial), elem), t)
+    return out
+
+
 def _reduce_into(c: Converter, node, x, d: int, idx: SSAValue, vals: SSAValue, reduce: str, include_self, what: str):
     """x with `vals` reduced into it along `d` at `idx` (i64, of vals' shape): the reduction (a
     mean's sum) and the count of hits are `torch.scatter_reduce`s from the identity (atomics;

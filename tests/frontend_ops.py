@@ -67,6 +67,17 @@ def _starts(lengths, n: int):
     return (torch.cumsum(lengths, 0) - lengths).clamp(max=n)
 
 
+def _bounds(lengths, n: int):
+    """`_starts` and then n: offsets of bags that cover the n indices."""
+    return torch.cat([_starts(lengths, n), lengths[:1] * 0 + n])
+
+
+def _segments(x, lengths, reduces=("sum", "mean", "max", "min", "prod"), **kw):
+    """segment_reduce of x in each way, the segments' lengths drawn at random (`_bounds`)."""
+    o = _bounds(lengths, x.shape[0])
+    return tuple(torch.segment_reduce(x, r, lengths=o[1:] - o[:-1], **kw) for r in reduces)
+
+
 def _setitem(assign):
     """A program that writes `y = x.clone()` in place with `assign(y, *rest)` and returns y."""
 
@@ -396,7 +407,7 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "embedding_bag_weighted": (_WeightedBag(), [("i", (4, 5), 0, 11), ("fin", (4, 5))]),
     # bags of several lengths, offsets a run-time tensor: empty ones first, between, last
     "embedding_bag_ragged_sum": (lambda i, w, l: F.embedding_bag(i, w, _starts(l, 9), mode="sum"), [("i", (9,), 0, 11), ("fin", (11, 6)), ("i", (6,), 0, 4)]),
-    "embedding_bag_ragged_mean": (lambda i, w, l: F.embedding_bag(i, w, torch.cat([_starts(l, 13), l[:1] * 0 + 13]), mode="mean", include_last_offset=True),
+    "embedding_bag_ragged_mean": (lambda i, w, l: F.embedding_bag(i, w, _bounds(l, 13), mode="mean", include_last_offset=True),
                                   [("i", (13,), 0, 11), ("f", (11, 5)), ("i", (7,), 0, 4)]),
     "embedding_bag_ragged_max": (lambda i, w, l: F.embedding_bag(i, w, _starts(l, 10), mode="max"), [("i", (10,), 0, 11), ("f", (11, 3)), ("i", (5,), 0, 4)]),
     "embedding_bag_empty_bags_weighted": (lambda i, w, o, p: F.embedding_bag(i, w, torch.tensor([0, 0, 3, 3, 7, 9]) + o * 0, mode="sum", per_sample_weights=p),
@@ -405,6 +416,14 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "embedding_bag_padding_idx": (lambda i, w, l: (F.embedding_bag(i % 3, w, _starts(l, 8), mode="mean", padding_idx=2),
                                                    F.embedding_bag(i % 3, w, _starts(l, 8), mode="max", padding_idx=2)),
                                   [("i", (8,), 0, 11), ("fin", (11, 3)), ("i", (4,), 0, 3)]),
+    # segment_reduce: empty segments (0, NaN, -inf, inf, 1; or `initial`), planted inf and 0
+    "segment_reduce": (_segments, [("f", (9, 4)), ("i", (5,), 0, 4)]),
+    "segment_reduce_initial": (lambda x, l: _segments(x, l, initial=-0.5), [("fin", (8, 3)), ("i", (6,), 0, 3)]),
+    "segment_reduce_offsets_nan": (lambda x, l: tuple(torch.segment_reduce(torch.log(x), r, offsets=_bounds(l, 7)) for r in ("max", "min", "mean")),
+                                   [("fin", (7, 5)), ("i", (4,), 0, 4)]),
+    "segment_reduce_one_segment": (lambda x, l: torch.segment_reduce(x, "prod", lengths=l * 0 + 6), [("fin", (6,)), ("i", (1,), 0, 4)]),
+    "segment_reduce_axis1": (lambda x, l: torch.segment_reduce(x, "mean", lengths=torch.stack([l, 7 - l], 1), axis=1, initial=2.0),
+                             [("fin", (3, 7, 2)), ("i", (3,), 0, 8)]),
     "masked_scatter": (lambda x, m, s: x.masked_scatter(m > 0, s), [("f", (4, 5)), ("fin", (4, 5)), ("fin", (30,))]),
     # a VLM's image tokens: a token mask expanded over the hidden dim, rows of features
     "masked_scatter_tokens": (lambda x, m, s: x.masked_scatter((m > 0).unsqueeze(-1).expand_as(x), s),
