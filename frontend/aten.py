@@ -1182,6 +1182,22 @@ def _flip(c: Converter, node, x, dims):
     return c.emit(T.FlipOp.create_from([c.value(x)], c.out_type(), {"dims": attr}))
 
 
+@handles("repeat_interleave.Tensor", to="torch.cumsum, torch.add, torch.minimum, torch.sub, torch.le, torch.logical_and, torch.where, torch.reshape, torch.embedding")
+def _repeat_interleave(c: Converter, node, repeats, *, output_size=None):
+    """The indices 0, 1, .. each repeated by its count in the 1-d `repeats` (which
+    repeat_interleave of a tensor then selects), `output_size` of them: each position's index
+    by a binary search of the running sums of the counts (`_search_sorted`)."""
+    if output_size is None:
+        raise c.fail("unsupported repeat_interleave with tensor repeats and no output_size (the result's shape depends on the data: pass output_size)")
+    t = c.out_type()
+    i64 = IntegerType(64)
+    counts = c.cast(c.value(repeats), i64)
+    ends = _blocked_cumsum(c, counts, 0)
+    index = _search_sorted(c, ends, _iota(c, 1, 0, int(output_size)), right=True)
+    last = max(c.shape(repeats)[0] - 1, 0)  # past the counts' sum (a larger output_size): the last index
+    return c.cast(_op(c, T.MinimumOp, index.type, index, last), t.element_type)  # type: ignore[arg-type]
+
+
 @handles("embedding", to="torch.embedding")
 def _embedding(c: Converter, node, weight, indices, *rest):
     """Rows of the table (padding_idx only matters for training)."""

@@ -90,6 +90,7 @@ UNSUPPORTED: list[tuple[str, str, str]] = [
     ("mode", "torch.randn(4, 5).mode(1)[0]", "not written yet (sort, topk, kthvalue, median and nanmedian are)"),
     ("scatter with reduce='multiply'", "torch.zeros(4, 5).scatter(1, torch.randint(0, 5, (4, 2)), 2.0, reduce='multiply')", "not written yet (scatter, scatter_add, scatter_reduce, index_put, index_add, index_copy are)"),
     ("index with a boolean mask, masked_select, nonzero", "torch.randn(4, 5)[torch.randn(4, 5) > 0]", "the result's shape depends on the data"),
+    ("repeat_interleave with tensor repeats and no output_size", "torch.repeat_interleave(torch.randn(3, 4), torch.tensor([1, 3, 2]), dim=0)", "the result's shape depends on the data (with output_size it is done)"),
     ("index tensors on dims apart", "torch.randn(4, 5, 6)[torch.tensor([0, 1]), :, torch.tensor([2, 3])]", "only index tensors on adjacent dims are done"),
     ("pdist of fewer than 2 rows", "torch.nn.functional.pdist(torch.randn(1, 3))", "its result is empty (no pairs)"),
     ("as_strided of a view into another tensor's storage", "torch.randn(4, 10)[1:].as_strided((3, 3), (2, 1))", "the view's storage offset and its base are not tracked (as_strided of a contiguous tensor is done)"),

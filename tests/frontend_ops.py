@@ -608,6 +608,12 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "roll": (lambda x: torch.roll(x, (2, -1), (1, 2)), [("fin", S)]),
     "roll_flat": (lambda x: torch.roll(x, 4) * 2.0, [("fin", M)]),
     "repeat_interleave": (lambda x: x.repeat_interleave(2, dim=1), [("fin", S)]),
+    # tensor repeats drawn at random (zeros among them), pairs of them summing to 4: output_size 4 a pair
+    "repeat_interleave_tensor": (lambda x, l: torch.repeat_interleave(x, torch.stack([l, 4 - l], 1).flatten(), dim=1, output_size=16),
+                                 [("f", (3, 8, 2)), ("i", (4,), 0, 5)]),
+    "repeat_interleave_tensor_flat": (lambda x, l: (x.repeat_interleave(torch.stack([4 - l, l], 1).flatten(), output_size=12),
+                                                    torch.repeat_interleave(torch.stack([l, 4 - l], 1).flatten(), output_size=12)),
+                                      [("fin", (2, 3)), ("i", (3,), 0, 5)]),
     "pixel_shuffle": (nn.PixelShuffle(2), [("fin", (1, 8, 3, 5))]),
     "cosine_similarity": (F.cosine_similarity, [("fin", M), ("fin", M)]),
     # Fourier transforms: DFT matmuls on (real, imag) pairs; past 512 points two shorter ones
