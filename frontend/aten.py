@@ -2885,6 +2885,39 @@ def _median(c: Converter, node, x, dim=None, keepdim=False):
     return _lower_median(c, node, x, dim, keepdim, skip_nan=False)
 
 
+@handles("mode", to="torch.bitcast, torch.eq, torch.where, torch.isnan, torch.sum, torch.amax, torch.amin, torch.index_select, torch.reshape")
+def _mode(c: Converter, node, x, dim=-1, keepdim=False):
+    """(value, index) of the most frequent value along `dim` (the smallest among as frequent),
+    at its last occurrence, as PyTorch's CPU for rows of up to 16 (longer, its index is any
+    occurrence: an unstable sort). Each element's count of equals on an n x n compare of the
+    sort's keys (`_order_keys`: -0.0 equals 0.0, NaNs equal each other, above everything)."""
+    t = c.out_type(0)
+    v = c.cast(c.value(x), t.element_type)
+    if c.rank(x) == 0:
+        return [v, c.constant(0, IntegerType(64))]
+    d = norm_dim(dim, c.rank(x))
+    shape = list(c.shape(x))
+    i64, n = IntegerType(64), shape[d]
+    key = _order_keys(c, v, False)
+    kt = key.type
+    assert isinstance(kt, TensorType)
+    kept = TensorType(i64, [*shape[:d], 1, *shape[d + 1 :]])
+    box = TensorType(IntegerType(1), [*shape[: d + 1], n, *shape[d + 1 :]])
+    same = c.emit(T.EqOp.create_from([_unsqueezed(c, key, d + 1), _unsqueezed(c, key, d)], box))
+    count = c.emit(T.SumOp(c.cast(same, i64), [d + 1], False, TensorType(i64, shape)))
+    most = _op(c, T.EqOp, _bool_type(count.type), count, c.emit(T.AmaxOp(count, [d], True, kept)))  # type: ignore[arg-type]
+    top = c.constant(-_int_min(kt.element_type) - 1, kt.element_type)
+    least = _scalar_where(c, most, key, top, kt)
+    mode = c.emit(T.AminOp(least, [d], True, TensorType(kt.element_type, kept.get_shape())))
+    at = _op(c, T.EqOp, _bool_type(kt), key, mode)
+    last = _scalar_where(c, at, _iota(c, len(shape), d, n), c.constant(-1, i64), TensorType(i64, shape))
+    index = c.emit(T.AmaxOp(last, [d], True, kept))
+    value = _gather_value(c, v, d, index)
+    if keepdim:
+        return [value, index]
+    return [_reshaped(c, value, t.get_shape()), _reshaped(c, index, c.out_type(1).get_shape())]
+
+
 @handles("nanmedian", to="torch.lt, torch.eq, torch.isnan, torch.sum, torch.mul, torch.trunc, torch.where, torch.index_select")
 def _nanmedian(c: Converter, node, x, dim=None, keepdim=False):
     """The lower median of the non-NaN elements along `dim` (of all without one), and its index.

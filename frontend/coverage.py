@@ -87,7 +87,6 @@ def coverage() -> tuple[list[str], list[str], dict[str, list[str]]]:
 UNSUPPORTED: list[tuple[str, str, str]] = [
     ("avg pooling with ceil_mode where it changes the size", "torch.nn.AvgPool2d(2, ceil_mode=True)(torch.randn(1, 3, 7, 7))", "the last window's divisor counts only the input (max pooling is done)"),
     ("reflect / replicate / circular padding with a negative pad", "torch.nn.functional.pad(torch.randn(1, 2, 5), (-1, 2), mode='replicate')", "not written yet (constant padding crops)"),
-    ("mode", "torch.randn(4, 5).mode(1)[0]", "not written yet (sort, topk, kthvalue, median and nanmedian are)"),
     ("scatter with reduce='multiply'", "torch.zeros(4, 5).scatter(1, torch.randint(0, 5, (4, 2)), 2.0, reduce='multiply')", "not written yet (scatter, scatter_add, scatter_reduce, index_put, index_add, index_copy are)"),
     ("index with a boolean mask, masked_select, nonzero", "torch.randn(4, 5)[torch.randn(4, 5) > 0]", "the result's shape depends on the data"),
     ("repeat_interleave with tensor repeats and no output_size", "torch.repeat_interleave(torch.randn(3, 4), torch.tensor([1, 3, 2]), dim=0)", "the result's shape depends on the data (with output_size it is done)"),

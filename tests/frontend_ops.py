@@ -372,6 +372,12 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "topk_nan_values": (lambda x: torch.topk(torch.log(x), 3, -1).values, [("fin", (3, 8))]),
     "kthvalue": (lambda x: torch.kthvalue(x, 2, 1), [("fin", S)]),
     "kthvalue_keepdim": (lambda x: torch.kthvalue(x, 7, -1, keepdim=True), [("f", S)]),
+    # mode: ties in count (the smallest value), its last occurrence (PyTorch's CPU for rows of
+    # up to 16), planted -0.0 beside 0.0 and infinities; no NaN (PyTorch's order of them is undefined)
+    "mode": (lambda x: torch.mode(torch.round(x), 1), [("fin", (4, 9))]),
+    "mode_keepdim_edges": (lambda x: torch.mode(torch.round(x), 0, keepdim=True), [("f", (7, 5))]),
+    "mode_all_distinct": (lambda x: torch.mode(x), [("fin", (3, 2, 5))]),
+    "mode_int_bool": (lambda i: (torch.mode(i, -1), torch.mode(i > 0, 0).values), [("i", (3, 16), -2, 3)]),
     "median_dim": (lambda x: torch.median(x, 0), [("fin", S)]),
     "median_even_keepdim": (lambda x: torch.median(x, 1, keepdim=True), [("fin", (3, 6))]),
     "median_nan": (lambda x: torch.median(torch.log(x), -1), [("fin", (5, 4))]),
