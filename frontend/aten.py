@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 
 from dpl.dialects import torch as T
-from dpl.frontend.convert import Converter, Handler, bound_args, norm_dim
+from dpl.frontend.convert import Converter, Handler, bound_args, norm_dim, torch_dtype
 
 
 @dataclass(frozen=True)
@@ -3169,6 +3169,65 @@ def _histc(c: Converter, node, x, bins=100, min=0, max=0):
     hit, box = _scatter_hits(c, idx, 0, int(bins))
     ones = _scalar_where(c, hit, c.constant(1.0, elem), c.constant(0.0, elem), TensorType(elem, box))
     return c.emit(T.SumOp(ones, [1], False, t))
+
+
+@handles("histogram.bin_ct", "histogram.bins_tensor", to="torch.reshape, torch.amin, torch.amax, torch.eq, torch.sub, torch.add, torch.div, torch.mul, torch.lt, torch.where, torch.slice, torch.ge, torch.le, torch.logical_and, torch.minimum, torch.embedding, torch.scatter_reduce, torch.sum")
+def _histogram(c: Converter, node, x, bins=100, *, range=None, weight=None, density=False):
+    """(hist, bin_edges): the count (or the sum of `weight`) of x's elements in each bin, its
+    density with density=True; `bins` equal bins over `range` (else the data's extremes) or
+    the edges given.
+
+    An element's bin is the count of edges at or below it, less one (`_search_sorted`, which
+    ATen's linear guess and local search make exact), the last bin holding the rightmost edge;
+    elements outside the edges and NaN count nowhere. Counts are scattered (`_segment_fold`:
+    work in proportion to the elements). Equal extremes are widened by 0.5 each way, as ATen
+    does (a NaN or infinite extreme, which ATen refuses at run time, counts nothing here)."""
+    t = c.out_type(0)
+    elem, n = t.element_type, math.prod(c.shape(x))
+    flat = TensorType(elem, [n])
+    v = c.emit(T.ReshapeOp.create_from([c.cast(c.value(x), elem)], flat))
+    if isinstance(bins, fx.Node):
+        edges, count = c.cast(c.value(bins), elem), c.shape(bins)[0] - 1
+    else:
+        edges, count = _linear_edges(c, v, int(bins), range), int(bins)  # `range`: histogram's argument
+    lo, hi = _slice_value(c, edges, 0, 0, 1), _slice_value(c, edges, 0, count, count + 1)
+    boolean = TensorType(IntegerType(1), [n])
+    inside = _op(c, T.LogicalAndOp, boolean, _op(c, T.GeOp, boolean, v, lo), _op(c, T.LeOp, boolean, v, hi))
+    at = TensorType(IntegerType(64), [n])
+    pos = _op(c, T.MinimumOp, at, _op(c, T.SubOp, at, _search_sorted(c, edges, v, right=True), 1), count - 1)
+    pos = _scalar_where(c, inside, pos, c.constant(count, IntegerType(64)), at)  # outside: a spare bin
+    w = c.constant(1.0, elem, [n]) if weight is None else _reshaped(c, c.cast(c.value(weight), elem), [n])
+    hist = _slice_value(c, _segment_fold(c, w, 0, pos, count + 1, "sum"), 0, 0, count)
+    if density:  # as ATen: over the total, then over each bin's width
+        hist = _op(c, T.DivOp, t, hist, c.emit(T.SumOp(hist, [0], False, TensorType(elem, []))))
+        widths = _op(c, T.SubOp, t, _slice_value(c, edges, 0, 1, count + 1), _slice_value(c, edges, 0, 0, count))
+        hist = _op(c, T.DivOp, t, hist, widths)
+    return [hist, edges]
+
+
+def _linear_edges(c: Converter, v: SSAValue, bins: int, span) -> SSAValue:
+    """The bins + 1 edges of equal bins over `span` (torch.linspace at capture, in v's dtype),
+    or over v's extremes: linspace's own arithmetic, from the start below the middle and from the
+    end above it (ATen's vectorised linspace may round an inner edge an ulp apart)."""
+    vt = v.type
+    assert isinstance(vt, TensorType)
+    elem = vt.element_type
+    scalar, t = TensorType(elem, []), TensorType(elem, [bins + 1])
+    if span is not None:
+        lo, hi = float(span[0]), float(span[1])
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        return c.constant(torch.linspace(lo, hi, bins + 1, dtype=torch_dtype(elem)).tolist(), elem, [bins + 1])
+    lo, hi = c.emit(T.AminOp(v, [0], False, scalar)), c.emit(T.AmaxOp(v, [0], False, scalar))
+    same = _op(c, T.EqOp, _bool_type(scalar), lo, hi)
+    lo = _scalar_where(c, same, _op(c, T.SubOp, scalar, lo, 0.5), lo, scalar)
+    hi = _scalar_where(c, same, _op(c, T.AddOp, scalar, hi, 0.5), hi, scalar)
+    step = _op(c, T.DivOp, scalar, _op(c, T.SubOp, scalar, hi, lo), float(bins))
+    i = c.cast(_iota(c, 1, 0, bins + 1), elem)
+    up = _op(c, T.AddOp, t, lo, _op(c, T.MulOp, t, step, i))
+    down = _op(c, T.SubOp, t, hi, _op(c, T.MulOp, t, step, _op(c, T.SubOp, t, c.constant(float(bins), elem), i)))
+    below = _op(c, T.LtOp, _bool_type(t), i, float((bins + 1) // 2))
+    return _scalar_where(c, below, up, down, t)
 
 
 #: scatter_reduce's reductions: (the reduce op over the box's k, the identity where k misses p,

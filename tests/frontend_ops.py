@@ -454,6 +454,14 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     # min == max: the data's extremes (x's, and a constant row's widened by 1 each way)
     "histc_data_range": (lambda x: (torch.histc(x, 7), torch.histc(x * 0.0 + 2.0, 5, 3.0, 3.0)), [("fin", S)]),
     "index_add": (lambda x, i, y: x.index_add(1, i, y, alpha=2.0), [("f", S), ("i", (6,), 0, 5), ("fin", (3, 6, 7))]),
+    # histogram: planted inf, -inf and 2.5 outside, values on edges (the rightmost in the last
+    # bin), NaN from log counting nowhere, weights, density; the data's range (equal extremes
+    # widened by 0.5); edges given
+    "histogram": (lambda x, w: (torch.histogram(x, 6, range=(-1.5, 1.5)), torch.histogram(torch.round(x * 2.0) / 2.0, 6, range=(-1.5, 1.5), weight=w),
+                                torch.histogram(torch.log(x), 5, range=(-2.0, 1.0), density=True)), [("f", S), ("pos", S)]),
+    "histogram_data_range": (lambda x, w: (torch.histogram(x, 5, weight=w, density=True), torch.histogram(x * 0.0 + 2.0, 3),
+                                           torch.histogram(x, 4, range=(1.0, 1.0))), [("fin", (4, 6)), ("pos", (4, 6))]),
+    "histogram_edges": (lambda x, e: torch.histogram(x, torch.cumsum(e, 0) - 3.0, density=True), [("f", (5, 7)), ("pos", (5,))]),
     "index_reduce_amax": (lambda x, i, y: x.index_reduce(1, i, y, "amax"), [("f", S), ("i", (6,), 0, 5), ("fin", (3, 6, 7))]),
     "index_reduce_mean_noself": (lambda x, i, y: x.index_reduce(0, i, y, "mean", include_self=False), [("fin", S), ("i", (4,), 0, 3), ("fin", (4, 5, 7))]),
     "index_reduce_prod": (lambda x, i, y: x.index_reduce(2, i, y, "prod"), [("fin", S), ("i", (3,), 0, 7), ("fin", (3, 5, 3))]),
