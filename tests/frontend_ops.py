@@ -419,13 +419,15 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "embedding_bag_empty_bags_weighted": (lambda i, w, o, p: F.embedding_bag(i, w, torch.tensor([0, 0, 3, 3, 7, 9]) + o * 0, mode="sum", per_sample_weights=p),
                                           [("i", (9,), 0, 11), ("fin", (11, 4)), ("i", (6,), 0, 9), ("fin", (9,))]),
     "embedding_bag_one_bag_mean": (lambda i, w, o: F.embedding_bag(i, w, o * 0, mode="mean"), [("i", (7,), 0, 11), ("fin", (11, 4)), ("i", (1,), 0, 9)]),
+    "embedding_bag_2d_padding_idx": (nn.EmbeddingBag(5, 3, mode="mean", padding_idx=2), [("i", (3, 5), 0, 5)]),
     "embedding_bag_padding_idx": (lambda i, w, l: (F.embedding_bag(i % 3, w, _starts(l, 8), mode="mean", padding_idx=2),
                                                    F.embedding_bag(i % 3, w, _starts(l, 8), mode="max", padding_idx=2)),
                                   [("i", (8,), 0, 11), ("fin", (11, 3)), ("i", (4,), 0, 3)]),
     # segment_reduce: empty segments (0, NaN, -inf, inf, 1; or `initial`), planted inf and 0
     "segment_reduce": (_segments, [("f", (9, 4)), ("i", (5,), 0, 4)]),
     "segment_reduce_initial": (lambda x, l: _segments(x, l, initial=-0.5), [("fin", (8, 3)), ("i", (6,), 0, 3)]),
-    "segment_reduce_offsets_nan": (lambda x, l: tuple(torch.segment_reduce(torch.log(x), r, offsets=_bounds(l, 7)) for r in ("max", "min", "mean")),
+    # NaN (log of negatives) through sum, mean, prod; max and min drop it on the GPU (fmaxf)
+    "segment_reduce_offsets_nan": (lambda x, l: tuple(torch.segment_reduce(torch.log(x), r, offsets=_bounds(l, 7)) for r in ("sum", "mean", "prod")),
                                    [("fin", (7, 5)), ("i", (4,), 0, 4)]),
     "segment_reduce_one_segment": (lambda x, l: torch.segment_reduce(x, "prod", lengths=l * 0 + 6), [("fin", (6,)), ("i", (1,), 0, 4)]),
     "segment_reduce_axis1": (lambda x, l: torch.segment_reduce(x, "mean", lengths=torch.stack([l, 7 - l], 1), axis=1, initial=2.0),
