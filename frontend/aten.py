@@ -1248,7 +1248,7 @@ def _bag_length(known, n: int, include_last_offset: bool) -> int:
 
 def _ragged_bags(c: Converter, weight, indices, offsets, mode: int, per_sample_weights,
                  include_last_offset: bool, padding_idx: int | None) -> SSAValue:  # fmt: skip
-    """embedding_bag over bags of any lengths, `offsets` a run-time tensor: each index's bag
+    """embedding_bag over bags of any lengths (`offsets` a run-time tensor or not): each index's bag
     found by a binary search of the offsets (`_segment_ids`), its row (times its per-sample
     weight) scattered into that bag (`_segment_fold`: atomics, work in proportion to the
     indices). A bag's size is the difference of its offsets (with a padding_idx, the count of
@@ -1271,7 +1271,8 @@ def _ragged_bags(c: Converter, weight, indices, offsets, mode: int, per_sample_w
     kind = "max" if mode == 2 else "sum"
     column = TensorType(elem, [bags, 1])
     if padding_idx is None:
-        ends = _slice_value(c, off, 0, 1, bags + 1) if include_last_offset else _pad_dim(c, _slice_value(c, off, 0, 1, bags), 0, 0, 1, n)
+        after = _slice_value(c, off, 0, 1, bags + spare)  # the next bags' starts (and the end)
+        ends = after if include_last_offset else _pad_dim(c, after, 0, 0, 1, n)
         size = c.cast(c.emit(T.SubOp.create_from([ends, _slice_value(c, off, 0, 0, bags)], ends.type)), elem)
         size = _reshaped(c, size, [bags, 1])
     else:
