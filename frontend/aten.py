@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, SSAValue
 
 from dpl.dialects import torch as T
-from dpl.frontend.convert import Converter, Handler, bound_args, norm_dim
+from dpl.frontend.convert import Converter, Handler, bound_args, norm_dim, torch_dtype
 
 
 @dataclass(frozen=True)
@@ -1182,34 +1182,43 @@ def _flip(c: Converter, node, x, dims):
     return c.emit(T.FlipOp.create_from([c.value(x)], c.out_type(), {"dims": attr}))
 
 
+@handles("repeat_interleave.Tensor", to="torch.cumsum, torch.add, torch.minimum, torch.sub, torch.le, torch.logical_and, torch.where, torch.reshape, torch.embedding")
+def _repeat_interleave(c: Converter, node, repeats, *, output_size=None):
+    """The indices 0, 1, .. each repeated by its count in the 1-d `repeats` (which
+    repeat_interleave of a tensor then selects), `output_size` of them: each position's index
+    by a binary search of the running sums of the counts (`_search_sorted`)."""
+    if output_size is None:
+        raise c.fail("unsupported repeat_interleave with tensor repeats and no output_size (the result's shape depends on the data: pass output_size)")
+    t = c.out_type()
+    i64 = IntegerType(64)
+    counts = c.cast(c.value(repeats), i64)
+    ends = _blocked_cumsum(c, counts, 0)
+    index = _search_sorted(c, ends, _iota(c, 1, 0, int(output_size)), right=True)
+    last = max(c.shape(repeats)[0] - 1, 0)  # past the counts' sum (a larger output_size): the last index
+    return c.cast(_op(c, T.MinimumOp, index.type, index, last), t.element_type)  # type: ignore[arg-type]
+
+
 @handles("embedding", to="torch.embedding")
 def _embedding(c: Converter, node, weight, indices, *rest):
     """Rows of the table (padding_idx only matters for training)."""
     return c.emit(T.EmbeddingOp.create_from([c.value(weight), c.value(indices)], c.out_type()))
 
 
-@handles("embedding_bag", "_embedding_bag", to="torch.reshape, torch.embedding, torch.mul, torch.sum, torch.mean, torch.amax")
+@handles("embedding_bag", "_embedding_bag", to="torch.reshape, torch.embedding, torch.mul, torch.sum, torch.mean, torch.amax, torch.add, torch.minimum, torch.le, torch.logical_and, torch.where, torch.sub, torch.scatter_reduce, torch.expand, torch.slice, torch.cat, torch.ne, torch.div, torch.maximum, torch.gt")
 def _embedding_bag(c: Converter, node, weight, indices, offsets, scale_grad_by_freq=False, mode=0,
                    sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):  # fmt: skip
-    """Bags of one length (nn.EmbeddingBag on a 2-d input; offsets a constant arange): the
-    rows of the table gathered as (bags, length, dim) and summed, averaged or maxed over each
-    bag, per_sample_weights scaling a sum. Bags of several lengths and padding_idx are not done."""
+    """Sums, means or maxima of the table's rows over bags of indices (`offsets` their starts):
+    bags of one length (nn.EmbeddingBag on a 2-d input) as (bags, length, dim) reduced over
+    the length, others by `_ragged_bags`; per_sample_weights scale a sum."""
     t = c.out_type(0)
     known = c.consts.get(offsets) if isinstance(offsets, fx.Node) else None
+    padded = padding_idx is not None and padding_idx >= 0
     n = c.shape(indices)[0] if len(c.shape(indices)) == 1 else -1
-    if known is None or n < 0:
-        raise c.fail("unsupported embedding_bag with offsets that are no compile-time constant (bags of one length are done)")
-    starts = [int(v) for v in torch.as_tensor(known).reshape(-1)]
-    if include_last_offset:
-        if starts[-1:] != [n]:
-            raise c.fail("unsupported embedding_bag whose last offset is not the indices' count")
-        starts = starts[:-1]
-    bags = len(starts)
-    length = n // bags if bags and n % bags == 0 else 0
-    if length == 0 or starts != list(range(0, n, length)):
-        raise c.fail("unsupported embedding_bag with bags of several lengths")
-    if padding_idx is not None and padding_idx >= 0:
-        raise c.fail("unsupported embedding_bag with a padding_idx")
+    length = _bag_length(known, n, bool(include_last_offset))
+    if known is None or padded or length == 0:
+        return [_ragged_bags(c, weight, indices, offsets, int(mode), per_sample_weights,
+                             bool(include_last_offset), padding_idx if padded else None), None, None, None]  # fmt: skip
+    bags = n // length
     d = c.shape(weight)[1]
     i64 = IntegerType(64)
     idx = c.emit(T.ReshapeOp.create_from([c.cast(c.value(indices), i64)], TensorType(i64, [bags, length])))
@@ -1221,6 +1230,64 @@ def _embedding_bag(c: Converter, node, weight, indices, offsets, scale_grad_by_f
         rows = c.emit(T.MulOp.create_from([rows, w], rows_t))
     red = {0: T.SumOp, 1: T.MeanOp, 2: T.AmaxOp}[int(mode)]
     return [c.emit(red(rows, [1], False, t)), None, None, None]
+
+
+def _bag_length(known, n: int, include_last_offset: bool) -> int:
+    """The one length of every bag where the offsets are a known arange over the n indices
+    (a 1-d index), else 0."""
+    if known is None or n < 0:
+        return 0
+    starts = [int(v) for v in torch.as_tensor(known).reshape(-1)]
+    if include_last_offset:
+        if starts[-1:] != [n]:
+            return 0
+        starts = starts[:-1]
+    length = n // len(starts) if starts and n % len(starts) == 0 else 0
+    return length if length and starts == list(range(0, n, length)) else 0
+
+
+def _ragged_bags(c: Converter, weight, indices, offsets, mode: int, per_sample_weights,
+                 include_last_offset: bool, padding_idx: int | None) -> SSAValue:  # fmt: skip
+    """embedding_bag over bags of any lengths (`offsets` a run-time tensor or not): each index's bag
+    found by a binary search of the offsets (`_segment_ids`), its row (times its per-sample
+    weight) scattered into that bag (`_segment_fold`: atomics, work in proportion to the
+    indices). A bag's size is the difference of its offsets (with a padding_idx, the count of
+    its other indices); an empty bag is 0 in every mode, a mean divides by the size. With
+    include_last_offset indices from the last offset on count nowhere (PyTorch's CPU mean and
+    max still take them; its documented use ends the offsets at the indices' count)."""
+    t = c.out_type(0)
+    elem, (bags, d) = t.element_type, t.get_shape()
+    i64 = IntegerType(64)
+    n = math.prod(c.shape(indices))
+    idx = c.emit(T.ReshapeOp.create_from([c.cast(c.value(indices), i64)], TensorType(i64, [n])))
+    off = c.cast(c.value(offsets), i64)
+    seg = _segment_ids(c, off, n)  # past the last bag (include_last_offset): id `bags`, dropped
+    spare = int(include_last_offset)
+    rows_t = TensorType(elem, [n, d])
+    rows = c.emit(T.EmbeddingOp.create_from([c.cast(c.value(weight), elem), idx], rows_t))
+    if per_sample_weights is not None:
+        w = c.emit(T.ReshapeOp.create_from([c.cast(c.value(per_sample_weights), elem)], TensorType(elem, [n, 1])))
+        rows = c.emit(T.MulOp.create_from([rows, w], rows_t))
+    kind = "max" if mode == 2 else "sum"
+    column = TensorType(elem, [bags, 1])
+    if padding_idx is None:
+        after = _slice_value(c, off, 0, 1, bags + spare)  # the next bags' starts (and the end)
+        ends = after if include_last_offset else _pad_dim(c, after, 0, 0, 1, n)
+        size = c.cast(c.emit(T.SubOp.create_from([ends, _slice_value(c, off, 0, 0, bags)], ends.type)), elem)
+        size = _reshaped(c, size, [bags, 1])
+    else:
+        keep = _op(c, T.NeOp, TensorType(IntegerType(1), [n]), idx, padding_idx)
+        rows = _scalar_where(c, _reshaped(c, keep, [n, 1]), rows, c.constant(0.0 if kind == "sum" else -math.inf, elem), rows_t)
+        size = _segment_fold(c, _reshaped(c, c.cast(keep, elem), [n, 1]), 0, _reshaped(c, seg, [n, 1]), bags + spare, "sum")
+        size = _slice_value(c, size, 0, 0, bags)
+    seg = c.emit(T.ExpandOp.create_from([_reshaped(c, seg, [n, 1])], TensorType(i64, [n, d])))
+    out = _slice_value(c, _segment_fold(c, rows, 0, seg, bags + spare, kind), 0, 0, bags)
+    if mode == 1:
+        out = c.emit(T.DivOp.create_from([out, _op(c, T.MaximumOp, column, size, 1.0)], t))
+    elif mode == 2:
+        filled = _op(c, T.GtOp, _bool_type(column), size, 0.0)
+        out = _scalar_where(c, filled, out, c.constant(0.0, elem), t)
+    return out
 
 
 @handles("index_select", to="torch.index_select")
@@ -2819,6 +2886,39 @@ def _median(c: Converter, node, x, dim=None, keepdim=False):
     return _lower_median(c, node, x, dim, keepdim, skip_nan=False)
 
 
+@handles("mode", to="torch.bitcast, torch.eq, torch.where, torch.isnan, torch.sum, torch.amax, torch.amin, torch.index_select, torch.reshape")
+def _mode(c: Converter, node, x, dim=-1, keepdim=False):
+    """(value, index) of the most frequent value along `dim` (the smallest among as frequent),
+    at its last occurrence, as PyTorch's CPU for rows of up to 16 (longer, its index is any
+    occurrence: an unstable sort). Each element's count of equals on an n x n compare of the
+    sort's keys (`_order_keys`: -0.0 equals 0.0, NaNs equal each other, above everything)."""
+    t = c.out_type(0)
+    v = c.cast(c.value(x), t.element_type)
+    if c.rank(x) == 0:
+        return [v, c.constant(0, IntegerType(64))]
+    d = norm_dim(dim, c.rank(x))
+    shape = list(c.shape(x))
+    i64, n = IntegerType(64), shape[d]
+    key = _order_keys(c, v, False)
+    kt = key.type
+    assert isinstance(kt, TensorType)
+    kept = TensorType(i64, [*shape[:d], 1, *shape[d + 1 :]])
+    box = TensorType(IntegerType(1), [*shape[: d + 1], n, *shape[d + 1 :]])
+    same = c.emit(T.EqOp.create_from([_unsqueezed(c, key, d + 1), _unsqueezed(c, key, d)], box))
+    count = c.emit(T.SumOp(c.cast(same, i64), [d + 1], False, TensorType(i64, shape)))
+    most = _op(c, T.EqOp, _bool_type(count.type), count, c.emit(T.AmaxOp(count, [d], True, kept)))  # type: ignore[arg-type]
+    top = c.constant(-_int_min(kt.element_type) - 1, kt.element_type)
+    least = _scalar_where(c, most, key, top, kt)
+    mode = c.emit(T.AminOp(least, [d], True, TensorType(kt.element_type, kept.get_shape())))
+    at = _op(c, T.EqOp, _bool_type(kt), key, mode)
+    last = _scalar_where(c, at, _iota(c, len(shape), d, n), c.constant(-1, i64), TensorType(i64, shape))
+    index = c.emit(T.AmaxOp(last, [d], True, kept))
+    value = _gather_value(c, v, d, index)
+    if keepdim:
+        return [value, index]
+    return [_reshaped(c, value, t.get_shape()), _reshaped(c, index, c.out_type(1).get_shape())]
+
+
 @handles("nanmedian", to="torch.lt, torch.eq, torch.isnan, torch.sum, torch.mul, torch.trunc, torch.where, torch.index_select")
 def _nanmedian(c: Converter, node, x, dim=None, keepdim=False):
     """The lower median of the non-NaN elements along `dim` (of all without one), and its index.
@@ -2955,6 +3055,64 @@ def _positions_in(c: Converter, seq: SSAValue, vals: SSAValue, right: bool) -> S
     return c.emit(T.SubOp.create_from([c.constant(n, i64), count], count.type))
 
 
+def _search_sorted(c: Converter, seq: SSAValue, vals: SSAValue, right: bool) -> SSAValue:
+    """`_positions_in` by a binary search: each value's count of `seq`'s elements below it (at
+    or below with `right`), seq sorted along its last dim (1-d, or rows whose leading dims are
+    the values'), in bit_length(n) probes of one gather each rather than n compares. For values
+    without NaN (positions, sizes)."""
+    st, vt = seq.type, vals.type
+    assert isinstance(st, TensorType) and isinstance(vt, TensorType)
+    n, rank = st.get_shape()[-1], len(st.get_shape())
+    t = TensorType(IntegerType(64), vt.get_shape())
+    boolean = _bool_type(t)
+    vals = c.cast(vals, st.element_type)
+    pos = c.constant(0, IntegerType(64), t.get_shape())
+    step = 1 << (n.bit_length() - 1) if n else 0
+    while step:  # take `step` more where they fit and the last of them lies below the value
+        probe = _op(c, T.AddOp, t, pos, step)
+        at = _op(c, T.SubOp, t, _op(c, T.MinimumOp, t, probe, n), 1)
+        seen = _flat_lookup(c, seq, at) if rank == 1 else _gather_value(c, seq, rank - 1, at)
+        below = c.emit((T.LeOp if right else T.LtOp).create_from([seen, vals], boolean))
+        fits = c.emit(T.LogicalAndOp.create_from([_op(c, T.LeOp, boolean, probe, n), below], boolean))
+        pos = _scalar_where(c, fits, probe, pos, t)
+        step //= 2
+    return pos
+
+
+def _segment_ids(c: Converter, starts: SSAValue, n: int) -> SSAValue:
+    """The segment of each of n positions (i64, [.., n]) given the segments' sorted starts
+    (i64 [.., segments]; rows of their own where it has leading dims): the count of starts at
+    or before it, less one (an empty segment's start is the next one's, so none lands in it)."""
+    st = starts.type
+    assert isinstance(st, TensorType)
+    shape = list(st.get_shape())
+    at = _iota(c, len(shape), len(shape) - 1, n)
+    if len(shape) > 1:
+        at = c.emit(T.ExpandOp.create_from([at], TensorType(IntegerType(64), [*shape[:-1], n])))
+    count = _search_sorted(c, starts, at, right=True)
+    return _op(c, T.SubOp, count.type, count, 1)
+
+
+def _segment_fold(c: Converter, vals: SSAValue, d: int, seg: SSAValue, segments: int, kind: str) -> SSAValue:
+    """`vals` reduced ("sum", "max", "min", "prod") along `d` into `segments` by their ids `seg`
+    (i64, of vals' shape), the identity where a segment gets nothing: sum, max and min one
+    `torch.scatter_reduce` (atomics, work in proportion to the values); prod on the box
+    [.., s, k, ..] of hit = seg_k == s, where(hit, vals_k, 1) multiplied over k."""
+    vt = vals.type
+    assert isinstance(vt, TensorType)
+    elem, shape = vt.element_type, list(vt.get_shape())
+    shape[d] = segments
+    t = TensorType(elem, shape)
+    identity = 0 if kind == "sum" else _identity_of(elem, kind)
+    if kind != "prod":
+        reduce = StringAttr({"sum": "sum", "max": "amax", "min": "amin"}[kind])
+        return c.emit(T.ScatterReduceOp.create_from([c.constant(identity, elem, shape), seg, vals], t,
+                                                    {"dim": IntAttr(d), "reduce": reduce}))  # fmt: skip
+    hit, box = _scatter_hits(c, seg, d, segments)
+    terms = _scalar_where(c, hit, _unsqueezed(c, vals, d), c.constant(identity, elem), TensorType(elem, box))
+    return c.emit(T.ProdOp(terms, [d + 1], False, t))
+
+
 @handles("bucketize", to="torch.lt, torch.le, torch.sum, torch.sub")
 def _bucketize(c: Converter, node, x, boundaries, *, out_int32=False, right=False):
     """The bucket of each x among the sorted 1-d `boundaries`: how many lie below it (at or
@@ -3014,6 +3172,65 @@ def _histc(c: Converter, node, x, bins=100, min=0, max=0):
     return c.emit(T.SumOp(ones, [1], False, t))
 
 
+@handles("histogram.bin_ct", "histogram.bins_tensor", to="torch.reshape, torch.amin, torch.amax, torch.eq, torch.sub, torch.add, torch.div, torch.mul, torch.lt, torch.where, torch.slice, torch.ge, torch.le, torch.logical_and, torch.minimum, torch.embedding, torch.scatter_reduce, torch.sum")
+def _histogram(c: Converter, node, x, bins=100, *, range=None, weight=None, density=False):
+    """(hist, bin_edges): the count (or the sum of `weight`) of x's elements in each bin, its
+    density with density=True; `bins` equal bins over `range` (else the data's extremes) or
+    the edges given.
+
+    An element's bin is the count of edges at or below it, less one (`_search_sorted`, which
+    ATen's linear guess and local search make exact), the last bin holding the rightmost edge;
+    elements outside the edges and NaN count nowhere. Counts are scattered (`_segment_fold`:
+    work in proportion to the elements). Equal extremes are widened by 0.5 each way, as ATen
+    does (a NaN or infinite extreme, which ATen refuses at run time, counts nothing here)."""
+    t = c.out_type(0)
+    elem, n = t.element_type, math.prod(c.shape(x))
+    flat = TensorType(elem, [n])
+    v = c.emit(T.ReshapeOp.create_from([c.cast(c.value(x), elem)], flat))
+    if isinstance(bins, fx.Node):
+        edges, count = c.cast(c.value(bins), elem), c.shape(bins)[0] - 1
+    else:
+        edges, count = _linear_edges(c, v, int(bins), range), int(bins)  # `range`: histogram's argument
+    lo, hi = _slice_value(c, edges, 0, 0, 1), _slice_value(c, edges, 0, count, count + 1)
+    boolean = TensorType(IntegerType(1), [n])
+    inside = _op(c, T.LogicalAndOp, boolean, _op(c, T.GeOp, boolean, v, lo), _op(c, T.LeOp, boolean, v, hi))
+    at = TensorType(IntegerType(64), [n])
+    pos = _op(c, T.MinimumOp, at, _op(c, T.SubOp, at, _search_sorted(c, edges, v, right=True), 1), count - 1)
+    pos = _scalar_where(c, inside, pos, c.constant(count, IntegerType(64)), at)  # outside: a spare bin
+    w = c.constant(1.0, elem, [n]) if weight is None else _reshaped(c, c.cast(c.value(weight), elem), [n])
+    hist = _slice_value(c, _segment_fold(c, w, 0, pos, count + 1, "sum"), 0, 0, count)
+    if density:  # as ATen: over the total, then over each bin's width
+        hist = _op(c, T.DivOp, t, hist, c.emit(T.SumOp(hist, [0], False, TensorType(elem, []))))
+        widths = _op(c, T.SubOp, t, _slice_value(c, edges, 0, 1, count + 1), _slice_value(c, edges, 0, 0, count))
+        hist = _op(c, T.DivOp, t, hist, widths)
+    return [hist, edges]
+
+
+def _linear_edges(c: Converter, v: SSAValue, bins: int, span) -> SSAValue:
+    """The bins + 1 edges of equal bins over `span` (torch.linspace at capture, in v's dtype),
+    or over v's extremes: linspace's own arithmetic, from the start below the middle and from the
+    end above it (ATen's vectorised linspace may round an inner edge an ulp apart)."""
+    vt = v.type
+    assert isinstance(vt, TensorType)
+    elem = vt.element_type
+    scalar, t = TensorType(elem, []), TensorType(elem, [bins + 1])
+    if span is not None:
+        lo, hi = float(span[0]), float(span[1])
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        return c.constant(torch.linspace(lo, hi, bins + 1, dtype=torch_dtype(elem)).tolist(), elem, [bins + 1])
+    lo, hi = c.emit(T.AminOp(v, [0], False, scalar)), c.emit(T.AmaxOp(v, [0], False, scalar))
+    same = _op(c, T.EqOp, _bool_type(scalar), lo, hi)
+    lo = _scalar_where(c, same, _op(c, T.SubOp, scalar, lo, 0.5), lo, scalar)
+    hi = _scalar_where(c, same, _op(c, T.AddOp, scalar, hi, 0.5), hi, scalar)
+    step = _op(c, T.DivOp, scalar, _op(c, T.SubOp, scalar, hi, lo), float(bins))
+    i = c.cast(_iota(c, 1, 0, bins + 1), elem)
+    up = _op(c, T.AddOp, t, lo, _op(c, T.MulOp, t, step, i))
+    down = _op(c, T.SubOp, t, hi, _op(c, T.MulOp, t, step, _op(c, T.SubOp, t, c.constant(float(bins), elem), i)))
+    below = _op(c, T.LtOp, _bool_type(t), i, float((bins + 1) // 2))
+    return _scalar_where(c, below, up, down, t)
+
+
 #: scatter_reduce's reductions: (the reduce op over the box's k, the identity where k misses p,
 #: combining with the base where include_self).
 _SCATTER_REDUCE = {
@@ -3048,6 +3265,43 @@ def _index_reduce(c: Converter, node, x, dim, index, source, reduce, *, include_
         idx = c.emit(T.ExpandOp.create_from([idx], TensorType(IntegerType(64), sshape)))
     vals = c.cast(c.value(source), c.out_type().element_type)
     return _reduce_into(c, node, x, d, idx, vals, reduce, include_self, "index_reduce")
+
+
+@handles("segment_reduce", to="torch.cumsum, torch.sub, torch.slice, torch.add, torch.minimum, torch.le, torch.logical_and, torch.where, torch.reshape, torch.expand, torch.scatter_reduce, torch.eq, torch.prod, torch.mul, torch.maximum, torch.div, torch.gt, torch.to_dtype")
+def _segment_reduce(c: Converter, node, data, reduce, *, lengths=None, indices=None, offsets=None, axis=0,
+                    unsafe=False, initial=None):  # fmt: skip
+    """Reductions (sum, mean, max, min, prod) of `data`'s consecutive segments along `axis`, of
+    run-time `lengths` or between `offsets` (rows of their own where they have leading dims):
+    each element's segment by a binary search of the starts (`_segment_ids`), folded into it
+    (`_segment_fold`). An empty segment is `initial` or the reduction's identity (a mean's NaN);
+    `initial` also joins every other segment (a mean's sum, over the segment's length)."""
+    t = c.out_type()
+    elem, shape = t.element_type, list(t.get_shape())
+    d = norm_dim(axis, c.rank(data))
+    i64 = IntegerType(64)
+    if lengths is not None:
+        size = c.cast(c.value(lengths), i64)
+        starts = c.emit(T.SubOp.create_from([_blocked_cumsum(c, size, d), size], size.type))
+    else:
+        off = c.cast(c.value(offsets), i64)
+        starts = _slice_value(c, off, d, 0, shape[d])
+        size = c.emit(T.SubOp.create_from([_slice_value(c, off, d, 1, shape[d] + 1), starts], starts.type))
+    dshape = list(c.shape(data))
+    seg = _segment_ids(c, starts, dshape[d])  # [.., n] over data's dims before the axis
+    seg = _reshaped(c, seg, [*dshape[: d + 1], *[1] * (len(dshape) - d - 1)])
+    if list(seg.type.get_shape()) != dshape:  # type: ignore[attr-defined]
+        seg = c.emit(T.ExpandOp.create_from([seg], TensorType(i64, dshape)))
+    kind = "sum" if reduce == "mean" else reduce
+    out = _segment_fold(c, c.cast(c.value(data), elem), d, seg, shape[d], kind)
+    size = _reshaped(c, c.cast(size, elem), [*shape[: d + 1], *[1] * (len(shape) - d - 1)])
+    if initial is not None:
+        out = _op(c, {"sum": T.AddOp, "prod": T.MulOp, "max": T.MaximumOp, "min": T.MinimumOp}[kind], t, out, float(initial))
+    if reduce == "mean":
+        out = c.emit(T.DivOp.create_from([out, size], t))
+    if initial is not None:
+        filled = _op(c, T.GtOp, _bool_type(size.type), size, 0.0)  # type: ignore[arg-type]
+        out = _scalar_where(c, filled, out, c.constant(float(initial), elem), t)
+    return out
 
 
 def _reduce_into(c: Converter, node, x, d: int, idx: SSAValue, vals: SSAValue, reduce: str, include_self, what: str):

@@ -105,6 +105,11 @@ def element_type(dtype: torch.dtype) -> Attribute:
     return _DTYPES[dtype]()
 
 
+def torch_dtype(elem: Attribute) -> torch.dtype:
+    """The torch dtype of an element type (IntegerType(8) is int8)."""
+    return _TORCH_DTYPES[elem]
+
+
 def tensor_type(shape: Sequence[int], dtype: torch.dtype) -> TensorType:
     return TensorType(element_type(dtype), [int(d) for d in shape])
 
@@ -308,7 +313,7 @@ class Converter:
         bound at compile time like a parameter: a large constant (rotary table, mask) is a
         buffer kernels read, not code. Equal tables share one argument."""
         assert self.block is not None
-        value = value.to(_TORCH_DTYPES[elem]).contiguous()
+        value = value.to(torch_dtype(elem)).contiguous()
         for arg, known, _ in self.tables:
             if known.dtype == value.dtype and known.shape == value.shape and torch.equal(known, value):
                 return arg

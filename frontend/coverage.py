@@ -87,9 +87,9 @@ def coverage() -> tuple[list[str], list[str], dict[str, list[str]]]:
 UNSUPPORTED: list[tuple[str, str, str]] = [
     ("avg pooling with ceil_mode where it changes the size", "torch.nn.AvgPool2d(2, ceil_mode=True)(torch.randn(1, 3, 7, 7))", "the last window's divisor counts only the input (max pooling is done)"),
     ("reflect / replicate / circular padding with a negative pad", "torch.nn.functional.pad(torch.randn(1, 2, 5), (-1, 2), mode='replicate')", "not written yet (constant padding crops)"),
-    ("mode", "torch.randn(4, 5).mode(1)[0]", "not written yet (sort, topk, kthvalue, median and nanmedian are)"),
     ("scatter with reduce='multiply'", "torch.zeros(4, 5).scatter(1, torch.randint(0, 5, (4, 2)), 2.0, reduce='multiply')", "not written yet (scatter, scatter_add, scatter_reduce, index_put, index_add, index_copy are)"),
     ("index with a boolean mask, masked_select, nonzero", "torch.randn(4, 5)[torch.randn(4, 5) > 0]", "the result's shape depends on the data"),
+    ("repeat_interleave with tensor repeats and no output_size", "torch.repeat_interleave(torch.randn(3, 4), torch.tensor([1, 3, 2]), dim=0)", "the result's shape depends on the data (with output_size it is done)"),
     ("index tensors on dims apart", "torch.randn(4, 5, 6)[torch.tensor([0, 1]), :, torch.tensor([2, 3])]", "only index tensors on adjacent dims are done"),
     ("pdist of fewer than 2 rows", "torch.nn.functional.pdist(torch.randn(1, 3))", "its result is empty (no pairs)"),
     ("as_strided of a view into another tensor's storage", "torch.randn(4, 10)[1:].as_strided((3, 3), (2, 1))", "the view's storage offset and its base are not tracked (as_strided of a contiguous tensor is done)"),
@@ -99,7 +99,6 @@ UNSUPPORTED: list[tuple[str, str, str]] = [
     ("batch_norm in training mode", "torch.nn.BatchNorm1d(4).train()(torch.randn(2, 4))", "inference only: call .eval()"),
     ("bit shifts of uint8 or bool tensors", "torch.randint(0, 9, (4,), dtype=torch.uint8) >> 1", "unsigned types are not told apart from signed ones (int8 to int64 shift)"),
     ("gammainc, gammaincc (igamma, igammac)", "torch.special.gammainc(torch.rand(4), torch.rand(4))", "PyTorch's series and continued fraction run until converged (up to 2000 terms; float32 alone needs about 50 terms at a = 200, 400 at a = 1e4); not written with a fixed count"),
-    ("embedding_bag with bags of several lengths", "torch.nn.functional.embedding_bag(torch.randint(0, 10, (5,)), torch.randn(10, 3), torch.tensor([0, 2]))", "not written yet (bags of one length are done)"),
 ]
 
 

@@ -61,6 +61,23 @@ class _WeightedBag(nn.Module):
         return self.bag(i, per_sample_weights=w)
 
 
+def _starts(lengths, n: int):
+    """Bags' (segments') starts from lengths drawn at random: the running sum before each,
+    capped at the n indices (the bags past them empty)."""
+    return (torch.cumsum(lengths, 0) - lengths).clamp(max=n)
+
+
+def _bounds(lengths, n: int):
+    """`_starts` and then n: offsets of bags that cover the n indices."""
+    return torch.cat([_starts(lengths, n), lengths[:1] * 0 + n])
+
+
+def _segments(x, lengths, reduces=("sum", "mean", "max", "min", "prod"), **kw):
+    """segment_reduce of x in each way, the segments' lengths drawn at random (`_bounds`)."""
+    o = _bounds(lengths, x.shape[0])
+    return tuple(torch.segment_reduce(x, r, lengths=o[1:] - o[:-1], **kw) for r in reduces)
+
+
 def _setitem(assign):
     """A program that writes `y = x.clone()` in place with `assign(y, *rest)` and returns y."""
 
@@ -355,6 +372,12 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "topk_nan_values": (lambda x: torch.topk(torch.log(x), 3, -1).values, [("fin", (3, 8))]),
     "kthvalue": (lambda x: torch.kthvalue(x, 2, 1), [("fin", S)]),
     "kthvalue_keepdim": (lambda x: torch.kthvalue(x, 7, -1, keepdim=True), [("f", S)]),
+    # mode: ties in count (the smallest value), its last occurrence (PyTorch's CPU for rows of
+    # up to 16), planted -0.0 beside 0.0 and infinities; no NaN (PyTorch's order of them is undefined)
+    "mode": (lambda x: torch.mode(torch.round(x), 1), [("fin", (4, 9))]),
+    "mode_keepdim_edges": (lambda x: torch.mode(torch.round(x), 0, keepdim=True), [("f", (7, 5))]),
+    "mode_all_distinct": (lambda x: torch.mode(x), [("fin", (3, 2, 5))]),
+    "mode_int_bool": (lambda i: (torch.mode(i, -1), torch.mode(i > 0, 0).values), [("i", (3, 16), -2, 3)]),
     "median_dim": (lambda x: torch.median(x, 0), [("fin", S)]),
     "median_even_keepdim": (lambda x: torch.median(x, 1, keepdim=True), [("fin", (3, 6))]),
     "median_nan": (lambda x: torch.median(torch.log(x), -1), [("fin", (5, 4))]),
@@ -388,6 +411,27 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "embedding_bag_mean": (nn.EmbeddingBag(11, 6, mode="mean"), [("i", (4, 5), 0, 11)]),
     "embedding_bag_max": (nn.EmbeddingBag(11, 6, mode="max"), [("i", (3, 7), 0, 11)]),
     "embedding_bag_weighted": (_WeightedBag(), [("i", (4, 5), 0, 11), ("fin", (4, 5))]),
+    # bags of several lengths, offsets a run-time tensor: empty ones first, between, last
+    "embedding_bag_ragged_sum": (lambda i, w, l: F.embedding_bag(i, w, _starts(l, 9), mode="sum"), [("i", (9,), 0, 11), ("fin", (11, 6)), ("i", (6,), 0, 4)]),
+    "embedding_bag_ragged_mean": (lambda i, w, l: F.embedding_bag(i, w, _bounds(l, 13), mode="mean", include_last_offset=True),
+                                  [("i", (13,), 0, 11), ("f", (11, 5)), ("i", (7,), 0, 4)]),
+    "embedding_bag_ragged_max": (lambda i, w, l: F.embedding_bag(i, w, _starts(l, 10), mode="max"), [("i", (10,), 0, 11), ("f", (11, 3)), ("i", (5,), 0, 4)]),
+    "embedding_bag_empty_bags_weighted": (lambda i, w, o, p: F.embedding_bag(i, w, torch.tensor([0, 0, 3, 3, 7, 9]) + o * 0, mode="sum", per_sample_weights=p),
+                                          [("i", (9,), 0, 11), ("fin", (11, 4)), ("i", (6,), 0, 9), ("fin", (9,))]),
+    "embedding_bag_one_bag_mean": (lambda i, w, o: F.embedding_bag(i, w, o * 0, mode="mean"), [("i", (7,), 0, 11), ("fin", (11, 4)), ("i", (1,), 0, 9)]),
+    "embedding_bag_2d_padding_idx": (nn.EmbeddingBag(5, 3, mode="mean", padding_idx=2), [("i", (3, 5), 0, 5)]),
+    "embedding_bag_padding_idx": (lambda i, w, l: (F.embedding_bag(i % 3, w, _starts(l, 8), mode="mean", padding_idx=2),
+                                                   F.embedding_bag(i % 3, w, _starts(l, 8), mode="max", padding_idx=2)),
+                                  [("i", (8,), 0, 11), ("fin", (11, 3)), ("i", (4,), 0, 3)]),
+    # segment_reduce: empty segments (0, NaN, -inf, inf, 1; or `initial`), planted inf and 0
+    "segment_reduce": (_segments, [("f", (9, 4)), ("i", (5,), 0, 4)]),
+    "segment_reduce_initial": (lambda x, l: _segments(x, l, initial=-0.5), [("fin", (8, 3)), ("i", (6,), 0, 3)]),
+    # NaN (log of negatives) through sum, mean, prod; max and min drop it on the GPU (fmaxf)
+    "segment_reduce_offsets_nan": (lambda x, l: tuple(torch.segment_reduce(torch.log(x), r, offsets=_bounds(l, 7)) for r in ("sum", "mean", "prod")),
+                                   [("fin", (7, 5)), ("i", (4,), 0, 4)]),
+    "segment_reduce_one_segment": (lambda x, l: torch.segment_reduce(x, "prod", lengths=l * 0 + 6), [("fin", (6,)), ("i", (1,), 0, 4)]),
+    "segment_reduce_axis1": (lambda x, l: torch.segment_reduce(x, "mean", lengths=torch.stack([l, 7 - l], 1), axis=1, initial=2.0),
+                             [("fin", (3, 7, 2)), ("i", (3,), 0, 8)]),
     "masked_scatter": (lambda x, m, s: x.masked_scatter(m > 0, s), [("f", (4, 5)), ("fin", (4, 5)), ("fin", (30,))]),
     # a VLM's image tokens: a token mask expanded over the hidden dim, rows of features
     "masked_scatter_tokens": (lambda x, m, s: x.masked_scatter((m > 0).unsqueeze(-1).expand_as(x), s),
@@ -412,6 +456,14 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     # min == max: the data's extremes (x's, and a constant row's widened by 1 each way)
     "histc_data_range": (lambda x: (torch.histc(x, 7), torch.histc(x * 0.0 + 2.0, 5, 3.0, 3.0)), [("fin", S)]),
     "index_add": (lambda x, i, y: x.index_add(1, i, y, alpha=2.0), [("f", S), ("i", (6,), 0, 5), ("fin", (3, 6, 7))]),
+    # histogram: planted inf, -inf and 2.5 outside, values on edges (the rightmost in the last
+    # bin), NaN from log counting nowhere, weights, density; the data's range (equal extremes
+    # widened by 0.5); edges given
+    "histogram": (lambda x, w: (torch.histogram(x, 6, range=(-1.5, 1.5)), torch.histogram(torch.round(x * 2.0) / 2.0, 6, range=(-1.5, 1.5), weight=w),
+                                torch.histogram(torch.log(x), 5, range=(-2.0, 1.0), density=True)), [("f", S), ("pos", S)]),
+    "histogram_data_range": (lambda x, w: (torch.histogram(x, 5, weight=w, density=True), torch.histogram(x * 0.0 + 2.0, 3),
+                                           torch.histogram(x, 4, range=(1.0, 1.0))), [("fin", (4, 6)), ("pos", (4, 6))]),
+    "histogram_edges": (lambda x, e: torch.histogram(x, torch.cumsum(e, 0) - 3.0, density=True), [("f", (5, 7)), ("pos", (5,))]),
     "index_reduce_amax": (lambda x, i, y: x.index_reduce(1, i, y, "amax"), [("f", S), ("i", (6,), 0, 5), ("fin", (3, 6, 7))]),
     "index_reduce_mean_noself": (lambda x, i, y: x.index_reduce(0, i, y, "mean", include_self=False), [("fin", S), ("i", (4,), 0, 3), ("fin", (4, 5, 7))]),
     "index_reduce_prod": (lambda x, i, y: x.index_reduce(2, i, y, "prod"), [("fin", S), ("i", (3,), 0, 7), ("fin", (3, 5, 3))]),
@@ -586,6 +638,12 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "roll": (lambda x: torch.roll(x, (2, -1), (1, 2)), [("fin", S)]),
     "roll_flat": (lambda x: torch.roll(x, 4) * 2.0, [("fin", M)]),
     "repeat_interleave": (lambda x: x.repeat_interleave(2, dim=1), [("fin", S)]),
+    # tensor repeats drawn at random (zeros among them), pairs of them summing to 4: output_size 4 a pair
+    "repeat_interleave_tensor": (lambda x, l: torch.repeat_interleave(x, torch.stack([l, 4 - l], 1).flatten(), dim=1, output_size=16),
+                                 [("f", (3, 8, 2)), ("i", (4,), 0, 5)]),
+    "repeat_interleave_tensor_flat": (lambda x, l: (x.repeat_interleave(torch.stack([4 - l, l], 1).flatten(), output_size=12),
+                                                    torch.repeat_interleave(torch.stack([l, 4 - l], 1).flatten(), output_size=12)),
+                                      [("fin", (2, 3)), ("i", (3,), 0, 5)]),
     "pixel_shuffle": (nn.PixelShuffle(2), [("fin", (1, 8, 3, 5))]),
     "cosine_similarity": (F.cosine_similarity, [("fin", M), ("fin", M)]),
     # Fourier transforms: DFT matmuls on (real, imag) pairs; past 512 points two shorter ones
