@@ -11,11 +11,12 @@ from xdsl.passes import PassPipeline
 
 from dpl.interpreters import exec_loop, exec_tensor
 from dpl.interpreters.exec_loop import main_func
-from dpl.dialects import make_context
+from dpl.dialects import loop, make_context
 from dpl.dialects.parsing import parse_module
 from dpl.interpreters.scalar_eval import numpy_dtype
 from dpl.transforms.pipelines import normalize_pipeline
 from dpl.transforms import all_passes
+from dpl.transforms.loop.nest import erase_unused_index_ops
 
 LIT = Path(__file__).parent.parent / "test" / "lit" / "loop"
 #: The lit cases that rewrite (an error case, `RUN: not dpl-opt`, has nothing to compare).
@@ -69,3 +70,37 @@ def test_pass_keeps_meaning(path: Path):
                 assert not np.isnan(a).any(), "an output element was never written"
                 tol = 1e-5 if a.dtype == np.float32 else 1e-12
                 np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+
+
+DEAD_REDUCE = """
+func.func @main(%x: memref<4x8xf32>) -> memref<4xf32> {
+  %y = memref.alloc() : memref<4xf32>
+  loop.kernel @k ins(%x : memref<4x8xf32>) outs(%y : memref<4xf32>) {
+    loop.for free %a0 < 4 {
+      %dead = loop.for reduce %r0 < 8 -> f32 {
+        %v = loop.load %x[%a0, %r0] : memref<4x8xf32>
+        %q = arith.mulf %v, %v : f32
+        loop.accumulate add %q : f32
+      }
+      %w = loop.load %x[%a0, 0] : memref<4x8xf32>
+      loop.store %w, %y[%a0] : memref<4xf32>
+    }
+  }
+  func.return %y : memref<4xf32>
+}
+"""
+
+
+def test_a_dead_reduce_loop_goes_whole_with_its_body():
+    """erase_unused_index_ops sweeps the ops it listed before erasing any: a dead reduce loop
+    takes its body with it, and the sweep then passes over those ops (it once detached them a
+    second time: "Cannot detach a toplevel operation", fuse-loops on a random program)."""
+    module = parse_module(make_context(), DEAD_REDUCE, "dead.mlir")
+    x = np.arange(32, dtype=np.float32).reshape(4, 8)
+    (before,) = exec_loop.run(module, [x])
+    (kernel,) = [op for op in module.walk() if isinstance(op, loop.KernelOp)]
+    erase_unused_index_ops(kernel)
+    module.verify()
+    assert sum(isinstance(op, loop.ForOp) and op.is_reduce for op in module.walk()) == 0
+    (after,) = exec_loop.run(module, [x])
+    np.testing.assert_array_equal(after, before)

@@ -221,7 +221,8 @@ def erase_unused_index_ops(root: Operation) -> None:
     while changed:
         changed = False
         for op in list(root.walk()):
-            if op is not root and is_dead(op):
+            # (an op inside a dead loop erased before it in this sweep has gone with it)
+            if op is not root and root.is_ancestor(op) and is_dead(op):
                 op.detach()
                 op.erase()
                 changed = True
