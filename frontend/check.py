@@ -74,8 +74,9 @@ def rel_err(out: Any, ref: Any) -> float:
 
 
 def _float64(x: Any) -> torch.Tensor:
-    t = x.detach() if isinstance(x, torch.Tensor) else torch.from_numpy(np.asarray(x))
-    return t.double()
+    if isinstance(x, torch.Tensor):
+        return x.detach().double()
+    return torch.from_numpy(np.array(x, dtype=np.float64))  # a copy: executor views may be read-only or run backwards
 
 
 def relative_error(
