@@ -13,13 +13,15 @@ schedule is run for a GPU of 4 SMs on odd seeds (`schedule{sms=4}`), so that the
 reductions, split-K matmuls and held rows of large shapes are taken at these sizes too.
 
 A program fails when a level's executor output differs from PyTorch's float64 result by more
-than `TOL` (`frontend.check.rel_err`), when a pass raises, or when the kernel executor sees a
+than `TOL` (`frontend.check.rel_err`, against a norm of at least 1e-3 per element: `_error`),
+when a pass raises, or when the kernel executor sees a
 race. The failing program's source is printed whole, ready to paste into a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import traceback
@@ -42,9 +44,10 @@ TOL = 1e-9
 DIMS = (1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17, 31, 32, 33)
 MAX_ELEMENTS = 4096
 
-#: Lines a program may take: `{x}` is the latest value, `{y}` any earlier value, `{d}` an axis
-#: of {x} (negative half the time), `{k}` True or False, `{n}` a small size, `{w}` a new input
-#: whose shape the template gives after `|` (in terms of `x.shape`, as Python).
+#: Lines a program may take: `{x}` is the latest value, `{y}` any earlier value, `{d}` and `{e}`
+#: axes of {x} (d negative half the time), `{k}` True or False, `{w}` a new input whose shape
+#: the template gives after `|` (in terms of `x.shape`, as Python), `{i}` a new input of
+#: indices into {x} along d of {x}'s shape, `{j}` a new 1-d input of such indices.
 TEMPLATES = [
     "torch.relu({x})", "torch.tanh({x})", "torch.sigmoid({x})", "torch.abs({x})", "-{x}",
     "{x} * 0.5 + 1.0", "torch.sqrt(torch.abs({x}) + 1.0)", "torch.sin({x})", "F.gelu({x})",
@@ -72,6 +75,12 @@ TEMPLATES = [
     "F.conv2d({x}, {w}, padding=1) | (rng.choice((1, 3, 4)), x.shape[1], 3, 3)",
     "F.conv1d({x}, {w}) | (rng.choice((2, 5)), x.shape[1], 2)",
     "torch.einsum('...ij,...kj->...ik', {x}, {y})",
+    "torch.gather({x}, {d}, {i})", "{x}.index_select({d}, {j})", "{x}.scatter_add({d}, {i}, {x})",
+    "{x}.index_add({d}, {j}, {x}.index_select({d}, {j}))", "{x}.index_fill({d}, {j}, 0.5)",
+    "F.embedding({j}, {x})", "{x}.masked_fill({x} > 0.5, 0.0)", "{x}.repeat(2, *[1] * ({x}.dim() - 1))",
+    "F.scaled_dot_product_attention({x}, {x}, {x}, is_causal={k})", "{x}.unfold({d}, 2, 1)",
+    "torch.median({x}, {d})[0]", "torch.kthvalue({x}, 1, {d})[0]", "torch.logcumsumexp({x}, {d})",
+    "F.interpolate({x}, scale_factor=2.0, mode='nearest')", "{x}.std({d})",
 ]  # fmt: skip
 
 
@@ -93,26 +102,33 @@ def _shape(rng: random.Random) -> tuple[int, ...]:
             return shape
 
 
-def _fill(template: str, rng: random.Random, names: list[str], values: list[torch.Tensor]):
-    """One line from `template` over the latest value, or None where it needs what is not there."""
+def _fill(template: str, rng: random.Random, gen: torch.Generator, names: list[str], values: list[torch.Tensor]):
+    """One line from `template` over the latest value and the new inputs it reads (name,
+    tensor), or None where it needs what is not there."""
     text, _, wshape = template.partition(" | ")
     x = values[-1]
-    if ("{d}" in text or "{e}" in text) and x.dim() == 0:
+    if any(f in text for f in ("{d}", "{e}", "{i}", "{j}")) and x.dim() == 0:
         return None
     d = rng.randrange(x.dim()) if x.dim() else 0
     e = rng.randrange(x.dim()) if x.dim() else 0
     if rng.random() < 0.5:
         d -= x.dim()
-    fields = {"x": names[-1], "y": rng.choice(names), "d": d, "e": e, "k": rng.random() < 0.5, "w": None}
-    new = None
+    fields = {"x": names[-1], "y": rng.choice(names), "d": d, "e": e, "k": rng.random() < 0.5}
+    new: list[tuple[str, torch.Tensor]] = []
     if wshape:
         try:
             shape = tuple(eval(wshape, {"x": x, "rng": rng, "DIMS": DIMS}))  # noqa: S307  (our templates)
         except IndexError:  # x has too few dims for the weight
             return None
-        new = torch.randn(shape, dtype=torch.float64)
-        fields["w"] = f"w{len(names)}"
-    return text.format(**fields), new, fields["w"]
+        new.append((f"w{len(names)}", torch.randn(shape, dtype=torch.float64, generator=gen)))
+        fields["w"] = new[-1][0]
+    if "{i}" in text:  # indices into x along d, one per element of x
+        new.append((f"i{len(names)}", torch.randint(0, x.shape[d], tuple(x.shape), generator=gen)))
+        fields["i"] = new[-1][0]
+    if "{j}" in text:  # a 1-d list of indices into x along d
+        new.append((f"j{len(names)}", torch.randint(0, x.shape[d], (rng.choice(DIMS),), generator=gen)))
+        fields["j"] = new[-1][0]
+    return text.format(**fields), new
 
 
 def random_program(seed: int, steps: int = 6) -> RandomProgram:
@@ -120,7 +136,7 @@ def random_program(seed: int, steps: int = 6) -> RandomProgram:
     its last value and, half the time, an earlier one too."""
     rng = random.Random(seed)
     gen = torch.Generator().manual_seed(seed)
-    names, values, params = [], [], []
+    names, values = [], []
     for i in range(rng.randint(1, 2)):
         shape = _shape(rng) if i == 0 or rng.random() < 0.5 else tuple(values[0].shape[-rng.randint(1, values[0].dim()):])
         names.append(f"a{i}")
@@ -130,13 +146,11 @@ def random_program(seed: int, steps: int = 6) -> RandomProgram:
     tries = 0
     while len(lines) < steps and tries < 20 * steps:
         tries += 1
-        filled = _fill(rng.choice(TEMPLATES), rng, names, values)
+        filled = _fill(rng.choice(TEMPLATES), rng, gen, names, values)
         if filled is None:
             continue
-        text, new, wname = filled
-        scope = {"torch": torch, "F": F, **dict(zip(names, values))}
-        if wname is not None:
-            scope[wname] = new
+        text, new = filled
+        scope = {"torch": torch, "F": F, **dict(zip(names, values)), **dict(new)}
         try:
             with torch.no_grad():
                 out = eval(text, scope)  # noqa: S307
@@ -144,11 +158,10 @@ def random_program(seed: int, steps: int = 6) -> RandomProgram:
             continue
         if not isinstance(out, torch.Tensor) or out.dtype != torch.float64 or not out.numel() or out.numel() > 4 * MAX_ELEMENTS:
             continue
-        if wname is not None:
-            names.append(wname)
-            values.append(new)
-            params.append(wname)
-            inputs.append(new)
+        for name, value in new:
+            names.append(name)
+            values.append(value)
+            inputs.append(value)
         name = f"v{len(lines)}"
         lines.append(f"    {name} = {text}")
         names.append(name)
@@ -186,6 +199,20 @@ class _Module(torch.nn.Module):
         return self.fn(*xs)
 
 
+def _error(outs: list, refs: list) -> float:
+    """The worst `rel_err` over the outputs, each against a norm of at least 1e-3 per element
+    (an output that cancels to about 0, a logsumexp of a log_softmax, is compared absolutely:
+    its rounding noise is no error)."""
+    if len(outs) != len(refs):
+        return math.inf
+    worst = 0.0
+    for o, r in zip(outs, refs):
+        err = rel_err(o, r)
+        norm = float(np.linalg.norm(np.where(np.isfinite(r), r, 0.0)))
+        worst = max(worst, err * (norm or 1.0) / max(norm, 1e-3 * math.sqrt(max(np.size(r), 1))))
+    return worst
+
+
 def _first_line(e: Exception) -> str:
     return f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
 
@@ -213,7 +240,7 @@ def check(prog: RandomProgram, sms: int | None = None) -> tuple[str, str]:
                 outs = run(ir, arrays)
         except Exception as e:  # noqa: BLE001
             return "FAIL", f"{level}: " + _first_line(e)
-        err = rel_err(list(outs), refs)
+        err = _error(list(outs), refs)
         if not err < TOL:
             return "FAIL", f"{level}: error {err:.2e}"
     return "ok", ""
