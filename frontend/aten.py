@@ -3445,6 +3445,31 @@ def _masked_put(c: Converter, x, d: int, mask, value, accumulate: bool) -> SSAVa
     return _scalar_where(c, m, v, base, t)
 
 
+@handles("index_fill.int_Scalar", "index_fill.int_Tensor", to="torch.lt, torch.add, torch.where, torch.eq, torch.any, torch.reshape")
+def _index_fill(c: Converter, node, x, dim, index, value):
+    """x with the slices along `dim` that `index` names (from the end where negative) set to
+    `value` (a number or a 0-d tensor): each position along dim hit by any index (a compare of
+    the dim's positions with the indices). A constant index comes as index_put instead."""
+    t = c.out_type()
+    rank, i64 = len(t.get_shape()), IntegerType(64)
+    d = norm_dim(dim, rank)
+    n = t.get_shape()[d]
+    count = math.prod(c.shape(index))
+    idx = _reshaped(c, c.cast(c.value(index), i64), [1, count])
+    wrapped = _op(c, T.AddOp, idx.type, idx, n)  # type: ignore[arg-type]
+    idx = _scalar_where(c, _op(c, T.LtOp, _bool_type(idx.type), idx, 0), wrapped, idx, idx.type)  # type: ignore[arg-type]
+    box = TensorType(IntegerType(1), [n, count])
+    hit = c.emit(T.EqOp.create_from([_iota(c, 2, 0, n), idx], box))
+    laid = [1] * rank
+    laid[d] = n
+    mask = c.emit(T.AnyOp(hit, [1], False, TensorType(IntegerType(1), [n])))
+    mask = _reshaped(c, mask, laid)
+    v = c.cast(c.value(value, t.element_type), t.element_type)
+    if v.type.get_shape():  # type: ignore[attr-defined]
+        v = _reshaped(c, v, [])
+    return _scalar_where(c, mask, v, c.cast(c.value(x), t.element_type), t)
+
+
 @handles("copy", to="torch.expand, torch.to_dtype")
 def _copy(c: Converter, node, x, src, non_blocking=False):
     """The values of `src`, broadcast to x's shape in x's dtype."""

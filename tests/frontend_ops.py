@@ -514,6 +514,9 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
         x.amax(), x.var(-1, correction=0), x.std(), x.var()]), [("fin", ())]),
     "scalar_dims_indices": (lambda x: torch.stack([x.argmax(-1), x.argmax(), x.argmin(0), x.max(-1)[1],
                                                    torch.cummax(x, 0)[1], torch.topk(x, 1)[1]]), [("fin", ())]),
+    # index_fill with a run-time index (negative from the end, repeated), a number or a 0-d value
+    "index_fill_runtime": (lambda x, i: x.index_fill(1, i, -1.5), [("f", (3, 7, 4)), ("i", (5,), -7, 7)]),
+    "index_fill_tensor_value": (lambda x, i, v: x.index_fill(-1, i, v), [("fin", (2, 5)), ("i", (2,), -5, 5), ("fin", ())]),
     # unbatched inputs ([C, *S]): PyTorch takes them as a batch of one
     "conv2d_unbatched": (nn.Conv2d(2, 3, 3, padding=1), [("fin", (2, 7, 5))]),
     "conv_transpose1d_unbatched": (nn.ConvTranspose1d(2, 3, 3, stride=2), [("fin", (2, 5))]),
