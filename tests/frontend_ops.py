@@ -514,6 +514,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
         x.amax(), x.var(-1, correction=0), x.std(), x.var()]), [("fin", ())]),
     "scalar_dims_indices": (lambda x: torch.stack([x.argmax(-1), x.argmax(), x.argmin(0), x.max(-1)[1],
                                                    torch.cummax(x, 0)[1], torch.topk(x, 1)[1]]), [("fin", ())]),
+    # a padded matmul tile reading a flipped operand runs its index below 0 (clamped to 0 too)
+    "matmul_flipped": (lambda a, w: (a @ w).flip(1) + (a @ w).flip(0), [("fin", (5, 8)), ("fin", (8, 5))]),
     # index_fill with a run-time index (negative from the end, repeated), a number or a 0-d value
     "index_fill_runtime": (lambda x, i: x.index_fill(1, i, -1.5), [("f", (3, 7, 4)), ("i", (5,), -7, 7)]),
     "index_fill_tensor_value": (lambda x, i, v: x.index_fill(-1, i, v), [("fin", (2, 5)), ("i", (2,), -5, 5), ("fin", ())]),

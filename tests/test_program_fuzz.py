@@ -1,8 +1,8 @@
 """Random small PyTorch programs keep PyTorch's meaning at every level (bench/program_fuzz.py):
 a fixed set of seeds, and the programs the fuzzer found bugs with (an unbatched max pool,
 reductions over a dim of a 0-d tensor, an executor's flipped view, a dead reduce loop in
-fuse-loops), each run on the torch, tensor, loop, tile and kernel executors against PyTorch in
-float64."""
+fuse-loops, a padded matmul tile's flipped read below 0), each run on the torch, tensor, loop,
+tile and kernel executors against PyTorch in float64."""
 
 from __future__ import annotations
 
@@ -51,6 +51,12 @@ FOUND = {
     v5 = -v4
     return v5
 """, [(31,)]),
+    "matmul_flipped": ("""def program(a0, w2):
+    v0 = a0 + a0
+    v1 = v0 @ w2
+    v2 = v1.flip(1)
+    return v2
+""", [(17, 33), (33, 9)]),
 }
 
 

@@ -27,7 +27,7 @@ from typing import Protocol
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr, AffineMap
 
 from dpl.dialects import kernel as K
 from dpl.transforms.kernel.lowering import Emitter
@@ -56,11 +56,25 @@ def in_bounds(low: IndexEmitter, memref_type: MemRefType, amap: AffineMap, leave
     return cond
 
 
+def may_be_negative(e: AffineExpr) -> bool:
+    """Whether index `e` over non-negative leaves can be negative: it has a negative constant
+    or coefficient outside a `mod` (a flipped axis, `4 - %n`, read past its end by a padded
+    tile runs below 0)."""
+    if isinstance(e, AffineConstantExpr):
+        return e.value < 0
+    if isinstance(e, AffineBinaryOpExpr):
+        if e.kind == AffineBinaryOpKind.Mod:
+            return False
+        return may_be_negative(e.lhs) or may_be_negative(e.rhs)
+    return False
+
+
 def clamped(low: IndexEmitter, memref_type: MemRefType, amap: AffineMap, leaves: Sequence[SSAValue],
             dims: Sequence[int], width: int = 1) -> tuple[AffineMap, list[SSAValue]]:  # fmt: skip
     """The access with the index of each of `dims` clamped to `size - 1` (a valid address); for
     a load of `width` lanes along the innermost dim, that dim's to `size - width` (a valid,
-    aligned address when the size and the index are multiples of `width`)."""
+    aligned address when the size and the index are multiples of `width`). An index that may
+    be negative (`may_be_negative`) is clamped to 0 from below too."""
     shape = memref_type.get_shape()
     leaves = list(leaves)
     exprs = list(amap.results)
@@ -68,6 +82,8 @@ def clamped(low: IndexEmitter, memref_type: MemRefType, amap: AffineMap, leaves:
         v = low.expr_value(exprs[d], leaves)
         last = shape[d] - (width if d == len(shape) - 1 else 1)
         m = low.emit(arith.MinSIOp(v, low.const(last))).results[0]
+        if may_be_negative(exprs[d]):
+            m = low.emit(arith.MaxSIOp(m, low.const(0))).results[0]
         leaves.append(m)
         exprs[d] = AffineExpr.dimension(len(leaves) - 1)
     return AffineMap(len(leaves), 0, tuple(exprs)), leaves
