@@ -81,6 +81,15 @@ TEMPLATES = [
     "F.scaled_dot_product_attention({x}, {x}, {x}, is_causal={k})", "{x}.unfold({d}, 2, 1)",
     "torch.median({x}, {d})[0]", "torch.kthvalue({x}, 1, {d})[0]", "torch.logcumsumexp({x}, {d})",
     "F.interpolate({x}, scale_factor=2.0, mode='nearest')", "{x}.std({d})",
+    "F.group_norm({x}, 1)", "F.instance_norm({x})", "F.adaptive_avg_pool2d({x}, 3)",
+    "F.conv_transpose2d({x}, {w}, stride=2) | (x.shape[1], rng.choice((1, 2, 3)), 2, 2)",
+    "F.layer_norm({x}, {x}.shape[-1:], {w}) | (x.shape[-1],)", "F.glu({x}, {d})",
+    "torch.chunk({x}, 2, {d})[-1]", "torch.split({x}, 2, {d})[0]", "{x}.clamp(min={y})",
+    "{x}.pow(2)", "({x} > 0).sum({d}).to({x}.dtype)", "({x} > 0).to({x}.dtype).cumsum({d})",
+    "{x}.max({d})[1].to({x}.dtype)", "torch.where({x} > 0, {x}, {y})", "{x}.diagonal(dim1={d}, dim2={e})",
+    "F.pixel_shuffle({x}, 2)", "{x}.mT @ {y}", "torch.einsum('...i,...i->...', {x}, {x})",
+    "F.hardtanh({x})", "F.softplus({x})", "F.elu({x})", "F.leaky_relu({x}, 0.2)", "torch.erf({x})",
+    "torch.atan2({x}, {y})", "torch.remainder({x}, 0.7)", "torch.round({x} * 3)",
 ]  # fmt: skip
 
 

@@ -3702,7 +3702,7 @@ def _max_pool(c: Converter, node, *args, **kwargs):
     (`_pool_indices`)."""
     a = bound_args(node)
     x = a["self"]
-    rank = int(str(node.target).split("max_pool")[1][0])
+    rank = _pool_rank(node)
     t = c.out_type(0) if isinstance(node.meta["val"], (tuple, list)) else c.out_type()
     stride = a.get("stride") or a["kernel_size"]
     props = _window_props(c, rank, stride, a.get("padding", 0), a.get("dilation", 1), a["kernel_size"])
@@ -3801,7 +3801,7 @@ def _avg_pool(c: Converter, node, *args, **kwargs):
     """Kernel, stride, padding, count_include_pad, divisor_override."""
     a = bound_args(node)
     x = a["self"]
-    rank = int(str(node.target).split("avg_pool")[1][0])
+    rank = _pool_rank(node)
     t = c.out_type()
     stride = a.get("stride") or a["kernel_size"]
     props = _window_props(c, rank, stride, a.get("padding", 0), 1, a["kernel_size"])
@@ -3817,30 +3817,41 @@ def _avg_pool(c: Converter, node, *args, **kwargs):
 def _adaptive_avg_pool(c: Converter, node, x, output_size):
     """Output sizes that divide the input's: an avg_pool with kernel = stride = in / out.
 
-    Other sizes (windows of unequal length) are `_adaptive_pool`'s."""
+    Other sizes (windows of unequal length) are `_adaptive_pool`'s. An unbatched input as a
+    batch of one (`_as_batch`)."""
     t = c.out_type()
-    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    rank = _pool_rank(node)
+    sizes, outs = c.shape(x)[-rank:], t.get_shape()[-rank:]
     if any(n % o for n, o in zip(sizes, outs)):
         return _adaptive_pool(c, node, x, t, "avg")
     kernel = [n // o for n, o in zip(sizes, outs)]
     props = _window_props(c, len(kernel), kernel, 0, 1, kernel)
     props["count_include_pad"] = _bool(True)
     props["divisor"] = IntAttr(0)
-    return c.emit(T.AvgPoolOp.create_from([c.value(x)], t, props))
+    v, batched, finish = _as_batch(c, x, t, rank)
+    return finish(c.emit(T.AvgPoolOp.create_from([v], batched, props)))
+
+
+def _pool_rank(node) -> int:
+    """The spatial dims of a pooling op, from its name (`adaptive_max_pool2d` -> 2)."""
+    return int(str(node.target).split("pool")[1][0])
 
 
 @handles("adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", to="torch.max_pool")
 def _adaptive_max_pool(c: Converter, node, x, output_size):
     """Output sizes that divide the input's: a max_pool with kernel = stride = in / out.
 
-    Other sizes are `_adaptive_pool`'s. Values only, not indices."""
+    Other sizes are `_adaptive_pool`'s. Values only, not indices. An unbatched input as a batch
+    of one (`_as_batch`)."""
     t = c.out_type(0) if isinstance(node.meta["val"], (tuple, list)) else c.out_type()
-    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    rank = _pool_rank(node)
+    sizes, outs = c.shape(x)[-rank:], t.get_shape()[-rank:]
     if any(n % o for n, o in zip(sizes, outs)):
         out = _adaptive_pool(c, node, x, t, "max")
         return [out, None] if isinstance(node.meta["val"], (tuple, list)) else out
     kernel = [n // o for n, o in zip(sizes, outs)]
-    out = c.emit(T.MaxPoolOp.create_from([c.value(x)], t, _window_props(c, len(kernel), kernel, 0, 1, kernel)))
+    v, batched, finish = _as_batch(c, x, t, rank)
+    out = finish(c.emit(T.MaxPoolOp.create_from([v], batched, _window_props(c, len(kernel), kernel, 0, 1, kernel))))
     return [out, None] if isinstance(node.meta["val"], (tuple, list)) else out
 
 
@@ -4092,13 +4103,15 @@ def _adaptive_pool(c: Converter, node, x, t: TensorType, reduce: str) -> SSAValu
     """Adaptive average or max pooling of any output size, dim by dim: each window's k-th
     element (k below the longest window) picked, and summed where it is inside the window
     (then divided by its length) or taken the maximum of (positions past a window's end repeat
-    its last)."""
-    sizes, outs = c.shape(x)[2:], t.get_shape()[2:]
+    its last). Over the trailing spatial dims, batched or not."""
+    rank = _pool_rank(node)
+    sizes, outs = c.shape(x)[-rank:], t.get_shape()[-rank:]
     v = c.value(x)
     bool_t = IntegerType(1)
+    lead = c.rank(x) - rank
     for d in range(len(sizes)):
         wins = _windows(sizes[d], outs[d])
-        dim = d + 2
+        dim = d + lead
         out_t = TensorType(t.element_type, _resized(v, dim, outs[d]))
         acc = None
         for k in range(max(e - s for s, e in wins)):

@@ -524,6 +524,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "conv_transpose1d_unbatched": (nn.ConvTranspose1d(2, 3, 3, stride=2), [("fin", (2, 5))]),
     "pools_unbatched": (lambda x: F.max_pool2d(x, 3, 1, 1) + F.avg_pool2d(x, 3, 1, 1, count_include_pad=False),
                         [("f", (3, 6, 7))]),
+    "adaptive_pools_unbatched": (lambda x: F.adaptive_avg_pool2d(x, 3) + F.adaptive_max_pool2d(x, 3), [("f", (2, 5, 17))]),
+    "adaptive_pools_unbatched_even": (lambda x: F.adaptive_avg_pool2d(x, 3) * F.adaptive_max_pool2d(x, 3), [("f", (2, 6, 9))]),
     "max_pool1d_unbatched_ceil": (lambda x: F.max_pool1d(x, 2, ceil_mode=True), [("fin", (2, 9))]),
     "conv1x1": (nn.Conv2d(6, 3, 1), [("fin", (2, 6, 4, 5))]),
     "conv_transpose2d": (nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1), [("fin", (2, 3, 4, 5))]),
