@@ -1,7 +1,7 @@
 """Random small PyTorch programs keep PyTorch's meaning at every level (bench/program_fuzz.py):
 a fixed set of seeds, and the programs the fuzzer found bugs with (an unbatched max pool,
 reductions over a dim of a 0-d tensor, an executor's flipped view, a dead reduce loop in
-fuse-loops, a padded matmul tile's flipped read below 0), each run on the torch, tensor, loop,
+fuse-loops, a padded matmul tile's flipped read below 0, a reduce shared across blocks), each run on the torch, tensor, loop,
 tile and kernel executors against PyTorch in float64."""
 
 from __future__ import annotations
@@ -57,6 +57,11 @@ FOUND = {
     v2 = v1.flip(1)
     return v2
 """, [(17, 33), (33, 9)]),
+    "argmax_broadcast_flat_tile": ("""def program(a0):
+    v0 = a0.argmax(0).to(a0.dtype)
+    v1 = v0.permute(*reversed(range(v0.dim())))
+    return torch.maximum(v1, a0)
+""", [(3, 1, 32, 13)]),
 }
 
 

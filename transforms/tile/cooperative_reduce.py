@@ -9,7 +9,9 @@ lower-combines shuffles where the idle threads are whole warps or lanes of one w
 per packed row) and falls back to the tree otherwise.
 
 Declines (logged to `dpl.passes`) a reduce that depends on every thread axis of its tile (no
-idle threads), whose idle threads number 1 or more than 1024, or one nested inside another loop.
+idle threads), whose idle threads number 1 or more than 1024, one in a tile of more than 1024
+threads (blockify-launch left it flat: the launch spreads its threads over blocks, and the
+idle ones of a reduce need not share one), or one nested inside another loop.
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ def share(t: tile.TileOp, f: loop.ForOp) -> str | None:
         return "the reduce depends on every thread axis (no idle threads to share it)"
     if lanes > tile.MAX_BLOCK_THREADS:
         return f"{lanes} idle threads exceed one block"
+    threads = 1
+    for _, e, k in t.axes:
+        threads *= e if k == tile.AxisKind.THREAD else 1
+    if threads > tile.MAX_BLOCK_THREADS:  # a flat launch spreads them over blocks
+        return f"the tile's {threads} threads are more than one block (a combine stays within its block)"
     block = t.body.block
     if len(idle) == 1:
         start = idle[0][0]

@@ -2,7 +2,8 @@
 // cooperative-reduce: the RMSNorm row sum, which no lane depends on, is shared by the lanes: a
 // strided reduce from the lane plus a combine seen by all of them, by warp shuffles for 16
 // lanes (a power of two), by a shared-memory tree for 12. A reduce that depends on the only
-// thread axis (each thread owns a row) is declined.
+// thread axis (each thread owns a row) is declined, and so is one in a flat tile of more threads
+// than a block (3 x 13 x 32: the threads along %a0 that would share it are in other blocks).
 
 func.func @main(%x: memref<1x4x64xf64>, %w: memref<64xf64>) -> memref<1x4x64xf64> {
   %out = memref.alloc() : memref<1x4x64xf64>
@@ -93,3 +94,25 @@ func.func @main(%x: memref<4x48xf64>) -> memref<4xf64> {
 // CHECK-LABEL: tile.kernel @k_sum12
 // CHECK:         %acc_part = tile.strided_for reduce %r0 = %lane to 48 step 12 -> f64 {
 // CHECK:         %acc = tile.combine add %acc_part across [%lane] tree : f64
+
+// -----
+
+func.func @main(%x: memref<3x32x13xf64>) -> memref<3x13x32xf64> {
+  %out = memref.alloc() : memref<3x13x32xf64>
+  tile.kernel @k_flat ins(%x : memref<3x32x13xf64>) outs(%out : memref<3x13x32xf64>) {
+    tile.tile (%a0 : 3 = thread, %a1 : 13 = thread, %a2 : 32 = thread) {
+      %acc = loop.for reduce %r0 < 3 -> f64 {
+        %v = loop.load %x[%r0, %a2, %a1] : memref<3x32x13xf64>
+        loop.accumulate max %v : f64
+      }
+      %in = loop.load %x[%a0, %a2, %a1] : memref<3x32x13xf64>
+      %y = arith.subf %in, %acc : f64
+      loop.store %y, %out[%a0, %a1, %a2] : memref<3x13x32xf64>
+    }
+  }
+  func.return %out : memref<3x13x32xf64>
+}
+
+// CHECK-LABEL: tile.kernel @k_flat
+// CHECK:         %acc = loop.for reduce %r0 < 3 -> f64 {
+// CHECK-NOT:     tile.combine
