@@ -53,6 +53,22 @@ def test_a_torch_func_transform_is_one_line():
     assert "\n" not in message and "torch.func transforms" in message
 
 
+class CTC(torch.nn.Module):
+    def forward(self, x):
+        targets = torch.ones(2, 3, dtype=torch.long)
+        return torch.nn.functional.ctc_loss(x.log_softmax(-1), targets, (7, 7), (3, 2))
+
+
+def test_an_op_export_cannot_size_is_one_line():
+    """ctc_loss's output shape depends on the lengths' values: export refuses it with the op's
+    name alone, which the message now explains."""
+    with pytest.raises(UnsupportedOpError) as info:
+        capture(CTC(), torch.randn(7, 2, 5))
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith("torch.export failed: aten._ctc_loss.default's output shape depends on")
+
+
 class Moder(torch.nn.Module):
     def forward(self, x):
         return torch.mode(x, dim=-1)[0] * 2
