@@ -481,7 +481,9 @@ def schedule_report(module: Any, log: list[str]) -> list[dict[str, Any]]:
     kernels = []
     for f in funcs:
         ops = list(f.walk())
-        smem = sum(o.size_bytes() for o in ops if isinstance(o, K.SmemOp))
+        # static buffers add up; dynamic ones are views into the launch's `smem` bytes (fused
+        # launches' parts reuse the same offsets, so their sizes do not add)
+        smem = sum(o.size_bytes() for o in ops if isinstance(o, K.SmemOp) and not o.is_dynamic)
         name = f.sym_name.data
         base = next((k for k in sorted(classes, key=len, reverse=True) if name.startswith(k)), None)
         if name.endswith("_init"):
@@ -497,7 +499,7 @@ def schedule_report(module: Any, log: list[str]) -> list[dict[str, Any]]:
             "class": what,
             "grid": [int(x) for x in f.grid_extents],
             "block": [int(x) for x in f.block_extents],
-            "smem": int(max(smem, f.smem.data)),
+            "smem": int(smem + f.smem.data),
             "staged": any(isinstance(o, K.SmemOp) for o in ops),
             "cp_async": any(isinstance(o, K.CpAsyncOp) for o in ops),
             "atomic": any(isinstance(o, K.AtomicOp) for o in ops),
