@@ -471,7 +471,7 @@ def schedule_report(module: Any, log: list[str]) -> list[dict[str, Any]]:
 
     classes: dict[str, str] = {}
     for line in log:
-        m = re.match(r"schedule: @(\S+) is (matmul|pointwise|row reduction|attention)\b(.*)", line)
+        m = re.match(r"schedule: @(\S+) is (matmul|pointwise|row reduction|(?:flash )?attention)\b(.*)", line)
         if m:
             what = m.group(2)
             tile = re.match(r",\s*([^(:]+?)\s*\(", m.group(3))
