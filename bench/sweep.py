@@ -485,12 +485,13 @@ def schedule_report(module: Any, log: list[str]) -> list[dict[str, Any]]:
         # launches' parts reuse the same offsets, so their sizes do not add)
         smem = sum(o.size_bytes() for o in ops if isinstance(o, K.SmemOp) and not o.is_dynamic)
         name = f.sym_name.data
-        base = next((k for k in sorted(classes, key=len, reverse=True) if name.startswith(k)), None)
-        if name.endswith("_init"):
+        first = name.split("__")[0]  # a fused launch (fuse-launches) is classed by its first part
+        base = next((k for k in sorted(classes, key=len, reverse=True) if first.startswith(k)), None)
+        if first.endswith("_init"):
             what = "zero fill"
-        elif name.endswith("_tail"):
+        elif first.endswith("_tail"):
             what = "pointwise tail"  # collapse-pointwise: the last N mod 4 elements
-        elif f"{name}_acc" in names:
+        elif f"{first}_acc" in names:
             what = "pointwise epilogue"
         else:
             what = classes.get(base, "?") if base else "?"
