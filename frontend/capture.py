@@ -224,6 +224,10 @@ def capture(
             name = rename(default, spec.target) if rename else default
             state.append((node, name, value.detach()))
             targets.append(spec.target)
+        elif spec.kind == InputKind.CUSTOM_OBJ:  # an object made in forward (a torch.Generator)
+            obj = type(ep.constants.get(spec.target)).__name__
+            readers = ", ".join(sorted({str(u.target) for u in node.users}))
+            raise UnsupportedOpError(f"unsupported {obj} object made in the program (read by {readers})")
         else:
             raise UnsupportedOpError(f"unsupported input kind {spec.kind} for '{node.name}'")
     ordered = user + state

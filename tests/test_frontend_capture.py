@@ -69,6 +69,20 @@ def test_an_op_export_cannot_size_is_one_line():
     assert message.startswith("torch.export failed: aten._ctc_loss.default's output shape depends on")
 
 
+class SeededNoise(torch.nn.Module):
+    def forward(self, x):
+        return x + torch.randn(x.shape, generator=torch.Generator().manual_seed(0))
+
+
+def test_an_object_made_in_forward_is_named():
+    """A torch.Generator made in forward is lifted by export as a custom object input; the
+    refusal names its type and what reads it (it read "unsupported input kind
+    InputKind.CUSTOM_OBJ for 'obj_lifted_custom_0'")."""
+    with pytest.raises(UnsupportedOpError) as info:
+        capture(SeededNoise(), torch.randn(3))
+    assert str(info.value) == "unsupported Generator object made in the program (read by aten.randn.generator)"
+
+
 class Moder(torch.nn.Module):
     def forward(self, x):
         return torch.mode(x, dim=-1)[0] * 2
