@@ -471,7 +471,7 @@ def schedule_report(module: Any, log: list[str]) -> list[dict[str, Any]]:
 
     classes: dict[str, str] = {}
     for line in log:
-        m = re.match(r"schedule: @(\S+) is (matmul|pointwise|row reduction|attention)\b(.*)", line)
+        m = re.match(r"schedule: @(\S+) is (matmul|pointwise|row reduction|(?:flash )?attention)\b(.*)", line)
         if m:
             what = m.group(2)
             tile = re.match(r",\s*([^(:]+?)\s*\(", m.group(3))
@@ -481,14 +481,17 @@ def schedule_report(module: Any, log: list[str]) -> list[dict[str, Any]]:
     kernels = []
     for f in funcs:
         ops = list(f.walk())
-        smem = sum(o.size_bytes() for o in ops if isinstance(o, K.SmemOp))
+        # static buffers add up; dynamic ones are views into the launch's `smem` bytes (fused
+        # launches' parts reuse the same offsets, so their sizes do not add)
+        smem = sum(o.size_bytes() for o in ops if isinstance(o, K.SmemOp) and not o.is_dynamic)
         name = f.sym_name.data
-        base = next((k for k in sorted(classes, key=len, reverse=True) if name.startswith(k)), None)
-        if name.endswith("_init"):
+        first = name.split("__")[0]  # a fused launch (fuse-launches) is classed by its first part
+        base = next((k for k in sorted(classes, key=len, reverse=True) if first.startswith(k)), None)
+        if first.endswith("_init"):
             what = "zero fill"
-        elif name.endswith("_tail"):
+        elif first.endswith("_tail"):
             what = "pointwise tail"  # collapse-pointwise: the last N mod 4 elements
-        elif f"{name}_acc" in names:
+        elif f"{first}_acc" in names:
             what = "pointwise epilogue"
         else:
             what = classes.get(base, "?") if base else "?"
@@ -497,7 +500,7 @@ def schedule_report(module: Any, log: list[str]) -> list[dict[str, Any]]:
             "class": what,
             "grid": [int(x) for x in f.grid_extents],
             "block": [int(x) for x in f.block_extents],
-            "smem": int(max(smem, f.smem.data)),
+            "smem": int(smem + f.smem.data),
             "staged": any(isinstance(o, K.SmemOp) for o in ops),
             "cp_async": any(isinstance(o, K.CpAsyncOp) for o in ops),
             "atomic": any(isinstance(o, K.AtomicOp) for o in ops),

@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 
 import torch
 from torch import fx, nn
+from torch._subclasses.fake_tensor import DynamicOutputShapeException
 from torch.export.graph_signature import InputKind
 
 from dpl.frontend.aten import ENTRIES, HANDLERS, handles
@@ -76,6 +77,9 @@ def _export(module: nn.Module, inputs: Sequence[torch.Tensor]):
         ep = decompose_unhandled(ep)
     except UnsupportedOpError:
         raise
+    except DynamicOutputShapeException as e:  # its text is the op's name alone
+        raise UnsupportedOpError(f"torch.export failed: {e.func}'s output shape depends on its input's values"
+                                 " (export's fake tensors cannot size it)") from e
     except Exception as e:  # noqa: BLE001 - export errors are long; keep the first line
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UnsupportedOpError(f"torch.export failed: {first}") from e
@@ -222,6 +226,10 @@ def capture(
             name = rename(default, spec.target) if rename else default
             state.append((node, name, value.detach()))
             targets.append(spec.target)
+        elif spec.kind == InputKind.CUSTOM_OBJ:  # an object made in forward (a torch.Generator)
+            obj = type(ep.constants.get(spec.target)).__name__
+            readers = ", ".join(sorted({str(u.target) for u in node.users}))
+            raise UnsupportedOpError(f"unsupported {obj} object made in the program (read by {readers})")
         else:
             raise UnsupportedOpError(f"unsupported input kind {spec.kind} for '{node.name}'")
     ordered = user + state

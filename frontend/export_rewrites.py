@@ -6,7 +6,8 @@ tensors with `aten.equal` in C++, `torch.quantile` with a q tensor on the GPU to
 `cholesky` that no matrix is singular or indefinite), which export's fake tensors cannot
 answer, so the whole program fails to export ("torch.export failed: aten.equal.default") or
 keeps the check as an effect dpl refuses. Others reach ATen ops no handler takes (a triangular
-solve, slogdet's LU). `ExportRewrites` is a `TorchFunctionMode` that, while active, answers
+solve, slogdet's LU, batch_norm with batch statistics: a BatchNorm built with
+track_running_stats=False normalises by them even in eval, and updates nothing). `ExportRewrites` is a `TorchFunctionMode` that, while active, answers
 such calls with the same computation written in ops that export (the same formula as
 PyTorch's implementation, without the check; small matrices by elimination or substitution
 unrolled). A call it cannot rewrite (cov with frequency or observation weights, a matrix of
@@ -95,6 +96,30 @@ def gaussian_nll_loss(input: torch.Tensor, target: torch.Tensor, var, full: bool
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)
     return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
+def batch_norm_batch_stats(input: torch.Tensor, weight=None, bias=None, eps: float = 1e-5) -> torch.Tensor:
+    """F.batch_norm with no running statistics (a BatchNorm with track_running_stats=False, in
+    eval too): each channel (dim 1) normalised by its mean and biased variance over the batch and
+    the trailing dims, then scaled and shifted. Nothing is updated, so it is pure."""
+    dims = [0, *range(2, input.dim())]
+    mean = input.mean(dims, keepdim=True)
+    var = input.var(dims, correction=0, keepdim=True)
+    y = (input - mean) * torch.rsqrt(var + eps)
+    shape = [1, -1] + [1] * (input.dim() - 2)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    return y if bias is None else y + bias.reshape(shape)
+
+
+def _batch_norm_without_stats(args, kwargs) -> dict | None:
+    """The arguments of an F.batch_norm call with no running statistics (training, as PyTorch
+    requires then): input, weight, bias, eps; None for any other call."""
+    names = ("input", "running_mean", "running_var", "weight", "bias", "training", "momentum", "eps")
+    bound = {**dict(zip(names, args)), **kwargs}
+    if bound.get("running_mean") is not None or bound.get("running_var") is not None or not bound.get("training"):
+        return None
+    return {"input": bound["input"], "weight": bound.get("weight"), "bias": bound.get("bias"), "eps": bound.get("eps", 1e-5)}
 
 
 #: The largest matrix `solve` / `det` eliminate (unrolled: one step per column); a larger one goes
@@ -261,6 +286,7 @@ _MATRIX_SECOND = (torch.triangular_solve, torch.Tensor.triangular_solve, torch.c
 class ExportRewrites(TorchFunctionMode):
     """While active, torch.cov / Tensor.cov and torch.corrcoef / Tensor.corrcoef (unweighted)
     and torch.quantile / nanquantile (and their Tensor methods), F.gaussian_nll_loss,
+    F.batch_norm without running statistics,
     torch.linalg.solve and the functions of `_LINALG` (inv, det, slogdet, logdet, cholesky,
     solve_triangular, triangular_solve, cholesky_solve, cholesky_inverse; matrices of at most
     MAX_ELIMINATION rows, all operands of one floating dtype, no `out=`) run as the functions
@@ -277,6 +303,8 @@ class ExportRewrites(TorchFunctionMode):
             return quantile(*args, **kwargs, ignore_nan=ignore_nan)
         if func is F.gaussian_nll_loss:
             return gaussian_nll_loss(*args, **kwargs)
+        if func is F.batch_norm and (bn := _batch_norm_without_stats(args, kwargs)) is not None:
+            return batch_norm_batch_stats(**bn)
         if (func is torch.linalg.solve and len(args) == 2 and not kwargs and _square(args[0])
                 and isinstance(args[1], torch.Tensor) and args[1].dtype == args[0].dtype):
             return solve(*args)

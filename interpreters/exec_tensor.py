@@ -105,7 +105,8 @@ def _contraction(op: Operation):
     """For `sum(mul(index_map(a), index_map(b)))` with projection maps: the two index_maps.
 
     Such a reduce is evaluated with one `np.einsum` on `a` and `b` directly, so the broadcast
-    product box of a matmul or attention is never materialised.
+    product box of a matmul or attention is never materialised. A source dim longer than the
+    box's (a slice, q.chunk(2, -1)[0] @ ...) is read up to the box's extent only.
     """
     if not isinstance(op, T.ReduceOp) or op.kind.data != T.ReduceKind.SUM:
         return None
@@ -137,7 +138,7 @@ def _einsum(op: T.ReduceOp, maps, args: list[np.ndarray]) -> np.ndarray:
             if isinstance(e, AffineConstantExpr):
                 index.append(e.value)
             else:
-                index.append(slice(None))
+                index.append(slice(0, box[e.position]))
                 sub += letters[e.position]
         arrays.append(a[tuple(index)])
         subs.append(sub)

@@ -159,3 +159,28 @@ def test_contraction_shortcut_handles_broadcast_dims():
     prod = np.broadcast_to((x[:, None] * y)[:, None, :], (3, 4, 5))
     ref = prod.sum(0, keepdims=True) + prod.sum((0, 1), keepdims=True)
     np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())
+
+
+SLICED_CONTRACTION = """
+func.func @main(%q: tensor<2x5x7xf64>, %k: tensor<2x3x7xf64>) -> tensor<2x5x3xf64> {
+  %qb = tensor.index_map %q affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)> : tensor<2x5x7xf64> -> tensor<2x5x4x3xf64>
+  %kb = tensor.index_map %k affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)> : tensor<2x3x7xf64> -> tensor<2x5x4x3xf64>
+  %p = tensor.elementwise ins(%qb, %kb : tensor<2x5x4x3xf64>, tensor<2x5x4x3xf64>) -> tensor<2x5x4x3xf64> {
+  ^bb0(%a: f64, %b: f64):
+    %m = arith.mulf %a, %b : f64
+    tensor.yield %m : f64
+  }
+  %r = tensor.reduce sum %p axes [2] : tensor<2x5x4x3xf64> -> tensor<2x5x1x3xf64>
+  %o = tensor.index_map %r affine_map<(d0, d1, d2) -> (d0, d1, 0, d2)> : tensor<2x5x1x3xf64> -> tensor<2x5x3xf64>
+  func.return %o : tensor<2x5x3xf64>
+}
+"""
+
+
+def test_contraction_shortcut_reads_only_the_box():
+    """A contraction over the first 4 of 7 features (q.chunk(...)[0] @ k.chunk(...)[0].mT):
+    the einsum shortcut reads each source up to the box's extent, as the index_maps do."""
+    q, k = RNG.standard_normal((2, 5, 7)), RNG.standard_normal((2, 3, 7))
+    (out,) = run(parse(SLICED_CONTRACTION), [q, k])
+    ref = np.einsum("bsd,btd->bst", q[..., :4], k[..., :4])
+    np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())

@@ -179,3 +179,39 @@ def test_a_check_kept_as_an_effect_is_a_one_line_error():
     with pytest.raises(UnsupportedOpError, match=r"^unsupported op aten.linalg_inv.default: it checks its data at run "
                                                  r"time \(aten._linalg_check_errors.default\).*test_export_rewrites.py"):
         capture(Big(), torch.randn(2, 17, 17))
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (4, 3, 7), (2, 3, 5, 6), (3, 3, 2, 5, 3)])
+def test_batch_norm_without_running_stats_is_pytorchs_and_compiles(shape):
+    """A BatchNorm with track_running_stats=False normalises by batch statistics in eval too;
+    it was refused as 'batch_norm in training mode (call .eval() first)'. Its stand-in equals
+    PyTorch's, captures, and keeps its meaning on the torch, tensor and loop executors. A
+    BatchNorm with running statistics in training mode (it updates them) stays refused."""
+    import numpy as np
+
+    from dpl.interpreters import exec_loop, exec_tensor, exec_torch
+    from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
+
+    g = torch.Generator().manual_seed(2)
+    bn = {2: torch.nn.BatchNorm1d, 3: torch.nn.BatchNorm1d, 4: torch.nn.BatchNorm2d, 5: torch.nn.BatchNorm3d}[len(shape)]
+    m = bn(3, eps=1e-3, track_running_stats=False).double().eval()
+    with torch.no_grad():
+        m.weight.copy_(torch.randn(3, generator=g))
+        m.bias.copy_(torch.randn(3, generator=g))
+    x = 3 * torch.randn(shape, generator=g, dtype=torch.float64) + 1
+    with ExportRewrites():
+        torch.testing.assert_close(m(x), torch.nn.functional.batch_norm(x, None, None, m.weight, m.bias, True, 0.1, 1e-3))
+    ref = m(x).detach().numpy()
+    prog = capture(m, x, dtype=torch.float64)
+    arrays = [x.numpy()] + [a.detach().numpy() for a in prog.args[prog.num_inputs:]]
+    loop_passes = IR_PIPELINES["loop"][len(IR_PIPELINES["tensor"]) + 1:]
+    for passes, run in (("", exec_torch.run), (IR_PIPELINES["tensor"], exec_tensor.run), (loop_passes, exec_loop.run)):
+        run_pipeline(prog.module, passes)
+        np.testing.assert_allclose(run(prog.module, arrays)[0], ref, rtol=1e-12, atol=1e-12)
+    with pytest.raises(UnsupportedOpError, match="batch_norm in training mode"):
+        capture(_TrainingBatchNorm(), x)
+
+
+class _TrainingBatchNorm(torch.nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.batch_norm(x, torch.zeros(3, dtype=x.dtype), torch.ones(3, dtype=x.dtype), training=True)

@@ -53,6 +53,36 @@ def test_a_torch_func_transform_is_one_line():
     assert "\n" not in message and "torch.func transforms" in message
 
 
+class CTC(torch.nn.Module):
+    def forward(self, x):
+        targets = torch.ones(2, 3, dtype=torch.long)
+        return torch.nn.functional.ctc_loss(x.log_softmax(-1), targets, (7, 7), (3, 2))
+
+
+def test_an_op_export_cannot_size_is_one_line():
+    """ctc_loss's output shape depends on the lengths' values: export refuses it with the op's
+    name alone, which the message now explains."""
+    with pytest.raises(UnsupportedOpError) as info:
+        capture(CTC(), torch.randn(7, 2, 5))
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith("torch.export failed: aten._ctc_loss.default's output shape depends on")
+
+
+class SeededNoise(torch.nn.Module):
+    def forward(self, x):
+        return x + torch.randn(x.shape, generator=torch.Generator().manual_seed(0))
+
+
+def test_an_object_made_in_forward_is_named():
+    """A torch.Generator made in forward is lifted by export as a custom object input; the
+    refusal names its type and what reads it (it read "unsupported input kind
+    InputKind.CUSTOM_OBJ for 'obj_lifted_custom_0'")."""
+    with pytest.raises(UnsupportedOpError) as info:
+        capture(SeededNoise(), torch.randn(3))
+    assert str(info.value) == "unsupported Generator object made in the program (read by aten.randn.generator)"
+
+
 class Igamma(torch.nn.Module):
     def forward(self, x):
         return torch.igamma(x, x) * 2

@@ -62,6 +62,31 @@ def test_compile_only_reports_each_kernel():
     assert k["class"] == "row reduction" and k["block"] == [256, 1, 1] and k["atomic"]
 
 
+class _QKVAttention(torch.nn.Module):
+    """Three 1x1 projections of one input (one fused launch of three matmuls), then SDPA over 8
+    heads (one flash-attention kernel)."""
+
+    def __init__(self, c=512):
+        super().__init__()
+        self.q, self.k, self.v = (torch.nn.Conv2d(c, c, 1) for _ in range(3))
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        q, k, v = (m(x).view(b, 8, c // 8, h * w).transpose(2, 3) for m in (self.q, self.k, self.v))
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v)
+
+
+def test_compile_only_counts_a_fused_launch_smem_once_and_names_attention():
+    """A fused launch's parts reuse the same dynamic shared bytes (their sizes do not add), and
+    schedule's 'flash attention' is the attention class."""
+    case = S.SweepCase("qkv_attention", "attention", _QKVAttention, ((1, 512, 64, 64),))
+    res = S.compile_case(case, nvcc=False)
+    assert "error" not in res, res.get("error")
+    fused = [k for k in res["kernels"] if k["name"].count("__") >= 2 and k["class"].startswith("matmul")]
+    assert fused and all(k["smem"] <= 232448 for k in res["kernels"])
+    assert any(k["class"] == "flash attention" for k in res["kernels"])
+
+
 def test_errors_and_check64_against_float64():
     ref = torch.tensor([1.0, -2.0, 4.0], dtype=torch.float64)
     assert S._errors(ref.float(), ref) == (0.0, 0.0)
