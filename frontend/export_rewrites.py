@@ -7,10 +7,10 @@ tensors with `aten.equal` in C++, `torch.quantile` with a q tensor on the GPU to
 answer, so the whole program fails to export ("torch.export failed: aten.equal.default") or
 keeps the check as an effect dpl refuses. Others reach ATen ops no handler takes (a triangular
 solve, slogdet's LU, batch_norm with batch statistics: a BatchNorm built with
-track_running_stats=False normalises by them even in eval, and updates nothing). `ExportRewrites` is a `TorchFunctionMode` that, while active, answers
-such calls with the same computation written in ops that export (the same formula as
-PyTorch's implementation, without the check; small matrices by elimination or substitution
-unrolled). A call it cannot rewrite (cov with frequency or observation weights, a matrix of
+track_running_stats=False normalises by them even in eval, and updates nothing).
+`ExportRewrites` is a `TorchFunctionMode` that, while active, answers such calls with the same
+computation written in ops that export (the same formula as PyTorch's implementation, without
+the check; small matrices by elimination or substitution unrolled). A call it cannot rewrite (cov with frequency or observation weights, a matrix of
 more than MAX_ELIMINATION rows) goes to PyTorch unchanged and fails as before.
 """
 
