@@ -4175,6 +4175,39 @@ def _diagonal(c: Converter, node, x, offset=0, dim1=0, dim2=1):
     return _pick(c, v, len(lead), [i * m + i + offset for i in rows], f"{node.name}_at")
 
 
+@handles("diagonal_scatter", to="torch.index_select, torch.reshape, torch.permute, torch.iota, torch.sub, torch.eq, torch.where")
+def _diagonal_scatter(c: Converter, node, x, src, offset=0, dim1=0, dim2=1):
+    """x with its `offset`-th diagonal of dims dim1, dim2 replaced by `src`.
+
+    src has diagonal's shape (the other dims, then the diagonal). where(j - i == offset, s, x):
+    s is src spread over the n x m plane (at (i, j) its element min(i, j), the diagonal's
+    position there; clamped off it), a pick of constant positions along src's last dim, moved
+    into x's dims. An offset past the plane leaves x as it is (an empty diagonal), as in
+    PyTorch."""
+    t = c.out_type()
+    r = c.rank(x)
+    d1, d2 = norm_dim(dim1, r), norm_dim(dim2, r)
+    shape = c.shape(x)
+    n, m = shape[d1], shape[d2]
+    v = c.cast(c.value(x), t.element_type)
+    length = c.shape(src)[-1]
+    if length == 0:
+        return v
+    rest = [i for i in range(r) if i not in (d1, d2)]
+    at = [min(i, j, length - 1) for i in range(n) for j in range(m)]
+    s = _pick(c, c.cast(c.value(src), t.element_type), r - 2, at, f"{node.name}_at")
+    s = c.emit(T.ReshapeOp.create_from([s], TensorType(t.element_type, [*(shape[i] for i in rest), n, m])))
+    order = [*rest, d1, d2]
+    if order != list(range(r)):
+        s = c.emit(T.PermuteOp.create_from([s], t, {"dims": _dims_attr([order.index(k) for k in range(r)])}))
+    i64 = IntegerType(64)
+    plane = [1] * r
+    plane[d1], plane[d2] = n, m
+    apart = c.emit(T.SubOp.create_from([_iota(c, r, d2, m), _iota(c, r, d1, n)], TensorType(i64, plane)))
+    on = _op(c, T.EqOp, TensorType(IntegerType(1), plane), apart, offset)
+    return _scalar_where(c, on, s, v, t)
+
+
 @handles("gather", to="torch.mul, torch.add, torch.reshape, torch.embedding")
 def _gather(c: Converter, node, x, dim, index, *, sparse_grad=False):
     """out[i][j][k] = x[i][index[i][j][k]][k] (dim 1): x as a column, looked up at each output's

@@ -601,6 +601,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "unfold_1d_int": (lambda i: i.unfold(0, 4, 3), [("i", (11,), -9, 9)]),
     "diagonal": (lambda x: torch.diagonal(x) * 2.0, [("fin", M)]),
     "diagonal_offsets": (lambda x: (torch.diagonal(x, 1, 1, 2), torch.diagonal(x, -2, 2, 0)), [("fin", S)]),
+    # batched, dims in either order, offsets either side; 9 is past the plane (an empty diagonal: x)
+    "diagonal_scatter": (lambda x, a, b, e: (torch.diagonal_scatter(x, a, 1, 1, 2), torch.diagonal_scatter(x, b, -2, 2, 0),
+                                             torch.diagonal_scatter(x[0], b[:, 0]), torch.diagonal_scatter(x, e, 9, 0, 2)),
+                         [("fin", S), ("fin", (3, 5)), ("fin", (5, 3)), ("fin", (5, 0))]),
     "repeat": (lambda x: x.repeat(2, 1, 3) * 2.0, [("fin", M)]),
     "tril": (lambda x: x.tril(), [("f", S)]),
     "triu_offset": (lambda x: torch.triu(x, 1) - torch.tril(x, -2), [("fin", (3, 9, 9))]),
