@@ -3467,16 +3467,28 @@ def _scatter_along(c: Converter, x, src: SSAValue, dim: int, start: int, end: in
     return parts[0] if len(parts) == 1 else c.emit(T.CatOp.create_from(parts, t, {"dim": IntAttr(dim)}))
 
 
-@handles("slice_scatter", to="torch.slice, torch.cat")
+@handles("slice_scatter", to="torch.slice, torch.cat, torch.index_select, torch.where")
 def _slice_scatter(c: Converter, node, x, src, dim=0, start=None, end=None, step=1):
-    """x with a step-1 slice along `dim` replaced by `src`."""
+    """x with the slice start:end:step along `dim` replaced by `src`.
+
+    Bounds as Python's (negative from the end, clamped; None the whole dim). Step 1: slices of
+    x around src, concatenated (`_scatter_along`). A larger step: where(p in the slice, s, x)
+    along the dim, s src's element (p - start) / step there (a pick of constant positions)."""
     d = norm_dim(dim, c.rank(x))
     size = c.shape(x)[d]
-    if step != 1:
-        raise c.fail(f"unsupported slice_scatter with step {step}")
     lo = 0 if start is None else max(0, min(size, start + size if start < 0 else start))
     hi = size if end is None else max(lo, min(size, end + size if end < 0 else end))
-    return _scatter_along(c, x, c.value(src), d, lo, hi)
+    if step == 1:
+        return _scatter_along(c, x, c.value(src), d, lo, hi)
+    t = c.out_type()
+    v = c.cast(c.value(x), t.element_type)
+    count = c.shape(src)[d]
+    if count == 0:
+        return v
+    hit = [lo <= p < hi and (p - lo) % step == 0 for p in range(size)]
+    at = [min(max(p - lo, 0) // step, count - 1) for p in range(size)]
+    s = _pick(c, c.cast(c.value(src), t.element_type), d, at, f"{node.name}_at")
+    return _scalar_where(c, _along(c, v, d, hit, IntegerType(1), f"{node.name}_hit"), s, v, t)
 
 
 @handles("select_scatter", to="torch.unsqueeze, torch.slice, torch.cat")

@@ -494,6 +494,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
                                   [("f", M), ("i", (6,), 0, 5), ("fin", (6, 7))]),
     "index_copy": (lambda x, i, y: x.index_copy(2, i, y), [("fin", S), ("i", (4,), 0, 7), ("fin", (3, 5, 4))]),
     "slice_scatter": (lambda x, y: torch.slice_scatter(x, y, 1, 1, 3), [("fin", S), ("fin", (3, 2, 7))]),
+    # steps that do not divide the span, a negative start, None bounds, a start past the end (empty)
+    "slice_scatter_step": (lambda x, a, b, e, f: (torch.slice_scatter(x, a, 2, 1, 6, 2), torch.slice_scatter(x, b, 1, -4, None, 3),
+                                                  torch.slice_scatter(x, e, 0, 9, None, 2), torch.slice_scatter(x[0], f, 1, step=2)),
+                           [("fin", S), ("fin", (3, 5, 3)), ("fin", (3, 2, 7)), ("fin", (0, 5, 7)), ("fin", (5, 4))]),
     "select_scatter": (lambda x, y: torch.select_scatter(x, y, 2, -1), [("fin", S), ("fin", (3, 5))]),
     # slice assignments along two axes on a view (the temporal shift), and a chain that
     # overwrites part of an earlier assignment and reads it back (fold-concats' cases)
