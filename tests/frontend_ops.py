@@ -206,6 +206,15 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     # far tail): exact products, so 1 - x is rounded alike everywhere (erfinv near 1 magnifies it)
     "erfinv_edges_tails": (lambda x, i, y: (torch.erfinv(x.clamp(-1.0, 1.0)), torch.erfinv(i), torch.erfinv(1 - y * 2.0**-14),
                                            torch.erfinv(y * 2.0**-30 - 1)), [("f", M), ("i", M, -2, 3), ("pos", M)]),
+    # every branch: the table (0..50), the continued fraction (past 50) and its first term (past
+    # 5e7); 2 exp(x^2) less the table (0..-6.1), without it (to -26.7), inf below; +-inf, 0, -0
+    # (scaled so that compare's squares do not overflow; each side alone, or the larger values hide the rest)
+    "erfcx": (lambda x: (torch.special.erfcx(x.abs() * 30), torch.special.erfcx(x.abs() * 1e8 + 60.0), torch.special.erfcx(-x.abs() * 5),
+                         torch.special.erfcx(-x.abs() * 30) * 1e-160), [("f", S)]),
+    # 1 - erf within 0.5; exp(-x^2) erfcx(|x|) beyond, from 2 below 0; underflow past 26.5
+    "erfc": (lambda x: (torch.erfc(x), torch.erfc(x * 10), torch.special.erfc(x * 0.2)), [("f", S)]),
+    # log1p(-erfc / 2) from -1 on, log(erfcx / 2) - t^2 below: finite far into the left tail
+    "log_ndtr": (lambda x: (torch.special.log_ndtr(x * 2), torch.special.log_ndtr(x * 30)), [("f", S)]),
     "i0": (torch.i0, [("f", S)]),  # NaN at +-inf (inf / inf), as PyTorch's
     "i0e": (torch.special.i0e, [("f", S)]),
     "nextafter": (torch.nextafter, [("f", S), ("f", S)]),
