@@ -1561,6 +1561,65 @@ def _log_ndtr(c: Converter, node, x):
     return _scalar_where(c, _op(c, T.LtOp, _bool_type(t), v, -1.0), left, right, t)
 
 
+#: Cephes ndtri.c (Moshier), as ATen's calc_ndtri has it: rational approximations (highest
+#: degree first) of the central part, |y - 0.5| <= 3/8, in (y - 0.5)^2, and of the tails in
+#: z = 1 / sqrt(-2 log y) for sqrt(-2 log y) below 8 (P1, Q1) and from 8 on (P2, Q2).
+NDTRI_P0 = (-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1, 1.39312609387279679503E1,
+            -1.23916583867381258016E0)
+NDTRI_Q0 = (1.00000000000000000000E0, 1.95448858338141759834E0, 4.67627912898881538453E0, 8.63602421390890590575E1,
+            -2.25462687854119370527E2, 2.00260212380060660359E2, -8.20372256168333339912E1, 1.59056225126211695515E1,
+            -1.18331621121330003142E0)
+NDTRI_P1 = (4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1, 4.40805073893200834700E1,
+            1.46849561928858024014E1, 2.18663306850790267539E0, -1.40256079171354495875E-1, -3.50424626827848203418E-2,
+            -8.57456785154685413611E-4)
+NDTRI_Q1 = (1.00000000000000000000E0, 1.57799883256466749731E1, 4.53907635128879210584E1, 4.13172038254672030440E1,
+            1.50425385692907503408E1, 2.50464946208309415979E0, -1.42182922854787788574E-1, -3.80806407691578277194E-2,
+            -9.33259480895457427372E-4)
+NDTRI_P2 = (3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0, 1.33303460815807542389E0,
+            2.01485389549179081538E-1, 1.23716634817820021358E-2, 3.01581553508235416007E-4, 2.65806974686737550832E-6,
+            6.23974539184983293730E-9)
+NDTRI_Q2 = (1.00000000000000000000E0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099489081330271E0,
+            2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4, 2.89247864745380683936E-6,
+            6.79019408009981274425E-9)
+EXP_MINUS_2 = 0.13533528323661269189
+
+
+def _scaled_ratio(c: Converter, s: SSAValue, num: Sequence[float], den: Sequence[float], w: SSAValue) -> SSAValue:
+    """s num(w) / den(w) in Cephes' order ((s num) / den), both by Horner's rule."""
+    return _op(c, T.DivOp, w.type, _op(c, T.MulOp, w.type, s, _horner(c, num, w)), _horner(c, den, w))
+
+
+@handles("special_ndtri", to="torch.sub, torch.add, torch.mul, torch.div, torch.log, torch.sqrt, torch.neg, torch.lt, torch.gt, torch.eq, torch.logical_or, torch.where")
+def _ndtri(c: Converter, node, y):
+    """The inverse of the standard normal CDF as Cephes' ndtri (ATen's calc_ndtri).
+
+    For exp(-2) < y < 1 - exp(-2): u + u w P0(w) / Q0(w) times sqrt(2 pi), u = y - 0.5,
+    w = u^2; beyond, with y the nearer tail's mass (1 - y above) and x = sqrt(-2 log y):
+    x - log(x) / x - P(1 / x) / (x Q(1 / x)), by P1/Q1 below x = 8 and P2/Q2 from 8 on,
+    negated below 0.5. -inf at 0, inf at 1, NaN outside [0, 1]. Each branch computed, one
+    picked."""
+    t = c.out_type()
+    b = _bool_type(t)
+    v = _operand(c, y, t.element_type)
+    u = _op(c, T.SubOp, t, v, 0.5)
+    w = _op(c, T.MulOp, t, u, u)
+    central = _op(c, T.AddOp, t, u, _op(c, T.MulOp, t, u, _scaled_ratio(c, w, NDTRI_P0, NDTRI_Q0, w)))
+    central = _op(c, T.MulOp, t, central, 2.50662827463100050242E0)
+    upper = _op(c, T.GtOp, b, v, 1.0 - EXP_MINUS_2)
+    m = _scalar_where(c, upper, _op(c, T.SubOp, t, 1.0, v), v, t)
+    x = _op(c, T.SqrtOp, t, _op(c, T.MulOp, t, _op(c, T.LogOp, t, m), -2.0))
+    z = _op(c, T.DivOp, t, 1.0, x)
+    near, far = _scaled_ratio(c, z, NDTRI_P1, NDTRI_Q1, z), _scaled_ratio(c, z, NDTRI_P2, NDTRI_Q2, z)
+    tail = _op(c, T.SubOp, t, _op(c, T.SubOp, t, x, _op(c, T.DivOp, t, _op(c, T.LogOp, t, x), x)),
+               _scalar_where(c, _op(c, T.LtOp, b, x, 8.0), near, far, t))
+    tail = _scalar_where(c, upper, tail, _op(c, T.NegOp, t, tail), t)
+    out = _scalar_where(c, _op(c, T.GtOp, b, m, EXP_MINUS_2), central, tail, t)
+    outside = c.emit(T.LogicalOrOp.create_from([_op(c, T.LtOp, b, v, 0.0), _op(c, T.GtOp, b, v, 1.0)], b))
+    out = _scalar_where(c, outside, c.constant(math.nan, t.element_type), out, t)
+    out = _scalar_where(c, _op(c, T.EqOp, b, v, 1.0), c.constant(math.inf, t.element_type), out, t)
+    return _scalar_where(c, _op(c, T.EqOp, b, v, 0.0), c.constant(-math.inf, t.element_type), out, t)
+
+
 #: Cephes i0.c (Moshier): Chebyshev coefficients (highest order first) of exp(-x) I0(x) on
 #: [0, 8] in x / 4 - 1, and of exp(-x) sqrt(x) I0(x) on (8, inf) in 16 / x - 1.
 I0_SMALL = (

@@ -215,6 +215,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "erfc": (lambda x: (torch.erfc(x), torch.erfc(x * 10), torch.special.erfc(x * 0.2)), [("f", S)]),
     # log1p(-erfc / 2) from -1 on, log(erfcx / 2) - t^2 below: finite far into the left tail
     "log_ndtr": (lambda x: (torch.special.log_ndtr(x * 2), torch.special.log_ndtr(x * 30)), [("f", S)]),
+    # x itself: NaN outside [0, 1], -inf at 0 and -0, 0.5 (0); the sigmoid: 0 and 1 at -+inf, the
+    # central part and both tails; p * 1e-20 past z = 8 (P2/Q2), 1 - p / 8 the upper tail's first
+    "ndtri": (lambda x, p: (torch.special.ndtri(x), torch.special.ndtri(torch.sigmoid(x * 2)), torch.special.ndtri(p * 1e-20),
+                            torch.special.ndtri(1 - p / 8)), [("f", S), ("pos", S)]),
     "i0": (torch.i0, [("f", S)]),  # NaN at +-inf (inf / inf), as PyTorch's
     "i0e": (torch.special.i0e, [("f", S)]),
     "nextafter": (torch.nextafter, [("f", S), ("f", S)]),
