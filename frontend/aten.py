@@ -2584,6 +2584,39 @@ def _nextafter(c: Converter, node, x, other):
     return _scalar_where(c, nan, _op(c, T.AddOp, t, v, w), r, t)
 
 
+#: A float's layout by its width: (mantissa bits, exponent field mask, the field of [0.5, 1)).
+FLOAT_FIELDS = {32: (23, 0xFF, 126), 64: (52, 0x7FF, 1022)}
+
+
+@handles("frexp.Tensor", to="torch.abs, torch.mul, torch.lt, torch.gt, torch.logical_and, torch.bitcast, torch.bitwise_right_shift, torch.bitwise_and, torch.bitwise_or, torch.sub, torch.to_dtype, torch.where")
+def _frexp(c: Converter, node, x):
+    """x as mantissa * 2^exponent, the mantissa's magnitude in [0.5, 1), the exponent int32.
+
+    From x's bits: the exponent field less the field of [0.5, 1), the mantissa x's bits with
+    that field put in. A subnormal is first scaled by 2^64 (exact; 64 taken off the exponent).
+    0, -0, +-inf and NaN give (x, 0), as PyTorch's."""
+    mt, et = c.out_type(0), c.out_type(1)
+    elem = mt.element_type
+    if T.bit_width(elem) not in FLOAT_FIELDS:
+        raise c.fail(f"unsupported frexp of {elem} values (float32 and float64 only)")
+    bits, mask, half = FLOAT_FIELDS[T.bit_width(elem)]
+    kt = TensorType(IntegerType(T.bit_width(elem)), mt.get_shape())
+    bt = _bool_type(mt)
+    v = _operand(c, x, elem)
+    a = _op(c, T.AbsOp, mt, v)
+    sub = _op(c, T.LtOp, bt, a, 2.0**-half)  # below the smallest normal
+    scaled = _scalar_where(c, sub, _op(c, T.MulOp, mt, v, 2.0**64), v, mt)
+    word = c.emit(T.BitcastOp.create_from([scaled], kt))
+    field = _op(c, T.BitwiseAndOp, kt, _op(c, T.BitwiseRightShiftOp, kt, word, bits), mask)
+    exponent = _op(c, T.SubOp, kt, field, half)
+    exponent = _scalar_where(c, sub, _op(c, T.SubOp, kt, exponent, 64), exponent, kt)
+    kept = _op(c, T.BitwiseAndOp, kt, word, ~(mask << bits))
+    mantissa = c.emit(T.BitcastOp.create_from([_op(c, T.BitwiseOrOp, kt, kept, half << bits)], mt))
+    regular = c.emit(T.LogicalAndOp.create_from([_op(c, T.GtOp, bt, a, 0.0), _op(c, T.LtOp, bt, a, math.inf)], bt))
+    zero = c.constant(0, et.element_type)
+    return [_scalar_where(c, regular, mantissa, v, mt), _scalar_where(c, regular, c.cast(exponent, et.element_type), zero, et)]
+
+
 def _merge_sort(c: Converter, v: SSAValue, d: int, descending: bool) -> SSAValue:
     """The positions along `d` (i64, `d` padded to a power of two, the padding's positions
     last) of `v`'s elements in `_box_ranks`' order, by merging: O(n log^2 n) where the box is

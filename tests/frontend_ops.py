@@ -251,6 +251,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "signbit": (lambda x: torch.signbit(x) | torch.signbit(torch.round(x)), [("f", S)]),
     "ldexp": (lambda x, e: torch.ldexp(x, e), [("f", M), ("i", M, -40, 40)]),
     "view_dtype": (_view_bits, [("f", S)]),
+    # 0, -0, +-inf planted (x, 0); NaN from log; subnormals (float64's and float32's), the
+    # smallest one, and a value past float32's range in float64
+    "frexp": (lambda x, p: (*torch.frexp(x), *torch.frexp(torch.log(x)), *torch.frexp(p * 2.0**-1060), *torch.frexp(p * 2.0**-140),
+                            *torch.frexp(p * 0.0 + 2.0**-1074), *torch.frexp(p * 1e300)), [("f", S), ("pos", S)]),
     "shifts": (lambda a, b: (a << b) + (a >> b) * 3 + (a >> 2), [("i", M, -1000, 1000), ("i", M, -70, 70)]),
     # integer floor and trunc division: every sign pairing, exact and inexact (no zero divisor)
     "int_division": (lambda a, b: (a // (b + (b >= 0).long()), torch.div(a, b + (b >= 0).long(), rounding_mode="trunc"),
