@@ -2556,6 +2556,12 @@ def _order_keys(c: Converter, v: SSAValue, descending: bool) -> SSAValue:
     return key
 
 
+def _spread(c: Converter, arg, t: TensorType) -> SSAValue:
+    """An operand in `t`'s element type, broadcast to its shape."""
+    v = _operand(c, arg, t.element_type)
+    return v if v.type == t else c.emit(T.ExpandOp.create_from([v], t))
+
+
 @handles("nextafter", to="torch.expand, torch.bitcast, torch.add, torch.sub, torch.lt, torch.gt, torch.eq, torch.ne, torch.logical_or, torch.where")
 def _nextafter(c: Converter, node, x, other):
     """The next float after x toward `other` (C's nextafter): x's bits plus one where x moves
@@ -2566,12 +2572,7 @@ def _nextafter(c: Converter, node, x, other):
     elem = t.element_type
     kt = TensorType(IntegerType(T.bit_width(elem)), t.get_shape())
     bt = _bool_type(t)
-
-    def spread(arg) -> SSAValue:
-        v = _operand(c, arg, elem)
-        return v if v.type == t else c.emit(T.ExpandOp.create_from([v], t))
-
-    v, w = spread(x), spread(other)
+    v, w = _spread(c, x, t), _spread(c, other, t)
     bits = c.emit(T.BitcastOp.create_from([v], kt))
     away = c.emit(T.EqOp.create_from([_op(c, T.LtOp, bt, v, w), _op(c, T.GtOp, bt, v, 0.0)], bt))
     stepped = _scalar_where(c, away, _op(c, T.AddOp, kt, bits, 1), _op(c, T.SubOp, kt, bits, 1), kt)
@@ -2582,6 +2583,51 @@ def _nextafter(c: Converter, node, x, other):
     r = _scalar_where(c, _op(c, T.EqOp, bt, v, w), w, r, t)
     nan = c.emit(T.LogicalOrOp.create_from([c.emit(T.NeOp.create_from([v, v], bt)), c.emit(T.NeOp.create_from([w, w], bt))], bt))
     return _scalar_where(c, nan, _op(c, T.AddOp, t, v, w), r, t)
+
+
+def _euclid_steps(elem: IntegerType) -> int:
+    """Euclid's divisions enough for any two magnitudes of `elem`, signed or not (below
+    2^width; Lame: n steps need Fibonacci F(n + 2)), and one for a first operand larger than
+    the second (a swap)."""
+    top = 2**elem.width.data - 1
+    fib, n = (1, 2), 0  # F(2), F(3)
+    while fib[0] <= top:
+        fib, n = (fib[1], fib[0] + fib[1]), n + 1
+    return n + 1
+
+
+def _gcd(c: Converter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """ATen's calc_gcd: while a != 0: a, b = b % a, a over |a|, |b|, unrolled to the steps
+    that the element type can need (`_euclid_steps`: 93 for int64, 47 for int32); a step
+    past a = 0 keeps b (and divides by 1, not 0). Non-negative but for |INT_MIN|, as PyTorch's."""
+    t = a.type
+    assert isinstance(t, TensorType) and isinstance(t.element_type, IntegerType)
+    bt = _bool_type(t)
+    a, b = _op(c, T.AbsOp, t, a), _op(c, T.AbsOp, t, b)
+    one = c.constant(1, t.element_type)
+    for _ in range(_euclid_steps(t.element_type)):
+        done = _op(c, T.EqOp, bt, a, 0)
+        a, b = _op(c, T.FmodOp, t, b, _scalar_where(c, done, one, a, t)), _scalar_where(c, done, b, a, t)
+    return b
+
+
+@handles("gcd", to="torch.abs, torch.eq, torch.fmod, torch.expand, torch.where")
+def _gcd_handler(c: Converter, node, a, b):
+    """The greatest common divisor of integers by Euclid's algorithm, unrolled (`_gcd`)."""
+    t = c.out_type()
+    return _gcd(c, _spread(c, a, t), _spread(c, b, t))
+
+
+@handles("lcm", to="torch.abs, torch.eq, torch.fmod, torch.div, torch.mul, torch.expand, torch.where")
+def _lcm(c: Converter, node, a, b):
+    """|a / gcd(a, b) * b| as ATen's lcm (0 where the gcd is: a = b = 0); wraps on overflow."""
+    t = c.out_type()
+    a, b = _spread(c, a, t), _spread(c, b, t)
+    g = _gcd(c, a, b)
+    none = _op(c, T.EqOp, _bool_type(t), g, 0)
+    zero = c.constant(0, t.element_type)
+    quotient = _op(c, T.DivOp, t, a, _scalar_where(c, none, c.constant(1, t.element_type), g, t))
+    return _scalar_where(c, none, zero, _op(c, T.AbsOp, t, _op(c, T.MulOp, t, quotient, b)), t)
 
 
 #: A float's layout by its width: (mantissa bits, exponent field mask, the field of [0.5, 1)).

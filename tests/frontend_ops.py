@@ -144,6 +144,11 @@ def _view_bits(x):
     return (bits & mantissa).view(x.dtype) + ((bits >> exponent) & 0x7FF).to(x.dtype)
 
 
+def _at_column_0(x, value: int):
+    """x with its first column set to `value` (a where: the value stays exact in x's dtype)."""
+    return torch.where(torch.arange(x.shape[-1]) == 0, torch.tensor(value, dtype=x.dtype), x)
+
+
 def _slice_chain(x, y):
     """Assignments that overlap, a read of the assigned tensor, and a broadcast of a part."""
     z = torch.zeros_like(x)
@@ -251,6 +256,11 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "signbit": (lambda x: torch.signbit(x) | torch.signbit(torch.round(x)), [("f", S)]),
     "ldexp": (lambda x, e: torch.ldexp(x, e), [("f", M), ("i", M, -40, 40)]),
     "view_dtype": (_view_bits, [("f", S)]),
+    # zeros and negatives (gcd >= 0, lcm 0 with a zero), broadcast, int32; column 0 holds Euclid's
+    # worst case, consecutive Fibonacci numbers: F(91), F(92) (90 divisions), F(45), -F(46) in int32
+    "gcd_lcm": (lambda a, b, r: (torch.gcd(_at_column_0(a, 4660046610375530309), _at_column_0(b, 7540113804746346429)),
+                                 torch.lcm(a, r), torch.gcd(_at_column_0(a.int(), 1134903170), _at_column_0(b.int(), -1836311903))),
+                [("i", M, -30, 31), ("i", M, -30, 31), ("i", (7,), -4, 5)]),
     # 0, -0, +-inf planted (x, 0); NaN from log; subnormals (float64's and float32's), the
     # smallest one, and a value past float32's range in float64
     "frexp": (lambda x, p: (*torch.frexp(x), *torch.frexp(torch.log(x)), *torch.frexp(p * 2.0**-1060), *torch.frexp(p * 2.0**-140),
