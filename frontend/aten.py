@@ -38,6 +38,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from dpl.dialects import torch as T
 from dpl.frontend.convert import Converter, Handler, bound_args, norm_dim, torch_dtype
+from dpl.frontend.erfcx_table import ERFCX_Y100
 
 
 @dataclass(frozen=True)
@@ -1475,6 +1476,150 @@ def _erfinv(c: Converter, node, x):
     return _scalar_where(c, edge, _op(c, T.MulOp, t, v, math.inf), _op(c, T.MulOp, t, p, v), t)
 
 
+def _erfcx_y100(c: Converter, y100: SSAValue) -> SSAValue:
+    """ATen's erfcx_y100: erfcx(x) for x >= 0 from y100 = 400 / (4 + x) in (0, 100], the
+    polynomial of ERFCX_Y100[k], k = int(y100), in 2 y100 - (2k + 1), its 7 coefficients
+    looked up in one table (an argument of @main) by Horner's rule; 1 at y100 = 100 (x = 0)."""
+    t = y100.type
+    assert isinstance(t, TensorType)
+    i64 = TensorType(IntegerType(64), t.get_shape())
+    k = _op(c, T.MinimumOp, i64, c.cast(y100, IntegerType(64)), 99)
+    table = c.constant([v for row in ERFCX_Y100 for v in row], t.element_type, (7 * len(ERFCX_Y100),), "erfcx_y100")
+    at = _op(c, T.MulOp, i64, k, 7)
+    coeffs = [_flat_lookup(c, table, _op(c, T.AddOp, i64, at, j) if j else at) for j in range(7)]
+    u = _op(c, T.SubOp, t, _op(c, T.MulOp, t, y100, 2.0), _op(c, T.AddOp, t, _op(c, T.MulOp, t, c.cast(k, t.element_type), 2.0), 1.0))
+    acc = coeffs[6]
+    for coeff in reversed(coeffs[:6]):
+        acc = _op(c, T.AddOp, t, coeff, _op(c, T.MulOp, t, acc, u))
+    return _scalar_where(c, _op(c, T.GeOp, _bool_type(t), y100, 100.0), c.constant(1.0, t.element_type), acc, t)
+
+
+def _erfcx(c: Converter, v: SSAValue) -> SSAValue:
+    """exp(x^2) erfc(x) as ATen's calc_erfcx (Johnson's Faddeeva erfcx): the Chebyshev table
+    (`_erfcx_y100`) for 0 <= x <= 50, beyond a 5-term continued fraction (1 / (sqrt(pi) x) past
+    5e7, where that would overflow); below 0, 2 exp(x^2) - erfcx(-x) (the table dropped below
+    -6.1, inf below -26.7). Every branch computed, one picked; NaN stays NaN."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    b = _bool_type(t)
+    a = _op(c, T.AbsOp, t, v)
+    near = _scalar_where(c, _op(c, T.LeOp, b, a, 50.0), a, c.constant(0.0, t.element_type), t)  # NaN too
+    table = _erfcx_y100(c, _op(c, T.DivOp, t, 400.0, _op(c, T.AddOp, t, near, 4.0)))
+    ispi = 0.56418958354775628694807945156  # 1 / sqrt(pi)
+    xx = _op(c, T.MulOp, t, v, v)
+    num = _op(c, T.MulOp, t, ispi, _op(c, T.AddOp, t, _op(c, T.MulOp, t, xx, _op(c, T.AddOp, t, xx, 4.5)), 2.0))
+    den = _op(c, T.MulOp, t, v, _op(c, T.AddOp, t, _op(c, T.MulOp, t, xx, _op(c, T.AddOp, t, xx, 5.0)), 3.75))
+    far = _scalar_where(c, _op(c, T.GtOp, b, v, 5e7), _op(c, T.DivOp, t, ispi, v), _op(c, T.DivOp, t, num, den), t)
+    positive = _scalar_where(c, _op(c, T.GtOp, b, v, 50.0), far, table, t)
+    twice = _op(c, T.MulOp, t, _op(c, T.ExpOp, t, xx), 2.0)
+    negative = _scalar_where(c, _op(c, T.LtOp, b, v, -6.1), twice, _op(c, T.SubOp, t, twice, table), t)
+    negative = _scalar_where(c, _op(c, T.LtOp, b, v, -26.7), c.constant(math.inf, t.element_type), negative, t)
+    return _scalar_where(c, _op(c, T.GeOp, b, v, 0.0), positive, negative, t)
+
+
+@handles("special_erfcx", to="torch.abs, torch.add, torch.sub, torch.mul, torch.div, torch.exp, torch.to_dtype, torch.minimum, torch.embedding, torch.reshape, torch.lt, torch.le, torch.gt, torch.ge, torch.where")
+def _special_erfcx(c: Converter, node, x):
+    """exp(x^2) erfc(x), finite where erfc underflows, as ATen computes it (`_erfcx`).
+
+    Against PyTorch's float64 erfcx: within a few ulps over [-26, 1e8], the same infinities
+    (x < -26.7) and NaNs. In float32 the same steps in float32, as PyTorch's."""
+    t = c.out_type()
+    return _erfcx(c, _operand(c, x, t.element_type))
+
+
+def _erfc(c: Converter, v: SSAValue) -> SSAValue:
+    """erfc(x): 1 - erf(x) for |x| < 0.5 (nothing cancels there), beyond exp(-x^2) erfcx(|x|)
+    (`_erfcx`), from 2 for x < 0. Exact but for exp(-x^2)'s rounding of x^2: x^2 ulps of
+    error, 7e-14 relative where float64's erfc underflows (26.5), 5e-6 where float32's does."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    b = _bool_type(t)
+    a = _op(c, T.AbsOp, t, v)
+    tail = _op(c, T.MulOp, t, _op(c, T.ExpOp, t, _op(c, T.NegOp, t, _op(c, T.MulOp, t, a, a))), _erfcx(c, a))
+    tail = _scalar_where(c, _op(c, T.LtOp, b, v, 0.0), _op(c, T.SubOp, t, 2.0, tail), tail, t)
+    small = _op(c, T.SubOp, t, 1.0, c.emit(T.ErfOp.create_from([v], t)))
+    return _scalar_where(c, _op(c, T.LtOp, b, a, 0.5), small, tail, t)
+
+
+@handles("erfc", "special_erfc", to="torch.erf, torch.abs, torch.neg, torch.add, torch.sub, torch.mul, torch.div, torch.exp, torch.to_dtype, torch.minimum, torch.embedding, torch.reshape, torch.lt, torch.le, torch.gt, torch.ge, torch.where")
+def _erfc_handler(c: Converter, node, x):
+    """1 - erf(x), without its cancellation: exp(-x^2) erfcx(|x|) past |x| = 0.5 (`_erfc`)."""
+    t = c.out_type()
+    return _erfc(c, _operand(c, x, t.element_type))
+
+
+@handles("special_log_ndtr", to="torch.erf, torch.abs, torch.neg, torch.add, torch.sub, torch.mul, torch.div, torch.exp, torch.log, torch.log1p, torch.to_dtype, torch.minimum, torch.embedding, torch.reshape, torch.lt, torch.le, torch.gt, torch.ge, torch.where")
+def _log_ndtr(c: Converter, node, x):
+    """log of the standard normal CDF as ATen's calc_log_ndtr: with t = x / sqrt(2),
+    log(erfcx(-t) / 2) - t^2 for x < -1 (no underflow: finite far into the left tail),
+    else log1p(-erfc(t) / 2) (`_erfcx`, `_erfc`). Both computed, one picked."""
+    t = c.out_type()
+    v = _operand(c, x, t.element_type)
+    s = _op(c, T.MulOp, t, v, 0.707106781186547524400844362104849039)
+    left = _op(c, T.SubOp, t, _op(c, T.LogOp, t, _op(c, T.DivOp, t, _erfcx(c, _op(c, T.NegOp, t, s)), 2.0)), _op(c, T.MulOp, t, s, s))
+    right = _op(c, T.Log1pOp, t, _op(c, T.DivOp, t, _op(c, T.NegOp, t, _erfc(c, s)), 2.0))
+    return _scalar_where(c, _op(c, T.LtOp, _bool_type(t), v, -1.0), left, right, t)
+
+
+#: Cephes ndtri.c (Moshier), as ATen's calc_ndtri has it: rational approximations (highest
+#: degree first) of the central part, |y - 0.5| <= 3/8, in (y - 0.5)^2, and of the tails in
+#: z = 1 / sqrt(-2 log y) for sqrt(-2 log y) below 8 (P1, Q1) and from 8 on (P2, Q2).
+NDTRI_P0 = (-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1, 1.39312609387279679503E1,
+            -1.23916583867381258016E0)
+NDTRI_Q0 = (1.00000000000000000000E0, 1.95448858338141759834E0, 4.67627912898881538453E0, 8.63602421390890590575E1,
+            -2.25462687854119370527E2, 2.00260212380060660359E2, -8.20372256168333339912E1, 1.59056225126211695515E1,
+            -1.18331621121330003142E0)
+NDTRI_P1 = (4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1, 4.40805073893200834700E1,
+            1.46849561928858024014E1, 2.18663306850790267539E0, -1.40256079171354495875E-1, -3.50424626827848203418E-2,
+            -8.57456785154685413611E-4)
+NDTRI_Q1 = (1.00000000000000000000E0, 1.57799883256466749731E1, 4.53907635128879210584E1, 4.13172038254672030440E1,
+            1.50425385692907503408E1, 2.50464946208309415979E0, -1.42182922854787788574E-1, -3.80806407691578277194E-2,
+            -9.33259480895457427372E-4)
+NDTRI_P2 = (3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0, 1.33303460815807542389E0,
+            2.01485389549179081538E-1, 1.23716634817820021358E-2, 3.01581553508235416007E-4, 2.65806974686737550832E-6,
+            6.23974539184983293730E-9)
+NDTRI_Q2 = (1.00000000000000000000E0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099489081330271E0,
+            2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4, 2.89247864745380683936E-6,
+            6.79019408009981274425E-9)
+EXP_MINUS_2 = 0.13533528323661269189
+
+
+def _scaled_ratio(c: Converter, s: SSAValue, num: Sequence[float], den: Sequence[float], w: SSAValue) -> SSAValue:
+    """s num(w) / den(w) in Cephes' order ((s num) / den), both by Horner's rule."""
+    return _op(c, T.DivOp, w.type, _op(c, T.MulOp, w.type, s, _horner(c, num, w)), _horner(c, den, w))
+
+
+@handles("special_ndtri", to="torch.sub, torch.add, torch.mul, torch.div, torch.log, torch.sqrt, torch.neg, torch.lt, torch.gt, torch.eq, torch.logical_or, torch.where")
+def _ndtri(c: Converter, node, y):
+    """The inverse of the standard normal CDF as Cephes' ndtri (ATen's calc_ndtri).
+
+    For exp(-2) < y < 1 - exp(-2): u + u w P0(w) / Q0(w) times sqrt(2 pi), u = y - 0.5,
+    w = u^2; beyond, with y the nearer tail's mass (1 - y above) and x = sqrt(-2 log y):
+    x - log(x) / x - P(1 / x) / (x Q(1 / x)), by P1/Q1 below x = 8 and P2/Q2 from 8 on,
+    negated below 0.5. -inf at 0, inf at 1, NaN outside [0, 1]. Each branch computed, one
+    picked."""
+    t = c.out_type()
+    b = _bool_type(t)
+    v = _operand(c, y, t.element_type)
+    u = _op(c, T.SubOp, t, v, 0.5)
+    w = _op(c, T.MulOp, t, u, u)
+    central = _op(c, T.AddOp, t, u, _op(c, T.MulOp, t, u, _scaled_ratio(c, w, NDTRI_P0, NDTRI_Q0, w)))
+    central = _op(c, T.MulOp, t, central, 2.50662827463100050242E0)
+    upper = _op(c, T.GtOp, b, v, 1.0 - EXP_MINUS_2)
+    m = _scalar_where(c, upper, _op(c, T.SubOp, t, 1.0, v), v, t)
+    x = _op(c, T.SqrtOp, t, _op(c, T.MulOp, t, _op(c, T.LogOp, t, m), -2.0))
+    z = _op(c, T.DivOp, t, 1.0, x)
+    near, far = _scaled_ratio(c, z, NDTRI_P1, NDTRI_Q1, z), _scaled_ratio(c, z, NDTRI_P2, NDTRI_Q2, z)
+    tail = _op(c, T.SubOp, t, _op(c, T.SubOp, t, x, _op(c, T.DivOp, t, _op(c, T.LogOp, t, x), x)),
+               _scalar_where(c, _op(c, T.LtOp, b, x, 8.0), near, far, t))
+    tail = _scalar_where(c, upper, tail, _op(c, T.NegOp, t, tail), t)
+    out = _scalar_where(c, _op(c, T.GtOp, b, m, EXP_MINUS_2), central, tail, t)
+    outside = c.emit(T.LogicalOrOp.create_from([_op(c, T.LtOp, b, v, 0.0), _op(c, T.GtOp, b, v, 1.0)], b))
+    out = _scalar_where(c, outside, c.constant(math.nan, t.element_type), out, t)
+    out = _scalar_where(c, _op(c, T.EqOp, b, v, 1.0), c.constant(math.inf, t.element_type), out, t)
+    return _scalar_where(c, _op(c, T.EqOp, b, v, 0.0), c.constant(-math.inf, t.element_type), out, t)
+
+
 #: Cephes i0.c (Moshier): Chebyshev coefficients (highest order first) of exp(-x) I0(x) on
 #: [0, 8] in x / 4 - 1, and of exp(-x) sqrt(x) I0(x) on (8, inf) in 16 / x - 1.
 I0_SMALL = (
@@ -2411,6 +2556,12 @@ def _order_keys(c: Converter, v: SSAValue, descending: bool) -> SSAValue:
     return key
 
 
+def _spread(c: Converter, arg, t: TensorType) -> SSAValue:
+    """An operand in `t`'s element type, broadcast to its shape."""
+    v = _operand(c, arg, t.element_type)
+    return v if v.type == t else c.emit(T.ExpandOp.create_from([v], t))
+
+
 @handles("nextafter", to="torch.expand, torch.bitcast, torch.add, torch.sub, torch.lt, torch.gt, torch.eq, torch.ne, torch.logical_or, torch.where")
 def _nextafter(c: Converter, node, x, other):
     """The next float after x toward `other` (C's nextafter): x's bits plus one where x moves
@@ -2421,12 +2572,7 @@ def _nextafter(c: Converter, node, x, other):
     elem = t.element_type
     kt = TensorType(IntegerType(T.bit_width(elem)), t.get_shape())
     bt = _bool_type(t)
-
-    def spread(arg) -> SSAValue:
-        v = _operand(c, arg, elem)
-        return v if v.type == t else c.emit(T.ExpandOp.create_from([v], t))
-
-    v, w = spread(x), spread(other)
+    v, w = _spread(c, x, t), _spread(c, other, t)
     bits = c.emit(T.BitcastOp.create_from([v], kt))
     away = c.emit(T.EqOp.create_from([_op(c, T.LtOp, bt, v, w), _op(c, T.GtOp, bt, v, 0.0)], bt))
     stepped = _scalar_where(c, away, _op(c, T.AddOp, kt, bits, 1), _op(c, T.SubOp, kt, bits, 1), kt)
@@ -2437,6 +2583,84 @@ def _nextafter(c: Converter, node, x, other):
     r = _scalar_where(c, _op(c, T.EqOp, bt, v, w), w, r, t)
     nan = c.emit(T.LogicalOrOp.create_from([c.emit(T.NeOp.create_from([v, v], bt)), c.emit(T.NeOp.create_from([w, w], bt))], bt))
     return _scalar_where(c, nan, _op(c, T.AddOp, t, v, w), r, t)
+
+
+def _euclid_steps(elem: IntegerType) -> int:
+    """Euclid's divisions enough for any two magnitudes of `elem`, signed or not (below
+    2^width; Lame: n steps need Fibonacci F(n + 2)), and one for a first operand larger than
+    the second (a swap)."""
+    top = 2**elem.width.data - 1
+    fib, n = (1, 2), 0  # F(2), F(3)
+    while fib[0] <= top:
+        fib, n = (fib[1], fib[0] + fib[1]), n + 1
+    return n + 1
+
+
+def _gcd(c: Converter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """ATen's calc_gcd: while a != 0: a, b = b % a, a over |a|, |b|, unrolled to the steps
+    that the element type can need (`_euclid_steps`: 93 for int64, 47 for int32); a step
+    past a = 0 keeps b (and divides by 1, not 0). Non-negative but for |INT_MIN|, as PyTorch's."""
+    t = a.type
+    assert isinstance(t, TensorType) and isinstance(t.element_type, IntegerType)
+    bt = _bool_type(t)
+    a, b = _op(c, T.AbsOp, t, a), _op(c, T.AbsOp, t, b)
+    one = c.constant(1, t.element_type)
+    for _ in range(_euclid_steps(t.element_type)):
+        done = _op(c, T.EqOp, bt, a, 0)
+        a, b = _op(c, T.FmodOp, t, b, _scalar_where(c, done, one, a, t)), _scalar_where(c, done, b, a, t)
+    return b
+
+
+@handles("gcd", to="torch.abs, torch.eq, torch.fmod, torch.expand, torch.where")
+def _gcd_handler(c: Converter, node, a, b):
+    """The greatest common divisor of integers by Euclid's algorithm, unrolled (`_gcd`)."""
+    t = c.out_type()
+    return _gcd(c, _spread(c, a, t), _spread(c, b, t))
+
+
+@handles("lcm", to="torch.abs, torch.eq, torch.fmod, torch.div, torch.mul, torch.expand, torch.where")
+def _lcm(c: Converter, node, a, b):
+    """|a / gcd(a, b) * b| as ATen's lcm (0 where the gcd is: a = b = 0); wraps on overflow."""
+    t = c.out_type()
+    a, b = _spread(c, a, t), _spread(c, b, t)
+    g = _gcd(c, a, b)
+    none = _op(c, T.EqOp, _bool_type(t), g, 0)
+    zero = c.constant(0, t.element_type)
+    quotient = _op(c, T.DivOp, t, a, _scalar_where(c, none, c.constant(1, t.element_type), g, t))
+    return _scalar_where(c, none, zero, _op(c, T.AbsOp, t, _op(c, T.MulOp, t, quotient, b)), t)
+
+
+#: A float's layout by its width: (mantissa bits, exponent field mask, the field of [0.5, 1)).
+FLOAT_FIELDS = {32: (23, 0xFF, 126), 64: (52, 0x7FF, 1022)}
+
+
+@handles("frexp.Tensor", to="torch.abs, torch.mul, torch.lt, torch.gt, torch.logical_and, torch.bitcast, torch.bitwise_right_shift, torch.bitwise_and, torch.bitwise_or, torch.sub, torch.to_dtype, torch.where")
+def _frexp(c: Converter, node, x):
+    """x as mantissa * 2^exponent, the mantissa's magnitude in [0.5, 1), the exponent int32.
+
+    From x's bits: the exponent field less the field of [0.5, 1), the mantissa x's bits with
+    that field put in. A subnormal is first scaled by 2^64 (exact; 64 taken off the exponent).
+    0, -0, +-inf and NaN give (x, 0), as PyTorch's."""
+    mt, et = c.out_type(0), c.out_type(1)
+    elem = mt.element_type
+    if T.bit_width(elem) not in FLOAT_FIELDS:
+        raise c.fail(f"unsupported frexp of {elem} values (float32 and float64 only)")
+    bits, mask, half = FLOAT_FIELDS[T.bit_width(elem)]
+    kt = TensorType(IntegerType(T.bit_width(elem)), mt.get_shape())
+    bt = _bool_type(mt)
+    v = _operand(c, x, elem)
+    a = _op(c, T.AbsOp, mt, v)
+    sub = _op(c, T.LtOp, bt, a, 2.0**-half)  # below the smallest normal
+    scaled = _scalar_where(c, sub, _op(c, T.MulOp, mt, v, 2.0**64), v, mt)
+    word = c.emit(T.BitcastOp.create_from([scaled], kt))
+    field = _op(c, T.BitwiseAndOp, kt, _op(c, T.BitwiseRightShiftOp, kt, word, bits), mask)
+    exponent = _op(c, T.SubOp, kt, field, half)
+    exponent = _scalar_where(c, sub, _op(c, T.SubOp, kt, exponent, 64), exponent, kt)
+    kept = _op(c, T.BitwiseAndOp, kt, word, ~(mask << bits))
+    mantissa = c.emit(T.BitcastOp.create_from([_op(c, T.BitwiseOrOp, kt, kept, half << bits)], mt))
+    regular = c.emit(T.LogicalAndOp.create_from([_op(c, T.GtOp, bt, a, 0.0), _op(c, T.LtOp, bt, a, math.inf)], bt))
+    zero = c.constant(0, et.element_type)
+    return [_scalar_where(c, regular, mantissa, v, mt), _scalar_where(c, regular, c.cast(exponent, et.element_type), zero, et)]
 
 
 def _merge_sort(c: Converter, v: SSAValue, d: int, descending: bool) -> SSAValue:
@@ -3492,16 +3716,28 @@ def _scatter_along(c: Converter, x, src: SSAValue, dim: int, start: int, end: in
     return parts[0] if len(parts) == 1 else c.emit(T.CatOp.create_from(parts, t, {"dim": IntAttr(dim)}))
 
 
-@handles("slice_scatter", to="torch.slice, torch.cat")
+@handles("slice_scatter", to="torch.slice, torch.cat, torch.index_select, torch.where")
 def _slice_scatter(c: Converter, node, x, src, dim=0, start=None, end=None, step=1):
-    """x with a step-1 slice along `dim` replaced by `src`."""
+    """x with the slice start:end:step along `dim` replaced by `src`.
+
+    Bounds as Python's (negative from the end, clamped; None the whole dim). Step 1: slices of
+    x around src, concatenated (`_scatter_along`). A larger step: where(p in the slice, s, x)
+    along the dim, s src's element (p - start) / step there (a pick of constant positions)."""
     d = norm_dim(dim, c.rank(x))
     size = c.shape(x)[d]
-    if step != 1:
-        raise c.fail(f"unsupported slice_scatter with step {step}")
     lo = 0 if start is None else max(0, min(size, start + size if start < 0 else start))
     hi = size if end is None else max(lo, min(size, end + size if end < 0 else end))
-    return _scatter_along(c, x, c.value(src), d, lo, hi)
+    if step == 1:
+        return _scatter_along(c, x, c.value(src), d, lo, hi)
+    t = c.out_type()
+    v = c.cast(c.value(x), t.element_type)
+    count = c.shape(src)[d]
+    if count == 0:
+        return v
+    hit = [lo <= p < hi and (p - lo) % step == 0 for p in range(size)]
+    at = [min(max(p - lo, 0) // step, count - 1) for p in range(size)]
+    s = _pick(c, c.cast(c.value(src), t.element_type), d, at, f"{node.name}_at")
+    return _scalar_where(c, _along(c, v, d, hit, IntegerType(1), f"{node.name}_hit"), s, v, t)
 
 
 @handles("select_scatter", to="torch.unsqueeze, torch.slice, torch.cat")
@@ -4211,6 +4447,39 @@ def _diagonal(c: Converter, node, x, offset=0, dim1=0, dim2=1):
     v = c.emit(T.ReshapeOp.create_from([v], TensorType(t.element_type, [*lead, n * m])))
     rows = range(max(0, -offset), min(n, m - offset))
     return _pick(c, v, len(lead), [i * m + i + offset for i in rows], f"{node.name}_at")
+
+
+@handles("diagonal_scatter", to="torch.index_select, torch.reshape, torch.permute, torch.iota, torch.sub, torch.eq, torch.where")
+def _diagonal_scatter(c: Converter, node, x, src, offset=0, dim1=0, dim2=1):
+    """x with its `offset`-th diagonal of dims dim1, dim2 replaced by `src`.
+
+    src has diagonal's shape (the other dims, then the diagonal). where(j - i == offset, s, x):
+    s is src spread over the n x m plane (at (i, j) its element min(i, j), the diagonal's
+    position there; clamped off it), a pick of constant positions along src's last dim, moved
+    into x's dims. An offset past the plane leaves x as it is (an empty diagonal), as in
+    PyTorch."""
+    t = c.out_type()
+    r = c.rank(x)
+    d1, d2 = norm_dim(dim1, r), norm_dim(dim2, r)
+    shape = c.shape(x)
+    n, m = shape[d1], shape[d2]
+    v = c.cast(c.value(x), t.element_type)
+    length = c.shape(src)[-1]
+    if length == 0:
+        return v
+    rest = [i for i in range(r) if i not in (d1, d2)]
+    at = [min(i, j, length - 1) for i in range(n) for j in range(m)]
+    s = _pick(c, c.cast(c.value(src), t.element_type), r - 2, at, f"{node.name}_at")
+    s = c.emit(T.ReshapeOp.create_from([s], TensorType(t.element_type, [*(shape[i] for i in rest), n, m])))
+    order = [*rest, d1, d2]
+    if order != list(range(r)):
+        s = c.emit(T.PermuteOp.create_from([s], t, {"dims": _dims_attr([order.index(k) for k in range(r)])}))
+    i64 = IntegerType(64)
+    plane = [1] * r
+    plane[d1], plane[d2] = n, m
+    apart = c.emit(T.SubOp.create_from([_iota(c, r, d2, m), _iota(c, r, d1, n)], TensorType(i64, plane)))
+    on = _op(c, T.EqOp, TensorType(IntegerType(1), plane), apart, offset)
+    return _scalar_where(c, on, s, v, t)
 
 
 @handles("gather", to="torch.mul, torch.add, torch.reshape, torch.embedding")

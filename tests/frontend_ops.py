@@ -144,6 +144,11 @@ def _view_bits(x):
     return (bits & mantissa).view(x.dtype) + ((bits >> exponent) & 0x7FF).to(x.dtype)
 
 
+def _at_column_0(x, value: int):
+    """x with its first column set to `value` (a where: the value stays exact in x's dtype)."""
+    return torch.where(torch.arange(x.shape[-1]) == 0, torch.tensor(value, dtype=x.dtype), x)
+
+
 def _slice_chain(x, y):
     """Assignments that overlap, a read of the assigned tensor, and a broadcast of a part."""
     z = torch.zeros_like(x)
@@ -206,6 +211,19 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     # far tail): exact products, so 1 - x is rounded alike everywhere (erfinv near 1 magnifies it)
     "erfinv_edges_tails": (lambda x, i, y: (torch.erfinv(x.clamp(-1.0, 1.0)), torch.erfinv(i), torch.erfinv(1 - y * 2.0**-14),
                                            torch.erfinv(y * 2.0**-30 - 1)), [("f", M), ("i", M, -2, 3), ("pos", M)]),
+    # every branch: the table (0..50), the continued fraction (past 50) and its first term (past
+    # 5e7); 2 exp(x^2) less the table (0..-6.1), without it (to -26.7), inf below; +-inf, 0, -0
+    # (scaled so that compare's squares do not overflow; each side alone, or the larger values hide the rest)
+    "erfcx": (lambda x: (torch.special.erfcx(x.abs() * 30), torch.special.erfcx(x.abs() * 1e8 + 60.0), torch.special.erfcx(-x.abs() * 5),
+                         torch.special.erfcx(-x.abs() * 30) * 1e-160), [("f", S)]),
+    # 1 - erf within 0.5; exp(-x^2) erfcx(|x|) beyond, from 2 below 0; underflow past 26.5
+    "erfc": (lambda x: (torch.erfc(x), torch.erfc(x * 10), torch.special.erfc(x * 0.2)), [("f", S)]),
+    # log1p(-erfc / 2) from -1 on, log(erfcx / 2) - t^2 below: finite far into the left tail
+    "log_ndtr": (lambda x: (torch.special.log_ndtr(x * 2), torch.special.log_ndtr(x * 30)), [("f", S)]),
+    # x itself: NaN outside [0, 1], -inf at 0 and -0, 0.5 (0); the sigmoid: 0 and 1 at -+inf, the
+    # central part and both tails; p * 1e-20 past z = 8 (P2/Q2), 1 - p / 8 the upper tail's first
+    "ndtri": (lambda x, p: (torch.special.ndtri(x), torch.special.ndtri(torch.sigmoid(x * 2)), torch.special.ndtri(p * 1e-20),
+                            torch.special.ndtri(1 - p / 8)), [("f", S), ("pos", S)]),
     "i0": (torch.i0, [("f", S)]),  # NaN at +-inf (inf / inf), as PyTorch's
     "i0e": (torch.special.i0e, [("f", S)]),
     "nextafter": (torch.nextafter, [("f", S), ("f", S)]),
@@ -238,6 +256,15 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "signbit": (lambda x: torch.signbit(x) | torch.signbit(torch.round(x)), [("f", S)]),
     "ldexp": (lambda x, e: torch.ldexp(x, e), [("f", M), ("i", M, -40, 40)]),
     "view_dtype": (_view_bits, [("f", S)]),
+    # zeros and negatives (gcd >= 0, lcm 0 with a zero), broadcast, int32; column 0 holds Euclid's
+    # worst case, consecutive Fibonacci numbers: F(91), F(92) (90 divisions), F(45), -F(46) in int32
+    "gcd_lcm": (lambda a, b, r: (torch.gcd(_at_column_0(a, 4660046610375530309), _at_column_0(b, 7540113804746346429)),
+                                 torch.lcm(a, r), torch.gcd(_at_column_0(a.int(), 1134903170), _at_column_0(b.int(), -1836311903))),
+                [("i", M, -30, 31), ("i", M, -30, 31), ("i", (7,), -4, 5)]),
+    # 0, -0, +-inf planted (x, 0); NaN from log; subnormals (float64's and float32's), the
+    # smallest one, and a value past float32's range in float64
+    "frexp": (lambda x, p: (*torch.frexp(x), *torch.frexp(torch.log(x)), *torch.frexp(p * 2.0**-1060), *torch.frexp(p * 2.0**-140),
+                            *torch.frexp(p * 0.0 + 2.0**-1074), *torch.frexp(p * 1e300)), [("f", S), ("pos", S)]),
     "shifts": (lambda a, b: (a << b) + (a >> b) * 3 + (a >> 2), [("i", M, -1000, 1000), ("i", M, -70, 70)]),
     # integer floor and trunc division: every sign pairing, exact and inexact (no zero divisor)
     "int_division": (lambda a, b: (a // (b + (b >= 0).long()), torch.div(a, b + (b >= 0).long(), rounding_mode="trunc"),
@@ -494,6 +521,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
                                   [("f", M), ("i", (6,), 0, 5), ("fin", (6, 7))]),
     "index_copy": (lambda x, i, y: x.index_copy(2, i, y), [("fin", S), ("i", (4,), 0, 7), ("fin", (3, 5, 4))]),
     "slice_scatter": (lambda x, y: torch.slice_scatter(x, y, 1, 1, 3), [("fin", S), ("fin", (3, 2, 7))]),
+    # steps that do not divide the span, a negative start, None bounds, a start past the end (empty)
+    "slice_scatter_step": (lambda x, a, b, e, f: (torch.slice_scatter(x, a, 2, 1, 6, 2), torch.slice_scatter(x, b, 1, -4, None, 3),
+                                                  torch.slice_scatter(x, e, 0, 9, None, 2), torch.slice_scatter(x[0], f, 1, step=2)),
+                           [("fin", S), ("fin", (3, 5, 3)), ("fin", (3, 2, 7)), ("fin", (0, 5, 7)), ("fin", (5, 4))]),
     "select_scatter": (lambda x, y: torch.select_scatter(x, y, 2, -1), [("fin", S), ("fin", (3, 5))]),
     # slice assignments along two axes on a view (the temporal shift), and a chain that
     # overwrites part of an earlier assignment and reads it back (fold-concats' cases)
@@ -608,6 +639,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "unfold_1d_int": (lambda i: i.unfold(0, 4, 3), [("i", (11,), -9, 9)]),
     "diagonal": (lambda x: torch.diagonal(x) * 2.0, [("fin", M)]),
     "diagonal_offsets": (lambda x: (torch.diagonal(x, 1, 1, 2), torch.diagonal(x, -2, 2, 0)), [("fin", S)]),
+    # batched, dims in either order, offsets either side; 9 is past the plane (an empty diagonal: x)
+    "diagonal_scatter": (lambda x, a, b, e: (torch.diagonal_scatter(x, a, 1, 1, 2), torch.diagonal_scatter(x, b, -2, 2, 0),
+                                             torch.diagonal_scatter(x[0], b[:, 0]), torch.diagonal_scatter(x, e, 9, 0, 2)),
+                         [("fin", S), ("fin", (3, 5)), ("fin", (5, 3)), ("fin", (5, 0))]),
     "repeat": (lambda x: x.repeat(2, 1, 3) * 2.0, [("fin", M)]),
     "tril": (lambda x: x.tril(), [("f", S)]),
     "triu_offset": (lambda x: torch.triu(x, 1) - torch.tril(x, -2), [("fin", (3, 9, 9))]),

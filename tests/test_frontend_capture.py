@@ -93,6 +93,18 @@ def test_unsupported_op_names_source_line():
         capture(Igamma(), torch.rand(3, 4))
 
 
+class Frexp(torch.nn.Module):
+    def forward(self, x):
+        return torch.frexp(x)[0] * 2
+
+
+def test_frexp_of_half_values_is_one_line():
+    """frexp reads a float's bits: float32 and float64 layouts only (a float16 program captured
+    as it is, without dpl.compile's float32, has f16 values)."""
+    with pytest.raises(UnsupportedOpError, match=r"^unsupported frexp of f16 values \(float32 and float64 only\) \(at [^\n]*\)$"):
+        capture(Frexp(), torch.randn(3, dtype=torch.float16))
+
+
 def test_negative_dims_are_normalised():
     text = str(capture_expression("torch.randn(2,3,4).transpose(-1,-2).sum(-1)").module)
     assert "dim0 = 1, dim1 = 2" in text or "dim0 = 2, dim1 = 1" in text
