@@ -1302,16 +1302,19 @@ def _index_select(c: Converter, node, x, dim, index):
          "new_ones", "new_full", "new_empty", "scalar_tensor", "full", "zeros", "ones",
          to="torch.constant")
 def _filled(c: Converter, node, *args, **kwargs):
-    """A constant of the result's shape (empty_like and new_empty: zeros)."""
+    """A constant of the result's shape (empty_like and new_empty: zeros); a fill by a 0-d
+    tensor (`x[:, ::2] = 1.0` fills its slice with a lifted constant) is that value expanded."""
     name = node.target._schema.name.split("::")[1]  # type: ignore[union-attr]
     a = bound_args(node)
     value = {"zeros_like": 0, "ones_like": 1, "empty_like": 0, "new_zeros": 0, "new_ones": 1,
              "new_empty": 0, "zeros": 0, "ones": 1}.get(name)  # fmt: skip
     if value is None:
         value = a.get("fill_value", a.get("value", a.get("s")))
-    if isinstance(value, fx.Node):
-        raise c.fail(f"unsupported {node.target} with a tensor fill value")
     t = c.out_type()
+    if isinstance(value, fx.Node):
+        if c.shape(value) != ():
+            raise c.fail(f"unsupported {node.target} with a fill value of shape {list(c.shape(value))}")
+        return c.emit(T.ExpandOp.create_from([c.cast(c.value(value), t.element_type)], t))
     return c.constant(value, t.element_type, t.get_shape())
 
 

@@ -429,6 +429,10 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
     "index_put_2d": (lambda x, i, v: torch.index_put(x, (i,), v, accumulate=True), [("f", S), ("i", (2, 4), -3, 3), ("fin", (2, 4, 5, 7))]),
     "index_put_inner": (_setitem(lambda y, i, v: y.__setitem__((slice(None), i), v)), [("fin", S), ("i", (9,), -5, 5), ("fin", (3, 9, 7))]),
     "index_put_mask": (_setitem(lambda y: y.__setitem__(y > 0.5, 0.25)), [("f", S)]),
+    # a number or a 0-d tensor into a stepped slice: aten.fill.Tensor of a 0-d value
+    "setitem_step_scalar": (_setitem(lambda y, v: (y.__setitem__((slice(None), slice(None, None, 2)), 1.5),
+                                                   y.__setitem__((slice(1, None), slice(1, None, 3)), v))),
+                            [("f", (4, 7)), ("fin", ())]),
     "index_put_mask_inner": (_setitem(lambda y, m: y.__setitem__((slice(None), m), -3.0)), [("f", S), ("b", (5, 7))]),
     "scatter_reduce_amax": (lambda x, i, v: x.scatter_reduce(1, i, v, reduce="amax"), [("f", M), ("i", (5, 4), 0, 7), ("fin", (5, 6))]),
     "scatter_reduce_mean_noself": (lambda x, i, v: x.scatter_reduce(0, i, v, reduce="mean", include_self=False), [("fin", M), ("i", (3, 7), 0, 5), ("fin", (3, 7))]),
