@@ -1,7 +1,7 @@
 """Random small PyTorch programs through every IR level on the CPU executors, against PyTorch in
 float64: a differential fuzzer for the passes' meaning on programs nobody wrote a test for.
 
-    python bench/program_fuzz.py [--seed 0] [--count 50] [--steps 6] [-v]
+    python bench/program_fuzz.py [--seed 0] [--count 50] [--steps 6] [--f32] [-v]
 
 Each program is a few lines of ordinary PyTorch drawn from a menu (`TEMPLATES`: pointwise ops,
 broadcasts between the values computed so far, reductions over any axis kept or dropped,
@@ -12,10 +12,16 @@ where PyTorch runs it on the shapes so far (`random_program`). Input shapes are 
 schedule is run for a GPU of 4 SMs on odd seeds (`schedule{sms=4}`), so that the split
 reductions, split-K matmuls and held rows of large shapes are taken at these sizes too.
 
+`--f32` draws float32 programs of `MID_DIMS` sizes that start from a matrix and contract a third
+of the time, so the tensor cores' lowering (wgmma with the 3xTF32 split, ragged tiles, prologues
+and epilogues) runs on the kernel executor; each level may then differ from float64 by up to 8
+times eager float32's error (at least 1e-4).
+
 A program fails when a level's executor output differs from PyTorch's float64 result by more
-than `TOL` (`frontend.check.rel_err`, against a norm of at least 1e-3 per element: `_error`),
-when a pass raises, or when the kernel executor sees a
-race. The failing program's source is printed whole, ready to paste into a test.
+than `TOL` in float64 (`frontend.check.rel_err`, against a norm of at least 1e-3 per element:
+`_error`), when a pass raises, or when the kernel executor sees a race. A refusal (a one-line
+error of the frontend or the torch verifier) is counted apart. The failing program's source is
+printed whole, ready to paste into a test.
 """
 
 from __future__ import annotations
@@ -43,6 +49,9 @@ from dpl.transforms.pipelines import IR_PIPELINES, run_pipeline
 TOL = 1e-9
 DIMS = (1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17, 31, 32, 33)
 MAX_ELEMENTS = 4096
+#: `--f32`'s sizes: large enough for the tensor cores' tiles (M, N >= 64 in steps, K >= 128)
+MID_DIMS = (3, 17, 33, 64, 96, 128, 160, 193)
+MID_MAX_ELEMENTS = 1 << 16
 
 #: Lines a program may take: `{x}` is the latest value, `{y}` any earlier value, `{d}` and `{e}`
 #: axes of {x} (d negative half the time), `{k}` True or False, `{w}` a new input whose shape
@@ -93,6 +102,10 @@ TEMPLATES = [
 ]  # fmt: skip
 
 
+#: The templates that contract (`--f32` draws them a third of the time).
+CONTRACTIONS = [t for t in TEMPLATES if "@" in t or "linear" in t or "einsum" in t or "conv" in t]
+
+
 @dataclass
 class RandomProgram:
     source: str
@@ -104,14 +117,15 @@ class RandomProgram:
         return scope["program"]
 
 
-def _shape(rng: random.Random) -> tuple[int, ...]:
+def _shape(rng: random.Random, dims: tuple[int, ...], most: int) -> tuple[int, ...]:
     while True:
-        shape = tuple(rng.choice(DIMS) for _ in range(rng.randint(1, 4)))
-        if int(np.prod(shape)) <= MAX_ELEMENTS:
+        shape = tuple(rng.choice(dims) for _ in range(rng.randint(1, 4)))
+        if int(np.prod(shape)) <= most:
             return shape
 
 
-def _fill(template: str, rng: random.Random, gen: torch.Generator, names: list[str], values: list[torch.Tensor]):
+def _fill(template: str, rng: random.Random, gen: torch.Generator, names: list[str], values: list[torch.Tensor],
+          dims: tuple[int, ...] = DIMS):  # fmt: skip
     """One line from `template` over the latest value and the new inputs it reads (name,
     tensor), or None where it needs what is not there."""
     text, _, wshape = template.partition(" | ")
@@ -126,7 +140,7 @@ def _fill(template: str, rng: random.Random, gen: torch.Generator, names: list[s
     new: list[tuple[str, torch.Tensor]] = []
     if wshape:
         try:
-            shape = tuple(eval(wshape, {"x": x, "rng": rng, "DIMS": DIMS}))  # noqa: S307  (our templates)
+            shape = tuple(eval(wshape, {"x": x, "rng": rng, "DIMS": dims}))  # noqa: S307  (our templates)
         except IndexError:  # x has too few dims for the weight
             return None
         new.append((f"w{len(names)}", torch.randn(shape, dtype=torch.float64, generator=gen)))
@@ -135,19 +149,23 @@ def _fill(template: str, rng: random.Random, gen: torch.Generator, names: list[s
         new.append((f"i{len(names)}", torch.randint(0, x.shape[d], tuple(x.shape), generator=gen)))
         fields["i"] = new[-1][0]
     if "{j}" in text:  # a 1-d list of indices into x along d
-        new.append((f"j{len(names)}", torch.randint(0, x.shape[d], (rng.choice(DIMS),), generator=gen)))
+        new.append((f"j{len(names)}", torch.randint(0, x.shape[d], (rng.choice(dims),), generator=gen)))
         fields["j"] = new[-1][0]
     return text.format(**fields), new
 
 
-def random_program(seed: int, steps: int = 6) -> RandomProgram:
+def random_program(seed: int, steps: int = 6, mid: bool = False) -> RandomProgram:
     """A program of up to `steps` lines (each one PyTorch runs on the shapes so far), returning
-    its last value and, half the time, an earlier one too."""
+    its last value and, half the time, an earlier one too; of `MID_DIMS` sizes with `mid`."""
     rng = random.Random(seed)
     gen = torch.Generator().manual_seed(seed)
+    dims, most = (MID_DIMS, MID_MAX_ELEMENTS) if mid else (DIMS, MAX_ELEMENTS)
     names, values = [], []
     for i in range(rng.randint(1, 2)):
-        shape = _shape(rng) if i == 0 or rng.random() < 0.5 else tuple(values[0].shape[-rng.randint(1, values[0].dim()):])
+        if mid and i == 0:  # a matrix first, for the contractions
+            shape = (rng.choice(dims), rng.choice(dims))
+        else:
+            shape = _shape(rng, dims, most) if i == 0 or rng.random() < 0.5 else tuple(values[0].shape[-rng.randint(1, values[0].dim()):])
         names.append(f"a{i}")
         values.append(torch.randn(shape, dtype=torch.float64, generator=gen))
     inputs = list(values)
@@ -155,7 +173,8 @@ def random_program(seed: int, steps: int = 6) -> RandomProgram:
     tries = 0
     while len(lines) < steps and tries < 20 * steps:
         tries += 1
-        filled = _fill(rng.choice(TEMPLATES), rng, gen, names, values)
+        template = rng.choice(CONTRACTIONS if mid and rng.random() < 0.3 else TEMPLATES)
+        filled = _fill(template, rng, gen, names, values, dims)
         if filled is None:
             continue
         text, new = filled
@@ -165,7 +184,7 @@ def random_program(seed: int, steps: int = 6) -> RandomProgram:
                 out = eval(text, scope)  # noqa: S307
         except (RuntimeError, IndexError, ValueError, TypeError):
             continue
-        if not isinstance(out, torch.Tensor) or out.dtype != torch.float64 or not out.numel() or out.numel() > 4 * MAX_ELEMENTS:
+        if not isinstance(out, torch.Tensor) or out.dtype != torch.float64 or not out.numel() or out.numel() > 4 * most:
             continue
         for name, value in new:
             names.append(name)
@@ -226,21 +245,31 @@ def _first_line(e: Exception) -> str:
     return f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
 
 
-def check(prog: RandomProgram, sms: int | None = None) -> tuple[str, str]:
+def _outputs(res) -> list[np.ndarray]:
+    return [r.detach().double().numpy() if r.is_floating_point() else r.numpy() for r in (res if isinstance(res, tuple) else (res,))]
+
+
+def check(prog: RandomProgram, sms: int | None = None, dtype: torch.dtype = torch.float64) -> tuple[str, str]:
     """("ok", ""), ("refused", why) where the frontend or the torch verifier refuses the program
-    (a one-line error, no wrong result), or ("FAIL", what went wrong and at which level)."""
+    (a one-line error, no wrong result), or ("FAIL", what went wrong and at which level).
+
+    In float32 the floating inputs are rounded to it, the reference is PyTorch in float64 on
+    those, and each level may differ from it by up to 8 times eager float32's error (at least
+    1e-4: DESIGN's bar for matmul chains), so the tensor cores' 3xTF32 and reordered sums pass
+    where they are no worse than PyTorch's own float32."""
+    inputs = [x.to(dtype) if x.is_floating_point() else x for x in prog.inputs]
     fn = prog.function()
     with torch.no_grad():
-        res = fn(*prog.inputs)
-    refs = [r.numpy() for r in (res if isinstance(res, tuple) else (res,))]
+        refs = _outputs(fn(*[x.double() if x.is_floating_point() else x for x in inputs]))
+        tol = TOL if dtype == torch.float64 else max(1e-4, 8 * _error(_outputs(fn(*inputs)), refs))
     try:
-        captured = capture(_Module(fn), *prog.inputs, dtype=torch.float64)
+        captured = capture(_Module(fn), *inputs, dtype=dtype)
         captured.module.verify()
     except (UnsupportedOpError, VerifyException) as e:
         return "refused", _first_line(e)
     except Exception as e:  # noqa: BLE001  (a crash of the frontend)
         return "FAIL", "capture: " + _first_line(e)
-    arrays = [x.numpy() for x in prog.inputs] + [a.detach().numpy() for a in captured.args[captured.num_inputs :]]
+    arrays = [x.numpy() for x in inputs] + [a.detach().numpy() for a in captured.args[captured.num_inputs :]]
     ir = captured.module
     for level, passes, run in _stages(sms):
         try:
@@ -250,8 +279,8 @@ def check(prog: RandomProgram, sms: int | None = None) -> tuple[str, str]:
         except Exception as e:  # noqa: BLE001
             return "FAIL", f"{level}: " + _first_line(e)
         err = _error(list(outs), refs)
-        if not err < TOL:
-            return "FAIL", f"{level}: error {err:.2e}"
+        if not err < tol:
+            return "FAIL", f"{level}: error {err:.2e} (bound {tol:.1e})"
     return "ok", ""
 
 
@@ -260,14 +289,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="the first program's seed")
     p.add_argument("--count", type=int, default=50)
     p.add_argument("--steps", type=int, default=6, help="lines per program at most")
+    p.add_argument("--f32", action="store_true", help="float32 programs of MID_DIMS sizes (the tensor cores' paths)")
     p.add_argument("-v", "--verbose", action="store_true", help="print every program")
     args = p.parse_args(argv)
+    dtype = torch.float32 if args.f32 else torch.float64
     counts = {"ok": 0, "refused": 0, "FAIL": 0}
     for seed in range(args.seed, args.seed + args.count):
-        prog = random_program(seed, args.steps)
+        prog = random_program(seed, args.steps, mid=args.f32)
         sms = 4 if seed % 2 else None
         try:
-            status, why = check(prog, sms)
+            status, why = check(prog, sms, dtype)
         except Exception:  # noqa: BLE001
             status, why = "FAIL", "harness: " + traceback.format_exc().splitlines()[-1]
         shapes = ", ".join("x".join(map(str, x.shape)) for x in prog.inputs)

@@ -82,6 +82,15 @@ def test_programs_that_found_bugs(name: str, sms: int | None):
     assert status == "ok", f"{name}: {status} {why}"
 
 
+@pytest.mark.parametrize("seed", [0, 5])
+def test_float32_programs_of_mid_sizes_match_pytorch(seed: int):
+    """float32 at sizes the tensor cores take (3xTF32 on the kernel executor), each level within
+    8 times eager float32's error."""
+    prog = random_program(seed, mid=True)
+    status, why = check(prog, sms=4 if seed % 2 else None, dtype=torch.float32)
+    assert status == "ok", f"seed {seed}: {status} {why}\n{prog.source}"
+
+
 def test_programs_are_drawn_the_same_way_each_time():
     a, b = random_program(7), random_program(7)
     assert a.source == b.source and all((x == y).all() for x, y in zip(a.inputs, b.inputs))
