@@ -549,6 +549,8 @@ OPS: dict[str, tuple[object, list[tuple]]] = {
         x.amax(), x.var(-1, correction=0), x.std(), x.var()]), [("fin", ())]),
     "scalar_dims_indices": (lambda x: torch.stack([x.argmax(-1), x.argmax(), x.argmin(0), x.max(-1)[1],
                                                    torch.cummax(x, 0)[1], torch.topk(x, 1)[1]]), [("fin", ())]),
+    # P @ V on the tensor cores with a masked V (a bool table read one by one, not as a float4)
+    "sdpa_tril_query": (lambda x: F.scaled_dot_product_attention(torch.tril(x), x, x), [("fin", (128, 128))]),
     # a padded matmul tile reading a flipped operand runs its index below 0 (clamped to 0 too)
     "matmul_flipped": (lambda a, w: (a @ w).flip(1) + (a @ w).flip(0), [("fin", (5, 8)), ("fin", (8, 5))]),
     # index_fill with a run-time index (negative from the end, repeated), a number or a 0-d value

@@ -77,9 +77,11 @@ class MmaMainLoop(MmaKernelBuilder):
         return _split_add(amap.results[-1], positions[0])
 
     def _vector_rest(self, op: loop.LoadOp, c: SSAValue) -> AffineExpr | None:
-        """For a load whose innermost index is rest + c (c nowhere else) with rest a multiple
-        of 4 and rows of a multiple of 4: rest; else None."""
-        if op.memref.type.get_shape()[-1] % 4:  # type: ignore[union-attr]
+        """For a load of f32 (what a float4 moves) whose innermost index is rest + c (c nowhere
+        else) with rest a multiple of 4 and rows of a multiple of 4: rest; else None (a mask's
+        bools are read one by one)."""
+        t = op.memref.type
+        if t.get_shape()[-1] % 4 or not isinstance(t.element_type, Float32Type):  # type: ignore[union-attr]
             return None
         rest = self._k_rest(op, c)
         return rest if rest is not None and multiple_of(rest, 4) else None
