@@ -1,8 +1,9 @@
 """Random small PyTorch programs keep PyTorch's meaning at every level (bench/program_fuzz.py):
 a fixed set of seeds, and the programs the fuzzer found bugs with (an unbatched max pool,
 reductions over a dim of a 0-d tensor, an executor's flipped view, a dead reduce loop in
-fuse-loops, a padded matmul tile's flipped read below 0, a reduce shared across blocks), each run on the torch, tensor, loop,
-tile and kernel executors against PyTorch in float64."""
+fuse-loops, a padded matmul tile's flipped read below 0, a reduce shared across blocks, a sort
+of sums fused twice), each run on the torch, tensor, loop, tile and kernel executors against
+PyTorch in float64."""
 
 from __future__ import annotations
 
@@ -62,6 +63,11 @@ FOUND = {
     v1 = v0.permute(*reversed(range(v0.dim())))
     return torch.maximum(v1, a0)
 """, [(3, 1, 32, 13)]),
+    "sort_of_row_sums": ("""def program(a1, w3):
+    v1 = a1 @ w3
+    v2 = torch.einsum('...i,...i->...', v1, v1)
+    return torch.sort(v2, -1)[0]
+""", [(33, 33), (33, 16)]),
 }
 
 
@@ -89,6 +95,15 @@ def test_float32_programs_of_mid_sizes_match_pytorch(seed: int):
     prog = random_program(seed, mid=True)
     status, why = check(prog, sms=4 if seed % 2 else None, dtype=torch.float32)
     assert status == "ok", f"seed {seed}: {status} {why}\n{prog.source}"
+
+
+def test_float32_attention_of_a_masked_value_compiles_and_matches():
+    """--f32 seed 76: P @ V on the tensor cores with V = where(tril mask, x, 0) read the bool
+    mask as a float4 (a verifier error in materialize-mma)."""
+    source = "def program(a0):\n    return F.scaled_dot_product_attention(torch.tril(a0), a0, a0)\n"
+    prog = RandomProgram(source, [torch.randn(128, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(0))])
+    status, why = check(prog, None, torch.float32)
+    assert status == "ok", why
 
 
 def test_programs_are_drawn_the_same_way_each_time():

@@ -27,6 +27,13 @@ blow-up guard:
   tools/ab27x.py, 512 -> 1024, held, us): softmax over dim 1 of 16 x 1023 x 1025 104 -> 59,
   over dim 0 of 667 x 16384 50 -> 38, 1024 x 30912 133 -> 88 (unheld, fused past 512 ran
   slower: 667 x 16384 53 -> 70);
+- one copy of a rounded reduction per compared value: a producer that sums or multiplies
+  floats is not inlined where one nest of the consumer reads it inside a reduce loop over its
+  elements and at another index too (a sort's n x n compare reads each key at its own row and,
+  in a loop, at every row: `compared_copies`). The copies would be scheduled apart (one shared
+  by a block's lanes, one a loop of each thread), their sums rounded differently, and a value
+  compared with its own copy could differ from itself: ranks that are not a permutation, a
+  gather past the buffer. Max and min are exact in any order;
 - cheap recomputation only: the extra op executions are at most `max-recompute-ops` (default 16)
   per read of the producer's buffer (a matmul prologue recomputed per output column is fine, a
   long chain re-evaluated at every read is not).
@@ -140,7 +147,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.dialects.builtin import AnyFloat, IndexType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -248,6 +255,13 @@ class FuseLoops(ModulePass):
             LOG.info(
                 f"refuse @{name_p} into @{name_c}: a reduction stays out of a contraction "
                 f"{width} columns wide (each output tile would recompute it)"
+            )
+            return None
+        if rounded_reduction(producer.kernel) and compared_copies(loads):
+            LOG.info(
+                f"refuse @{name_p} into @{name_c}: its float sum would be copied to reads at "
+                "different indices (copies scheduled apart round apart: one value compared with "
+                "its own copy could differ)"
             )
             return None
         if parts.is_contraction(producer.kernel) and parts.is_contraction(consumer):
@@ -796,6 +810,31 @@ def _gathered(op: Operation) -> bool:
     """A load at an index read from memory (an index_select's, a gather's): no tile stage of
     the tensor cores takes it."""
     return isinstance(op, loop.LoadOp) and any(isinstance(v.owner, arith.IndexCastOp) for v in op.indices)
+
+
+def compared_copies(loads: list[loop.LoadOp]) -> bool:
+    """Whether reads of one buffer in one nest take an element and every element (a compare of
+    all pairs: one load inside a reduce loop indexed by it, another at other indices), so that
+    a value meets its own copy (a stencil's neighbours or a read per nest do not)."""
+    for inner in loads:
+        red = next((p for p in enclosing(inner) if isinstance(p, loop.ForOp) and p.is_reduce), None)
+        if red is None or red.iv not in inner.indices:
+            continue
+        nest = list(enclosing(inner))[-1]
+        if any(o is not inner and nest.is_ancestor(o) and (o.map, tuple(o.indices)) != (inner.map, tuple(inner.indices))
+               for o in loads):  # fmt: skip
+            return True
+    return False
+
+
+def rounded_reduction(kernel: loop.KernelOp) -> bool:
+    """Whether `kernel` folds floats by add or mul (whose result depends on the order)."""
+    rounded = (loop.CombineKind.ADD, loop.CombineKind.MUL)
+    return any(
+        kind.data in rounded and isinstance(v.type, AnyFloat)
+        for acc in kernel.walk() if isinstance(acc, loop.AccumulateOp)
+        for kind, v in zip(acc.kinds.data, acc.values)
+    )  # fmt: skip
 
 
 def in_reduce(op: Operation) -> bool:
