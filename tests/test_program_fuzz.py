@@ -97,13 +97,31 @@ def test_float32_programs_of_mid_sizes_match_pytorch(seed: int):
     assert status == "ok", f"seed {seed}: {status} {why}\n{prog.source}"
 
 
-def test_float32_attention_of_a_masked_value_compiles_and_matches():
-    """--f32 seed 76: P @ V on the tensor cores with V = where(tril mask, x, 0) read the bool
-    mask as a float4 (a verifier error in materialize-mma)."""
-    source = "def program(a0):\n    return F.scaled_dot_product_attention(torch.tril(a0), a0, a0)\n"
-    prog = RandomProgram(source, [torch.randn(128, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(0))])
+#: float32 programs (as --f32 printed them) that found bugs of the float32-only passes
+FOUND_F32 = {
+    # P @ V on the tensor cores with V = where(tril mask, x, 0) read the bool mask as a float4
+    "attention_of_masked_value": ("""def program(a0):
+    return F.scaled_dot_product_attention(torch.tril(a0), a0, a0)
+""", [(128, 128)]),
+    # vectorize-access read the map of a 0-d output stored in a loop (an IndexError)
+    "scalar_output_in_a_loop": ("""def program(a1, w6):
+    v0 = torch.einsum('...i,...i->...', a1, a1)
+    v1 = F.softplus(v0)
+    v2 = F.softplus(v1)
+    v3 = v2 * a1
+    v4 = F.linear(v3, w6)
+    return v4, v2
+""", [(160,), (17, 160)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOUND_F32))
+def test_float32_programs_that_found_bugs(name: str):
+    source, shapes = FOUND_F32[name]
+    gen = torch.Generator().manual_seed(0)
+    prog = RandomProgram(source, [torch.randn(s, dtype=torch.float64, generator=gen) for s in shapes])
     status, why = check(prog, None, torch.float32)
-    assert status == "ok", why
+    assert status == "ok", f"{name}: {status} {why}"
 
 
 def test_programs_are_drawn_the_same_way_each_time():

@@ -228,7 +228,7 @@ def _classify(op: K.LoadOp | K.StoreOp, iv: SSAValue, varying: set[SSAValue]) ->
     assert isinstance(t, MemRefType)
     what = f"the access to {_describe(op.memref)}"
     amap = _as_dims(op.map.data)
-    uses_iv = iv in op.indices
+    uses_iv = iv in op.indices and bool(amap.results)  # (a 0-d buffer's element is one for every lane)
     for v in op.indices:
         if v is not iv and v in varying:
             raise Decline(f"{what} has an index computed from the loop variable")
